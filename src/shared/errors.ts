@@ -1,0 +1,58 @@
+/**
+ * Every error code the API can answer with, and its HTTP status.
+ * Codes double as i18n keys: the web app shows `t('errors.<CODE>')`.
+ */
+export const errorStatus = {
+  VALIDATION_FAILED: 400,
+  INVALID_JSON: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const
+
+export type ErrorCode = keyof typeof errorStatus
+
+export const errorCodes = Object.keys(errorStatus) as ErrorCode[]
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(errorStatus, value)
+}
+
+/** The wire shape of every error response. */
+export type ErrorBody = {
+  error: {
+    code: ErrorCode
+    /** English text for logs and API users; the UI translates `code` instead. */
+    message: string
+    details?: ErrorDetails
+    requestId?: string
+  }
+}
+
+export type ErrorDetails = {
+  /** For VALIDATION_FAILED: the fields at fault, by dotted path, with a short reason code. */
+  fields?: Record<string, string>
+  /** For RATE_LIMITED: seconds until another attempt is accepted. */
+  retryAfterSeconds?: number
+}
+
+/** An error that maps to a code, a status and the wire shape. Thrown by services, rendered by the app. */
+export class AppError extends Error {
+  readonly code: ErrorCode
+  readonly details: ErrorDetails | undefined
+
+  constructor(code: ErrorCode, message?: string, details?: ErrorDetails, options?: { cause?: unknown }) {
+    super(message ?? code, options)
+    this.name = 'AppError'
+    this.code = code
+    this.details = details
+  }
+
+  get status(): number {
+    return errorStatus[this.code]
+  }
+}

@@ -1,0 +1,11 @@
+import common from './common.json'
+import contact from './contact.json'
+import emails from './emails.json'
+import errors from './errors.json'
+import landing from './landing.json'
+import pages from './pages.json'
+import plans from './plans.json'
+import pricing from './pricing.json'
+
+/** All English messages, one namespace per file. */
+export const enMessages = { common, contact, emails, errors, landing, pages, plans, pricing }

@@ -1,0 +1,12 @@
+import type { AppMessages } from '../../messages.ts'
+import common from './common.json'
+import contact from './contact.json'
+import emails from './emails.json'
+import errors from './errors.json'
+import landing from './landing.json'
+import pages from './pages.json'
+import plans from './plans.json'
+import pricing from './pricing.json'
+
+/** All Turkish messages, one namespace per file. */
+export const trMessages: AppMessages = { common, contact, emails, errors, landing, pages, plans, pricing }

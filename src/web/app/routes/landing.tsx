@@ -1,0 +1,152 @@
+import type { ReactNode } from 'react'
+import { plans } from '../../../shared/plans.ts'
+import type { TKey } from '../../../shared/i18n/messages.ts'
+import { ButtonLink } from '../../components/ui/button.tsx'
+import { Container } from '../../components/ui/container.tsx'
+import { PlanCard } from '../../features/plans/components/plan-card.tsx'
+import { useI18n } from '../../lib/i18n.tsx'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
+
+/** A stylised drawing of the idea (a plain shot becoming a styled scene); not a generated result. */
+function HeroIllustration() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 480 360" className="h-auto w-full drop-shadow-xl">
+      <defs>
+        <linearGradient id="scene" x1="0" y1="0" x2="0" y2="1">
+          <stop offset="0" stopColor="#fef3c7" />
+          <stop offset="1" stopColor="#fde68a" />
+        </linearGradient>
+        <linearGradient id="bottle" x1="0" y1="0" x2="1" y2="0">
+          <stop offset="0" stopColor="#4338ca" />
+          <stop offset="1" stopColor="#6366f1" />
+        </linearGradient>
+      </defs>
+      <rect x="0" y="40" width="200" height="260" rx="16" fill="#f1f5f9" stroke="#cbd5e1" />
+      <rect x="78" y="120" width="44" height="110" rx="10" fill="url(#bottle)" />
+      <rect x="90" y="100" width="20" height="24" rx="4" fill="#1e1b4b" />
+      <path d="M212 170h44" stroke="#94a3b8" strokeWidth="4" strokeLinecap="round" />
+      <path d="M248 160l12 10-12 10" fill="none" stroke="#94a3b8" strokeWidth="4" strokeLinecap="round" />
+      <rect x="272" y="0" width="208" height="360" rx="18" fill="url(#scene)" />
+      <rect x="272" y="250" width="208" height="110" fill="#e7e5e4" />
+      <path d="M272 250h208" stroke="#d6d3d1" strokeWidth="2" />
+      <ellipse cx="376" cy="262" rx="48" ry="8" fill="#0f172a" opacity="0.18" />
+      <rect x="350" y="130" width="52" height="130" rx="12" fill="url(#bottle)" />
+      <rect x="364" y="106" width="24" height="28" rx="5" fill="#1e1b4b" />
+      <circle cx="440" cy="60" r="22" fill="#fbbf24" opacity="0.7" />
+    </svg>
+  )
+}
+
+const outputs: { key: 'image' | 'video' | 'seo' | 'fashion'; icon: ReactNode }[] = [
+  { key: 'image', icon: <path d="M4 5h16v14H4zM4 15l4-4 4 4 3-3 5 5" /> },
+  { key: 'video', icon: <path d="M4 6h11v12H4zM15 10l5-3v10l-5-3" /> },
+  { key: 'seo', icon: <path d="M5 6h14M5 10h14M5 14h9M5 18h6" /> },
+  { key: 'fashion', icon: <path d="M9 4l3 2 3-2 5 4-3 3-2-1v10H9V10l-2 1-3-3z" /> },
+]
+
+const steps: { n: number; title: TKey; body: TKey }[] = [
+  { n: 1, title: 'landing.how.upload.title', body: 'landing.how.upload.body' },
+  { n: 2, title: 'landing.how.choose.title', body: 'landing.how.choose.body' },
+  { n: 3, title: 'landing.how.publish.title', body: 'landing.how.publish.body' },
+]
+
+export function LandingPage() {
+  const { t } = useI18n()
+  useDocumentTitle(undefined)
+  return (
+    <>
+      <section className="relative overflow-hidden bg-brand-950 text-white">
+        <div
+          aria-hidden="true"
+          className="absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,rgba(99,102,241,0.45),transparent_60%)]"
+        />
+        <Container className="relative grid items-center gap-12 py-16 sm:py-24 lg:grid-cols-2">
+          <div>
+            <p className="text-sm font-semibold text-accent-300">{t('landing.eyebrow')}</p>
+            <h1 className="mt-4 text-4xl font-bold tracking-tight text-balance sm:text-5xl lg:text-6xl">
+              {t('landing.title')}
+            </h1>
+            <p className="mt-6 max-w-xl text-lg text-brand-100">{t('landing.subtitle')}</p>
+            <div className="mt-10 flex flex-col gap-3 sm:flex-row">
+              <ButtonLink to="/access?next=/app/create" variant="accent" size="lg">
+                {t('landing.ctaProduct')}
+              </ButtonLink>
+              <ButtonLink
+                to="/access?next=/app/fashion"
+                size="lg"
+                className="border border-white/30 bg-white/10 text-white hover:bg-white/20 focus-visible:outline-white"
+              >
+                {t('landing.ctaFashion')}
+              </ButtonLink>
+            </div>
+          </div>
+          <div className="mx-auto w-full max-w-md lg:max-w-none">
+            <HeroIllustration />
+          </div>
+        </Container>
+      </section>
+
+      <section aria-labelledby="outputs-title" className="py-16 sm:py-24">
+        <Container>
+          <h2 id="outputs-title" className="text-center text-3xl font-bold tracking-tight text-slate-900">
+            {t('landing.outputs.title')}
+          </h2>
+          <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+            {outputs.map((output) => (
+              <li key={output.key} className="rounded-2xl border border-slate-200 p-6">
+                <svg
+                  aria-hidden="true"
+                  viewBox="0 0 24 24"
+                  className="size-10 rounded-lg bg-brand-50 p-2 text-brand-700"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                  strokeLinejoin="round"
+                >
+                  {output.icon}
+                </svg>
+                <h3 className="mt-4 font-semibold text-slate-900">{t(`landing.outputs.${output.key}.title`)}</h3>
+                <p className="mt-2 text-sm text-slate-600">{t(`landing.outputs.${output.key}.body`)}</p>
+              </li>
+            ))}
+          </ul>
+        </Container>
+      </section>
+
+      <section aria-labelledby="how-title" className="bg-slate-50 py-16 sm:py-24">
+        <Container>
+          <h2 id="how-title" className="text-center text-3xl font-bold tracking-tight text-slate-900">
+            {t('landing.how.title')}
+          </h2>
+          <ol className="mt-12 grid gap-8 md:grid-cols-3">
+            {steps.map((step) => (
+              <li key={step.n} className="relative rounded-2xl bg-white p-6 shadow-sm">
+                <p className="text-sm font-semibold text-brand-700">{t('landing.how.step', { n: step.n })}</p>
+                <h3 className="mt-2 text-lg font-semibold text-slate-900">{t(step.title)}</h3>
+                <p className="mt-2 text-slate-600">{t(step.body)}</p>
+              </li>
+            ))}
+          </ol>
+        </Container>
+      </section>
+
+      <section aria-labelledby="teaser-title" className="py-16 sm:py-24">
+        <Container>
+          <h2 id="teaser-title" className="text-center text-3xl font-bold tracking-tight text-slate-900">
+            {t('pricing.teaserTitle')}
+          </h2>
+          <div className="mt-12 grid gap-8 lg:grid-cols-3">
+            {plans.map((plan) => (
+              <PlanCard key={plan.id} plan={plan} ctaTo={`/auth/signup?plan=${plan.id}`} headingLevel="h3" />
+            ))}
+          </div>
+          <p className="mt-10 text-center">
+            <ButtonLink to="/pricing" variant="secondary">
+              {t('pricing.teaserCta')}
+            </ButtonLink>
+          </p>
+        </Container>
+      </section>
+    </>
+  )
+}

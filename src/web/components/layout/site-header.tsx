@@ -1,0 +1,74 @@
+import { useEffect, useState } from 'react'
+import { Link, NavLink, useLocation } from 'react-router'
+import { useI18n } from '../../lib/i18n.tsx'
+import { ButtonLink } from '../ui/button.tsx'
+import { Container } from '../ui/container.tsx'
+import { LanguageSelect } from './language-select.tsx'
+import { Logo } from './logo.tsx'
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'text-brand-700' : 'text-slate-700 hover:text-slate-900'}`
+
+/** The header on every page: brand, navigation, language menu and the way into the app. */
+export function SiteHeader() {
+  const { t } = useI18n()
+  const [isMenuOpen, setMenuOpen] = useState(false)
+  const location = useLocation()
+
+  // A navigation closes the phone menu.
+  useEffect(() => {
+    setMenuOpen(false)
+  }, [location.pathname])
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur">
+      <Container className="flex h-16 items-center justify-between gap-4">
+        <Link to="/" className="rounded-md text-brand-950" aria-label={t('common.nav.home')}>
+          <Logo />
+        </Link>
+        <nav aria-label={t('common.nav.main')} className="hidden items-center gap-1 md:flex">
+          <NavLink to="/features" className={navLinkClass}>
+            {t('common.nav.features')}
+          </NavLink>
+          <NavLink to="/pricing" className={navLinkClass}>
+            {t('common.nav.pricing')}
+          </NavLink>
+          <LanguageSelect className="mx-2" />
+          <ButtonLink to="/access" variant="primary">
+            {t('common.nav.accessApp')}
+          </ButtonLink>
+        </nav>
+        <button
+          type="button"
+          className="inline-flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 md:hidden"
+          aria-expanded={isMenuOpen}
+          aria-controls="mobile-menu"
+          aria-label={isMenuOpen ? t('common.nav.closeMenu') : t('common.nav.openMenu')}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">
+            {isMenuOpen ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
+          </svg>
+        </button>
+      </Container>
+      {isMenuOpen ? (
+        <nav id="mobile-menu" aria-label={t('common.nav.main')} className="border-t border-slate-200 bg-white md:hidden">
+          <Container className="flex flex-col gap-1 py-3">
+            <NavLink to="/features" className={navLinkClass}>
+              {t('common.nav.features')}
+            </NavLink>
+            <NavLink to="/pricing" className={navLinkClass}>
+              {t('common.nav.pricing')}
+            </NavLink>
+            <div className="flex items-center justify-between gap-3 px-3 py-2">
+              <LanguageSelect />
+              <ButtonLink to="/access" variant="primary">
+                {t('common.nav.accessApp')}
+              </ButtonLink>
+            </div>
+          </Container>
+        </nav>
+      ) : null}
+    </header>
+  )
+}

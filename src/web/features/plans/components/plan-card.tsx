@@ -1,0 +1,72 @@
+import type { Plan } from '../../../../shared/plans.ts'
+import { useI18n } from '../../../lib/i18n.tsx'
+import { ButtonLink } from '../../../components/ui/button.tsx'
+
+function CheckIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-0.5 size-5 shrink-0 text-emerald-600">
+      <path fill="currentColor" d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z" />
+    </svg>
+  )
+}
+
+/** One plan from the catalogue: price, quotas, features and the way to start. */
+export function PlanCard(props: { plan: Plan; ctaTo: string; headingLevel?: 'h2' | 'h3' }) {
+  const { plan } = props
+  const { t, formatUsd } = useI18n()
+  const Heading = props.headingLevel ?? 'h2'
+  const titleId = `plan-${plan.id}-title`
+  return (
+    <article
+      aria-labelledby={titleId}
+      data-plan={plan.id}
+      className={`relative flex flex-col rounded-2xl border bg-white p-6 shadow-sm sm:p-8 ${
+        plan.isMostPopular ? 'border-brand-600 ring-2 ring-brand-600' : 'border-slate-200'
+      }`}
+    >
+      {plan.isMostPopular ? (
+        <p className="absolute -top-3 left-6 rounded-full bg-brand-700 px-3 py-1 text-xs font-semibold tracking-wide text-white uppercase">
+          {t('plans.mostPopular')}
+        </p>
+      ) : null}
+      <Heading id={titleId} className="text-lg font-semibold text-slate-900">
+        {plan.name}
+      </Heading>
+      <p className="mt-1 text-sm text-slate-600">{t(`plans.blurb.${plan.id}`)}</p>
+      <p className="mt-6 flex items-baseline gap-1">
+        <span className="text-4xl font-bold tracking-tight text-slate-900" data-testid="plan-price">
+          {formatUsd(plan.priceMonthlyUsd)}
+        </span>
+        <span className="text-sm text-slate-600">{t('plans.perMonth')}</span>
+      </p>
+      <ul className="mt-6 space-y-3 text-sm text-slate-700">
+        <li className="flex gap-2" data-testid="plan-images">
+          <CheckIcon />
+          <span className="font-medium text-slate-900">{t('plans.imagesPerMonth', { count: plan.imageQuota })}</span>
+        </li>
+        <li className="flex gap-2" data-testid="plan-videos">
+          <CheckIcon />
+          <span className="font-medium text-slate-900">{t('plans.videosPerMonth', { count: plan.videoQuota })}</span>
+        </li>
+        <li className="flex gap-2">
+          <CheckIcon />
+          {t('plans.seoUnlimited')}
+        </li>
+        {plan.features.map((feature) => (
+          <li key={feature} className="flex gap-2">
+            <CheckIcon />
+            {t(`plans.features.${feature}`)}
+          </li>
+        ))}
+      </ul>
+      <ButtonLink
+        to={props.ctaTo}
+        variant={plan.isMostPopular ? 'primary' : 'secondary'}
+        className="mt-8 w-full"
+        aria-label={`${t('plans.getStarted')}: ${plan.name}`}
+      >
+        {t('plans.getStarted')}
+      </ButtonLink>
+    </article>
+  )
+}

@@ -1,0 +1,22 @@
+import './index.css'
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { AppRouter } from './app/router.tsx'
+import { detectInitialLocale, I18nProvider, loadMessages } from './lib/i18n.tsx'
+
+async function start() {
+  const locale = detectInitialLocale()
+  // The page renders only once its language is loaded, so no text flashes in the wrong language.
+  const messages = await loadMessages(locale)
+  const root = document.getElementById('root')
+  if (!root) throw new Error('#root is missing from index.html')
+  createRoot(root).render(
+    <StrictMode>
+      <I18nProvider locale={locale} messages={messages}>
+        <AppRouter />
+      </I18nProvider>
+    </StrictMode>,
+  )
+}
+
+void start()

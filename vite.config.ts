@@ -1,0 +1,51 @@
+/// <reference types="vitest/config" />
+import tailwindcss from '@tailwindcss/vite'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+
+const serverPort = Number(process.env.PORT ?? 3000)
+
+export default defineConfig({
+  root: 'src/web',
+  publicDir: 'public',
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: '../../dist/web',
+    emptyOutDir: true,
+    sourcemap: true,
+    reportCompressedSize: false,
+  },
+  server: {
+    port: Number(process.env.VITE_PORT ?? 5173),
+    proxy: { '/api': `http://127.0.0.1:${serverPort}`, '/healthz': `http://127.0.0.1:${serverPort}` },
+  },
+  test: {
+    root: '.',
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', environment: 'node', include: ['src/shared/**/*.test.ts', 'scripts/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['src/web/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/support/web-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['src/server/**/*.test.ts'],
+          globalSetup: ['tests/support/server-global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+})
