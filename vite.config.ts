@@ -5,6 +5,19 @@ import { defineConfig } from 'vite'
 
 const serverPort = Number(process.env.PORT ?? 3000)
 
+const serverProject = (name: string, engine: 'pglite' | 'postgres') => ({
+  extends: true as const,
+  test: {
+    name,
+    environment: 'node' as const,
+    include: ['src/server/**/*.test.ts'],
+    globalSetup: ['tests/support/server-global-setup.ts'],
+    env: { VITRIN_TEST_ENGINE: engine },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+})
+
 export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
@@ -24,7 +37,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', environment: 'node', include: ['src/shared/**/*.test.ts', 'scripts/**/*.test.ts'] },
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['src/shared/**/*.test.ts', 'scripts/**/*.test.ts'],
+        },
       },
       {
         extends: true,
@@ -35,17 +52,9 @@ export default defineConfig({
           setupFiles: ['tests/support/web-setup.ts'],
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'server',
-          environment: 'node',
-          include: ['src/server/**/*.test.ts'],
-          globalSetup: ['tests/support/server-global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      serverProject('server', 'pglite'),
+      // The same server suite on PostgreSQL, when a server to test against is given.
+      ...(process.env.TEST_DATABASE_URL ? [serverProject('server-pg', 'postgres')] : []),
     ],
   },
 })

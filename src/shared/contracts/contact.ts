@@ -1,7 +1,14 @@
 import { z } from 'zod'
 import { locales } from '../i18n/locales.ts'
 
-export const inquiryTypes = ['general', 'enterprise', 'setup', 'integration', 'volume', 'partnership'] as const
+export const inquiryTypes = [
+  'general',
+  'enterprise',
+  'setup',
+  'integration',
+  'volume',
+  'partnership',
+] as const
 export type InquiryType = (typeof inquiryTypes)[number]
 
 const trimmed = (max: number) => z.string().trim().max(max)

@@ -1,5 +1,5 @@
-import type { MessageKey } from './translate.ts'
 import type { enMessages } from './locales/en/index.ts'
+import type { MessageKey } from './translate.ts'
 
 /** The shape every locale must have: English is the reference. */
 export type AppMessages = typeof enMessages

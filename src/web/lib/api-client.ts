@@ -16,12 +16,18 @@ export class ApiError extends Error {
 }
 
 /** Calls the Vitrin API with JSON in and out; throws ApiError for anything but a 2xx answer. */
-export async function apiRequest<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+export async function apiRequest<T>(
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
   let response: Response
   try {
     response = await fetch(path, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: init.body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+      headers:
+        init.body === undefined
+          ? { accept: 'application/json' }
+          : { 'content-type': 'application/json', accept: 'application/json' },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       credentials: 'same-origin',
     })
@@ -31,6 +37,10 @@ export async function apiRequest<T>(path: string, init: { method?: string; body?
   const payload: unknown = await response.json().catch(() => undefined)
   if (response.ok) return payload as T
   const error = (payload as Partial<ErrorBody> | undefined)?.error
-  const code = isErrorCode(error?.code) ? error.code : response.status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED'
+  const code = isErrorCode(error?.code)
+    ? error.code
+    : response.status >= 500
+      ? 'INTERNAL'
+      : 'VALIDATION_FAILED'
   throw new ApiError(code, response.status, error?.message ?? response.statusText, error?.details)
 }

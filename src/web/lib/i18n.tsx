@@ -4,8 +4,8 @@ import type { AppMessages, TKey } from '../../shared/i18n/messages.ts'
 import {
   formatNumber,
   formatUsd,
-  type MessageVars,
   type Messages,
+  type MessageVars,
   translate,
 } from '../../shared/i18n/translate.ts'
 

@@ -64,7 +64,9 @@ export function ContactPage() {
           <InfoCard title={t('contact.enterprise.title')}>
             <p>
               <span className="font-medium text-slate-900">{t('contact.enterprise.setup')}</span> ·{' '}
-              <span data-testid="setup-price">{t('contact.enterprise.setupPrice', { price: formatUsd(professionalSetupUsd) })}</span>
+              <span data-testid="setup-price">
+                {t('contact.enterprise.setupPrice', { price: formatUsd(professionalSetupUsd) })}
+              </span>
             </p>
             <p>{t('contact.enterprise.setupBody')}</p>
             <p>{t('contact.enterprise.volume')}</p>

@@ -1,5 +1,110 @@
+import type { ReactNode } from 'react'
+import { plans } from '../../../shared/plans.ts'
+import { Container } from '../../components/ui/container.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
+import { ContactPrompt } from '../../components/ui/prose.tsx'
+import { useI18n } from '../../lib/i18n.tsx'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
+
+type ItemId =
+  | 'photos'
+  | 'formats'
+  | 'failed'
+  | 'commercial'
+  | 'quota'
+  | 'seo'
+  | 'plan'
+  | 'byok'
+  | 'training'
+  | 'languages'
+
+const groups: { id: 'results' | 'plans' | 'data'; items: ItemId[] }[] = [
+  { id: 'results', items: ['photos', 'formats', 'failed', 'commercial'] },
+  { id: 'plans', items: ['quota', 'seo', 'plan', 'byok'] },
+  { id: 'data', items: ['training', 'languages'] },
+]
+
+function FaqItem(props: { question: string; children: ReactNode }) {
+  return (
+    <details className="group border-b border-slate-200 last:border-b-0">
+      <summary className="flex cursor-pointer list-none items-start justify-between gap-4 px-5 py-4 font-semibold text-slate-900 hover:bg-slate-50 focus-visible:-outline-offset-2 sm:px-6 [&::-webkit-details-marker]:hidden">
+        <span>{props.question}</span>
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 20 20"
+          className="mt-0.5 size-5 shrink-0 text-brand-700 transition-transform group-open:rotate-180"
+        >
+          <path
+            fill="currentColor"
+            d="M5.3 7.3a1 1 0 0 1 1.4 0L10 10.6l3.3-3.3a1 1 0 1 1 1.4 1.4l-4 4a1 1 0 0 1-1.4 0l-4-4a1 1 0 0 1 0-1.4Z"
+          />
+        </svg>
+      </summary>
+      <div className="space-y-3 px-5 pb-5 leading-7 text-slate-700 sm:px-6">{props.children}</div>
+    </details>
+  )
+}
 
 export function FaqPage() {
-  return <PageHeader title="Faq" />
+  const { t } = useI18n()
+  useDocumentTitle(t('pages.faq.title'))
+
+  const answer = (id: ItemId): ReactNode => {
+    if (id !== 'quota') return <p>{t(`pages.faq.items.${id}.answer`)}</p>
+    return (
+      <>
+        <p>{t('pages.faq.items.quota.answer')}</p>
+        <ul className="list-disc space-y-1 pl-5 marker:text-brand-600">
+          {plans.map((plan) => (
+            <li key={plan.id}>
+              {t('pages.faq.items.quota.plan', {
+                name: plan.name,
+                images: plan.imageQuota,
+                videos: plan.videoQuota,
+              })}
+            </li>
+          ))}
+        </ul>
+        <p>{t('pages.faq.items.quota.reset')}</p>
+      </>
+    )
+  }
+
+  return (
+    <>
+      <PageHeader title={t('pages.faq.title')} subtitle={t('pages.faq.subtitle')} />
+      <Container className="py-12 sm:py-16">
+        <div className="mx-auto max-w-3xl space-y-12">
+          {groups.map((group) => (
+            <section key={group.id} aria-labelledby={`faq-${group.id}-title`}>
+              <h2
+                id={`faq-${group.id}-title`}
+                className="text-xl font-semibold tracking-tight text-slate-900 sm:text-2xl"
+              >
+                {t(`pages.faq.groups.${group.id}`)}
+              </h2>
+              <div className="mt-4 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+                {group.items.map((id) => (
+                  <FaqItem key={id} question={t(`pages.faq.items.${id}.question`)}>
+                    {answer(id)}
+                  </FaqItem>
+                ))}
+              </div>
+            </section>
+          ))}
+          <section aria-labelledby="faq-more-title">
+            <h2
+              id="faq-more-title"
+              className="text-xl font-semibold tracking-tight text-slate-900 sm:text-2xl"
+            >
+              {t('pages.faq.more.title')}
+            </h2>
+            <div className="mt-4">
+              <ContactPrompt text={t('pages.faq.more.body')} linkText={t('pages.faq.more.link')} />
+            </div>
+          </section>
+        </div>
+      </Container>
+    </>
+  )
 }

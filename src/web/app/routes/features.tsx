@@ -1,5 +1,227 @@
+import type { ReactNode } from 'react'
+import type { TKey } from '../../../shared/i18n/messages.ts'
+import { getPlan, plans } from '../../../shared/plans.ts'
+import { ButtonLink } from '../../components/ui/button.tsx'
+import { Container } from '../../components/ui/container.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
+import { useI18n } from '../../lib/i18n.tsx'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
+
+type FeatureId = 'image' | 'video' | 'seo' | 'fashion' | 'library' | 'plans'
+
+const features: { id: FeatureId; icon: ReactNode; points: TKey[] }[] = [
+  {
+    id: 'image',
+    icon: <path d="M4 5h16v14H4zM4 15l4-4 4 4 3-3 5 5" />,
+    points: [
+      'pages.features.image.points.upload',
+      'pages.features.image.points.ratios',
+      'pages.features.image.points.prompt',
+    ],
+  },
+  {
+    id: 'video',
+    icon: <path d="M4 6h11v12H4zM15 10l5-3v10l-5-3" />,
+    points: [
+      'pages.features.video.points.specs',
+      'pages.features.video.points.formats',
+      'pages.features.video.points.background',
+    ],
+  },
+  {
+    id: 'seo',
+    icon: <path d="M5 6h14M5 10h14M5 14h9M5 18h6" />,
+    points: [
+      'pages.features.seo.points.title',
+      'pages.features.seo.points.meta',
+      'pages.features.seo.points.features',
+      'pages.features.seo.points.keywords',
+    ],
+  },
+  {
+    id: 'fashion',
+    icon: <path d="M9 4l3 2 3-2 5 4-3 3-2-1v10H9V10l-2 1-3-3z" />,
+    points: [
+      'pages.features.fashion.points.styles',
+      'pages.features.fashion.points.ratio',
+      'pages.features.fashion.points.video',
+    ],
+  },
+  {
+    id: 'library',
+    icon: <path d="M4 4h7v7H4zM13 4h7v7h-7zM4 13h7v7H4zM13 13h7v7h-7z" />,
+    points: [
+      'pages.features.library.points.filter',
+      'pages.features.library.points.save',
+      'pages.features.library.points.private',
+    ],
+  },
+  {
+    id: 'plans',
+    icon: (
+      <path d="M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18M3 12h18M12 3c3.5 3.5 3.5 14.5 0 18M12 3c-3.5 3.5-3.5 14.5 0 18" />
+    ),
+    points: [
+      'pages.features.plans.points.reset',
+      'pages.features.plans.points.failed',
+      'pages.features.plans.points.language',
+      'pages.features.plans.points.beta',
+    ],
+  },
+]
+
+const scenes = ['white', 'marble', 'wood', 'black', 'outdoor', 'velvet', 'glass', 'concrete'] as const
+
+function CheckIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-1 size-5 shrink-0 text-brand-600">
+      <path
+        fill="currentColor"
+        d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z"
+      />
+    </svg>
+  )
+}
+
+function CheckList(props: { items: string[] }) {
+  return (
+    <ul className="space-y-3">
+      {props.items.map((item) => (
+        <li key={item} className="flex gap-3">
+          <CheckIcon />
+          <span>{item}</span>
+        </li>
+      ))}
+    </ul>
+  )
+}
 
 export function FeaturesPage() {
-  return <PageHeader title="Features" />
+  const { t } = useI18n()
+  useDocumentTitle(t('common.nav.features'))
+  const vars = { plan: getPlan('growth').name }
+
+  /** What a feature's card shows besides its list of points. */
+  const extra = (id: FeatureId): ReactNode => {
+    if (id === 'image') {
+      return (
+        <div className="mt-6 border-t border-slate-200 pt-6">
+          <h3 className="font-semibold text-slate-900">{t('pages.features.image.scenesTitle')}</h3>
+          <ul className="mt-3 flex flex-wrap gap-2">
+            {scenes.map((scene) => (
+              <li
+                key={scene}
+                className="rounded-full bg-brand-50 px-3 py-1 text-sm font-medium text-brand-800"
+              >
+                {t(`pages.features.image.scenes.${scene}`)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )
+    }
+    if (id === 'seo') {
+      return (
+        <p className="mt-6 border-t border-slate-200 pt-6 text-slate-600">{t('pages.features.seo.note')}</p>
+      )
+    }
+    return null
+  }
+
+  return (
+    <>
+      <PageHeader title={t('pages.features.title')} subtitle={t('pages.features.subtitle')} />
+      <Container className="py-12 sm:py-16">
+        <div className="space-y-12 sm:space-y-16">
+          {features.map((feature) => (
+            <section
+              key={feature.id}
+              id={feature.id}
+              aria-labelledby={`feature-${feature.id}-title`}
+              className="grid scroll-mt-24 gap-6 lg:grid-cols-12 lg:gap-12"
+            >
+              <div className="lg:col-span-5">
+                <svg
+                  aria-hidden="true"
+                  viewBox="0 0 24 24"
+                  className="size-11 rounded-xl bg-brand-50 p-2.5 text-brand-700"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                  strokeLinejoin="round"
+                  strokeLinecap="round"
+                >
+                  {feature.icon}
+                </svg>
+                <h2
+                  id={`feature-${feature.id}-title`}
+                  className="mt-4 text-2xl font-bold tracking-tight text-balance text-slate-900"
+                >
+                  {t(`pages.features.${feature.id}.title`)}
+                </h2>
+                <p className="mt-3 text-lg leading-8 text-slate-600">
+                  {t(`pages.features.${feature.id}.body`)}
+                </p>
+              </div>
+              <div className="rounded-2xl border border-slate-200 bg-white p-6 text-slate-700 shadow-sm sm:p-8 lg:col-span-7">
+                {feature.id === 'plans' ? (
+                  <ul className="mb-6 grid gap-3 border-b border-slate-200 pb-6 sm:grid-cols-3">
+                    {plans.map((plan) => (
+                      <li
+                        key={plan.id}
+                        className={`rounded-xl px-4 py-3 text-sm ${
+                          plan.isMostPopular ? 'bg-brand-50 ring-1 ring-brand-600' : 'bg-slate-50'
+                        }`}
+                      >
+                        <p className="font-semibold text-slate-900">
+                          {plan.name}
+                          {plan.isMostPopular ? (
+                            <span className="ml-2 inline-block rounded-full bg-brand-700 whitespace-nowrap px-2 py-0.5 text-xs font-semibold text-white">
+                              {t('plans.mostPopular')}
+                            </span>
+                          ) : null}
+                        </p>
+                        <p className="mt-1 text-slate-700">
+                          {t('pages.features.plans.quota', {
+                            images: plan.imageQuota,
+                            videos: plan.videoQuota,
+                          })}
+                        </p>
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+                <CheckList items={feature.points.map((key) => t(key, vars))} />
+                {extra(feature.id)}
+              </div>
+            </section>
+          ))}
+        </div>
+      </Container>
+
+      <Container className="pb-16 sm:pb-24">
+        <section
+          aria-labelledby="features-cta-title"
+          className="rounded-2xl bg-brand-950 px-6 py-12 text-center text-white sm:px-12 sm:py-16"
+        >
+          <h2 id="features-cta-title" className="text-2xl font-bold tracking-tight text-balance sm:text-3xl">
+            {t('pages.features.cta.title')}
+          </h2>
+          <p className="mx-auto mt-4 max-w-xl text-lg text-brand-100">{t('pages.features.cta.body')}</p>
+          <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+            <ButtonLink to="/access?next=/app/create" variant="accent" size="lg">
+              {t('pages.features.cta.start')}
+            </ButtonLink>
+            <ButtonLink
+              to="/pricing"
+              size="lg"
+              className="border border-white/30 bg-white/10 text-white hover:bg-white/20 focus-visible:outline-white"
+            >
+              {t('pages.features.cta.pricing')}
+            </ButtonLink>
+          </div>
+        </section>
+      </Container>
+    </>
+  )
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
-import { plans } from '../../../shared/plans.ts'
 import type { TKey } from '../../../shared/i18n/messages.ts'
+import { plans } from '../../../shared/plans.ts'
 import { ButtonLink } from '../../components/ui/button.tsx'
 import { Container } from '../../components/ui/container.tsx'
 import { PlanCard } from '../../features/plans/components/plan-card.tsx'
@@ -105,7 +105,9 @@ export function LandingPage() {
                 >
                   {output.icon}
                 </svg>
-                <h3 className="mt-4 font-semibold text-slate-900">{t(`landing.outputs.${output.key}.title`)}</h3>
+                <h3 className="mt-4 font-semibold text-slate-900">
+                  {t(`landing.outputs.${output.key}.title`)}
+                </h3>
                 <p className="mt-2 text-sm text-slate-600">{t(`landing.outputs.${output.key}.body`)}</p>
               </li>
             ))}

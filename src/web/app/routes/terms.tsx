@@ -1,5 +1,38 @@
+import { getPlan } from '../../../shared/plans.ts'
+import { Container } from '../../components/ui/container.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
+import { ContactPrompt, ProseNote, ProseSection } from '../../components/ui/prose.tsx'
+import { useI18n } from '../../lib/i18n.tsx'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
+
+const laterSections = ['ai', 'plans', 'byok', 'service'] as const
 
 export function TermsPage() {
-  return <PageHeader title="Terms" />
+  const { t } = useI18n()
+  useDocumentTitle(t('pages.terms.title'))
+  return (
+    <>
+      <PageHeader title={t('pages.terms.title')} subtitle={t('pages.terms.subtitle')} />
+      <Container className="py-12 sm:py-16">
+        <div className="mx-auto max-w-3xl space-y-10">
+          <ProseNote>
+            <p>{t('pages.terms.notice')}</p>
+          </ProseNote>
+          <ProseSection id="account" title={t('pages.terms.account.title')}>
+            <p>{t('pages.terms.account.body', { plan: getPlan('growth').name })}</p>
+          </ProseSection>
+          <ProseSection id="content" title={t('pages.terms.content.title')}>
+            <p>{t('pages.terms.content.rights')}</p>
+            <p>{t('pages.terms.content.rules')}</p>
+          </ProseSection>
+          {laterSections.map((section) => (
+            <ProseSection key={section} id={section} title={t(`pages.terms.${section}.title`)}>
+              <p>{t(`pages.terms.${section}.body`)}</p>
+            </ProseSection>
+          ))}
+          <ContactPrompt text={t('pages.terms.questions.body')} linkText={t('pages.terms.questions.link')} />
+        </div>
+      </Container>
+    </>
+  )
 }

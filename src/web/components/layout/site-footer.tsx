@@ -45,7 +45,10 @@ export function SiteFooter() {
             <ul className="mt-3 space-y-2">
               {column.links.map((link) => (
                 <li key={link.to}>
-                  <Link to={link.to} className="rounded text-sm text-slate-600 hover:text-brand-700 hover:underline">
+                  <Link
+                    to={link.to}
+                    className="rounded text-sm text-slate-600 hover:text-brand-700 hover:underline"
+                  >
                     {t(link.label)}
                   </Link>
                 </li>

@@ -16,6 +16,7 @@ export function SiteHeader() {
   const location = useLocation()
 
   // A navigation closes the phone menu.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input
   useEffect(() => {
     setMenuOpen(false)
   }, [location.pathname])
@@ -46,13 +47,24 @@ export function SiteHeader() {
           aria-label={isMenuOpen ? t('common.nav.closeMenu') : t('common.nav.openMenu')}
           onClick={() => setMenuOpen((open) => !open)}
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="size-6"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          >
             {isMenuOpen ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
           </svg>
         </button>
       </Container>
       {isMenuOpen ? (
-        <nav id="mobile-menu" aria-label={t('common.nav.main')} className="border-t border-slate-200 bg-white md:hidden">
+        <nav
+          id="mobile-menu"
+          aria-label={t('common.nav.main')}
+          className="border-t border-slate-200 bg-white md:hidden"
+        >
           <Container className="flex flex-col gap-1 py-3">
             <NavLink to="/features" className={navLinkClass}>
               {t('common.nav.features')}

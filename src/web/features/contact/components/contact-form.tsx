@@ -74,15 +74,27 @@ export function ContactForm() {
         return
       }
       const message =
-        error instanceof ApiError && error.code === 'RATE_LIMITED' ? t('errors.RATE_LIMITED') : t('contact.form.error')
+        error instanceof ApiError && error.code === 'RATE_LIMITED'
+          ? t('errors.RATE_LIMITED')
+          : t('contact.form.error')
       setStatus({ kind: 'error', message })
     }
   }
 
   if (status.kind === 'sent') {
     return (
-      <div className="rounded-2xl border border-emerald-200 bg-emerald-50 p-8 text-center" data-testid="contact-success">
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="mx-auto size-12 text-emerald-600" fill="none" stroke="currentColor" strokeWidth="2">
+      <div
+        className="rounded-2xl border border-emerald-200 bg-emerald-50 p-8 text-center"
+        data-testid="contact-success"
+      >
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className="mx-auto size-12 text-emerald-600"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
           <circle cx="12" cy="12" r="10" />
           <path d="m7.5 12.5 3 3 6-6.5" />
         </svg>
@@ -112,7 +124,10 @@ export function ContactForm() {
         {t('contact.form.title')}
       </h2>
       {status.kind === 'error' ? (
-        <p role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+        <p
+          role="alert"
+          className="mt-4 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+        >
           {status.message}
         </p>
       ) : null}
@@ -169,7 +184,11 @@ export function ContactForm() {
             />
           )}
         </FormField>
-        <FormField label={t('contact.form.inquiryType')} className="sm:col-span-2" error={errorFor('inquiryType')}>
+        <FormField
+          label={t('contact.form.inquiryType')}
+          className="sm:col-span-2"
+          error={errorFor('inquiryType')}
+        >
           {(control) => (
             <select
               {...control}
@@ -213,7 +232,13 @@ export function ContactForm() {
           </label>
         </div>
       </div>
-      <Button type="submit" size="lg" className="mt-6 w-full sm:w-auto" disabled={isSending} aria-busy={isSending}>
+      <Button
+        type="submit"
+        size="lg"
+        className="mt-6 w-full sm:w-auto"
+        disabled={isSending}
+        aria-busy={isSending}
+      >
         {isSending ? t('contact.form.sending') : t('contact.form.submit')}
       </Button>
     </form>

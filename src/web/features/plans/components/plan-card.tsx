@@ -1,11 +1,14 @@
 import type { Plan } from '../../../../shared/plans.ts'
-import { useI18n } from '../../../lib/i18n.tsx'
 import { ButtonLink } from '../../../components/ui/button.tsx'
+import { useI18n } from '../../../lib/i18n.tsx'
 
 function CheckIcon() {
   return (
     <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-0.5 size-5 shrink-0 text-emerald-600">
-      <path fill="currentColor" d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z" />
+      <path
+        fill="currentColor"
+        d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z"
+      />
     </svg>
   )
 }
@@ -42,11 +45,15 @@ export function PlanCard(props: { plan: Plan; ctaTo: string; headingLevel?: 'h2'
       <ul className="mt-6 space-y-3 text-sm text-slate-700">
         <li className="flex gap-2" data-testid="plan-images">
           <CheckIcon />
-          <span className="font-medium text-slate-900">{t('plans.imagesPerMonth', { count: plan.imageQuota })}</span>
+          <span className="font-medium text-slate-900">
+            {t('plans.imagesPerMonth', { count: plan.imageQuota })}
+          </span>
         </li>
         <li className="flex gap-2" data-testid="plan-videos">
           <CheckIcon />
-          <span className="font-medium text-slate-900">{t('plans.videosPerMonth', { count: plan.videoQuota })}</span>
+          <span className="font-medium text-slate-900">
+            {t('plans.videosPerMonth', { count: plan.videoQuota })}
+          </span>
         </li>
         <li className="flex gap-2">
           <CheckIcon />

@@ -1,0 +1,101 @@
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { run } from './lib/run.ts'
+import { ensureSystemPackages } from './lib/system-deps.ts'
+
+// `npm test`: every check in one command: typecheck, lint, unit + web + server tests (and the
+// server suite again on PostgreSQL when TEST_DATABASE_URL is set), a production build, and the
+// end-to-end tests in Chromium. It runs every stage, then prints one plain total line.
+
+type Tally = { passed: number; failed: number; skipped: number }
+const total: Tally = { passed: 0, failed: 0, skipped: 0 }
+const stages: { name: string; tally: Tally }[] = []
+const out = '.test-output'
+mkdirSync(out, { recursive: true })
+
+function record(name: string, tally: Tally) {
+  stages.push({ name, tally })
+  total.passed += tally.passed
+  total.failed += tally.failed
+  total.skipped += tally.skipped
+}
+
+/** A check with no test count of its own counts as one test. */
+async function check(name: string, command: string, args: string[]) {
+  console.log(`\n▶ ${name}`)
+  const code = await run(command, args)
+  record(name, { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 })
+}
+
+function readJson<T>(path: string): T | null {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T
+  } catch {
+    return null
+  }
+}
+
+const only = process.argv.slice(2)
+const wants = (stage: string) => only.length === 0 || only.includes(stage)
+
+if (wants('typecheck')) await check('typecheck', 'tsc', ['-p', 'tsconfig.json', '--noEmit'])
+if (wants('lint')) await check('lint', 'biome', ['check', '.'])
+
+if (wants('vitest')) {
+  console.log('\n▶ unit, web and server tests (vitest)')
+  const report = `${out}/vitest.json`
+  rmSync(report, { force: true })
+  const code = await run('vitest', [
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ])
+  const json = readJson<{
+    numPassedTests: number
+    numFailedTests: number
+    numPendingTests: number
+    numTodoTests: number
+  }>(report)
+  if (json) {
+    // A file that fails to load has no failed test of its own; count the run as failed then.
+    const failed = json.numFailedTests + (code !== 0 && json.numFailedTests === 0 ? 1 : 0)
+    record('vitest', {
+      passed: json.numPassedTests,
+      failed,
+      skipped: json.numPendingTests + json.numTodoTests,
+    })
+  } else {
+    record('vitest', { passed: 0, failed: 1, skipped: 0 })
+  }
+}
+
+if (wants('e2e')) {
+  await check('build', 'vite', ['build', '--logLevel', 'warn'])
+  console.log('\n▶ end-to-end tests (Playwright, Chromium)')
+  const hasBrowser = await ensureSystemPackages([{ name: 'chromium', binary: '/usr/bin/chromium' }])
+  if (!hasBrowser || !existsSync('dist/web/index.html')) {
+    record('e2e', { passed: 0, failed: 1, skipped: 0 })
+  } else {
+    const report = `${out}/playwright.json`
+    rmSync(report, { force: true })
+    const code = await run('playwright', ['test'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } })
+    const json = readJson<{
+      stats: { expected: number; unexpected: number; flaky: number; skipped: number }
+    }>(report)
+    if (json) {
+      const failed = json.stats.unexpected + (code !== 0 && json.stats.unexpected === 0 ? 1 : 0)
+      record('e2e', { passed: json.stats.expected + json.stats.flaky, failed, skipped: json.stats.skipped })
+    } else {
+      record('e2e', { passed: 0, failed: 1, skipped: 0 })
+    }
+  }
+}
+
+console.log('\nSummary')
+for (const stage of stages) {
+  console.log(`  ${stage.name.padEnd(10)} ${stage.tally.passed} passed, ${stage.tally.failed} failed`)
+}
+console.log(
+  `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`,
+)
+process.exit(total.failed > 0 ? 1 : 0)

@@ -1,0 +1,91 @@
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { compress } from 'hono/compress'
+import { requestId } from 'hono/request-id'
+import type { PublicConfig } from '../shared/contracts/public-config.ts'
+import { AppError } from '../shared/errors.ts'
+import type { Config } from './config.ts'
+import type { Database } from './db/client.ts'
+import type { Mailer } from './email/outbox.ts'
+import { contactRoutes } from './features/contact/contact.routes.ts'
+import { healthRoutes } from './features/health/health.routes.ts'
+import { testHookRoutes } from './features/test-hooks/test-hooks.routes.ts'
+import { resolveClientIp } from './http/client-ip.ts'
+import type { AppEnv } from './http/context.ts'
+import { handleError } from './http/errors.ts'
+import { securityHeaders } from './http/security-headers.ts'
+import { mountWebApp } from './http/web-app.ts'
+import type { Logger } from './logger.ts'
+import type { RateLimiter } from './rate-limit/rate-limiter.ts'
+
+/** Everything the HTTP app needs; built in main.ts (or by tests) and passed in. */
+export type AppDeps = {
+  config: Config
+  database: Database
+  logger: Logger
+  mailer: Mailer
+  rateLimiter: RateLimiter
+  isShuttingDown: () => boolean
+}
+
+const jsonBodyLimitBytes = 64 * 1024
+
+/** Builds the Hono app: no side effects, no listening. */
+export function createApp(deps: AppDeps) {
+  const { config, database, logger } = deps
+  const app = new Hono<AppEnv>()
+
+  app.use(requestId({ headerName: 'X-Request-Id' }))
+  app.use(async (c, next) => {
+    const log = logger.child({ requestId: c.get('requestId') })
+    c.set('log', log)
+    c.set('clientIp', resolveClientIp(c, config.trustProxy))
+    const started = performance.now()
+    await next()
+    const path = c.req.path
+    const isQuiet = path.startsWith('/assets/') || path === '/healthz' || path === '/readyz'
+    log[isQuiet ? 'debug' : 'info'](
+      { method: c.req.method, path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      'request',
+    )
+  })
+  app.use(securityHeaders({ isProduction: config.env === 'production' }))
+  app.use(compress())
+  app.onError(handleError)
+
+  app.route('/', healthRoutes({ database, isShuttingDown: deps.isShuttingDown }))
+
+  const api = new Hono<AppEnv>()
+  api.use(
+    bodyLimit({
+      maxSize: jsonBodyLimitBytes,
+      onError: () => {
+        throw new AppError('PAYLOAD_TOO_LARGE', 'Request body too large')
+      },
+    }),
+  )
+  api.get('/public-config', (c) => {
+    c.header('Cache-Control', 'public, max-age=300')
+    return c.json<PublicConfig>({ supportEmail: config.supportEmail })
+  })
+  api.route(
+    '/contact',
+    contactRoutes({
+      db: database.db,
+      mailer: deps.mailer,
+      rateLimiter: deps.rateLimiter,
+      supportEmail: config.supportEmail,
+      supportLanguage: config.supportLanguage,
+    }),
+  )
+  if (config.enableTestHooks) api.route('/test', testHookRoutes({ db: database.db }))
+  api.all('*', () => {
+    throw new AppError('NOT_FOUND', 'No such API endpoint')
+  })
+  app.route('/api', api)
+
+  mountWebApp(app, config.webDistDir)
+  return app
+}
+
+export type App = ReturnType<typeof createApp>

@@ -1,0 +1,133 @@
+import { z } from 'zod'
+import { isLocale, type Locale } from '../shared/i18n/locales.ts'
+
+const booleanFromString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes')
+
+/**
+ * Every setting Vitrin reads from the environment. With nothing set, the embedded
+ * defaults run: PGlite and local files under ./data, mail to the log.
+ */
+const envSchema = z
+  .object({
+    /** development | production | test; production turns on Secure cookies and refuses test hooks. */
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    /** Interface to listen on. */
+    HOST: z.string().min(1).default('0.0.0.0'),
+    /** Port to listen on; 0 picks a free one. */
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    /** The public origin users reach, e.g. https://vitrin.example.com; used in emailed links. */
+    PUBLIC_URL: z.url().optional(),
+    /** Folder for the embedded database, local files and the generated secret. */
+    DATA_DIR: z.string().min(1).default('./data'),
+    /** PostgreSQL connection string; when set, PostgreSQL replaces the embedded PGlite database. */
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    /** Size of the PostgreSQL connection pool per process. */
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    /** Secret for sessions and encryption (≥ 32 characters). Generated into DATA_DIR when unset in embedded mode. */
+    APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** Log level: fatal, error, warn, info, debug, trace or silent. */
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** SMTP server for outgoing mail, e.g. smtp://user:pass@mail.example.com:587; unset writes mail to the log. */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    /** Sender of outgoing mail. */
+    MAIL_FROM: z.string().min(3).default('Vitrin <no-reply@vitrin.localhost>'),
+    /** Where contact-form messages are sent; also shown on the contact page. */
+    SUPPORT_EMAIL: z.email().default('support@vitrin.localhost'),
+    /** Language of mail sent to the support team. */
+    SUPPORT_LANGUAGE: z.string().refine(isLocale, 'must be en or tr').default('en'),
+    /** Trust X-Forwarded-For for the client address (only behind a proxy you control). */
+    TRUST_PROXY: booleanFromString.default(false),
+    /** Folder of the built web app to serve. */
+    WEB_DIST_DIR: z.string().min(1).default('./dist/web'),
+    /** Seconds to let requests in flight finish on shutdown. */
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
+    /** Test-only endpoints under /api/test (outbox, stored messages). Refused in production. */
+    ENABLE_TEST_HOOKS: booleanFromString.default(false),
+  })
+  .superRefine((env, ctx) => {
+    if (env.DATABASE_URL && !env.APP_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['APP_SECRET'],
+        message:
+          'is required with DATABASE_URL: every server of a shared deployment must hold the same secret',
+      })
+    }
+    if (env.ENABLE_TEST_HOOKS && env.NODE_ENV === 'production') {
+      ctx.addIssue({ code: 'custom', path: ['ENABLE_TEST_HOOKS'], message: 'must not be set in production' })
+    }
+  })
+
+export type Config = {
+  env: 'development' | 'production' | 'test'
+  host: string
+  port: number
+  publicUrl: string | undefined
+  dataDir: string
+  databaseUrl: string | undefined
+  databasePoolMax: number
+  appSecret: string | undefined
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
+  smtpUrl: string | undefined
+  mailFrom: string
+  supportEmail: string
+  supportLanguage: Locale
+  trustProxy: boolean
+  webDistDir: string
+  shutdownGraceSeconds: number
+  enableTestHooks: boolean
+}
+
+/** Raised with every problem found, so one start shows all of them. */
+export class ConfigError extends Error {
+  readonly problems: string[]
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'ConfigError'
+    this.problems = problems
+  }
+}
+
+/** Parses the environment once; empty strings count as unset. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const env = Object.fromEntries(
+    Object.keys(envSchema.shape).flatMap((key) => {
+      const value = source[key]?.trim()
+      return value ? [[key, value]] : []
+    }),
+  )
+  const parsed = envSchema.safeParse(env)
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`),
+    )
+  }
+  const e = parsed.data
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    appSecret: e.APP_SECRET,
+    logLevel: e.LOG_LEVEL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    supportEmail: e.SUPPORT_EMAIL,
+    supportLanguage: e.SUPPORT_LANGUAGE as Locale,
+    trustProxy: e.TRUST_PROXY,
+    webDistDir: e.WEB_DIST_DIR,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    enableTestHooks: e.ENABLE_TEST_HOOKS,
+  }
+}

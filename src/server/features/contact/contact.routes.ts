@@ -1,0 +1,12 @@
+import { Hono } from 'hono'
+import { contactRequestSchema } from '../../../shared/contracts/contact.ts'
+import type { AppEnv } from '../../http/context.ts'
+import { validate } from '../../http/validate.ts'
+import { type ContactDeps, submitContactMessage } from './contact.service.ts'
+
+export function contactRoutes(deps: ContactDeps) {
+  return new Hono<AppEnv>().post('/', validate('json', contactRequestSchema), async (c) => {
+    await submitContactMessage(deps, c.req.valid('json'), { clientIp: c.get('clientIp'), log: c.get('log') })
+    return c.json({ ok: true as const }, 201)
+  })
+}

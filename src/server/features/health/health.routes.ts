@@ -1,0 +1,19 @@
+import { Hono } from 'hono'
+import type { Database } from '../../db/client.ts'
+import type { AppEnv } from '../../http/context.ts'
+
+/** /healthz: the process answers. /readyz: it can also reach its database. */
+export function healthRoutes(deps: { database: Database; isShuttingDown: () => boolean }) {
+  return new Hono<AppEnv>()
+    .get('/healthz', (c) => c.json({ status: 'ok' }))
+    .get('/readyz', async (c) => {
+      if (deps.isShuttingDown()) return c.json({ status: 'shutting_down' }, 503)
+      try {
+        await deps.database.ping()
+        return c.json({ status: 'ready', database: deps.database.kind })
+      } catch (error) {
+        c.get('log').warn({ err: error }, 'readiness check failed')
+        return c.json({ status: 'unavailable', database: deps.database.kind }, 503)
+      }
+    })
+}

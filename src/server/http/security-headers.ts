@@ -1,0 +1,28 @@
+import { secureHeaders } from 'hono/secure-headers'
+
+/**
+ * Security headers for every response. The CSP allows no inline script: the only classic
+ * script (lang-init.js) is a file of our own origin.
+ */
+export function securityHeaders(options: { isProduction: boolean }) {
+  return secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      mediaSrc: ["'self'", 'blob:'],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      ...(options.isProduction ? { upgradeInsecureRequests: [] } : {}),
+    },
+    strictTransportSecurity: options.isProduction ? 'max-age=31536000; includeSubDomains' : false,
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: 'strict-origin-when-cross-origin',
+    permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
+  })
+}

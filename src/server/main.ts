@@ -1,0 +1,77 @@
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import { createApp } from './app.ts'
+import { type Config, ConfigError, loadConfig } from './config.ts'
+import { openDatabase } from './db/client.ts'
+import { createAppDeps } from './deps.ts'
+import { createLogger } from './logger.ts'
+import { loadOrCreateSecret } from './secret.ts'
+
+// The only module with side effects: read config, open the database, serve, and shut down cleanly.
+
+function readConfig(): Config {
+  try {
+    return loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\nSee .env.example for every setting.\n`)
+      process.exit(1)
+    }
+    throw error
+  }
+}
+
+const config = readConfig()
+const logger = createLogger({ level: config.logLevel })
+
+if (!config.appSecret) {
+  const { secret, isNew } = loadOrCreateSecret(config.dataDir)
+  config.appSecret = secret
+  if (isNew) logger.info({ dataDir: config.dataDir }, 'generated a new app secret in the data folder')
+}
+
+const database = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  poolMax: config.databasePoolMax,
+})
+await database.migrate()
+logger.info({ database: database.kind }, 'database ready')
+
+let isShuttingDown = false
+const deps = await createAppDeps({ config, database, logger, isShuttingDown: () => isShuttingDown })
+const app = createApp(deps)
+
+const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info: AddressInfo) => {
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
+  logger.info(
+    {
+      url: `http://${shownHost}:${info.port}`,
+      database: database.kind,
+      mail: config.smtpUrl ? 'smtp' : 'log',
+    },
+    `Vitrin is listening on http://${shownHost}:${info.port}`,
+  )
+})
+
+async function shutdown(signal: string) {
+  if (isShuttingDown) return
+  isShuttingDown = true
+  logger.info({ signal }, 'shutting down: no new requests, finishing those in flight')
+  const forceExit = setTimeout(() => {
+    logger.warn('requests still open after the grace period; exiting')
+    process.exit(1)
+  }, config.shutdownGraceSeconds * 1000)
+  forceExit.unref()
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve())
+    // Idle keep-alive connections would otherwise hold close() open.
+    if ('closeIdleConnections' in server) server.closeIdleConnections()
+  })
+  await database.close()
+  logger.info('stopped')
+  process.exit(0)
+}
+
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))

@@ -1,0 +1,59 @@
+import type { ReactNode } from 'react'
+import { Link } from 'react-router'
+
+/** A titled section of a text page: an h2 and its paragraphs, spaced for reading. */
+export function ProseSection(props: { id: string; title: string; children: ReactNode }) {
+  const titleId = `${props.id}-title`
+  return (
+    <section id={props.id} aria-labelledby={titleId} className="scroll-mt-24">
+      <h2
+        id={titleId}
+        className="text-xl font-semibold tracking-tight text-balance text-slate-900 sm:text-2xl"
+      >
+        {props.title}
+      </h2>
+      <div className="mt-3 space-y-3 leading-7 text-slate-700">{props.children}</div>
+    </section>
+  )
+}
+
+/** A bulleted list inside a prose section. */
+export function ProseList(props: { items: string[] }) {
+  return (
+    <ul className="list-disc space-y-2 pl-5 marker:text-brand-600">
+      {props.items.map((item) => (
+        <li key={item}>{item}</li>
+      ))}
+    </ul>
+  )
+}
+
+/** A highlighted note at the top of a text page, e.g. "this is a plain-language summary". */
+export function ProseNote(props: { children: ReactNode }) {
+  return (
+    <div className="rounded-2xl border border-brand-200 bg-brand-50 p-5 text-slate-800 sm:p-6">
+      {props.children}
+    </div>
+  )
+}
+
+/** A link inside running text: underlined, so it is told apart by more than its colour. */
+export function TextLink(props: { to: string; children: ReactNode }) {
+  return (
+    <Link
+      to={props.to}
+      className="rounded font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
+    >
+      {props.children}
+    </Link>
+  )
+}
+
+/** The closing "questions? write to us" line of a text page. */
+export function ContactPrompt(props: { text: string; linkText: string }) {
+  return (
+    <p className="rounded-2xl border border-slate-200 bg-slate-50 p-5 text-slate-700 sm:p-6">
+      {props.text} <TextLink to="/contact">{props.linkText}</TextLink>
+    </p>
+  )
+}

@@ -1,0 +1,106 @@
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import { createApp } from '../../src/server/app.ts'
+import { type Config, loadConfig } from '../../src/server/config.ts'
+import type { Database } from '../../src/server/db/client.ts'
+import { createAppDeps } from '../../src/server/deps.ts'
+import type { EmailTransport, OutgoingEmail } from '../../src/server/email/transport.ts'
+import { createLogger } from '../../src/server/logger.ts'
+import { openTestDatabase } from './test-database.ts'
+
+export type CapturingTransport = EmailTransport & { sent: OutgoingEmail[]; failNext: (error: Error) => void }
+
+/** An email transport that keeps what it is given, and can be told to fail once. */
+export function createCapturingTransport(): CapturingTransport {
+  const sent: OutgoingEmail[] = []
+  let nextError: Error | null = null
+  return {
+    kind: 'smtp',
+    sent,
+    failNext(error) {
+      nextError = error
+    },
+    async send(email) {
+      if (nextError) {
+        const error = nextError
+        nextError = null
+        throw error
+      }
+      sent.push(email)
+    },
+  }
+}
+
+export type TestServer = {
+  url: string
+  database: Database
+  config: Config
+  transport: CapturingTransport
+  /** fetch against the server: `api('/api/contact', { method: 'POST', json: {...} })`. */
+  api: (path: string, init?: RequestInit & { json?: unknown }) => Promise<Response>
+  close: () => Promise<void>
+}
+
+/** Starts the real app on a free port over real HTTP, on a fresh database. */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { useConfiguredTransport?: boolean } = {},
+): Promise<TestServer> {
+  const database = await openTestDatabase()
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    APP_SECRET: 'test-secret-test-secret-test-secret-0123',
+    WEB_DIST_DIR: '/nonexistent-web-dist',
+    ...env,
+  })
+  const logger = createLogger({ level: config.logLevel })
+  const transport = createCapturingTransport()
+  const deps = await createAppDeps({
+    config,
+    database,
+    logger,
+    ...(options.useConfiguredTransport ? {} : { transport }),
+  })
+  const app = createApp(deps)
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 })
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()))
+  const { port } = server.address() as AddressInfo
+  const url = `http://127.0.0.1:${port}`
+  return {
+    url,
+    database,
+    config,
+    transport,
+    api: (path, init = {}) => {
+      const { json, headers, ...rest } = init
+      return fetch(url + path, {
+        ...rest,
+        ...(json === undefined
+          ? {}
+          : {
+              method: rest.method ?? 'POST',
+              body: JSON.stringify(json),
+              headers: { 'content-type': 'application/json', ...headers },
+            }),
+        ...(json === undefined && headers ? { headers } : {}),
+      })
+    },
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await database.close()
+    },
+  }
+}
+
+/** Empties every table, for test files that share one server across tests. */
+export async function resetDatabase(database: Database): Promise<void> {
+  const { sql } = await import('drizzle-orm')
+  const result = (await database.db.execute(
+    sql`select tablename from pg_tables where schemaname = 'public'`,
+  )) as unknown as {
+    rows: { tablename: string }[]
+  }
+  const tables = result.rows.map((row) => `"${row.tablename}"`)
+  if (tables.length > 0) await database.db.execute(sql.raw(`truncate ${tables.join(', ')} cascade`))
+}
