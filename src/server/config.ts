@@ -9,62 +9,66 @@ const booleanFromString = z
  * Every setting Vitrin reads from the environment. With nothing set, the embedded
  * defaults run: PGlite and local files under ./data, mail to the log.
  */
-const envSchema = z
-  .object({
-    /** development | production | test; production turns on Secure cookies and refuses test hooks. */
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    /** Interface to listen on. */
-    HOST: z.string().min(1).default('0.0.0.0'),
-    /** Port to listen on; 0 picks a free one. */
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    /** The public origin users reach, e.g. https://vitrin.example.com; used in emailed links. */
-    PUBLIC_URL: z.url().optional(),
-    /** Folder for the embedded database, local files and the generated secret. */
-    DATA_DIR: z.string().min(1).default('./data'),
-    /** PostgreSQL connection string; when set, PostgreSQL replaces the embedded PGlite database. */
-    DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
-      .optional(),
-    /** Size of the PostgreSQL connection pool per process. */
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-    /** Secret for sessions and encryption (≥ 32 characters). Generated into DATA_DIR when unset in embedded mode. */
-    APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    /** Log level: fatal, error, warn, info, debug, trace or silent. */
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    /** SMTP server for outgoing mail, e.g. smtp://user:pass@mail.example.com:587; unset writes mail to the log. */
-    SMTP_URL: z
-      .string()
-      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
-      .optional(),
-    /** Sender of outgoing mail. */
-    MAIL_FROM: z.string().min(3).default('Vitrin <no-reply@vitrin.localhost>'),
-    /** Where contact-form messages are sent; also shown on the contact page. */
-    SUPPORT_EMAIL: z.email().default('support@vitrin.localhost'),
-    /** Language of mail sent to the support team. */
-    SUPPORT_LANGUAGE: z.string().refine(isLocale, 'must be en or tr').default('en'),
-    /** Trust X-Forwarded-For for the client address (only behind a proxy you control). */
-    TRUST_PROXY: booleanFromString.default(false),
-    /** Folder of the built web app to serve. */
-    WEB_DIST_DIR: z.string().min(1).default('./dist/web'),
-    /** Seconds to let requests in flight finish on shutdown. */
-    SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
-    /** Test-only endpoints under /api/test (outbox, stored messages). Refused in production. */
-    ENABLE_TEST_HOOKS: booleanFromString.default(false),
-  })
-  .superRefine((env, ctx) => {
-    if (env.DATABASE_URL && !env.APP_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['APP_SECRET'],
-        message:
-          'is required with DATABASE_URL: every server of a shared deployment must hold the same secret',
-      })
-    }
-    if (env.ENABLE_TEST_HOOKS && env.NODE_ENV === 'production') {
-      ctx.addIssue({ code: 'custom', path: ['ENABLE_TEST_HOOKS'], message: 'must not be set in production' })
-    }
-  })
+const envSchema = z.object({
+  /** development | production | test; production turns on Secure cookies and refuses test hooks. */
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Interface to listen on. */
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Port to listen on; 0 picks a free one. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** The public origin users reach, e.g. https://vitrin.example.com; used in emailed links. */
+  PUBLIC_URL: z.url().optional(),
+  /** Folder for the embedded database, local files and the generated secret. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** PostgreSQL connection string; when set, PostgreSQL replaces the embedded PGlite database. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  /** Size of the PostgreSQL connection pool per process. */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** Secret for sessions and encryption (≥ 32 characters). Generated into DATA_DIR when unset in embedded mode. */
+  APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Log level: fatal, error, warn, info, debug, trace or silent. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** SMTP server for outgoing mail, e.g. smtp://user:pass@mail.example.com:587; unset writes mail to the log. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  /** Sender of outgoing mail. */
+  MAIL_FROM: z.string().min(3).default('Vitrin <no-reply@vitrin.localhost>'),
+  /** Where contact-form messages are sent; also shown on the contact page. */
+  SUPPORT_EMAIL: z.email().default('support@vitrin.localhost'),
+  /** Language of mail sent to the support team. */
+  SUPPORT_LANGUAGE: z.string().refine(isLocale, 'must be en or tr').default('en'),
+  /** Trust X-Forwarded-For for the client address (only behind a proxy you control). */
+  TRUST_PROXY: booleanFromString.default(false),
+  /** Folder of the built web app to serve. */
+  WEB_DIST_DIR: z.string().min(1).default('./dist/web'),
+  /** Seconds to let requests in flight finish on shutdown. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
+  /** Test-only endpoints under /api/test (outbox, stored messages). Refused in production. */
+  ENABLE_TEST_HOOKS: booleanFromString.default(false),
+})
+
+/**
+ * Rules between settings. Checked on the raw values, beside the schema, so that one start
+ * reports these together with every other bad value.
+ */
+function crossCheck(env: Record<string, string>): string[] {
+  const problems: string[] = []
+  if (env.DATABASE_URL && !env.APP_SECRET) {
+    problems.push(
+      'APP_SECRET: is required with DATABASE_URL: every server of a shared deployment must hold the same secret',
+    )
+  }
+  const isTestHooks = ['true', '1', 'yes'].includes(env.ENABLE_TEST_HOOKS ?? '')
+  if (isTestHooks && env.NODE_ENV === 'production') {
+    problems.push('ENABLE_TEST_HOOKS: must not be set in production')
+  }
+  return problems
+}
 
 export type Config = {
   env: 'development' | 'production' | 'test'
@@ -105,11 +109,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     }),
   )
   const parsed = envSchema.safeParse(env)
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`),
-    )
-  }
+  const problems = [
+    ...(parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`)),
+    ...crossCheck(env),
+  ]
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems)
   const e = parsed.data
   return {
     env: e.NODE_ENV,

@@ -16,6 +16,9 @@ function HeroIllustration() {
           <stop offset="0" stopColor="#fef3c7" />
           <stop offset="1" stopColor="#fde68a" />
         </linearGradient>
+        <clipPath id="scene-clip">
+          <rect x="272" y="0" width="208" height="360" rx="18" />
+        </clipPath>
         <linearGradient id="bottle" x1="0" y1="0" x2="1" y2="0">
           <stop offset="0" stopColor="#4338ca" />
           <stop offset="1" stopColor="#6366f1" />
@@ -26,9 +29,11 @@ function HeroIllustration() {
       <rect x="90" y="100" width="20" height="24" rx="4" fill="#1e1b4b" />
       <path d="M212 170h44" stroke="#94a3b8" strokeWidth="4" strokeLinecap="round" />
       <path d="M248 160l12 10-12 10" fill="none" stroke="#94a3b8" strokeWidth="4" strokeLinecap="round" />
-      <rect x="272" y="0" width="208" height="360" rx="18" fill="url(#scene)" />
-      <rect x="272" y="250" width="208" height="110" fill="#e7e5e4" />
-      <path d="M272 250h208" stroke="#d6d3d1" strokeWidth="2" />
+      <g clipPath="url(#scene-clip)">
+        <rect x="272" y="0" width="208" height="360" fill="url(#scene)" />
+        <rect x="272" y="250" width="208" height="110" fill="#e7e5e4" />
+        <path d="M272 250h208" stroke="#d6d3d1" strokeWidth="2" />
+      </g>
       <ellipse cx="376" cy="262" rx="48" ry="8" fill="#0f172a" opacity="0.18" />
       <rect x="350" y="130" width="52" height="130" rx="12" fill="url(#bottle)" />
       <rect x="364" y="106" width="24" height="28" rx="5" fill="#1e1b4b" />
@@ -63,11 +68,11 @@ export function LandingPage() {
         <Container className="relative grid items-center gap-12 py-16 sm:py-24 lg:grid-cols-2">
           <div>
             <p className="text-sm font-semibold text-accent-300">{t('landing.eyebrow')}</p>
-            <h1 className="mt-4 text-4xl font-bold tracking-tight text-balance sm:text-5xl lg:text-6xl">
+            <h1 className="mt-4 text-4xl font-bold tracking-tight text-balance sm:text-5xl xl:text-6xl">
               {t('landing.title')}
             </h1>
             <p className="mt-6 max-w-xl text-lg text-brand-100">{t('landing.subtitle')}</p>
-            <div className="mt-10 flex flex-col gap-3 sm:flex-row">
+            <div className="mt-10 flex flex-col gap-3 sm:flex-row sm:flex-wrap [&>a]:whitespace-nowrap">
               <ButtonLink to="/access?next=/app/create" variant="accent" size="lg">
                 {t('landing.ctaProduct')}
               </ButtonLink>

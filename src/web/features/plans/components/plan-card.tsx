@@ -42,7 +42,7 @@ export function PlanCard(props: { plan: Plan; ctaTo: string; headingLevel?: 'h2'
         </span>
         <span className="text-sm text-slate-600">{t('plans.perMonth')}</span>
       </p>
-      <ul className="mt-6 space-y-3 text-sm text-slate-700">
+      <ul className="mt-6 mb-8 flex-1 space-y-3 text-sm text-slate-700">
         <li className="flex gap-2" data-testid="plan-images">
           <CheckIcon />
           <span className="font-medium text-slate-900">
@@ -69,7 +69,7 @@ export function PlanCard(props: { plan: Plan; ctaTo: string; headingLevel?: 'h2'
       <ButtonLink
         to={props.ctaTo}
         variant={plan.isMostPopular ? 'primary' : 'secondary'}
-        className="mt-8 w-full"
+        className="w-full"
         aria-label={`${t('plans.getStarted')}: ${plan.name}`}
       >
         {t('plans.getStarted')}

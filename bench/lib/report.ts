@@ -1,0 +1,20 @@
+/** One measured figure against its budget; `budget` undefined means "report only". */
+export type Figure = { name: string; value: number; unit: string; budget?: number }
+
+/** Prints figures as a table and returns whether every budget holds. */
+export function printFigures(title: string, figures: Figure[]): boolean {
+  console.log(`\n${title}`)
+  let isWithinBudgets = true
+  for (const f of figures) {
+    const value = `${f.value.toFixed(f.unit === 'KB' ? 1 : 0)} ${f.unit}`
+    const verdict =
+      f.budget === undefined
+        ? 'report'
+        : f.value <= f.budget
+          ? `ok (budget ${f.budget} ${f.unit})`
+          : `OVER (budget ${f.budget} ${f.unit})`
+    if (f.budget !== undefined && f.value > f.budget) isWithinBudgets = false
+    console.log(`  ${f.name.padEnd(48)} ${value.padStart(12)}  ${verdict}`)
+  }
+  return isWithinBudgets
+}

@@ -1,0 +1,56 @@
+import { gzipSync } from 'node:zlib'
+import { chromium } from '@playwright/test'
+import { type Figure, printFigures } from './lib/report.ts'
+import { startVitrin } from './lib/server.ts'
+
+// `npm run bench:web`: the public site's budgets.
+// - JavaScript and CSS the landing page loads before its first render, gzipped, measured in Chromium.
+// - Time from `npm start` on an installed checkout to `/` being served (build reused).
+
+const port = Number(process.env.BENCH_PORT ?? 4300)
+
+// The first start may build; the second must reuse that build, which is the figure that matters.
+const first = await startVitrin(port)
+await first.stop()
+const server = await startVitrin(port)
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+  ],
+})
+const figures: Figure[] = []
+try {
+  const page = await browser.newPage()
+  const bodies: { type: 'js' | 'css'; bytes: Buffer }[] = []
+  let isRendered = false
+  page.on('response', async (response) => {
+    const url = response.url()
+    const type = url.endsWith('.js') ? 'js' : url.endsWith('.css') ? 'css' : null
+    if (!type || isRendered) return
+    bodies.push({ type, bytes: await response.body() })
+  })
+  await page.goto(`${server.url}/`)
+  await page.getByRole('heading', { level: 1 }).waitFor()
+  isRendered = true
+  const gz = (type: 'js' | 'css') =>
+    bodies
+      .filter((b) => b.type === type)
+      .reduce((sum, b) => sum + gzipSync(b.bytes, { level: 9 }).length, 0) / 1024
+  figures.push(
+    { name: 'landing: JavaScript before first render (gzip)', value: gz('js'), unit: 'KB', budget: 100 },
+    { name: 'landing: CSS (gzip)', value: gz('css'), unit: 'KB', budget: 25 },
+    { name: 'npm start to / served, first start (may build)', value: first.msToServe, unit: 'ms' },
+    { name: 'npm start to / served, build reused', value: server.msToServe, unit: 'ms' },
+  )
+} finally {
+  await browser.close()
+  await server.stop()
+}
+const ok = printFigures('Public site budgets', figures)
+process.exit(ok ? 0 : 1)
