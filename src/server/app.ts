@@ -4,16 +4,28 @@ import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
 import type { PublicConfig } from '../shared/contracts/public-config.ts'
 import { AppError } from '../shared/errors.ts'
+import { isLocale } from '../shared/i18n/locales.ts'
+import type { Auth } from './auth/auth.ts'
 import type { Config } from './config.ts'
+import type { SecretBox } from './crypto/secret-box.ts'
 import type { Database } from './db/client.ts'
 import type { Mailer } from './email/outbox.ts'
+import { accessRoutes } from './features/access/access.routes.ts'
+import { authRoutes } from './features/auth/auth.routes.ts'
+import { billingRoutes } from './features/billing/billing.routes.ts'
+import type { BillingProvider } from './features/billing/billing-provider.ts'
 import { contactRoutes } from './features/contact/contact.routes.ts'
 import { healthRoutes } from './features/health/health.routes.ts'
+import { usageRoutes } from './features/quota/usage.routes.ts'
+import { settingsRoutes } from './features/settings/settings.routes.ts'
 import { testHookRoutes } from './features/test-hooks/test-hooks.routes.ts'
 import { resolveClientIp } from './http/client-ip.ts'
 import type { AppEnv } from './http/context.ts'
 import { handleError } from './http/errors.ts'
+import { refuseCrossSite } from './http/origin-check.ts'
+import { requestContext } from './http/request-context.ts'
 import { securityHeaders } from './http/security-headers.ts'
+import { loadSession } from './http/session.ts'
 import { mountWebApp } from './http/web-app.ts'
 import type { Logger } from './logger.ts'
 import type { RateLimiter } from './rate-limit/rate-limiter.ts'
@@ -25,6 +37,11 @@ export type AppDeps = {
   logger: Logger
   mailer: Mailer
   rateLimiter: RateLimiter
+  auth: Auth
+  billing: BillingProvider
+  /** Encrypts users' provider keys. */
+  keyBox: SecretBox
+  now: () => Date
   isShuttingDown: () => boolean
 }
 
@@ -64,6 +81,20 @@ export function createApp(deps: AppDeps) {
       },
     }),
   )
+  api.use(refuseCrossSite(config.publicUrl))
+  api.use(loadSession(deps.auth))
+  api.use(async (c, next) => {
+    const locale = c.req.header('x-vitrin-locale')
+    await requestContext.run(
+      {
+        locale: isLocale(locale) ? locale : 'en',
+        origin: new URL(c.req.url).origin,
+        clientIp: c.get('clientIp'),
+        log: c.get('log'),
+      },
+      next,
+    )
+  })
   api.get('/public-config', (c) => {
     c.header('Cache-Control', 'public, max-age=300')
     return c.json<PublicConfig>({ supportEmail: config.supportEmail })
@@ -78,6 +109,12 @@ export function createApp(deps: AppDeps) {
       supportLanguage: config.supportLanguage,
     }),
   )
+  const { db } = database
+  api.route('/', authRoutes({ auth: deps.auth, rateLimiter: deps.rateLimiter }))
+  api.route('/access', accessRoutes({ db, auth: deps.auth, rateLimiter: deps.rateLimiter, now: deps.now }))
+  api.route('/billing', billingRoutes({ db, billing: deps.billing, now: deps.now }))
+  api.route('/usage', usageRoutes({ db, now: deps.now }))
+  api.route('/settings', settingsRoutes({ db, keyBox: deps.keyBox, billing: deps.billing, now: deps.now }))
   if (config.enableTestHooks) api.route('/test', testHookRoutes({ db: database.db }))
   api.all('*', () => {
     throw new AppError('NOT_FOUND', 'No such API endpoint')

@@ -48,6 +48,19 @@ const envSchema = z.object({
   WEB_DIST_DIR: z.string().min(1).default('./dist/web'),
   /** Seconds to let requests in flight finish on shutdown. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
+  /** Beta access codes to accept, comma-separated (6 letters or digits each); more can be made with the CLI. */
+  ACCESS_CODES: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((code) => code.trim().toUpperCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[A-Z0-9]{6}$/, 'each code must be 6 letters or digits')))
+    .optional(),
+  /** Who takes payment for plans: manual (test billing; plan changes take effect at once, no payment). */
+  BILLING_PROVIDER: z.enum(['manual']).default('manual'),
   /** Test-only endpoints under /api/test (outbox, stored messages). Refused in production. */
   ENABLE_TEST_HOOKS: booleanFromString.default(false),
 })
@@ -88,6 +101,8 @@ export type Config = {
   webDistDir: string
   shutdownGraceSeconds: number
   enableTestHooks: boolean
+  accessCodes: string[]
+  billingProvider: 'manual'
 }
 
 /** Raised with every problem found, so one start shows all of them. */
@@ -135,5 +150,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webDistDir: e.WEB_DIST_DIR,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     enableTestHooks: e.ENABLE_TEST_HOOKS,
+    accessCodes: e.ACCESS_CODES ?? [],
+    billingProvider: e.BILLING_PROVIDER,
   }
 }

@@ -1,8 +1,12 @@
 import type { AppDeps } from './app.ts'
+import { createAuth } from './auth/auth.ts'
 import type { Config } from './config.ts'
+import { createSecretBox } from './crypto/secret-box.ts'
 import type { Database } from './db/client.ts'
 import { createMailer } from './email/outbox.ts'
 import { createEmailTransport, type EmailTransport } from './email/transport.ts'
+import { createPasswordResetSender } from './features/auth/password-reset-email.ts'
+import { createManualBillingProvider } from './features/billing/billing-provider.ts'
 import type { Logger } from './logger.ts'
 import { createRateLimiter } from './rate-limit/rate-limiter.ts'
 
@@ -13,15 +17,33 @@ export async function createAppDeps(options: {
   logger: Logger
   transport?: EmailTransport
   isShuttingDown?: () => boolean
+  /** The clock; tests move it to cross periods. */
+  now?: () => Date
 }): Promise<AppDeps> {
   const { config, database, logger } = options
+  const db = database.db
+  if (!config.appSecret)
+    throw new Error('createAppDeps needs config.appSecret (main.ts fills it in embedded mode)')
   const transport = options.transport ?? (await createEmailTransport({ smtpUrl: config.smtpUrl }))
+  const mailer = createMailer({ db, transport, from: config.mailFrom, logger })
+  const sendPasswordResetEmail = createPasswordResetSender({ db, mailer, publicUrl: config.publicUrl })
   return {
     config,
     database,
     logger,
-    mailer: createMailer({ db: database.db, transport, from: config.mailFrom, logger }),
-    rateLimiter: createRateLimiter(database.db),
+    mailer,
+    rateLimiter: createRateLimiter(db),
+    auth: createAuth({
+      db,
+      secret: config.appSecret,
+      baseUrl: config.publicUrl,
+      isProduction: config.env === 'production',
+      logger,
+      sendPasswordResetEmail,
+    }),
+    billing: createManualBillingProvider(db),
+    keyBox: createSecretBox(config.appSecret, 'provider-keys v1'),
+    now: options.now ?? (() => new Date()),
     isShuttingDown: options.isShuttingDown ?? (() => false),
   }
 }

@@ -3,7 +3,9 @@ import { serve } from '@hono/node-server'
 import { createApp } from './app.ts'
 import { type Config, ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/client.ts'
+import { holdEmbeddedLock } from './db/embedded-lock.ts'
 import { createAppDeps } from './deps.ts'
+import { ensureSomeAccessCode, syncConfiguredCodes } from './features/access/access-codes.service.ts'
 import { createLogger } from './logger.ts'
 import { loadOrCreateSecret } from './secret.ts'
 
@@ -30,6 +32,7 @@ if (!config.appSecret) {
   if (isNew) logger.info({ dataDir: config.dataDir }, 'generated a new app secret in the data folder')
 }
 
+const releaseLock = config.databaseUrl ? () => {} : holdEmbeddedLock(config.dataDir)
 const database = await openDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
@@ -37,6 +40,15 @@ const database = await openDatabase({
 })
 await database.migrate()
 logger.info({ database: database.kind }, 'database ready')
+
+await syncConfiguredCodes(database.db, config.accessCodes)
+const firstCode = await ensureSomeAccessCode(database.db)
+if (firstCode) {
+  logger.info(
+    { accessCode: firstCode },
+    `No access code existed, so one was made: ${firstCode} (more with: npm run access-codes -- create)`,
+  )
+}
 
 let isShuttingDown = false
 const deps = await createAppDeps({ config, database, logger, isShuttingDown: () => isShuttingDown })
@@ -69,6 +81,7 @@ async function shutdown(signal: string) {
     if ('closeIdleConnections' in server) server.closeIdleConnections()
   })
   await database.close()
+  releaseLock()
   logger.info('stopped')
   process.exit(0)
 }

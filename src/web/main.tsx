@@ -2,6 +2,7 @@ import './index.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { AppRouter } from './app/router.tsx'
+import { SessionProvider } from './features/session/session-context.tsx'
 import { detectInitialLocale, I18nProvider, loadMessages } from './lib/i18n.tsx'
 
 async function start() {
@@ -13,7 +14,9 @@ async function start() {
   createRoot(root).render(
     <StrictMode>
       <I18nProvider locale={locale} messages={messages}>
-        <AppRouter />
+        <SessionProvider>
+          <AppRouter />
+        </SessionProvider>
       </I18nProvider>
     </StrictMode>,
   )

@@ -4,7 +4,7 @@ import { emailOutbox } from '../db/schema/index.ts'
 import type { Logger } from '../logger.ts'
 import type { EmailTransport, OutgoingEmail } from './transport.ts'
 
-export type EmailKind = 'contact_notification'
+export type EmailKind = 'contact_notification' | 'password_reset'
 
 /**
  * Records an email in the outbox. Call it inside the transaction that causes the email, so the

@@ -1,10 +1,16 @@
 import type { Logger } from '../logger.ts'
 
+/** The signed-in user as routes see it. */
+export type RequestUser = { id: string; email: string; isBeta: boolean; createdAt: Date }
+
 /** What every request carries through Hono's context. */
 export type AppEnv = {
   Variables: {
     requestId: string
     log: Logger
     clientIp: string
+    /** Set on /api routes: the signed-in user, or null. */
+    user: RequestUser | null
+    sessionId: string | null
   }
 }

@@ -1,6 +1,7 @@
 import { lazy } from 'react'
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router'
 import { RootLayout } from '../components/layout/root-layout.tsx'
+import { RequireSession } from '../features/session/require-session.tsx'
 
 // Each page is its own chunk, loaded when first visited. Declarative routing keeps the
 // router's share of the first download small (see docs/decisions/0004-web-bundle-budget.md).
@@ -12,6 +13,25 @@ const FaqPage = lazy(async () => ({ default: (await import('./routes/faq.tsx')).
 const AboutPage = lazy(async () => ({ default: (await import('./routes/about.tsx')).AboutPage }))
 const PrivacyPage = lazy(async () => ({ default: (await import('./routes/privacy.tsx')).PrivacyPage }))
 const TermsPage = lazy(async () => ({ default: (await import('./routes/terms.tsx')).TermsPage }))
+const AccessPage = lazy(async () => ({ default: (await import('./routes/access.tsx')).AccessPage }))
+const SignInPage = lazy(async () => ({ default: (await import('./routes/sign-in.tsx')).SignInPage }))
+const SignUpPage = lazy(async () => ({ default: (await import('./routes/sign-up.tsx')).SignUpPage }))
+const ResetPasswordPage = lazy(async () => ({
+  default: (await import('./routes/reset-password.tsx')).ResetPasswordPage,
+}))
+const ResetPasswordConfirmPage = lazy(async () => ({
+  default: (await import('./routes/reset-password-confirm.tsx')).ResetPasswordConfirmPage,
+}))
+const DashboardPage = lazy(async () => ({ default: (await import('./routes/dashboard.tsx')).DashboardPage }))
+const CreatePage = lazy(async () => ({ default: (await import('./routes/create.tsx')).CreatePage }))
+const FashionPage = lazy(async () => ({ default: (await import('./routes/fashion.tsx')).FashionPage }))
+const LibraryPage = lazy(async () => ({ default: (await import('./routes/library.tsx')).LibraryPage }))
+const SettingsPage = lazy(async () => ({ default: (await import('./routes/settings.tsx')).SettingsPage }))
+const BillingPage = lazy(async () => ({ default: (await import('./routes/billing.tsx')).BillingPage }))
+
+function guarded(element: React.ReactNode) {
+  return <RequireSession>{element}</RequireSession>
+}
 
 /** Every route of the app. Unknown paths go to the landing page. */
 export function AppRoutes() {
@@ -26,6 +46,17 @@ export function AppRoutes() {
         <Route path="about" element={<AboutPage />} />
         <Route path="privacy" element={<PrivacyPage />} />
         <Route path="terms" element={<TermsPage />} />
+        <Route path="access" element={<AccessPage />} />
+        <Route path="auth/signin" element={<SignInPage />} />
+        <Route path="auth/signup" element={<SignUpPage />} />
+        <Route path="auth/reset-password" element={<ResetPasswordPage />} />
+        <Route path="auth/reset-password/confirm" element={<ResetPasswordConfirmPage />} />
+        <Route path="app" element={guarded(<DashboardPage />)} />
+        <Route path="app/create" element={guarded(<CreatePage />)} />
+        <Route path="app/fashion" element={guarded(<FashionPage />)} />
+        <Route path="app/library" element={guarded(<LibraryPage />)} />
+        <Route path="settings" element={guarded(<SettingsPage />)} />
+        <Route path="billing" element={guarded(<BillingPage />)} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react'
-import { Link, NavLink, useLocation } from 'react-router'
+import { Link, NavLink, useLocation, useNavigate } from 'react-router'
+import { useSession } from '../../features/session/session-context.tsx'
 import { useI18n } from '../../lib/i18n.tsx'
 import { ButtonLink } from '../ui/button.tsx'
 import { Container } from '../ui/container.tsx'
 import { LanguageSelect } from './language-select.tsx'
 import { Logo } from './logo.tsx'
+import { UserMenu } from './user-menu.tsx'
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'text-brand-700' : 'text-slate-700 hover:text-slate-900'}`
@@ -14,6 +16,9 @@ export function SiteHeader() {
   const { t } = useI18n()
   const [isMenuOpen, setMenuOpen] = useState(false)
   const location = useLocation()
+  const session = useSession()
+  const navigate = useNavigate()
+  const isSignedIn = session.status === 'signed-in'
 
   // A navigation closes the phone menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input
@@ -28,16 +33,28 @@ export function SiteHeader() {
           <Logo />
         </Link>
         <nav aria-label={t('common.nav.main')} className="hidden items-center gap-1 md:flex">
-          <NavLink to="/features" className={navLinkClass}>
-            {t('common.nav.features')}
-          </NavLink>
-          <NavLink to="/pricing" className={navLinkClass}>
-            {t('common.nav.pricing')}
-          </NavLink>
+          {isSignedIn ? (
+            <NavLink to="/app" end className={navLinkClass}>
+              {t('common.nav.dashboard')}
+            </NavLink>
+          ) : (
+            <>
+              <NavLink to="/features" className={navLinkClass}>
+                {t('common.nav.features')}
+              </NavLink>
+              <NavLink to="/pricing" className={navLinkClass}>
+                {t('common.nav.pricing')}
+              </NavLink>
+            </>
+          )}
           <LanguageSelect className="mx-2" />
-          <ButtonLink to="/access" variant="primary">
-            {t('common.nav.accessApp')}
-          </ButtonLink>
+          {isSignedIn ? (
+            <UserMenu />
+          ) : (
+            <ButtonLink to="/access" variant="primary">
+              {t('common.nav.accessApp')}
+            </ButtonLink>
+          )}
         </nav>
         <button
           type="button"
@@ -66,17 +83,43 @@ export function SiteHeader() {
           className="border-t border-slate-200 bg-white md:hidden"
         >
           <Container className="flex flex-col gap-1 py-3">
-            <NavLink to="/features" className={navLinkClass}>
-              {t('common.nav.features')}
-            </NavLink>
-            <NavLink to="/pricing" className={navLinkClass}>
-              {t('common.nav.pricing')}
-            </NavLink>
+            {isSignedIn ? (
+              <>
+                <NavLink to="/app" end className={navLinkClass}>
+                  {t('common.nav.dashboard')}
+                </NavLink>
+                <NavLink to="/settings" className={navLinkClass}>
+                  {t('common.nav.settings')}
+                </NavLink>
+                <NavLink to="/billing" className={navLinkClass}>
+                  {t('common.nav.billing')}
+                </NavLink>
+              </>
+            ) : (
+              <>
+                <NavLink to="/features" className={navLinkClass}>
+                  {t('common.nav.features')}
+                </NavLink>
+                <NavLink to="/pricing" className={navLinkClass}>
+                  {t('common.nav.pricing')}
+                </NavLink>
+              </>
+            )}
             <div className="flex items-center justify-between gap-3 px-3 py-2">
               <LanguageSelect />
-              <ButtonLink to="/access" variant="primary">
-                {t('common.nav.accessApp')}
-              </ButtonLink>
+              {isSignedIn ? (
+                <button
+                  type="button"
+                  className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100"
+                  onClick={() => void session.signOut().then(() => navigate('/', { replace: true }))}
+                >
+                  {t('common.nav.signOut')}
+                </button>
+              ) : (
+                <ButtonLink to="/access" variant="primary">
+                  {t('common.nav.accessApp')}
+                </ButtonLink>
+              )}
             </div>
           </Container>
         </nav>

@@ -1,3 +1,6 @@
+import app from './app.json'
+import auth from './auth.json'
+import billing from './billing.json'
 import common from './common.json'
 import contact from './contact.json'
 import emails from './emails.json'
@@ -6,6 +9,20 @@ import landing from './landing.json'
 import pages from './pages.json'
 import plans from './plans.json'
 import pricing from './pricing.json'
+import settings from './settings.json'
 
 /** All English messages, one namespace per file. */
-export const enMessages = { common, contact, emails, errors, landing, pages, plans, pricing }
+export const enMessages = {
+  app,
+  auth,
+  billing,
+  common,
+  contact,
+  emails,
+  errors,
+  landing,
+  pages,
+  plans,
+  pricing,
+  settings,
+}

@@ -1,4 +1,7 @@
 import type { AppMessages } from '../../messages.ts'
+import app from './app.json'
+import auth from './auth.json'
+import billing from './billing.json'
 import common from './common.json'
 import contact from './contact.json'
 import emails from './emails.json'
@@ -7,6 +10,20 @@ import landing from './landing.json'
 import pages from './pages.json'
 import plans from './plans.json'
 import pricing from './pricing.json'
+import settings from './settings.json'
 
 /** All Turkish messages, one namespace per file. */
-export const trMessages: AppMessages = { common, contact, emails, errors, landing, pages, plans, pricing }
+export const trMessages: AppMessages = {
+  app,
+  auth,
+  billing,
+  common,
+  contact,
+  emails,
+  errors,
+  landing,
+  pages,
+  plans,
+  pricing,
+  settings,
+}

@@ -1,0 +1,30 @@
+import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { users } from './auth.ts'
+
+/** Beta access codes: 6 upper-case letters or digits. */
+export const accessCodes = pgTable('access_codes', {
+  code: text('code').primaryKey(),
+  /** Where it came from: env (ACCESS_CODES), cli, or bootstrap (made on first start). */
+  source: text('source', { enum: ['env', 'cli', 'bootstrap'] }).notNull(),
+  note: text('note'),
+  redemptionCount: integer('redemption_count').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+})
+
+/** Each time a code let a browser in, and the beta account it made. */
+export const accessCodeRedemptions = pgTable(
+  'access_code_redemptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    code: text('code')
+      .notNull()
+      .references(() => accessCodes.code),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    clientIp: text('client_ip'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('access_code_redemptions_code_idx').on(t.code)],
+)

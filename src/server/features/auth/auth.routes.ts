@@ -1,0 +1,79 @@
+import { Hono } from 'hono'
+import {
+  changePasswordRequestSchema,
+  passwordResetConfirmSchema,
+  passwordResetRequestSchema,
+  type SessionResponse,
+  signInRequestSchema,
+  signUpRequestSchema,
+} from '../../../shared/contracts/auth.ts'
+import { forwardCookies } from '../../auth/auth-errors.ts'
+import type { AppEnv } from '../../http/context.ts'
+import { currentUser, requireUser } from '../../http/session.ts'
+import { validate } from '../../http/validate.ts'
+import {
+  type AuthDeps,
+  changePassword,
+  confirmPasswordReset,
+  presentUser,
+  requestPasswordReset,
+  signIn,
+  signOut,
+  signUp,
+} from './auth.service.ts'
+
+export function authRoutes(deps: AuthDeps) {
+  return new Hono<AppEnv>()
+    .get('/session', (c) => {
+      const user = c.get('user')
+      c.header('Cache-Control', 'no-store')
+      return c.json<SessionResponse>({ user: user ? presentUser(user) : null })
+    })
+    .post('/auth/sign-up', validate('json', signUpRequestSchema), async (c) => {
+      const result = await signUp(deps, c.req.valid('json'), {
+        headers: c.req.raw.headers,
+        clientIp: c.get('clientIp'),
+      })
+      forwardCookies(result.headers, c.header)
+      return c.json<SessionResponse>({ user: result.user }, 201)
+    })
+    .post('/auth/sign-in', validate('json', signInRequestSchema), async (c) => {
+      const result = await signIn(deps, c.req.valid('json'), {
+        headers: c.req.raw.headers,
+        clientIp: c.get('clientIp'),
+      })
+      forwardCookies(result.headers, c.header)
+      return c.json<SessionResponse>({ user: result.user })
+    })
+    .post('/auth/sign-out', async (c) => {
+      if (c.get('user')) {
+        forwardCookies(
+          await signOut(deps, { headers: c.req.raw.headers, clientIp: c.get('clientIp') }),
+          c.header,
+        )
+      }
+      return c.body(null, 204)
+    })
+    .post('/auth/password-reset', validate('json', passwordResetRequestSchema), async (c) => {
+      await requestPasswordReset(deps, c.req.valid('json'), {
+        headers: c.req.raw.headers,
+        clientIp: c.get('clientIp'),
+      })
+      return c.json({ ok: true as const }, 202)
+    })
+    .post('/auth/password-reset/confirm', validate('json', passwordResetConfirmSchema), async (c) => {
+      await confirmPasswordReset(deps, c.req.valid('json'), {
+        headers: c.req.raw.headers,
+        clientIp: c.get('clientIp'),
+      })
+      return c.json({ ok: true as const })
+    })
+    .post('/auth/password', requireUser, validate('json', changePasswordRequestSchema), async (c) => {
+      const headers = await changePassword(deps, currentUser(c), c.req.valid('json'), {
+        headers: c.req.raw.headers,
+        clientIp: c.get('clientIp'),
+      })
+      forwardCookies(headers, c.header)
+      return c.json({ ok: true as const })
+    })
+}

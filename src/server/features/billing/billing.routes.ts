@@ -1,0 +1,35 @@
+import { Hono } from 'hono'
+import { type BillingResponse, choosePlanRequestSchema } from '../../../shared/contracts/billing.ts'
+import type { Db } from '../../db/client.ts'
+import type { AppEnv } from '../../http/context.ts'
+import { currentUser, requireUser } from '../../http/session.ts'
+import { validate } from '../../http/validate.ts'
+import type { BillingProvider } from './billing-provider.ts'
+import { getLatestSubscription, presentSubscription } from './subscription.service.ts'
+
+export type BillingDeps = { db: Db; billing: BillingProvider; now: () => Date }
+
+async function billingView(deps: BillingDeps, userId: string): Promise<BillingResponse> {
+  const subscription = await getLatestSubscription(deps.db, userId, deps.now())
+  return {
+    provider: deps.billing.kind,
+    hasCustomerPortal: deps.billing.hasCustomerPortal,
+    subscription: subscription ? presentSubscription(subscription) : null,
+  }
+}
+
+export function billingRoutes(deps: BillingDeps) {
+  return new Hono<AppEnv>()
+    .use(requireUser)
+    .get('/', async (c) => c.json(await billingView(deps, currentUser(c).id)))
+    .post('/subscription', validate('json', choosePlanRequestSchema), async (c) => {
+      const userId = currentUser(c).id
+      await deps.billing.changePlan(userId, c.req.valid('json').planId, deps.now())
+      return c.json(await billingView(deps, userId))
+    })
+    .delete('/subscription', async (c) => {
+      const userId = currentUser(c).id
+      await deps.billing.cancel(userId, deps.now())
+      return c.json(await billingView(deps, userId))
+    })
+}

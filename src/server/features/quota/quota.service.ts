@@ -1,0 +1,101 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type { UsageResponse } from '../../../shared/contracts/billing.ts'
+import { AppError } from '../../../shared/errors.ts'
+import { getPlan } from '../../../shared/plans.ts'
+import { type QuotaResource, usagePeriod } from '../../../shared/quota.ts'
+import type { Db } from '../../db/client.ts'
+import { quotaReservations, usageMonthly } from '../../db/schema/index.ts'
+import { getActiveSubscription, presentSubscription } from '../billing/subscription.service.ts'
+
+const usedColumn = { images: usageMonthly.imagesUsed, videos: usageMonthly.videosUsed } as const
+const usedField = { images: 'imagesUsed', videos: 'videosUsed' } as const
+
+/**
+ * Holds one image or video of this month's quota for a generation. Atomic: the counter only
+ * moves while it is below the plan's quota, so concurrent requests can never overshoot it.
+ * Throws NO_SUBSCRIPTION or QUOTA_EXCEEDED_IMAGES / QUOTA_EXCEEDED_VIDEOS.
+ */
+export async function reserveQuota(
+  db: Db,
+  userId: string,
+  resource: QuotaResource,
+  now: Date,
+): Promise<{ reservationId: string }> {
+  const subscription = await getActiveSubscription(db, userId, now)
+  if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'No active plan')
+  const plan = getPlan(subscription.planId)
+  const quota = resource === 'images' ? plan.imageQuota : plan.videoQuota
+  const period = usagePeriod(now)
+  const column = usedColumn[resource]
+
+  return db.transaction(async (tx) => {
+    await tx.insert(usageMonthly).values({ userId, period }).onConflictDoNothing()
+    const updated = await tx
+      .update(usageMonthly)
+      .set({ [usedField[resource]]: sql`${column} + 1` })
+      .where(and(eq(usageMonthly.userId, userId), eq(usageMonthly.period, period), sql`${column} < ${quota}`))
+      .returning({ id: usageMonthly.id })
+    if (updated.length === 0) {
+      throw new AppError(
+        resource === 'images' ? 'QUOTA_EXCEEDED_IMAGES' : 'QUOTA_EXCEEDED_VIDEOS',
+        `Monthly ${resource === 'images' ? 'image' : 'video'} quota reached`,
+      )
+    }
+    const [reservation] = await tx
+      .insert(quotaReservations)
+      .values({ userId, period, resource })
+      .returning({ id: quotaReservations.id })
+    if (!reservation) throw new Error('reservation insert returned no row')
+    return { reservationId: reservation.id }
+  })
+}
+
+/** Keeps a reserved unit (the generation succeeded). Only the first settle of a reservation counts. */
+export async function commitQuota(db: Db, reservationId: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(quotaReservations)
+    .set({ status: 'committed', settledAt: now })
+    .where(and(eq(quotaReservations.id, reservationId), eq(quotaReservations.status, 'reserved')))
+    .returning({ id: quotaReservations.id })
+  return rows.length > 0
+}
+
+/** Gives a reserved unit back (failure or cancel), exactly once, to the month it was taken from. */
+export async function releaseQuota(db: Db, reservationId: string, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [released] = await tx
+      .update(quotaReservations)
+      .set({ status: 'released', settledAt: now })
+      .where(and(eq(quotaReservations.id, reservationId), eq(quotaReservations.status, 'reserved')))
+      .returning({
+        userId: quotaReservations.userId,
+        period: quotaReservations.period,
+        resource: quotaReservations.resource,
+      })
+    if (!released) return false
+    const column = usedColumn[released.resource]
+    await tx
+      .update(usageMonthly)
+      .set({ [usedField[released.resource]]: sql`greatest(${column} - 1, 0)` })
+      .where(and(eq(usageMonthly.userId, released.userId), eq(usageMonthly.period, released.period)))
+    return true
+  })
+}
+
+/** This month's usage against the active plan (no plan: quotas of 0). No usage row means 0 used. */
+export async function getUsage(db: Db, userId: string, now: Date): Promise<UsageResponse> {
+  const period = usagePeriod(now)
+  const subscription = await getActiveSubscription(db, userId, now)
+  const [row] = await db
+    .select()
+    .from(usageMonthly)
+    .where(and(eq(usageMonthly.userId, userId), eq(usageMonthly.period, period)))
+  const plan = subscription ? getPlan(subscription.planId) : null
+  return {
+    period,
+    subscription: subscription ? presentSubscription(subscription) : null,
+    images: { used: row?.imagesUsed ?? 0, quota: plan?.imageQuota ?? 0 },
+    videos: { used: row?.videosUsed ?? 0, quota: plan?.videoQuota ?? 0 },
+    seo: { unlimited: true },
+  }
+}

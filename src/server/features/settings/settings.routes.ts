@@ -1,0 +1,25 @@
+import { Hono } from 'hono'
+import { saveFalKeyRequestSchema, updateSettingsRequestSchema } from '../../../shared/contracts/settings.ts'
+import type { AppEnv } from '../../http/context.ts'
+import { currentUser, requireUser } from '../../http/session.ts'
+import { validate } from '../../http/validate.ts'
+import {
+  deleteFalKey,
+  getSettings,
+  type SettingsDeps,
+  saveFalKey,
+  updateSettings,
+} from './settings.service.ts'
+
+export function settingsRoutes(deps: SettingsDeps & { now: () => Date }) {
+  return new Hono<AppEnv>()
+    .use(requireUser)
+    .get('/', async (c) => c.json(await getSettings(deps, currentUser(c).id, deps.now())))
+    .patch('/', validate('json', updateSettingsRequestSchema), async (c) =>
+      c.json(await updateSettings(deps, currentUser(c).id, c.req.valid('json'), deps.now())),
+    )
+    .put('/fal-key', validate('json', saveFalKeyRequestSchema), async (c) =>
+      c.json(await saveFalKey(deps, currentUser(c).id, c.req.valid('json').key, deps.now())),
+    )
+    .delete('/fal-key', async (c) => c.json(await deleteFalKey(deps, currentUser(c).id, deps.now())))
+}

@@ -1,0 +1,83 @@
+import { and, eq } from 'drizzle-orm'
+import type { SettingsResponse } from '../../../shared/contracts/settings.ts'
+import { AppError } from '../../../shared/errors.ts'
+import type { SecretBox } from '../../crypto/secret-box.ts'
+import type { Db } from '../../db/client.ts'
+import { providerKeys, subscriptions } from '../../db/schema/index.ts'
+import type { BillingProvider } from '../billing/billing-provider.ts'
+import { getActiveSubscription } from '../billing/subscription.service.ts'
+
+export type SettingsDeps = { db: Db; keyBox: SecretBox; billing: BillingProvider }
+
+/** The mask shown for a saved key: never more than its last four characters. */
+export function maskKey(last4: string): string {
+  return `••••${last4}`
+}
+
+export async function getSettings(deps: SettingsDeps, userId: string, now: Date): Promise<SettingsResponse> {
+  const subscription = await getActiveSubscription(deps.db, userId, now)
+  const [key] = await deps.db
+    .select({ last4: providerKeys.last4 })
+    .from(providerKeys)
+    .where(and(eq(providerKeys.userId, userId), eq(providerKeys.provider, 'fal')))
+  return {
+    hasSubscription: subscription !== null,
+    autoTopupEnabled: subscription?.autoTopupEnabled ?? false,
+    byoApiEnabled: subscription?.byoApiEnabled ?? false,
+    falKey: { isSet: key !== undefined, mask: key ? maskKey(key.last4) : null },
+    isBillingLive: deps.billing.isLive,
+  }
+}
+
+/** Stores the toggles on the active subscription (the seed keeps them there). */
+export async function updateSettings(
+  deps: SettingsDeps,
+  userId: string,
+  input: { autoTopupEnabled?: boolean | undefined; byoApiEnabled?: boolean | undefined },
+  now: Date,
+): Promise<SettingsResponse> {
+  const subscription = await getActiveSubscription(deps.db, userId, now)
+  if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'Choose a plan first')
+  await deps.db
+    .update(subscriptions)
+    .set({
+      ...(input.autoTopupEnabled === undefined ? {} : { autoTopupEnabled: input.autoTopupEnabled }),
+      ...(input.byoApiEnabled === undefined ? {} : { byoApiEnabled: input.byoApiEnabled }),
+    })
+    .where(eq(subscriptions.id, subscription.id))
+  return getSettings(deps, userId, now)
+}
+
+/** Saves (or replaces) the user's fal key, encrypted; only its last four characters stay readable. */
+export async function saveFalKey(
+  deps: SettingsDeps,
+  userId: string,
+  key: string,
+  now: Date,
+): Promise<SettingsResponse> {
+  const values = { encryptedKey: deps.keyBox.seal(key), last4: key.slice(-4) }
+  await deps.db
+    .insert(providerKeys)
+    .values({ userId, provider: 'fal', ...values })
+    .onConflictDoUpdate({
+      target: [providerKeys.userId, providerKeys.provider],
+      set: { ...values, createdAt: now },
+    })
+  return getSettings(deps, userId, now)
+}
+
+export async function deleteFalKey(deps: SettingsDeps, userId: string, now: Date): Promise<SettingsResponse> {
+  await deps.db
+    .delete(providerKeys)
+    .where(and(eq(providerKeys.userId, userId), eq(providerKeys.provider, 'fal')))
+  return getSettings(deps, userId, now)
+}
+
+/** The user's own fal key, decrypted, for their jobs (server-side only; never sent anywhere else). */
+export async function readFalKey(deps: SettingsDeps, userId: string): Promise<string | null> {
+  const [row] = await deps.db
+    .select({ encryptedKey: providerKeys.encryptedKey })
+    .from(providerKeys)
+    .where(and(eq(providerKeys.userId, userId), eq(providerKeys.provider, 'fal')))
+  return row ? deps.keyBox.open(row.encryptedKey) : null
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod'
+
+/** Shortest password accepted (the seed's rule). */
+export const minPasswordLength = 6
+/** Longest password accepted; longer ones only cost hashing time. */
+export const maxPasswordLength = 128
+
+const email = z.string().trim().toLowerCase().max(254).pipe(z.email())
+const password = z.string().min(minPasswordLength).max(maxPasswordLength)
+
+export const signUpRequestSchema = z.object({ email, password })
+export type SignUpRequest = z.input<typeof signUpRequestSchema>
+
+export const signInRequestSchema = z.object({ email, password: z.string().min(1).max(maxPasswordLength) })
+export type SignInRequest = z.input<typeof signInRequestSchema>
+
+export const passwordResetRequestSchema = z.object({ email })
+export type PasswordResetRequest = z.input<typeof passwordResetRequestSchema>
+
+export const passwordResetConfirmSchema = z.object({ token: z.string().min(1).max(200), password })
+export type PasswordResetConfirm = z.input<typeof passwordResetConfirmSchema>
+
+export const changePasswordRequestSchema = z.object({
+  currentPassword: z.string().min(1).max(maxPasswordLength),
+  newPassword: password,
+})
+export type ChangePasswordRequest = z.input<typeof changePasswordRequestSchema>
+
+/** The signed-in user as the web app sees it. Beta users have no email of their own. */
+export type SessionUser = {
+  id: string
+  email: string | null
+  isBeta: boolean
+  createdAt: string
+}
+
+/** GET /api/session: who is signed in, if anyone. */
+export type SessionResponse = { user: SessionUser | null }

@@ -1,0 +1,41 @@
+import { z } from 'zod'
+import { planIds, type PlanId } from '../plans.ts'
+
+export const subscriptionStatuses = ['active', 'canceled', 'expired'] as const
+export type SubscriptionStatus = (typeof subscriptionStatuses)[number]
+
+/** The user's subscription as the web app sees it. */
+export type SubscriptionView = {
+  planId: PlanId
+  status: SubscriptionStatus
+  /** ISO timestamps of the current period. */
+  currentPeriodStart: string
+  currentPeriodEnd: string
+  /** A beta (access-code) trial rather than a chosen plan. */
+  isTrial: boolean
+  autoTopupEnabled: boolean
+  byoApiEnabled: boolean
+}
+
+/** Which billing provider is in charge; `manual` takes no payment (test billing). */
+export type BillingProviderKind = 'manual' | 'stripe'
+
+export type BillingResponse = {
+  provider: BillingProviderKind
+  /** Whether the provider has a customer portal to send the user to. */
+  hasCustomerPortal: boolean
+  subscription: SubscriptionView | null
+}
+
+export const choosePlanRequestSchema = z.object({ planId: z.enum(planIds) })
+export type ChoosePlanRequest = z.input<typeof choosePlanRequestSchema>
+
+/** GET /api/usage: this month's usage against the active plan's quotas. */
+export type UsageResponse = {
+  /** YYYY-MM, UTC. */
+  period: string
+  subscription: SubscriptionView | null
+  images: { used: number; quota: number }
+  videos: { used: number; quota: number }
+  seo: { unlimited: true }
+}

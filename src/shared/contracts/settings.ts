@@ -1,0 +1,27 @@
+import { z } from 'zod'
+
+/** GET /api/settings. The provider key itself is never sent back: only whether one is saved and a mask. */
+export type SettingsResponse = {
+  hasSubscription: boolean
+  autoTopupEnabled: boolean
+  byoApiEnabled: boolean
+  falKey: { isSet: boolean; mask: string | null }
+  /** Whether a payment provider is configured, so that auto top-up can take effect. */
+  isBillingLive: boolean
+}
+
+export const updateSettingsRequestSchema = z
+  .object({ autoTopupEnabled: z.boolean().optional(), byoApiEnabled: z.boolean().optional() })
+  .refine((v) => v.autoTopupEnabled !== undefined || v.byoApiEnabled !== undefined, { path: ['_root'] })
+export type UpdateSettingsRequest = z.input<typeof updateSettingsRequestSchema>
+
+/** fal keys look like `<uuid>:<hex>`; accept any printable token of a sane length. */
+export const saveFalKeyRequestSchema = z.object({
+  key: z
+    .string()
+    .trim()
+    .min(16)
+    .max(256)
+    .regex(/^[\x21-\x7e]+$/),
+})
+export type SaveFalKeyRequest = z.input<typeof saveFalKeyRequestSchema>
