@@ -53,6 +53,8 @@ export default defineConfig({
       // Tests set X-Forwarded-For to act as separate clients against per-client rate limits.
       TRUST_PROXY: 'true',
       SUPPORT_EMAIL: 'support@vitrin.test',
+      // Known codes for the access-code tests.
+      ACCESS_CODES: 'VITRIN,E2EBETA,TRIAL1',
     },
   },
 })

@@ -115,7 +115,7 @@ export function createApp(deps: AppDeps) {
   api.route('/billing', billingRoutes({ db, billing: deps.billing, now: deps.now }))
   api.route('/usage', usageRoutes({ db, now: deps.now }))
   api.route('/settings', settingsRoutes({ db, keyBox: deps.keyBox, billing: deps.billing, now: deps.now }))
-  if (config.enableTestHooks) api.route('/test', testHookRoutes({ db: database.db }))
+  if (config.enableTestHooks) api.route('/test', testHookRoutes({ db: database.db, now: deps.now }))
   api.all('*', () => {
     throw new AppError('NOT_FOUND', 'No such API endpoint')
   })

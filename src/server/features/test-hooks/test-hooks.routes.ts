@@ -1,14 +1,20 @@
 import { desc, eq } from 'drizzle-orm'
 import { Hono } from 'hono'
+import { z } from 'zod'
+import { usagePeriod } from '../../../shared/quota.ts'
 import type { Db } from '../../db/client.ts'
-import { contactMessages, emailOutbox } from '../../db/schema/index.ts'
+import { contactMessages, emailOutbox, usageMonthly } from '../../db/schema/index.ts'
 import type { AppEnv } from '../../http/context.ts'
+import { currentUser, requireUser } from '../../http/session.ts'
+import { validate } from '../../http/validate.ts'
+
+const usageSchema = z.object({ imagesUsed: z.number().int().min(0), videosUsed: z.number().int().min(0) })
 
 /**
- * Read-only views for end-to-end tests, which cannot open the embedded database while the
+ * Views and set-up for end-to-end tests, which cannot open the embedded database while the
  * server holds it. Mounted only with ENABLE_TEST_HOOKS, which the config refuses in production.
  */
-export function testHookRoutes(deps: { db: Db }) {
+export function testHookRoutes(deps: { db: Db; now: () => Date }) {
   return new Hono<AppEnv>()
     .get('/contact-messages', async (c) => {
       const email = c.req.query('email')
@@ -29,5 +35,18 @@ export function testHookRoutes(deps: { db: Db }) {
         .orderBy(desc(emailOutbox.createdAt))
         .limit(50)
       return c.json({ emails: rows })
+    })
+    // Puts the signed-in user's usage for this month at given numbers (quota alert tests).
+    .put('/usage', requireUser, validate('json', usageSchema), async (c) => {
+      const userId = currentUser(c).id
+      const values = { ...c.req.valid('json'), userId, period: usagePeriod(deps.now()) }
+      await deps.db
+        .insert(usageMonthly)
+        .values(values)
+        .onConflictDoUpdate({
+          target: [usageMonthly.userId, usageMonthly.period],
+          set: { imagesUsed: values.imagesUsed, videosUsed: values.videosUsed },
+        })
+      return c.json({ ok: true as const })
     })
 }
