@@ -104,3 +104,39 @@ export async function resetDatabase(database: Database): Promise<void> {
   const tables = result.rows.map((row) => `"${row.tablename}"`)
   if (tables.length > 0) await database.db.execute(sql.raw(`truncate ${tables.join(', ')} cascade`))
 }
+
+/** A client with its own cookie jar, like one browser, against a test server. */
+export type TestClient = {
+  request: (path: string, init?: RequestInit & { json?: unknown }) => Promise<Response>
+  cookies: Map<string, string>
+}
+
+export function createTestClient(
+  server: TestServer,
+  defaults: { clientIp?: string; headers?: Record<string, string> } = {},
+): TestClient {
+  const cookies = new Map<string, string>()
+  return {
+    cookies,
+    async request(path, init = {}) {
+      const cookieHeader = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ')
+      const headers: Record<string, string> = {
+        ...defaults.headers,
+        ...(defaults.clientIp ? { 'x-forwarded-for': defaults.clientIp } : {}),
+        ...(cookieHeader ? { cookie: cookieHeader } : {}),
+        ...(init.headers as Record<string, string> | undefined),
+      }
+      const response = await server.api(path, { ...init, headers })
+      for (const setCookie of response.headers.getSetCookie()) {
+        const [pair = '', ...attributes] = setCookie.split(';')
+        const separator = pair.indexOf('=')
+        const name = pair.slice(0, separator).trim()
+        const value = pair.slice(separator + 1).trim()
+        const isExpired = attributes.some((a) => /max-age=0\b/i.test(a.trim())) || value === ''
+        if (isExpired) cookies.delete(name)
+        else cookies.set(name, value)
+      }
+      return response
+    },
+  }
+}

@@ -28,7 +28,7 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
 
 function toAppError(error: Error): AppError {
   if (error instanceof AppError) return error
-  if (error instanceof z.ZodError) return validationError(error)
+  if (error instanceof z.ZodError) return validationError(error, undefined)
   if (error instanceof HTTPException) {
     if (error.status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body too large')
     if (error.status === 400) return new AppError('INVALID_JSON', 'Malformed request body')
@@ -38,7 +38,7 @@ function toAppError(error: Error): AppError {
 }
 
 /** A 400 naming every field at fault, e.g. "Invalid field(s): email, message". */
-export function validationError(error: z.ZodError): AppError {
-  const fields = toFieldErrors(error)
+export function validationError(error: z.ZodError, input: unknown): AppError {
+  const fields = toFieldErrors(error, input)
   return new AppError('VALIDATION_FAILED', `Invalid field(s): ${Object.keys(fields).join(', ')}`, { fields })
 }

@@ -13,7 +13,7 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   schema: Schema,
 ) {
   return zValidator(target, schema, (result) => {
-    if (!result.success) throw validationError(result.error as unknown as z.ZodError)
+    if (!result.success) throw validationError(result.error as unknown as z.ZodError, result.data)
   })
 }
 

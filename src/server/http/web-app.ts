@@ -36,6 +36,9 @@ function mountFiles(app: Hono<AppEnv>, root: string): void {
       },
     }),
   )
+  // A hashed asset that is not there (an old page asking for a chunk of an earlier build) is a
+  // 404, not the app's HTML, so the browser fails fast instead of parsing HTML as a script.
+  app.get('/assets/*', (c) => c.text('Not found', 404))
   app.use(
     '*',
     serveStatic({

@@ -44,7 +44,7 @@ export function formatNumber(locale: Locale, value: number): string {
   return new Intl.NumberFormat(intlTag[locale]).format(value)
 }
 
-/** Whole-dollar prices: "$299" in English, "299 $" in Turkish, as each language writes them. */
+/** Whole-dollar prices, written as each language writes them ("$1,000" in English, "$1.000" in Turkish). */
 export function formatUsd(locale: Locale, value: number): string {
   return new Intl.NumberFormat(intlTag[locale], {
     style: 'currency',

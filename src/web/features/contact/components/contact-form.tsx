@@ -54,9 +54,10 @@ export function ContactForm() {
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault()
-    const parsed = contactRequestSchema.safeParse({ ...fields, locale })
+    const input = { ...fields, locale }
+    const parsed = contactRequestSchema.safeParse(input)
     if (!parsed.success) {
-      setFieldErrors(toFieldErrors(parsed.error))
+      setFieldErrors(toFieldErrors(parsed.error, input))
       focusFirstInvalid()
       return
     }

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from './config.ts'
+
+const secret = 'a'.repeat(32)
+
+/** The problems loadConfig reports for this environment; fails the test if it is accepted. */
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    loadConfig(env)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return (error as ConfigError).problems
+  }
+  throw new Error('expected the configuration to be refused')
+}
+
+describe('loadConfig', () => {
+  it('runs the embedded defaults with nothing set', () => {
+    // toMatchObject: settings added later bring their own defaults and their own tests.
+    expect(loadConfig({})).toMatchObject({
+      env: 'development',
+      host: '0.0.0.0',
+      port: 3000,
+      publicUrl: undefined,
+      dataDir: './data',
+      databaseUrl: undefined,
+      databasePoolMax: 10,
+      appSecret: undefined,
+      logLevel: 'info',
+      smtpUrl: undefined,
+      mailFrom: 'Vitrin <no-reply@vitrin.localhost>',
+      supportEmail: 'support@vitrin.localhost',
+      supportLanguage: 'en',
+      trustProxy: false,
+      webDistDir: './dist/web',
+      shutdownGraceSeconds: 10,
+      enableTestHooks: false,
+    })
+  })
+
+  it('treats empty and blank strings as unset', () => {
+    const config = loadConfig({
+      PORT: '',
+      DATABASE_URL: '',
+      APP_SECRET: '  ',
+      LOG_LEVEL: '',
+      SMTP_URL: '',
+      SUPPORT_EMAIL: ' ',
+      TRUST_PROXY: '',
+    })
+    expect(config).toEqual(loadConfig({}))
+  })
+
+  it('ignores keys it does not know', () => {
+    expect(loadConfig({ SOMETHING_ELSE: 'x', PATH: '/bin' })).toEqual(loadConfig({}))
+  })
+
+  it('reads the values it is given, trimmed', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      PORT: ' 8080 ',
+      PUBLIC_URL: 'https://vitrin.example.com///',
+      DATABASE_URL: 'postgresql://u:p@db:5432/vitrin',
+      DATABASE_POOL_MAX: '25',
+      APP_SECRET: secret,
+      LOG_LEVEL: 'debug',
+      SMTP_URL: 'smtps://user:pass@mail.example.com:465',
+      SUPPORT_EMAIL: 'help@vitrin.example.com',
+      SUPPORT_LANGUAGE: 'tr',
+      SHUTDOWN_GRACE_SECONDS: '2.5',
+    })
+    expect(config).toMatchObject({
+      env: 'production',
+      port: 8080,
+      publicUrl: 'https://vitrin.example.com',
+      databaseUrl: 'postgresql://u:p@db:5432/vitrin',
+      databasePoolMax: 25,
+      appSecret: secret,
+      logLevel: 'debug',
+      smtpUrl: 'smtps://user:pass@mail.example.com:465',
+      supportEmail: 'help@vitrin.example.com',
+      supportLanguage: 'tr',
+      shutdownGraceSeconds: 2.5,
+    })
+  })
+
+  it('reports every bad value at once, each naming its key', () => {
+    const problems = problemsOf({ PORT: 'abc', LOG_LEVEL: 'loud', SMTP_URL: 'http://x' })
+    expect(problems).toHaveLength(3)
+    expect(problems.some((p) => p.startsWith('PORT:'))).toBe(true)
+    expect(problems.some((p) => p.startsWith('LOG_LEVEL:'))).toBe(true)
+    expect(problems.some((p) => p.startsWith('SMTP_URL:'))).toBe(true)
+  })
+
+  it('reports a rule between settings together with the other bad values', () => {
+    const problems = problemsOf({ PORT: 'abc', DATABASE_URL: 'postgres://db/vitrin' })
+    expect(problems).toHaveLength(2)
+    expect(problems.some((p) => p.startsWith('PORT:'))).toBe(true)
+    expect(problems.some((p) => p.startsWith('APP_SECRET:'))).toBe(true)
+  })
+
+  it('puts every problem in the error message', () => {
+    expect(() => loadConfig({ PORT: '70000', SUPPORT_EMAIL: 'nope', SUPPORT_LANGUAGE: 'de' })).toThrow(
+      /PORT[\s\S]*SUPPORT_EMAIL[\s\S]*SUPPORT_LANGUAGE/,
+    )
+  })
+
+  it('refuses malformed URLs and out-of-range numbers', () => {
+    expect(problemsOf({ DATABASE_URL: 'mysql://db/vitrin', APP_SECRET: secret })[0]).toMatch(/^DATABASE_URL:/)
+    expect(problemsOf({ PUBLIC_URL: 'not a url' })[0]).toMatch(/^PUBLIC_URL:/)
+    expect(problemsOf({ PORT: '-1' })[0]).toMatch(/^PORT:/)
+    expect(problemsOf({ PORT: '3000.5' })[0]).toMatch(/^PORT:/)
+    expect(problemsOf({ DATABASE_POOL_MAX: '0' })[0]).toMatch(/^DATABASE_POOL_MAX:/)
+    expect(problemsOf({ NODE_ENV: 'staging' })[0]).toMatch(/^NODE_ENV:/)
+  })
+
+  it('refuses DATABASE_URL without APP_SECRET, and accepts it with one', () => {
+    const problems = problemsOf({ DATABASE_URL: 'postgres://db/vitrin' })
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toMatch(/^APP_SECRET:/)
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/vitrin', APP_SECRET: secret }).databaseUrl).toBe(
+      'postgres://db/vitrin',
+    )
+  })
+
+  it('refuses an APP_SECRET shorter than 32 characters', () => {
+    expect(problemsOf({ APP_SECRET: 'a'.repeat(31) })).toEqual([expect.stringMatching(/^APP_SECRET:.*32/)])
+    expect(loadConfig({ APP_SECRET: secret }).appSecret).toBe(secret)
+  })
+
+  it('refuses test hooks in production, and allows them elsewhere', () => {
+    expect(problemsOf({ ENABLE_TEST_HOOKS: 'true', NODE_ENV: 'production' })).toEqual([
+      expect.stringMatching(/^ENABLE_TEST_HOOKS:/),
+    ])
+    expect(loadConfig({ ENABLE_TEST_HOOKS: 'true', NODE_ENV: 'test' }).enableTestHooks).toBe(true)
+    expect(loadConfig({ ENABLE_TEST_HOOKS: 'false', NODE_ENV: 'production' }).enableTestHooks).toBe(false)
+  })
+
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['yes', true],
+    ['false', false],
+    ['0', false],
+    ['no', false],
+  ])('parses TRUST_PROXY=%s as %s', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(expected)
+  })
+
+  it('refuses a TRUST_PROXY that is not a yes or a no', () => {
+    expect(problemsOf({ TRUST_PROXY: 'maybe' })).toEqual([expect.stringMatching(/^TRUST_PROXY:/)])
+  })
+
+  it('accepts port 0 to pick a free port', () => {
+    expect(loadConfig({ PORT: '0' }).port).toBe(0)
+  })
+})
