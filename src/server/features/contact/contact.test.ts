@@ -87,6 +87,12 @@ describe('POST /api/contact', () => {
     expect(await outbox()).toHaveLength(0)
   })
 
+  it('calls a present value of the wrong type invalid, and a missing one required', async () => {
+    const response = await server.api('/api/contact', { json: { name: 42, message: 'Hello' } })
+    expect(response.status).toBe(400)
+    expect((await response.json()).error.details.fields).toEqual({ name: 'invalid', email: 'required' })
+  })
+
   it('answers 400 INVALID_JSON for a body that is not JSON', async () => {
     const response = await server.api('/api/contact', {
       method: 'POST',
