@@ -1,7 +1,10 @@
 import { run } from '../scripts/lib/run.ts'
 
 // `npm run bench`: every benchmark, one after another; exits non-zero when a budget is missed.
-const suites = [['tsx', ['bench/web.ts']]] as const
+const suites = [
+  ['tsx', ['bench/web.ts']],
+  ['tsx', ['bench/usage.ts']],
+] as const
 let failed = 0
 for (const [command, args] of suites) {
   if ((await run(command, [...args])) !== 0) failed++
