@@ -61,6 +61,28 @@ const envSchema = z.object({
     .optional(),
   /** Who takes payment for plans: manual (test billing; plan changes take effect at once, no payment). */
   BILLING_PROVIDER: z.enum(['manual']).default('manual'),
+  /** Who edits images: offline (built-in studio, no AI) or fal. A key alone does not switch it. */
+  IMAGE_PROVIDER: z.enum(['offline', 'fal']).default('offline'),
+  /** Who makes videos: offline (built-in studio) or fal. */
+  VIDEO_PROVIDER: z.enum(['offline', 'fal']).default('offline'),
+  /** Who writes SEO copy: offline (built-in studio) or openai (any OpenAI-compatible chat API). */
+  SEO_PROVIDER: z.enum(['offline', 'openai']).default('offline'),
+  /** The server's fal.ai key (users may bring their own). */
+  FAL_KEY: z.string().min(8).optional(),
+  /** fal model for image edits. */
+  FAL_IMAGE_MODEL: z.string().min(3).default('fal-ai/nano-banana/edit'),
+  /** fal model for image-to-video (fal-ai/veo3.1/fast/image-to-video is the successor). */
+  FAL_VIDEO_MODEL: z.string().min(3).default('fal-ai/veo3/fast/image-to-video'),
+  /** Send fal traffic (queue and storage) to another origin, e.g. a local fake for tests. */
+  FAL_BASE_URL: z.url().optional(),
+  /** Key for the OpenAI-compatible SEO model (any non-empty value for Ollama). */
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  /** Base URL of the OpenAI-compatible API (OpenAI, OpenRouter, Ollama, vLLM). */
+  OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
+  /** Chat model for SEO copy; it must accept an image. */
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** The ffmpeg binary the offline studio uses for videos. */
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   /** Test-only endpoints under /api/test (outbox, stored messages). Refused in production. */
   ENABLE_TEST_HOOKS: booleanFromString.default(false),
 })
@@ -75,6 +97,9 @@ function crossCheck(env: Record<string, string>): string[] {
     problems.push(
       'APP_SECRET: is required with DATABASE_URL: every server of a shared deployment must hold the same secret',
     )
+  }
+  if (env.SEO_PROVIDER === 'openai' && !env.OPENAI_API_KEY) {
+    problems.push('OPENAI_API_KEY: is required with SEO_PROVIDER=openai (any non-empty value for a local Ollama)')
   }
   const isTestHooks = ['true', '1', 'yes'].includes(env.ENABLE_TEST_HOOKS ?? '')
   if (isTestHooks && env.NODE_ENV === 'production') {
@@ -103,6 +128,14 @@ export type Config = {
   enableTestHooks: boolean
   accessCodes: string[]
   billingProvider: 'manual'
+  providers: {
+    image: 'offline' | 'fal'
+    video: 'offline' | 'fal'
+    seo: 'offline' | 'openai'
+    fal: { key: string | undefined; imageModel: string; videoModel: string; baseUrl: string | undefined }
+    openai: { apiKey: string | undefined; baseUrl: string; model: string }
+    ffmpegPath: string
+  }
 }
 
 /** Raised with every problem found, so one start shows all of them. */
@@ -152,5 +185,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     enableTestHooks: e.ENABLE_TEST_HOOKS,
     accessCodes: e.ACCESS_CODES ?? [],
     billingProvider: e.BILLING_PROVIDER,
+    providers: {
+      image: e.IMAGE_PROVIDER,
+      video: e.VIDEO_PROVIDER,
+      seo: e.SEO_PROVIDER,
+      fal: { key: e.FAL_KEY, imageModel: e.FAL_IMAGE_MODEL, videoModel: e.FAL_VIDEO_MODEL, baseUrl: e.FAL_BASE_URL },
+      openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''), model: e.OPENAI_MODEL },
+      ffmpegPath: e.FFMPEG_PATH,
+    },
   }
 }

@@ -1,0 +1,105 @@
+import type { AspectRatio } from '../../shared/scenes.ts'
+import type { ProductDetails, SeoContent } from '../../shared/seo.ts'
+import type { Logger } from '../logger.ts'
+
+// The one contract every generation provider implements. The engine chooses a provider per
+// capability from configuration; adapters never see HTTP requests, users or quotas.
+
+export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp'
+
+/** An image in memory (an upload or a result). */
+export type ImageFile = { bytes: Buffer; mime: ImageMime }
+export type VideoFile = { bytes: Buffer; mime: 'video/mp4' }
+
+export type ImageEditRequest = {
+  tool: 'product' | 'fashion'
+  /** The product photo, or the garment photo in the fashion tool. */
+  image: ImageFile
+  /** Fashion only: a photo whose model, pose, light and background the result should keep. */
+  reference?: ImageFile | undefined
+  /** The user's words or a suggestion's prompt; may be empty (the provider picks a default). */
+  prompt: string
+  aspectRatio: AspectRatio
+}
+
+export type ImageEditResult = {
+  image: ImageFile
+  /** What the provider says about the result (fal's model description), if anything. */
+  description: string | null
+  /** The exact prompt sent to the model, shown to the user as "the prompt used". */
+  promptUsed: string
+}
+
+export type VideoRequest = {
+  image: ImageFile
+  /** The user's animation prompt; empty means the default slow 360° rotation. */
+  prompt: string
+  aspectRatio: AspectRatio
+}
+
+export type VideoResult = { video: VideoFile; promptUsed: string }
+
+export type SeoRequest = { image: ImageFile; details: ProductDetails }
+
+/** Progress a queued provider reports while a request waits or runs. */
+export type ProviderProgress = { state: 'queued' | 'running'; queuePosition?: number | undefined }
+
+export type ProviderCallContext = {
+  signal: AbortSignal
+  log: Logger
+  /** The user's own fal key (bring-your-own), used instead of the server's when present. */
+  falKey?: string | undefined
+  onProgress?: (progress: ProviderProgress) => void
+}
+
+/**
+ * A provider either finishes at once (`done`) or queues the work and hands back a request id
+ * (`queued`), which the engine stores before waiting, so the wait can resume after a restart.
+ */
+export type Started<T> = { kind: 'done'; result: T } | { kind: 'queued'; requestId: string }
+
+export interface ImageProvider {
+  readonly name: 'offline' | 'fal'
+  startImageEdit(request: ImageEditRequest, ctx: ProviderCallContext): Promise<Started<ImageEditResult>>
+  /** Waits for a queued request (also one started before a restart) and returns its result. */
+  resumeImageEdit(requestId: string, ctx: ProviderCallContext): Promise<ImageEditResult>
+  /** Best effort: asks the provider to stop a queued request. */
+  cancel(requestId: string, ctx: ProviderCallContext): Promise<void>
+}
+
+export interface VideoProvider {
+  readonly name: 'offline' | 'fal'
+  startVideo(request: VideoRequest, ctx: ProviderCallContext): Promise<Started<VideoResult>>
+  resumeVideo(requestId: string, ctx: ProviderCallContext): Promise<VideoResult>
+  cancel(requestId: string, ctx: ProviderCallContext): Promise<void>
+}
+
+export interface SeoProvider {
+  readonly name: 'offline' | 'openai'
+  /** Turkish SEO copy within every limit (see shared/seo.ts), or a ProviderError. */
+  writeSeo(request: SeoRequest, ctx: ProviderCallContext): Promise<SeoContent & { model: string }>
+}
+
+/**
+ * Why a provider call failed, in words the engine maps to user-facing error codes. The cause
+ * (status, body) is for the log only and never reaches the user.
+ */
+export type ProviderFailure =
+  | 'rejected' // the provider refused the input (e.g. 422 validation, content policy)
+  | 'unavailable' // 5xx or network trouble after retries
+  | 'rate_limited' // 429 after retries
+  | 'unauthorized' // bad or missing key
+  | 'bad_output' // an answer we cannot use (no image URL, unparseable JSON, limits not met)
+  | 'timeout'
+  | 'canceled'
+
+export class ProviderError extends Error {
+  readonly failure: ProviderFailure
+  readonly provider: string
+  constructor(provider: string, failure: ProviderFailure, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'ProviderError'
+    this.provider = provider
+    this.failure = failure
+  }
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod'
+
+/** Limits of the Turkish SEO copy. */
+export const seoLimits = {
+  titleMax: 60,
+  descriptionMax: 160,
+  featuresMin: 4,
+  featuresMax: 6,
+  keywords: 10,
+} as const
+
+export const seoContentSchema = z.object({
+  title: z.string().min(1).max(seoLimits.titleMax),
+  description: z.string().min(1).max(seoLimits.descriptionMax),
+  features: z.array(z.string().min(1)).min(seoLimits.featuresMin).max(seoLimits.featuresMax),
+  keywords: z.array(z.string().min(1)).length(seoLimits.keywords),
+})
+export type SeoContent = z.infer<typeof seoContentSchema>
+
+/** Optional product details the seller types, used as context for the copy. */
+export const productDetailsSchema = z.object({
+  name: z.string().trim().max(120).optional(),
+  category: z.string().trim().max(80).optional(),
+  brand: z.string().trim().max(80).optional(),
+  material: z.string().trim().max(80).optional(),
+})
+export type ProductDetails = z.infer<typeof productDetailsSchema>
+
+/** Shortens text to at most `max` characters, at a word boundary when there is one. */
+export function clampAtWord(text: string, max: number): string {
+  const clean = text.replace(/\s+/g, ' ').trim()
+  if (clean.length <= max) return clean
+  const cut = clean.slice(0, max + 1)
+  const lastSpace = cut.lastIndexOf(' ')
+  const shortened = lastSpace > max * 0.5 ? cut.slice(0, lastSpace) : clean.slice(0, max)
+  return shortened.replace(/[\s,;:–-]+$/, '')
+}
+
+/**
+ * Brings model output within the limits: title and description cut at a word boundary,
+ * features trimmed to at most six, keywords made distinct (case-insensitively, Turkish rules)
+ * and cut to ten. Returns null when it cannot be made valid (e.g. fewer than four features
+ * or ten distinct keywords), so the caller can retry or fail clearly.
+ */
+export function normalizeSeoContent(raw: unknown): SeoContent | null {
+  if (raw === null || typeof raw !== 'object') return null
+  const value = raw as Record<string, unknown>
+  const text = (v: unknown) => (typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : '')
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(text).filter((s) => s.length > 0) : [])
+  const title = clampAtWord(text(value.title), seoLimits.titleMax)
+  const description = clampAtWord(text(value.description ?? value.metaDescription), seoLimits.descriptionMax)
+  const features = list(value.features).slice(0, seoLimits.featuresMax)
+  const seen = new Set<string>()
+  const keywords: string[] = []
+  for (const keyword of list(value.keywords)) {
+    const key = keyword.toLocaleLowerCase('tr-TR')
+    if (seen.has(key)) continue
+    seen.add(key)
+    keywords.push(keyword)
+  }
+  const candidate = { title, description, features, keywords: keywords.slice(0, seoLimits.keywords) }
+  const parsed = seoContentSchema.safeParse(candidate)
+  return parsed.success ? parsed.data : null
+}
