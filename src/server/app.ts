@@ -11,10 +11,12 @@ import type { SecretBox } from './crypto/secret-box.ts'
 import type { Database } from './db/client.ts'
 import type { Mailer } from './email/outbox.ts'
 import { accessRoutes } from './features/access/access.routes.ts'
+import { assetsRoutes } from './features/assets/assets.routes.ts'
 import { authRoutes } from './features/auth/auth.routes.ts'
 import { billingRoutes } from './features/billing/billing.routes.ts'
 import type { BillingProvider } from './features/billing/billing-provider.ts'
 import { contactRoutes } from './features/contact/contact.routes.ts'
+import { generationsRoutes } from './features/generations/generations.routes.ts'
 import { healthRoutes } from './features/health/health.routes.ts'
 import { usageRoutes } from './features/quota/usage.routes.ts'
 import { settingsRoutes } from './features/settings/settings.routes.ts'
@@ -27,8 +29,10 @@ import { requestContext } from './http/request-context.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { loadSession } from './http/session.ts'
 import { mountWebApp } from './http/web-app.ts'
+import type { Notifier } from './jobs/notifier.ts'
 import type { Logger } from './logger.ts'
 import type { RateLimiter } from './rate-limit/rate-limiter.ts'
+import type { ObjectStorage } from './storage/types.ts'
 
 /** Everything the HTTP app needs; built in main.ts (or by tests) and passed in. */
 export type AppDeps = {
@@ -41,6 +45,8 @@ export type AppDeps = {
   billing: BillingProvider
   /** Encrypts users' provider keys. */
   keyBox: SecretBox
+  storage: ObjectStorage
+  notifier: Notifier
   now: () => Date
   isShuttingDown: () => boolean
 }
@@ -73,13 +79,15 @@ export function createApp(deps: AppDeps) {
   app.route('/', healthRoutes({ database, isShuttingDown: deps.isShuttingDown }))
 
   const api = new Hono<AppEnv>()
-  api.use(
-    bodyLimit({
-      maxSize: jsonBodyLimitBytes,
-      onError: () => {
-        throw new AppError('PAYLOAD_TOO_LARGE', 'Request body too large')
-      },
-    }),
+  const jsonBodyLimit = bodyLimit({
+    maxSize: jsonBodyLimitBytes,
+    onError: () => {
+      throw new AppError('PAYLOAD_TOO_LARGE', 'Request body too large')
+    },
+  })
+  // Uploads have their own, larger limit, enforced while streaming (features/assets).
+  api.use((c, next) =>
+    c.req.method === 'POST' && c.req.path === '/api/assets' ? next() : jsonBodyLimit(c, next),
   )
   api.use(refuseCrossSite(config.publicUrl))
   api.use(loadSession(deps.auth))
@@ -115,6 +123,18 @@ export function createApp(deps: AppDeps) {
   api.route('/billing', billingRoutes({ db, billing: deps.billing, now: deps.now }))
   api.route('/usage', usageRoutes({ db, now: deps.now }))
   api.route('/settings', settingsRoutes({ db, keyBox: deps.keyBox, billing: deps.billing, now: deps.now }))
+  api.route('/assets', assetsRoutes({ db, storage: deps.storage }))
+  api.route(
+    '/generations',
+    generationsRoutes({
+      db,
+      storage: deps.storage,
+      rateLimiter: deps.rateLimiter,
+      notifier: deps.notifier,
+      providers: config.providers,
+      now: deps.now,
+    }),
+  )
   if (config.enableTestHooks) api.route('/test', testHookRoutes({ db: database.db, now: deps.now }))
   api.all('*', () => {
     throw new AppError('NOT_FOUND', 'No such API endpoint')

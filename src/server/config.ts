@@ -99,7 +99,9 @@ function crossCheck(env: Record<string, string>): string[] {
     )
   }
   if (env.SEO_PROVIDER === 'openai' && !env.OPENAI_API_KEY) {
-    problems.push('OPENAI_API_KEY: is required with SEO_PROVIDER=openai (any non-empty value for a local Ollama)')
+    problems.push(
+      'OPENAI_API_KEY: is required with SEO_PROVIDER=openai (any non-empty value for a local Ollama)',
+    )
   }
   const isTestHooks = ['true', '1', 'yes'].includes(env.ENABLE_TEST_HOOKS ?? '')
   if (isTestHooks && env.NODE_ENV === 'production') {
@@ -189,8 +191,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       image: e.IMAGE_PROVIDER,
       video: e.VIDEO_PROVIDER,
       seo: e.SEO_PROVIDER,
-      fal: { key: e.FAL_KEY, imageModel: e.FAL_IMAGE_MODEL, videoModel: e.FAL_VIDEO_MODEL, baseUrl: e.FAL_BASE_URL },
-      openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''), model: e.OPENAI_MODEL },
+      fal: {
+        key: e.FAL_KEY,
+        imageModel: e.FAL_IMAGE_MODEL,
+        videoModel: e.FAL_VIDEO_MODEL,
+        baseUrl: e.FAL_BASE_URL,
+      },
+      openai: {
+        apiKey: e.OPENAI_API_KEY,
+        baseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''),
+        model: e.OPENAI_MODEL,
+      },
       ffmpegPath: e.FFMPEG_PATH,
     },
   }

@@ -7,8 +7,10 @@ import { createMailer } from './email/outbox.ts'
 import { createEmailTransport, type EmailTransport } from './email/transport.ts'
 import { createPasswordResetSender } from './features/auth/password-reset-email.ts'
 import { createManualBillingProvider } from './features/billing/billing-provider.ts'
+import { createNotifier } from './jobs/notifier.ts'
 import type { Logger } from './logger.ts'
 import { createRateLimiter } from './rate-limit/rate-limiter.ts'
+import { createStorage } from './storage/index.ts'
 
 /** Wires the services the app needs from config and an open database. */
 export async function createAppDeps(options: {
@@ -43,6 +45,8 @@ export async function createAppDeps(options: {
     }),
     billing: createManualBillingProvider(db),
     keyBox: createSecretBox(config.appSecret, 'provider-keys v1'),
+    storage: await createStorage(config),
+    notifier: createNotifier(),
     now: options.now ?? (() => new Date()),
     isShuttingDown: options.isShuttingDown ?? (() => false),
   }

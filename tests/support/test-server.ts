@@ -1,10 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { serve } from '@hono/node-server'
+import type { AppDeps } from '../../src/server/app.ts'
 import { createApp } from '../../src/server/app.ts'
 import { type Config, loadConfig } from '../../src/server/config.ts'
 import type { Database } from '../../src/server/db/client.ts'
 import { createAppDeps } from '../../src/server/deps.ts'
 import type { EmailTransport, OutgoingEmail } from '../../src/server/email/transport.ts'
+import { readFalKey } from '../../src/server/features/settings/settings.service.ts'
+import type { Providers } from '../../src/server/jobs/run-generation.ts'
+import { startWorker, type Worker, type WorkerOptions } from '../../src/server/jobs/worker.ts'
 import { createLogger } from '../../src/server/logger.ts'
 import { openTestDatabase } from './test-database.ts'
 
@@ -36,6 +43,11 @@ export type TestServer = {
   database: Database
   config: Config
   transport: CapturingTransport
+  deps: AppDeps
+  dataDir: string
+  /** Starts a worker (another one, e.g. after stopping the first to act out a restart). */
+  startWorker: (overrides?: Partial<WorkerOptions>) => Worker
+  worker: Worker | null
   /** fetch against the server: `api('/api/contact', { method: 'POST', json: {...} })`. */
   api: (path: string, init?: RequestInit & { json?: unknown }) => Promise<Response>
   close: () => Promise<void>
@@ -44,10 +56,17 @@ export type TestServer = {
 /** Starts the real app on a free port over real HTTP, on a fresh database. */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { useConfiguredTransport?: boolean } = {},
+  options: {
+    useConfiguredTransport?: boolean
+    /** Providers for a worker started with the server (none: no worker runs). */
+    providers?: Providers
+    worker?: Partial<WorkerOptions>
+  } = {},
 ): Promise<TestServer> {
   const database = await openTestDatabase()
+  const dataDir = mkdtempSync(join(tmpdir(), 'vitrin-server-test-'))
   const config = loadConfig({
+    DATA_DIR: dataDir,
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     APP_SECRET: 'test-secret-test-secret-test-secret-0123',
@@ -63,6 +82,28 @@ export async function startTestServer(
     ...(options.useConfiguredTransport ? {} : { transport }),
   })
   const app = createApp(deps)
+  const launchWorker = (overrides: Partial<WorkerOptions> = {}): Worker => {
+    const providers = overrides.providers ?? options.providers
+    if (!providers) throw new Error('startWorker needs providers')
+    return startWorker({
+      db: database.db,
+      storage: deps.storage,
+      notifier: deps.notifier,
+      logger,
+      providers,
+      readOwnFalKey: (userId) =>
+        readFalKey({ db: database.db, keyBox: deps.keyBox, billing: deps.billing }, userId),
+      concurrency: 2,
+      leaseMs: 2000,
+      pollMs: 50,
+      maxAttempts: 3,
+      retryBaseMs: 20,
+      timeoutMs: { image: 20_000, video: 30_000, seo: 20_000 },
+      ...options.worker,
+      ...overrides,
+    })
+  }
+  const worker = options.providers ? launchWorker() : null
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 })
   await new Promise<void>((resolve) => server.once('listening', () => resolve()))
   const { port } = server.address() as AddressInfo
@@ -72,6 +113,10 @@ export async function startTestServer(
     database,
     config,
     transport,
+    deps,
+    dataDir,
+    startWorker: launchWorker,
+    worker,
     api: (path, init = {}) => {
       const { json, headers, ...rest } = init
       return fetch(url + path, {
@@ -87,8 +132,11 @@ export async function startTestServer(
       })
     },
     close: async () => {
+      await worker?.stop()
+      if ('closeAllConnections' in server) server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await database.close()
+      rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

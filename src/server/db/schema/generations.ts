@@ -1,0 +1,96 @@
+import { sql } from 'drizzle-orm'
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { users } from './auth.ts'
+import { quotaReservations } from './billing.ts'
+
+/** Files we keep: uploads and results, each owned by one user. Bytes live in object storage. */
+export const assets = pgTable(
+  'assets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['upload', 'result'] }).notNull(),
+    mime: text('mime').notNull(),
+    /** Size in bytes. */
+    bytes: integer('bytes').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    storageKey: text('storage_key').notNull().unique(),
+    /** SHA-256 of the stored bytes, hex. */
+    checksum: text('checksum').notNull(),
+    /** The name a download gets. */
+    fileName: text('file_name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('assets_user_idx').on(t.userId, t.createdAt)],
+)
+
+export type GenerationResultRecord =
+  | { type: 'image'; assetId: string; description: string | null; promptUsed: string; provider: string }
+  | { type: 'video'; assetId: string; posterAssetId: string; promptUsed: string; provider: string }
+  | {
+      type: 'seo'
+      title: string
+      description: string
+      features: string[]
+      keywords: string[]
+      model: string
+      provider: string
+    }
+
+/**
+ * One request to generate something, and its job: the worker claims queued rows (and running
+ * rows whose lease ran out) with SKIP LOCKED, so any number of workers share the queue.
+ */
+export const generations = pgTable(
+  'generations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tool: text('tool', { enum: ['product', 'fashion'] }).notNull(),
+    mode: text('mode', { enum: ['image', 'video', 'seo'] }).notNull(),
+    aspectRatio: text('aspect_ratio', { enum: ['1:1', '9:16'] }).notNull(),
+    prompt: text('prompt').notNull().default(''),
+    /** Product details typed by the user (SEO context). */
+    context: jsonb('context').$type<Record<string, string>>().notNull().default({}),
+    inputAssetId: uuid('input_asset_id').references(() => assets.id, { onDelete: 'set null' }),
+    referenceAssetId: uuid('reference_asset_id').references(() => assets.id, { onDelete: 'set null' }),
+    /** For a video made from an image result: that image's generation. */
+    sourceGenerationId: uuid('source_generation_id'),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed', 'canceled'] })
+      .notNull()
+      .default('queued'),
+    result: jsonb('result').$type<GenerationResultRecord>(),
+    errorCode: text('error_code'),
+    provider: text('provider').notNull(),
+    providerRequestId: text('provider_request_id'),
+    /** The provider's queue position while waiting there, when it tells us. */
+    queuePosition: integer('queue_position'),
+    quotaReservationId: uuid('quota_reservation_id').references(() => quotaReservations.id),
+    /** Uses the user's own provider key (then no quota is held). */
+    usesOwnKey: boolean('uses_own_key').notNull().default(false),
+    cancelRequested: boolean('cancel_requested').notNull().default(false),
+    attempts: integer('attempts').notNull().default(0),
+    runAfter: timestamp('run_after', { withTimezone: true }).notNull().defaultNow(),
+    lockedBy: text('locked_by'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    savedAt: timestamp('saved_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
+  },
+  (t) => [
+    index('generations_user_created_idx').on(t.userId, t.createdAt),
+    index('generations_queue_idx')
+      .on(t.runAfter, t.createdAt)
+      .where(sql`${t.status} in ('queued', 'running')`),
+  ],
+)

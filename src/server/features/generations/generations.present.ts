@@ -1,0 +1,86 @@
+import type {
+  AssetView,
+  GenerationResultView,
+  GenerationView,
+} from '../../../shared/contracts/generations.ts'
+import type { assets, GenerationResultRecord, generations } from '../../db/schema/index.ts'
+
+type GenerationRow = typeof generations.$inferSelect
+type AssetRow = typeof assets.$inferSelect
+
+export function presentAssetView(asset: AssetRow): AssetView {
+  const url = `/api/assets/${asset.id}/file`
+  return {
+    id: asset.id,
+    url,
+    downloadUrl: `${url}?download=1`,
+    mime: asset.mime,
+    width: asset.width,
+    height: asset.height,
+    fileName: asset.fileName,
+  }
+}
+
+function presentResult(
+  result: GenerationResultRecord | null,
+  assetsById: Map<string, AssetRow>,
+): GenerationResultView | null {
+  if (!result) return null
+  if (result.type === 'seo') {
+    const { type, title, description, features, keywords, model, provider } = result
+    return { type, title, description, features, keywords, model, provider }
+  }
+  if (result.type === 'image') {
+    const image = assetsById.get(result.assetId)
+    if (!image) return null
+    return {
+      type: 'image',
+      image: presentAssetView(image),
+      description: result.description,
+      promptUsed: result.promptUsed,
+      provider: result.provider,
+    }
+  }
+  const video = assetsById.get(result.assetId)
+  if (!video) return null
+  const poster = assetsById.get(result.posterAssetId)
+  return {
+    type: 'video',
+    video: presentAssetView(video),
+    poster: poster ? presentAssetView(poster) : null,
+    promptUsed: result.promptUsed,
+    provider: result.provider,
+  }
+}
+
+/** The asset ids a generation's view needs. */
+export function assetIdsOf(row: GenerationRow): string[] {
+  const ids = [row.inputAssetId]
+  if (row.result?.type === 'image') ids.push(row.result.assetId)
+  if (row.result?.type === 'video') ids.push(row.result.assetId, row.result.posterAssetId)
+  return ids.filter((id): id is string => typeof id === 'string')
+}
+
+/** Rows never leave raw: only what the owner's screens need. */
+export function presentGeneration(row: GenerationRow, assetsById: Map<string, AssetRow>): GenerationView {
+  const input = row.inputAssetId ? assetsById.get(row.inputAssetId) : undefined
+  return {
+    id: row.id,
+    tool: row.tool,
+    mode: row.mode,
+    aspectRatio: row.aspectRatio,
+    prompt: row.prompt,
+    status: row.status,
+    queuePosition: row.status === 'queued' || row.status === 'running' ? row.queuePosition : null,
+    errorCode: row.errorCode,
+    provider: row.provider,
+    usesOwnKey: row.usesOwnKey,
+    isSaved: row.savedAt !== null,
+    input: input ? presentAssetView(input) : null,
+    result: row.status === 'succeeded' ? presentResult(row.result, assetsById) : null,
+    sourceGenerationId: row.sourceGenerationId,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  }
+}

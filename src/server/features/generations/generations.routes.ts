@@ -1,0 +1,117 @@
+import { Hono } from 'hono'
+import { streamSSE } from 'hono/streaming'
+import {
+  createGenerationRequestSchema,
+  createVideoRequestSchema,
+  isTerminalStatus,
+  listGenerationsQuerySchema,
+} from '../../../shared/contracts/generations.ts'
+import type { AppEnv } from '../../http/context.ts'
+import { currentUser, requireUser } from '../../http/session.ts'
+import { validate } from '../../http/validate.ts'
+import {
+  cancelGeneration,
+  createGeneration,
+  createVideoFromImage,
+  deleteGeneration,
+  type GenerationDeps,
+  getGeneration,
+  getOwnedRow,
+  listGenerations,
+  readStatus,
+  setSaved,
+} from './generations.service.ts'
+
+/** How often an event stream looks at the database when nothing in this process says "changed". */
+const eventPollMs = 1000
+const keepAliveMs = 15_000
+
+export function generationsRoutes(deps: GenerationDeps) {
+  return (
+    new Hono<AppEnv>()
+      .use(requireUser)
+      .post('/', validate('json', createGenerationRequestSchema), async (c) =>
+        c.json({ generation: await createGeneration(deps, currentUser(c).id, c.req.valid('json')) }, 202),
+      )
+      .get('/', validate('query', listGenerationsQuerySchema), async (c) => {
+        c.header('Cache-Control', 'no-store')
+        return c.json(await listGenerations(deps, currentUser(c).id, c.req.valid('query')))
+      })
+      .get('/:id', async (c) => {
+        c.header('Cache-Control', 'no-store')
+        return c.json({ generation: await getGeneration(deps, currentUser(c).id, c.req.param('id')) })
+      })
+      .post('/:id/video', validate('json', createVideoRequestSchema), async (c) =>
+        c.json(
+          {
+            generation: await createVideoFromImage(
+              deps,
+              currentUser(c).id,
+              c.req.param('id'),
+              c.req.valid('json'),
+            ),
+          },
+          202,
+        ),
+      )
+      .post('/:id/save', async (c) =>
+        c.json({ generation: await setSaved(deps, currentUser(c).id, c.req.param('id'), true) }),
+      )
+      .delete('/:id/save', async (c) =>
+        c.json({ generation: await setSaved(deps, currentUser(c).id, c.req.param('id'), false) }),
+      )
+      .post('/:id/cancel', async (c) =>
+        c.json({ generation: await cancelGeneration(deps, currentUser(c).id, c.req.param('id')) }),
+      )
+      .delete('/:id', async (c) => {
+        await deleteGeneration(deps, currentUser(c).id, c.req.param('id'))
+        return c.body(null, 204)
+      })
+      // Server-sent events: the generation whenever its state changes, until it is finished.
+      .get('/:id/events', async (c) => {
+        const userId = currentUser(c).id
+        const id = c.req.param('id')
+        await getOwnedRow(deps.db, userId, id)
+        return streamSSE(c, async (stream) => {
+          let lastSeen = ''
+          let wake: (() => void) | null = null
+          const unsubscribe = deps.notifier.onGenerationChanged(id, () => wake?.())
+          stream.onAbort(() => {
+            unsubscribe()
+            wake?.()
+          })
+          let lastSent = Date.now()
+          try {
+            while (!stream.aborted) {
+              const state = await readStatus(deps.db, userId, id)
+              if (!state) break
+              const fingerprint = `${state.status}:${state.updatedAt.toISOString()}:${state.queuePosition ?? ''}`
+              if (fingerprint !== lastSeen) {
+                lastSeen = fingerprint
+                const generation = await getGeneration(deps, userId, id)
+                await stream.writeSSE({
+                  event: 'generation',
+                  data: JSON.stringify(generation),
+                  id: fingerprint,
+                })
+                lastSent = Date.now()
+                if (isTerminalStatus(generation.status)) break
+              } else if (Date.now() - lastSent > keepAliveMs) {
+                await stream.write(': keep-alive\n\n')
+                lastSent = Date.now()
+              }
+              await new Promise<void>((resolve) => {
+                const timer = setTimeout(resolve, eventPollMs)
+                wake = () => {
+                  clearTimeout(timer)
+                  resolve()
+                }
+              })
+            }
+          } finally {
+            unsubscribe()
+          }
+        })
+      })
+  )
+}

@@ -1,0 +1,326 @@
+import { and, desc, eq, inArray, isNotNull, lt, or } from 'drizzle-orm'
+import type { z } from 'zod'
+import {
+  type createGenerationRequestSchema,
+  type createVideoRequestSchema,
+  type GenerationListResponse,
+  type GenerationMode,
+  type GenerationView,
+  generationModes,
+  isTerminalStatus,
+  type listGenerationsQuerySchema,
+} from '../../../shared/contracts/generations.ts'
+import { AppError } from '../../../shared/errors.ts'
+import type { Config } from '../../config.ts'
+import type { Db } from '../../db/client.ts'
+import { assets, generations, providerKeys } from '../../db/schema/index.ts'
+import type { Notifier } from '../../jobs/notifier.ts'
+import type { RateLimiter, RateLimitRule } from '../../rate-limit/rate-limiter.ts'
+import type { ObjectStorage } from '../../storage/types.ts'
+import { getActiveSubscription } from '../billing/subscription.service.ts'
+import { releaseQuota, reserveQuota } from '../quota/quota.service.ts'
+import { assetIdsOf, presentGeneration } from './generations.present.ts'
+
+/** SEO copy is unlimited, but not unthrottled: 30 per user per 10 minutes. */
+export const seoRateLimit: RateLimitRule = { name: 'seo', limit: 30, windowSeconds: 600 }
+
+export type GenerationDeps = {
+  db: Db
+  storage: ObjectStorage
+  rateLimiter: RateLimiter
+  notifier: Notifier
+  providers: Config['providers']
+  now: () => Date
+}
+
+type GenerationRow = typeof generations.$inferSelect
+
+function providerFor(deps: GenerationDeps, mode: GenerationMode): string {
+  return mode === 'image'
+    ? deps.providers.image
+    : mode === 'video'
+      ? deps.providers.video
+      : deps.providers.seo
+}
+
+/** Whether this job runs on the user's own fal key (their BYO setting is on and a key is saved). */
+async function usesOwnKey(deps: GenerationDeps, userId: string, mode: GenerationMode): Promise<boolean> {
+  if (mode === 'seo' || providerFor(deps, mode) !== 'fal') return false
+  const subscription = await getActiveSubscription(deps.db, userId, deps.now())
+  if (!subscription?.byoApiEnabled) return false
+  const [key] = await deps.db
+    .select({ id: providerKeys.id })
+    .from(providerKeys)
+    .where(and(eq(providerKeys.userId, userId), eq(providerKeys.provider, 'fal')))
+  return key !== undefined
+}
+
+async function loadAssets(db: Db, ids: string[]) {
+  if (ids.length === 0) return new Map<string, typeof assets.$inferSelect>()
+  const rows = await db.select().from(assets).where(inArray(assets.id, ids))
+  return new Map(rows.map((row) => [row.id, row]))
+}
+
+export async function presentRows(db: Db, rows: GenerationRow[]): Promise<GenerationView[]> {
+  const assetsById = await loadAssets(db, [...new Set(rows.flatMap(assetIdsOf))])
+  return rows.map((row) => presentGeneration(row, assetsById))
+}
+
+async function requireOwnedAsset(db: Db, userId: string, id: string): Promise<void> {
+  const [row] = await db
+    .select({ id: assets.id })
+    .from(assets)
+    .where(and(eq(assets.id, id), eq(assets.userId, userId)))
+  if (!row) throw new AppError('NOT_FOUND', 'No such asset', { fields: { imageAssetId: 'invalid' } })
+}
+
+/**
+ * Accepts a generation: checks the inputs belong to the user, holds quota (image quota for
+ * images, video quota for videos; SEO is rate-limited instead), and queues the job, all before
+ * answering. The quota hold and the row are written together, or neither is.
+ */
+async function enqueue(
+  deps: GenerationDeps,
+  userId: string,
+  values: Omit<typeof generations.$inferInsert, 'userId' | 'provider' | 'quotaReservationId' | 'usesOwnKey'>,
+): Promise<GenerationView> {
+  const mode = values.mode
+  if (mode === 'seo') await deps.rateLimiter.consume(seoRateLimit, userId)
+  const isOwnKey = await usesOwnKey(deps, userId, mode)
+  const row = await deps.db.transaction(async (tx) => {
+    const reservation =
+      mode === 'seo' || isOwnKey
+        ? null
+        : await reserveQuota(tx, userId, mode === 'image' ? 'images' : 'videos', deps.now())
+    const [created] = await tx
+      .insert(generations)
+      .values({
+        ...values,
+        userId,
+        provider: providerFor(deps, mode),
+        usesOwnKey: isOwnKey,
+        quotaReservationId: reservation?.reservationId ?? null,
+      })
+      .returning()
+    if (!created) throw new Error('generation insert returned no row')
+    return created
+  })
+  deps.notifier.workAvailable()
+  const [view] = await presentRows(deps.db, [row])
+  if (!view) throw new Error('generation could not be presented')
+  return view
+}
+
+export async function createGeneration(
+  deps: GenerationDeps,
+  userId: string,
+  input: z.output<typeof createGenerationRequestSchema>,
+): Promise<GenerationView> {
+  const mode = input.mode as GenerationMode
+  if (!(generationModes as readonly string[]).includes(input.mode)) {
+    throw new AppError('INVALID_GENERATION_MODE', 'Invalid generation mode', { fields: { mode: 'invalid' } })
+  }
+  await requireOwnedAsset(deps.db, userId, input.imageAssetId)
+  const referenceAssetId = input.tool === 'fashion' ? input.referenceAssetId : undefined
+  if (referenceAssetId) await requireOwnedAsset(deps.db, userId, referenceAssetId)
+  return enqueue(deps, userId, {
+    tool: input.tool,
+    mode,
+    aspectRatio: input.aspectRatio ?? (input.tool === 'fashion' ? '9:16' : '1:1'),
+    prompt: input.prompt,
+    context: Object.fromEntries(
+      Object.entries(input.details ?? {}).filter(([, v]) => typeof v === 'string' && v !== ''),
+    ) as Record<string, string>,
+    inputAssetId: input.imageAssetId,
+    referenceAssetId: referenceAssetId ?? null,
+  })
+}
+
+/** A video from a finished image result, with its own prompt. */
+export async function createVideoFromImage(
+  deps: GenerationDeps,
+  userId: string,
+  sourceId: string,
+  input: z.output<typeof createVideoRequestSchema>,
+): Promise<GenerationView> {
+  const source = await getOwnedRow(deps.db, userId, sourceId)
+  if (source.mode !== 'image')
+    throw new AppError('VALIDATION_FAILED', 'Only an image result can become a video')
+  if (source.status !== 'succeeded' || source.result?.type !== 'image') {
+    throw new AppError('GENERATION_NOT_READY', 'The image is not ready yet')
+  }
+  return enqueue(deps, userId, {
+    tool: source.tool,
+    mode: 'video',
+    aspectRatio: input.aspectRatio ?? source.aspectRatio,
+    prompt: input.prompt,
+    context: {},
+    inputAssetId: source.result.assetId,
+    sourceGenerationId: source.id,
+  })
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The user's own generation row, or NOT_FOUND (also for someone else's). */
+export async function getOwnedRow(db: Db, userId: string, id: string): Promise<GenerationRow> {
+  if (!uuidPattern.test(id)) throw new AppError('NOT_FOUND', 'No such generation')
+  const [row] = await db
+    .select()
+    .from(generations)
+    .where(and(eq(generations.id, id), eq(generations.userId, userId)))
+  if (!row) throw new AppError('NOT_FOUND', 'No such generation')
+  return row
+}
+
+export async function getGeneration(
+  deps: GenerationDeps,
+  userId: string,
+  id: string,
+): Promise<GenerationView> {
+  const [view] = await presentRows(deps.db, [await getOwnedRow(deps.db, userId, id)])
+  if (!view) throw new AppError('NOT_FOUND', 'No such generation')
+  return view
+}
+
+type Cursor = { createdAt: string; id: string }
+const encodeCursor = (row: GenerationRow) =>
+  Buffer.from(
+    JSON.stringify({ createdAt: row.createdAt.toISOString(), id: row.id } satisfies Cursor),
+  ).toString('base64url')
+function decodeCursor(value: string): Cursor {
+  try {
+    const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Cursor
+    if (
+      typeof parsed.createdAt !== 'string' ||
+      !uuidPattern.test(parsed.id) ||
+      Number.isNaN(Date.parse(parsed.createdAt))
+    )
+      throw new Error()
+    return parsed
+  } catch {
+    throw new AppError('VALIDATION_FAILED', 'Bad cursor', { fields: { cursor: 'invalid' } })
+  }
+}
+
+/** The user's generations, newest first, in pages. */
+export async function listGenerations(
+  deps: GenerationDeps,
+  userId: string,
+  query: z.output<typeof listGenerationsQuerySchema>,
+): Promise<GenerationListResponse> {
+  const cursor = query.cursor ? decodeCursor(query.cursor) : null
+  const cursorDate = cursor ? new Date(cursor.createdAt) : null
+  const rows = await deps.db
+    .select()
+    .from(generations)
+    .where(
+      and(
+        eq(generations.userId, userId),
+        query.mode ? eq(generations.mode, query.mode) : undefined,
+        query.saved ? isNotNull(generations.savedAt) : undefined,
+        cursor && cursorDate
+          ? or(
+              lt(generations.createdAt, cursorDate),
+              and(eq(generations.createdAt, cursorDate), lt(generations.id, cursor.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(generations.createdAt), desc(generations.id))
+    .limit(query.limit + 1)
+  const page = rows.slice(0, query.limit)
+  const last = page.at(-1)
+  return {
+    items: await presentRows(deps.db, page),
+    nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+  }
+}
+
+export async function setSaved(
+  deps: GenerationDeps,
+  userId: string,
+  id: string,
+  isSaved: boolean,
+): Promise<GenerationView> {
+  await getOwnedRow(deps.db, userId, id)
+  await deps.db
+    .update(generations)
+    .set({ savedAt: isSaved ? deps.now() : null })
+    .where(and(eq(generations.id, id), eq(generations.userId, userId)))
+  return getGeneration(deps, userId, id)
+}
+
+/**
+ * Cancels a generation. A queued one stops at once and its quota comes back; a running one is
+ * flagged, and its worker stops it and gives the quota back.
+ */
+export async function cancelGeneration(
+  deps: GenerationDeps,
+  userId: string,
+  id: string,
+): Promise<GenerationView> {
+  const row = await getOwnedRow(deps.db, userId, id)
+  if (isTerminalStatus(row.status)) return getGeneration(deps, userId, id)
+  const canceledNow = await deps.db.transaction(async (tx) => {
+    const [canceled] = await tx
+      .update(generations)
+      .set({
+        status: 'canceled',
+        errorCode: 'GENERATION_CANCELED',
+        finishedAt: deps.now(),
+        lockedBy: null,
+        leaseUntil: null,
+      })
+      .where(and(eq(generations.id, id), eq(generations.status, 'queued')))
+      .returning()
+    if (canceled?.quotaReservationId) await releaseQuota(tx, canceled.quotaReservationId, deps.now())
+    if (!canceled) {
+      await tx
+        .update(generations)
+        .set({ cancelRequested: true })
+        .where(and(eq(generations.id, id), eq(generations.status, 'running')))
+    }
+    return canceled
+  })
+  deps.notifier.generationChanged(id)
+  if (!canceledNow) deps.notifier.workAvailable()
+  return getGeneration(deps, userId, id)
+}
+
+/**
+ * Deletes a finished generation and the result files only it uses. A running one must be
+ * canceled first. Uploads stay (another generation may use them).
+ */
+export async function deleteGeneration(deps: GenerationDeps, userId: string, id: string): Promise<void> {
+  const row = await getOwnedRow(deps.db, userId, id)
+  if (!isTerminalStatus(row.status)) throw new AppError('GENERATION_NOT_READY', 'Cancel it first')
+  const resultAssetId =
+    row.result?.type === 'image' || row.result?.type === 'video' ? row.result.assetId : null
+  // A video made from this image still shows it as its poster; then the image file stays.
+  const [dependent] = resultAssetId
+    ? await deps.db
+        .select({ id: generations.id })
+        .from(generations)
+        .where(and(eq(generations.userId, userId), eq(generations.inputAssetId, resultAssetId)))
+        .limit(1)
+    : []
+  await deps.db.delete(generations).where(eq(generations.id, id))
+  if (resultAssetId && !dependent) {
+    const [asset] = await deps.db.delete(assets).where(eq(assets.id, resultAssetId)).returning()
+    if (asset) await deps.storage.delete(asset.storageKey).catch(() => undefined)
+  }
+}
+
+/** Used by the events stream: the generation's state, cheaply. */
+export async function readStatus(db: Db, userId: string, id: string) {
+  const [row] = await db
+    .select({
+      status: generations.status,
+      updatedAt: generations.updatedAt,
+      queuePosition: generations.queuePosition,
+    })
+    .from(generations)
+    .where(and(eq(generations.id, id), eq(generations.userId, userId)))
+  return row ?? null
+}

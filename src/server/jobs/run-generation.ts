@@ -1,0 +1,134 @@
+import { eq } from 'drizzle-orm'
+import { imageSize } from '../../shared/scenes.ts'
+import type { Db } from '../db/client.ts'
+import { assets, type GenerationResultRecord, type generations } from '../db/schema/index.ts'
+import { storeAsset } from '../features/assets/assets.service.ts'
+import type { Logger } from '../logger.ts'
+import type { Providers } from '../providers/index.ts'
+import { buildImagePrompt, buildVideoPrompt } from '../providers/prompts.ts'
+import type {
+  ImageFile,
+  ImageMime,
+  ImageProvider,
+  ProviderCallContext,
+  SeoProvider,
+  Started,
+  VideoProvider,
+} from '../providers/types.ts'
+import type { ObjectStorage } from '../storage/types.ts'
+
+export type { Providers }
+
+type GenerationRow = typeof generations.$inferSelect
+
+export type RunDeps = {
+  db: Db
+  storage: ObjectStorage
+  providers: Providers
+  log: Logger
+  /** Stores the provider's request id before waiting on it, so a restart can resume it. */
+  rememberRequestId: (requestId: string) => Promise<void>
+}
+
+async function readImage(deps: RunDeps, assetId: string | null): Promise<ImageFile> {
+  if (!assetId) throw new Error('generation has no input image')
+  const [asset] = await deps.db.select().from(assets).where(eq(assets.id, assetId))
+  if (!asset) throw new Error(`input asset ${assetId} is gone`)
+  return { bytes: await deps.storage.get(asset.storageKey), mime: asset.mime as ImageMime }
+}
+
+/** Waits for a queued provider request, or takes an immediate result. */
+async function settle<T>(
+  deps: RunDeps,
+  row: GenerationRow,
+  start: () => Promise<Started<T>>,
+  resume: (requestId: string) => Promise<T>,
+): Promise<T> {
+  // After a restart the request may already be running at the provider: resume, never resubmit.
+  if (row.providerRequestId) return resume(row.providerRequestId)
+  const started = await start()
+  if (started.kind === 'done') return started.result
+  await deps.rememberRequestId(started.requestId)
+  return resume(started.requestId)
+}
+
+function downloadName(row: GenerationRow, extension: string): string {
+  const stamp = row.createdAt.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-')
+  return `vitrin-${row.tool}-${row.mode}-${row.aspectRatio.replace(':', 'x')}-${stamp}-${row.id.slice(0, 6)}.${extension}`
+}
+
+/**
+ * Does the work of one generation and stores what it made (results are copied into our
+ * storage; provider URLs expire). Returns the result record; throws on failure.
+ */
+export async function runGeneration(
+  deps: RunDeps,
+  row: GenerationRow,
+  ctx: ProviderCallContext,
+): Promise<GenerationResultRecord> {
+  if (row.mode === 'seo') {
+    const image = await readImage(deps, row.inputAssetId)
+    const copy = await deps.providers.seo.writeSeo({ image, details: row.context }, ctx)
+    return { type: 'seo', ...copy, provider: deps.providers.seo.name }
+  }
+
+  if (row.mode === 'image') {
+    const image = await readImage(deps, row.inputAssetId)
+    const reference = row.referenceAssetId ? await readImage(deps, row.referenceAssetId) : undefined
+    const provider = deps.providers.image
+    const result = await settle(
+      deps,
+      row,
+      () =>
+        provider.startImageEdit(
+          { tool: row.tool, image, reference, prompt: row.prompt, aspectRatio: row.aspectRatio },
+          ctx,
+        ),
+      (requestId) => provider.resumeImageEdit(requestId, ctx),
+    )
+    const size = imageSize[row.aspectRatio]
+    const stored = await storeAsset(deps, {
+      userId: row.userId,
+      kind: 'result',
+      bytes: result.image.bytes,
+      mime: result.image.mime,
+      fileName: downloadName(
+        row,
+        result.image.mime === 'image/png' ? 'png' : result.image.mime === 'image/webp' ? 'webp' : 'jpg',
+      ),
+      width: size.width,
+      height: size.height,
+    })
+    return {
+      type: 'image',
+      assetId: stored.id,
+      description: result.description,
+      promptUsed: result.promptUsed,
+      provider: provider.name,
+    }
+  }
+
+  const image = await readImage(deps, row.inputAssetId)
+  const provider = deps.providers.video
+  const result = await settle(
+    deps,
+    row,
+    () => provider.startVideo({ image, prompt: row.prompt, aspectRatio: row.aspectRatio }, ctx),
+    (requestId) => provider.resumeVideo(requestId, ctx),
+  )
+  const stored = await storeAsset(deps, {
+    userId: row.userId,
+    kind: 'result',
+    bytes: result.video.bytes,
+    mime: 'video/mp4',
+    fileName: downloadName(row, 'mp4'),
+  })
+  if (!row.inputAssetId) throw new Error('video without an input image')
+  return {
+    type: 'video',
+    assetId: stored.id,
+    posterAssetId: row.inputAssetId,
+    promptUsed: result.promptUsed,
+    provider: provider.name,
+  }
+}

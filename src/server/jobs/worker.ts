@@ -1,0 +1,294 @@
+import { randomUUID } from 'node:crypto'
+import { and, eq, sql } from 'drizzle-orm'
+import type { GenerationMode } from '../../shared/contracts/generations.ts'
+import type { ErrorCode } from '../../shared/errors.ts'
+import type { Db } from '../db/client.ts'
+import { generations } from '../db/schema/index.ts'
+import { commitQuota, releaseQuota } from '../features/quota/quota.service.ts'
+import type { Logger } from '../logger.ts'
+import { ProviderError, type ProviderFailure } from '../providers/types.ts'
+import type { ObjectStorage } from '../storage/types.ts'
+import type { Notifier } from './notifier.ts'
+import { type Providers, runGeneration } from './run-generation.ts'
+
+export type WorkerOptions = {
+  db: Db
+  storage: ObjectStorage
+  providers: Providers
+  notifier: Notifier
+  logger: Logger
+  /** Reads a user's own fal key (bring-your-own) for their jobs. */
+  readOwnFalKey: (userId: string) => Promise<string | null>
+  /** Jobs run at once by this worker. */
+  concurrency: number
+  /** How long a claim holds without a heartbeat; a crashed worker's jobs are picked up after it. */
+  leaseMs: number
+  /** How often to look for work when nothing wakes the worker. */
+  pollMs: number
+  /** Tries before an interrupted or transiently failing job fails for good. */
+  maxAttempts: number
+  /** First retry delay; doubles with each attempt. */
+  retryBaseMs: number
+  /** Per-mode time limit of one job. */
+  timeoutMs: Record<GenerationMode, number>
+}
+
+export type Worker = { stop: () => Promise<void>; readonly id: string }
+
+const failureCodes: Record<ProviderFailure, ErrorCode> = {
+  rejected: 'PROVIDER_REJECTED',
+  unavailable: 'PROVIDER_UNAVAILABLE',
+  rate_limited: 'PROVIDER_RATE_LIMITED',
+  unauthorized: 'PROVIDER_UNAUTHORIZED',
+  bad_output: 'PROVIDER_BAD_OUTPUT',
+  timeout: 'GENERATION_TIMEOUT',
+  canceled: 'GENERATION_CANCELED',
+}
+
+/** Failures worth another try later (the same input may well work). */
+const transientFailures = new Set<ProviderFailure>(['unavailable', 'rate_limited'])
+
+type GenerationRow = typeof generations.$inferSelect
+type StopReason = 'canceled' | 'timeout' | 'shutdown' | 'lease-lost'
+
+/**
+ * The job loop: claims generations from the database queue, runs them, and records the
+ * outcome together with the quota (kept on success, given back on failure), exactly once.
+ */
+export function startWorker(options: WorkerOptions): Worker {
+  const id = `worker-${randomUUID().slice(0, 8)}`
+  const log = options.logger.child({ worker: id })
+  const { db } = options
+  const inFlight = new Map<string, AbortController>()
+  let isStopping = false
+  const wakers = new Set<() => void>()
+  const wakeAll = () => {
+    for (const wake of [...wakers]) wake()
+  }
+  const unsubscribe = options.notifier.onWorkAvailable(wakeAll)
+
+  async function claim(): Promise<GenerationRow | null> {
+    const claimed = (await db.execute(sql`
+      update generations
+      set status = 'running', attempts = attempts + 1, locked_by = ${id},
+          lease_until = now() + ${options.leaseMs} * interval '1 millisecond',
+          started_at = coalesce(started_at, now()), updated_at = now()
+      where id = (
+        select id from generations
+        where (status = 'queued' and run_after <= now()) or (status = 'running' and lease_until < now())
+        order by created_at
+        for update skip locked
+        limit 1
+      )
+      returning id
+    `)) as unknown as { rows: { id: string }[] }
+    const claimedId = claimed.rows[0]?.id
+    if (!claimedId) return null
+    const [row] = await db.select().from(generations).where(eq(generations.id, claimedId))
+    return row ?? null
+  }
+
+  /** Applies an outcome only while this worker still holds the job. */
+  async function finish(
+    row: GenerationRow,
+    values: Partial<typeof generations.$inferInsert>,
+    quota: 'commit' | 'release' | 'keep',
+  ) {
+    const now = new Date()
+    const applied = await db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(generations)
+        .set({ ...values, lockedBy: null, leaseUntil: null })
+        .where(
+          and(eq(generations.id, row.id), eq(generations.lockedBy, id), eq(generations.status, 'running')),
+        )
+        .returning({ id: generations.id })
+      if (!updated) return false
+      if (row.quotaReservationId && quota === 'commit') await commitQuota(tx, row.quotaReservationId, now)
+      if (row.quotaReservationId && quota === 'release') await releaseQuota(tx, row.quotaReservationId, now)
+      return true
+    })
+    if (applied) options.notifier.generationChanged(row.id)
+    return applied
+  }
+
+  async function process(row: GenerationRow) {
+    const controller = new AbortController()
+    inFlight.set(row.id, controller)
+    const jobLog = log.child({ generationId: row.id, mode: row.mode, attempt: row.attempts })
+    options.notifier.generationChanged(row.id)
+    const stop = (reason: StopReason) => {
+      if (!controller.signal.aborted) controller.abort(reason)
+    }
+    const timeout = setTimeout(() => stop('timeout'), options.timeoutMs[row.mode])
+    const heartbeat = setInterval(
+      async () => {
+        try {
+          const [held] = await db
+            .update(generations)
+            .set({ leaseUntil: sql`now() + ${options.leaseMs} * interval '1 millisecond'` })
+            .where(and(eq(generations.id, row.id), eq(generations.lockedBy, id)))
+            .returning({ cancelRequested: generations.cancelRequested })
+          if (!held) stop('lease-lost')
+          else if (held.cancelRequested) stop('canceled')
+        } catch (error) {
+          jobLog.warn({ err: error }, 'heartbeat failed')
+        }
+      },
+      Math.max(50, Math.floor(options.leaseMs / 3)),
+    )
+
+    try {
+      if (row.cancelRequested) stop('canceled')
+      const falKey = row.usesOwnKey ? ((await options.readOwnFalKey(row.userId)) ?? undefined) : undefined
+      const result = await runGeneration(
+        {
+          db,
+          storage: options.storage,
+          providers: options.providers,
+          log: jobLog,
+          rememberRequestId: async (requestId) => {
+            await db
+              .update(generations)
+              .set({ providerRequestId: requestId })
+              .where(and(eq(generations.id, row.id), eq(generations.lockedBy, id)))
+          },
+        },
+        row,
+        {
+          signal: controller.signal,
+          log: jobLog,
+          falKey,
+          onProgress: (progress) => {
+            void db
+              .update(generations)
+              .set({ queuePosition: progress.queuePosition ?? null })
+              .where(eq(generations.id, row.id))
+              .then(() => options.notifier.generationChanged(row.id))
+              .catch(() => undefined)
+          },
+        },
+      )
+      if (controller.signal.aborted) throw new ProviderError(row.provider, 'canceled', 'stopped')
+      await finish(
+        row,
+        { status: 'succeeded', result, errorCode: null, finishedAt: new Date(), queuePosition: null },
+        'commit',
+      )
+      jobLog.info('generation succeeded')
+    } catch (error) {
+      await handleFailure(row, error, controller.signal.reason as StopReason | undefined, jobLog)
+    } finally {
+      clearTimeout(timeout)
+      clearInterval(heartbeat)
+      inFlight.delete(row.id)
+    }
+  }
+
+  async function handleFailure(
+    row: GenerationRow,
+    error: unknown,
+    stopReason: StopReason | undefined,
+    jobLog: Logger,
+  ) {
+    if (stopReason === 'lease-lost') {
+      jobLog.warn('lost the job to another worker; leaving it')
+      return
+    }
+    if (stopReason === 'shutdown') {
+      // Back to the queue untouched (and not counted as a try): a provider request id, if any,
+      // stays, so the next worker resumes it instead of paying for it twice.
+      await finish(
+        row,
+        { status: 'queued', attempts: Math.max(0, row.attempts - 1), runAfter: new Date() },
+        'keep',
+      )
+      return
+    }
+    if (stopReason === 'canceled' || stopReason === 'timeout') {
+      const code: ErrorCode = stopReason === 'canceled' ? 'GENERATION_CANCELED' : 'GENERATION_TIMEOUT'
+      if (row.providerRequestId || error instanceof ProviderError) {
+        await cancelAtProvider(row, jobLog)
+      }
+      await finish(
+        row,
+        {
+          status: stopReason === 'canceled' ? 'canceled' : 'failed',
+          errorCode: code,
+          finishedAt: new Date(),
+        },
+        'release',
+      )
+      jobLog.info({ code }, 'generation stopped')
+      return
+    }
+    const failure: ProviderFailure | 'internal' = error instanceof ProviderError ? error.failure : 'internal'
+    const isTransient = failure === 'internal' || transientFailures.has(failure)
+    if (isTransient && row.attempts < options.maxAttempts) {
+      const delay = options.retryBaseMs * 2 ** (row.attempts - 1)
+      jobLog.warn({ err: error, failure, retryInMs: delay }, 'generation failed; will retry')
+      await finish(row, { status: 'queued', runAfter: new Date(Date.now() + delay) }, 'keep')
+      return
+    }
+    const code: ErrorCode = failure === 'internal' ? 'PROVIDER_UNAVAILABLE' : failureCodes[failure]
+    // Provider details go to the log with the job's context; the user sees only the code.
+    jobLog.error({ err: error, failure, code }, 'generation failed')
+    await finish(
+      row,
+      { status: 'failed', errorCode: code, finishedAt: new Date(), queuePosition: null },
+      'release',
+    )
+  }
+
+  async function cancelAtProvider(row: GenerationRow, jobLog: Logger) {
+    const [current] = await db
+      .select({ requestId: generations.providerRequestId })
+      .from(generations)
+      .where(eq(generations.id, row.id))
+    const requestId = current?.requestId
+    if (!requestId) return
+    const provider =
+      row.mode === 'image' ? options.providers.image : row.mode === 'video' ? options.providers.video : null
+    const signal = AbortSignal.timeout(10_000)
+    await provider
+      ?.cancel(requestId, { signal, log: jobLog })
+      .catch((error: unknown) => jobLog.warn({ err: error }, 'provider cancel failed'))
+  }
+
+  const loops = Array.from({ length: options.concurrency }, async () => {
+    while (!isStopping) {
+      let row: GenerationRow | null = null
+      try {
+        row = await claim()
+      } catch (error) {
+        log.error({ err: error }, 'claiming a job failed')
+      }
+      if (row) {
+        await process(row)
+        continue
+      }
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer)
+          wakers.delete(wake)
+          resolve()
+        }
+        const timer = setTimeout(wake, options.pollMs)
+        wakers.add(wake)
+      })
+    }
+  })
+  log.info({ concurrency: options.concurrency }, 'worker started')
+
+  return {
+    id,
+    async stop() {
+      isStopping = true
+      unsubscribe()
+      wakeAll()
+      for (const controller of inFlight.values()) controller.abort('shutdown' satisfies StopReason)
+      await Promise.all(loops)
+      log.info('worker stopped')
+    },
+  }
+}

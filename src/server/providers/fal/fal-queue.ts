@@ -1,0 +1,259 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { RetryOptions } from '@fal-ai/client'
+import { type ProviderCallContext, ProviderError, type ProviderProgress } from '../types.ts'
+import { type FalClientSettings, openFalClient } from './fal-client.ts'
+import { falError, toFalProviderError } from './fal-errors.ts'
+
+/** Settings shared by the fal image and video adapters. */
+export type FalAdapterOptions = {
+  /** The server's fal key (FAL_KEY); a user's own key in the call context wins. */
+  key: string | undefined
+  /** The fal endpoint id, e.g. fal-ai/nano-banana/edit. */
+  model: string
+  /** Another origin for all fal traffic (FAL_BASE_URL), e.g. the local fake. */
+  baseUrl?: string | undefined
+  /** Time between status polls; fal's own default is 500 ms, a job-runner needs less chatter. */
+  pollIntervalMs?: number | undefined
+  /** Longest one resume call waits for a result before failing with 'timeout'. */
+  maxWaitMs?: number | undefined
+  /** Overrides of the client's retry options (tests shorten the waits). */
+  retry?: Partial<RetryOptions> | undefined
+  /** The fetch to use (tests may wrap it); defaults to the global one. */
+  fetch?: typeof fetch | undefined
+  /** Biggest output file we download (a guard against a runaway response). */
+  maxDownloadBytes?: number | undefined
+}
+
+const defaults = {
+  pollIntervalMs: 1000,
+  // Veo can queue for a while on a busy account (2 concurrent jobs for new accounts).
+  maxWaitMs: 30 * 60_000,
+  maxDownloadBytes: 200 * 1024 * 1024,
+  downloadAttempts: 3,
+}
+
+export type DownloadedFile = { bytes: Buffer; contentType: string | null }
+
+/**
+ * The queue protocol steps both adapters share: upload to fal storage, submit, poll until
+ * completed, read the result, download the output, cancel.
+ */
+export type FalQueue = {
+  readonly model: string
+  upload(file: { bytes: Buffer; mime: string }, ctx: ProviderCallContext): Promise<string>
+  submit(input: Record<string, unknown>, ctx: ProviderCallContext): Promise<string>
+  /** Polls until COMPLETED, reporting progress, then returns the model's output JSON. */
+  waitForResult(requestId: string, ctx: ProviderCallContext): Promise<unknown>
+  download(url: string, ctx: ProviderCallContext, requestId: string): Promise<DownloadedFile>
+  cancel(requestId: string, ctx: ProviderCallContext): Promise<void>
+}
+
+function progressKey(progress: ProviderProgress): string {
+  return `${progress.state}:${progress.queuePosition ?? ''}`
+}
+
+function isTransientStatus(status: number): boolean {
+  return status === 429 || status >= 500
+}
+
+export function createFalQueue(options: FalAdapterOptions): FalQueue {
+  const model = options.model
+  const pollIntervalMs = options.pollIntervalMs ?? defaults.pollIntervalMs
+  const maxWaitMs = options.maxWaitMs ?? defaults.maxWaitMs
+  const maxDownloadBytes = options.maxDownloadBytes ?? defaults.maxDownloadBytes
+  const baseFetch = options.fetch ?? globalThis.fetch
+  const settings: FalClientSettings = {
+    serverKey: options.key,
+    baseUrl: options.baseUrl,
+    fetch: baseFetch,
+    retry: options.retry,
+  }
+  const open = (ctx: ProviderCallContext) =>
+    openFalClient(settings, { userKey: ctx.falKey, signal: ctx.signal })
+  const fail = (error: unknown, ctx: ProviderCallContext, operation: string, requestId?: string) =>
+    toFalProviderError(error, {
+      log: ctx.log,
+      signal: ctx.signal,
+      operation,
+      model,
+      ...(requestId ? { requestId } : {}),
+    })
+
+  async function downloadOnce(url: string, ctx: ProviderCallContext): Promise<DownloadedFile> {
+    const response = await baseFetch(url, { signal: ctx.signal })
+    if (!response.ok) {
+      await response.body?.cancel()
+      throw Object.assign(new Error(`download answered HTTP ${response.status}`), { status: response.status })
+    }
+    const declared = Number(response.headers.get('content-length') ?? '0')
+    if (declared > maxDownloadBytes) {
+      await response.body?.cancel()
+      throw falError('bad_output', new Error(`output file of ${declared} bytes is over the limit`))
+    }
+    const bytes = Buffer.from(await response.arrayBuffer())
+    if (bytes.length > maxDownloadBytes || bytes.length === 0) {
+      throw falError('bad_output', new Error(`output file has ${bytes.length} bytes`))
+    }
+    return { bytes, contentType: response.headers.get('content-type') }
+  }
+
+  return {
+    model,
+
+    async upload(file, ctx) {
+      try {
+        const fal = open(ctx)
+        // Data URIs are not auto-uploaded by the client (since 0.13), so we always send bytes
+        // through fal storage and hand the model a file URL.
+        return await fal.storage.upload(new Blob([new Uint8Array(file.bytes)], { type: file.mime }))
+      } catch (error) {
+        throw fail(error, ctx, 'upload')
+      }
+    },
+
+    async submit(input, ctx) {
+      try {
+        const fal = open(ctx)
+        const queued = await fal.queue.submit(model, { input, abortSignal: ctx.signal })
+        if (typeof queued?.request_id !== 'string' || queued.request_id.length === 0) {
+          throw falError('bad_output', new Error('submit answered without a request_id'))
+        }
+        ctx.log.info({ provider: 'fal', model, requestId: queued.request_id }, 'fal request queued')
+        return queued.request_id
+      } catch (error) {
+        throw fail(error, ctx, 'submit')
+      }
+    },
+
+    async waitForResult(requestId, ctx) {
+      try {
+        const fal = open(ctx)
+        const deadline = Date.now() + maxWaitMs
+        let lastReported = ''
+        for (;;) {
+          const status = await fal.queue.status(model, { requestId, logs: false, abortSignal: ctx.signal })
+          if (status.status === 'COMPLETED') break
+          const progress: ProviderProgress =
+            status.status === 'IN_QUEUE'
+              ? { state: 'queued', queuePosition: status.queue_position }
+              : { state: 'running' }
+          // Report changes only: the engine persists progress, and polls repeat the same state.
+          if (progressKey(progress) !== lastReported) {
+            lastReported = progressKey(progress)
+            ctx.onProgress?.(progress)
+          }
+          if (Date.now() + pollIntervalMs > deadline) {
+            throw falError('timeout', new Error(`no result after ${maxWaitMs} ms`))
+          }
+          await sleep(pollIntervalMs, undefined, { signal: ctx.signal })
+        }
+        // A failed model run is COMPLETED too; result() then throws the model's error status.
+        const result = await fal.queue.result(model, { requestId, abortSignal: ctx.signal })
+        return result.data as unknown
+      } catch (error) {
+        throw fail(error, ctx, 'wait', requestId)
+      }
+    },
+
+    async download(url, ctx, requestId) {
+      // Our storage keeps results: fal's file URLs expire. A transient blip must not lose a
+      // paid-for result, so retry a few times with the same backoff shape as the client.
+      const baseDelay = options.retry?.baseDelay ?? 1000
+      let lastError: unknown
+      for (let attempt = 0; attempt < defaults.downloadAttempts; attempt++) {
+        try {
+          return await downloadOnce(url, ctx)
+        } catch (error) {
+          lastError = error
+          const status = (error as { status?: unknown }).status
+          const isTransient =
+            !ctx.signal.aborted &&
+            !(error instanceof ProviderError) &&
+            (typeof status !== 'number' || isTransientStatus(status))
+          if (!isTransient || attempt === defaults.downloadAttempts - 1) break
+          try {
+            await sleep(baseDelay * 2 ** attempt, undefined, { signal: ctx.signal })
+          } catch (sleepError) {
+            lastError = sleepError
+            break
+          }
+        }
+      }
+      if (ctx.signal.aborted) throw falError('canceled', lastError)
+      const failure = lastError instanceof ProviderError ? lastError : falError('unavailable', lastError)
+      const cause = lastError instanceof ProviderError ? lastError.cause : lastError
+      ctx.log.warn(
+        {
+          provider: 'fal',
+          model,
+          requestId,
+          operation: 'download',
+          failure: failure.failure,
+          error: cause instanceof Error ? cause.message : String(cause),
+        },
+        'fal output download failed',
+      )
+      throw failure
+    },
+
+    async cancel(requestId, ctx) {
+      try {
+        const fal = open(ctx)
+        await fal.queue.cancel(model, { requestId, abortSignal: ctx.signal })
+        ctx.log.info({ provider: 'fal', model, requestId }, 'fal request cancel sent')
+      } catch (error) {
+        // Best effort by contract: a job that already finished or a missing key must not turn
+        // a user's cancel into an error; the mapped failure is logged inside.
+        const mapped = fail(error, ctx, 'cancel', requestId)
+        ctx.log.info({ provider: 'fal', requestId, failure: mapped.failure }, 'fal cancel not confirmed')
+      }
+    },
+  }
+}
+
+/**
+ * Remembers the prompt sent per request id, so `resume` in the same process can report "the
+ * prompt used". fal does not echo the input and the engine keeps only the request id across a
+ * restart, so after a restart this is empty and the engine rebuilds the prompt from its stored
+ * request with buildImagePrompt/buildVideoPrompt. Bounded: abandoned ids must not pile up.
+ */
+export function createPromptMemory(max = 500) {
+  const prompts = new Map<string, string>()
+  return {
+    remember(requestId: string, prompt: string) {
+      prompts.set(requestId, prompt)
+      if (prompts.size > max) {
+        const oldest = prompts.keys().next().value
+        if (oldest !== undefined) prompts.delete(oldest)
+      }
+    },
+    /** The prompt for the id ('' when unknown); forgets it, as a result is read once. */
+    take(requestId: string): string {
+      const prompt = prompts.get(requestId) ?? ''
+      prompts.delete(requestId)
+      return prompt
+    },
+  }
+}
+
+/** Recognises the image types we store, by content (magic bytes), not by declared type. */
+export function sniffImageMime(bytes: Buffer): 'image/jpeg' | 'image/png' | 'image/webp' | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg'
+  if (
+    bytes.length >= 8 &&
+    bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
+    return 'image/png'
+  if (
+    bytes.length >= 12 &&
+    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
+  )
+    return 'image/webp'
+  return null
+}
+
+/** True for an ISO base-media file (MP4/MOV): an `ftyp` box comes first. */
+export function isMp4(bytes: Buffer): boolean {
+  return bytes.length >= 12 && bytes.subarray(4, 8).toString('latin1') === 'ftyp'
+}

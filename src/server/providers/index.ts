@@ -1,0 +1,181 @@
+import type { Config } from '../config.ts'
+import type { Logger } from '../logger.ts'
+import type { FalAdapterOptions } from './fal/fal-queue.ts'
+import type { OpenAiSeoOptions } from './openai-compatible/openai-seo.ts'
+import type { ImageProvider, SeoProvider, VideoProvider } from './types.ts'
+
+/** One provider per capability, chosen by configuration. */
+export type Providers = { image: ImageProvider; video: VideoProvider; seo: SeoProvider }
+
+type ProvidersConfig = Config['providers']
+
+/** Knobs tests turn (shorter polls and retry waits, a wrapped fetch); production uses defaults. */
+export type ProviderTuning = {
+  fal?: Pick<FalAdapterOptions, 'pollIntervalMs' | 'maxWaitMs' | 'retry' | 'fetch'>
+  openai?: Pick<OpenAiSeoOptions, 'maxRetries' | 'timeoutMs' | 'fetch'>
+}
+
+// Held in a variable so TypeScript and Vite do not resolve it at build time: the offline
+// studio is written in parallel with this factory and must be optional until it lands.
+const offlineStudioModule = './offline-studio/index.ts'
+
+function hasMethods(value: unknown, ...names: string[]): boolean {
+  if (!value || (typeof value !== 'object' && typeof value !== 'function')) return false
+  return names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function')
+}
+
+function isImageProvider(value: unknown): value is ImageProvider {
+  return hasMethods(value, 'startImageEdit', 'resumeImageEdit', 'cancel')
+}
+function isVideoProvider(value: unknown): value is VideoProvider {
+  return hasMethods(value, 'startVideo', 'resumeVideo', 'cancel')
+}
+function isSeoProvider(value: unknown): value is SeoProvider {
+  return hasMethods(value, 'writeSeo')
+}
+
+/**
+ * Loads the built-in offline studio. It may hand back `{ image, video, seo }` or one object
+ * implementing all three contracts; both are accepted and checked, since the module is not
+ * type-checked against this file (see offlineStudioModule).
+ */
+async function loadOfflineStudio(ffmpegPath: string): Promise<Providers> {
+  const loaded: unknown = await import(/* @vite-ignore */ offlineStudioModule)
+  const create = (loaded as { createOfflineStudio?: unknown }).createOfflineStudio
+  if (typeof create !== 'function')
+    throw new Error('offline-studio/index.ts does not export createOfflineStudio')
+  const studio: unknown = await create({ ffmpegPath })
+  const parts = (studio ?? {}) as { image?: unknown; video?: unknown; seo?: unknown }
+  const image = isImageProvider(parts.image) ? parts.image : isImageProvider(studio) ? studio : null
+  const video = isVideoProvider(parts.video) ? parts.video : isVideoProvider(studio) ? studio : null
+  const seo = isSeoProvider(parts.seo) ? parts.seo : isSeoProvider(studio) ? studio : null
+  if (!image || !video || !seo)
+    throw new Error('createOfflineStudio did not return image, video and SEO providers')
+  return { image, video, seo }
+}
+
+/**
+ * Builds the provider of each capability from config. Vendor SDKs load only when their
+ * provider is selected. 'fal' without FAL_KEY still builds: a user may bring their own key
+ * (describeProviders warns at start-up).
+ */
+export async function createProviders(
+  config: ProvidersConfig,
+  deps: { logger: Logger; tuning?: ProviderTuning },
+): Promise<Providers> {
+  const needsOffline = config.image === 'offline' || config.video === 'offline' || config.seo === 'offline'
+  const offline = needsOffline ? await loadOfflineStudio(config.ffmpegPath) : null
+  const falOptions = (model: string): FalAdapterOptions => ({
+    key: config.fal.key,
+    model,
+    baseUrl: config.fal.baseUrl,
+    ...deps.tuning?.fal,
+  })
+
+  let image: ImageProvider
+  if (config.image === 'fal') {
+    const { createFalImageProvider } = await import('./fal/fal-image.ts')
+    image = createFalImageProvider(falOptions(config.fal.imageModel))
+  } else if (offline) image = offline.image
+  else throw new Error('unreachable: offline image provider missing')
+
+  let video: VideoProvider
+  if (config.video === 'fal') {
+    const { createFalVideoProvider } = await import('./fal/fal-video.ts')
+    video = createFalVideoProvider(falOptions(config.fal.videoModel))
+  } else if (offline) video = offline.video
+  else throw new Error('unreachable: offline video provider missing')
+
+  let seo: SeoProvider
+  if (config.seo === 'openai') {
+    const { createOpenAiSeoProvider } = await import('./openai-compatible/openai-seo.ts')
+    seo = createOpenAiSeoProvider({
+      apiKey: config.openai.apiKey,
+      baseUrl: config.openai.baseUrl,
+      model: config.openai.model,
+      ...deps.tuning?.openai,
+    })
+  } else if (offline) seo = offline.seo
+  else throw new Error('unreachable: offline SEO provider missing')
+
+  deps.logger.debug({ image: image.name, video: video.name, seo: seo.name }, 'providers created')
+  return { image, video, seo }
+}
+
+export type ProviderLogLine = { level: 'info' | 'warn'; message: string }
+
+/** A URL without user:password, so a base URL with credentials is safe to log. */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url)
+    parsed.username = ''
+    parsed.password = ''
+    return parsed.href.replace(/\/+$/, '')
+  } catch {
+    return '(invalid URL)'
+  }
+}
+
+/**
+ * The start-up log lines: which provider serves each capability, and warnings for settings
+ * that do nothing (a key no selected provider uses) or that limit who can generate. Never
+ * includes a key's value.
+ */
+export function describeProviders(config: ProvidersConfig): ProviderLogLine[] {
+  const lines: ProviderLogLine[] = []
+  const offline = 'offline studio (built-in, no AI)'
+  lines.push({
+    level: 'info',
+    message: `image provider: ${config.image === 'fal' ? `fal (${config.fal.imageModel})` : offline}`,
+  })
+  lines.push({
+    level: 'info',
+    message: `video provider: ${config.video === 'fal' ? `fal (${config.fal.videoModel})` : offline}`,
+  })
+  lines.push({
+    level: 'info',
+    message: `SEO provider: ${
+      config.seo === 'openai'
+        ? `OpenAI-compatible (${config.openai.model} at ${withoutCredentials(config.openai.baseUrl)})`
+        : offline
+    }`,
+  })
+
+  const falUsers = [
+    ...(config.image === 'fal' ? ['IMAGE_PROVIDER'] : []),
+    ...(config.video === 'fal' ? ['VIDEO_PROVIDER'] : []),
+  ]
+  if (falUsers.length > 0) {
+    if (config.fal.baseUrl) {
+      lines.push({
+        level: 'info',
+        message: `fal traffic goes to ${withoutCredentials(config.fal.baseUrl)} (FAL_BASE_URL)`,
+      })
+    }
+    if (!config.fal.key) {
+      lines.push({
+        level: 'warn',
+        message: `${falUsers.join(' and ')}=fal but FAL_KEY is not set: only users who bring their own fal key can generate`,
+      })
+    }
+  } else {
+    if (config.fal.key) {
+      lines.push({
+        level: 'warn',
+        message:
+          'FAL_KEY is set but not used: IMAGE_PROVIDER and VIDEO_PROVIDER are offline (set either to fal to use it)',
+      })
+    }
+    if (config.fal.baseUrl) {
+      lines.push({ level: 'warn', message: 'FAL_BASE_URL is set but not used: no capability uses fal' })
+    }
+  }
+  if (config.seo !== 'openai' && config.openai.apiKey) {
+    lines.push({
+      level: 'warn',
+      message:
+        'OPENAI_API_KEY is set but not used: SEO_PROVIDER is offline (set SEO_PROVIDER=openai to use it)',
+    })
+  }
+  return lines
+}

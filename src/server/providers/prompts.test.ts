@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest'
+import { fashionStyles, productScenes } from '../../shared/scenes.ts'
+import {
+  buildImagePrompt,
+  buildSeoPrompt,
+  buildVideoPrompt,
+  defaultProductScene,
+  defaultVideoPrompt,
+  describeProductDetails,
+} from './prompts.ts'
+
+describe('buildImagePrompt', () => {
+  it('wraps a product scene as a professional e-commerce product photo', () => {
+    const prompt = buildImagePrompt({ tool: 'product', prompt: 'wooden table surface', hasReference: false })
+    expect(prompt).toMatch(
+      /^Professional e-commerce product photo: place the product on a wooden table surface\. /,
+    )
+    expect(prompt).toMatch(/Keep the product itself unchanged/)
+  })
+
+  it('falls back to a white studio when the seller wrote nothing', () => {
+    const prompt = buildImagePrompt({ tool: 'product', prompt: '  \n ', hasReference: false })
+    expect(prompt).toContain(defaultProductScene)
+  })
+
+  it('cleans whitespace and trailing punctuation from the seller words', () => {
+    const prompt = buildImagePrompt({
+      tool: 'product',
+      prompt: '  black   minimal\nbackdrop.  ',
+      hasReference: false,
+    })
+    expect(prompt).toContain('on a black minimal backdrop. ')
+  })
+
+  it('every suggestion makes a distinct prompt that contains it', () => {
+    const prompts = productScenes.map((scene) =>
+      buildImagePrompt({ tool: 'product', prompt: scene.prompt, hasReference: false }),
+    )
+    for (const [i, scene] of productScenes.entries()) expect(prompts[i]).toContain(scene.prompt)
+    expect(new Set(prompts).size).toBe(productScenes.length)
+  })
+
+  it('fashion with a reference asks to dress the reference model, keeping pose, light and background', () => {
+    const prompt = buildImagePrompt({ tool: 'fashion', prompt: 'runway style', hasReference: true })
+    expect(prompt).toMatch(/Dress the model from the second image in the garment from the first image/)
+    expect(prompt).toMatch(/model, pose, lighting and background/)
+    expect(prompt).toContain('Style: runway style.')
+  })
+
+  it('fashion without a reference has a model wear the garment in the style (or a default one)', () => {
+    for (const style of fashionStyles) {
+      expect(buildImagePrompt({ tool: 'fashion', prompt: style.prompt, hasReference: false })).toContain(
+        `model wearing the garment from the image, ${style.prompt} style`,
+      )
+    }
+    expect(buildImagePrompt({ tool: 'fashion', prompt: '', hasReference: false })).toContain(
+      'minimalist studio style',
+    )
+  })
+})
+
+describe('buildVideoPrompt', () => {
+  it('defaults to a slow 360-degree rotation', () => {
+    expect(buildVideoPrompt('')).toBe(defaultVideoPrompt)
+    expect(defaultVideoPrompt).toMatch(/slow, smooth 360-degree rotation/i)
+  })
+
+  it('adds the smooth-and-professional suffix to the seller words', () => {
+    expect(buildVideoPrompt('pan left across the bottle!')).toBe(
+      'pan left across the bottle. Smooth and professional camera movement, high quality, no text overlays.',
+    )
+  })
+})
+
+describe('buildSeoPrompt', () => {
+  it('asks in Turkish for the JSON shape and every limit', () => {
+    const prompt = buildSeoPrompt({})
+    expect(prompt).toContain('JSON')
+    expect(prompt).toContain('en fazla 60 karakter')
+    expect(prompt).toContain('en fazla 160 karakter')
+    expect(prompt).toContain('4-6 kısa ürün özelliği')
+    expect(prompt).toContain('tam olarak 10 farklı anahtar kelime')
+    expect(prompt).not.toContain('önceki yanıt')
+  })
+
+  it('adds the typed details as context, and a reminder on the second attempt', () => {
+    const prompt = buildSeoPrompt(
+      { name: 'Deri Cüzdan', category: 'Aksesuar', material: ' hakiki  deri ' },
+      { isRetry: true },
+    )
+    expect(prompt).toContain('- Ürün adı: Deri Cüzdan\n- Kategori: Aksesuar\n- Malzeme: hakiki deri')
+    expect(prompt).toContain('önceki yanıt kurallara uymadı')
+  })
+
+  it('has no context block when the details are blank', () => {
+    expect(describeProductDetails({ name: '  ', brand: '' })).toBe('')
+  })
+})

@@ -1,0 +1,113 @@
+import type { ProductDetails } from '../../shared/seo.ts'
+import { seoLimits } from '../../shared/seo.ts'
+
+// Prompt building shared by the AI providers. Pure functions, so the engine can also rebuild
+// "the prompt used" for a request that was resumed after a restart (see buildImagePrompt).
+
+/** Collapses whitespace and drops trailing punctuation, so our suffixes join cleanly. */
+function cleanUserText(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\s.,;:!]+$/, '')
+}
+
+/** Scene used when the seller gives no prompt: the seed's first suggestion. */
+export const defaultProductScene = 'clean white studio background'
+/** Style used in the fashion tool when the seller gives no prompt. */
+export const defaultFashionStyle = 'minimalist studio'
+
+export type ImagePromptInput = {
+  tool: 'product' | 'fashion'
+  prompt: string
+  /** Fashion only: a reference photo is sent as the second image. */
+  hasReference: boolean
+}
+
+/**
+ * The instruction sent to the image-edit model (seed 7.2). Product photos are wrapped as a
+ * professional e-commerce shot; the fashion tool either dresses the reference's model in the
+ * garment (keeping its pose, light and background) or has a model wear it in the given style.
+ */
+export function buildImagePrompt(input: ImagePromptInput): string {
+  const userText = cleanUserText(input.prompt)
+  if (input.tool === 'fashion') {
+    if (input.hasReference) {
+      const style = userText ? ` Style: ${userText}.` : ''
+      return (
+        'Dress the model from the second image in the garment from the first image. ' +
+        "Keep the second image's model, pose, lighting and background exactly as they are. " +
+        "Reproduce the garment's colour, fabric, pattern, cut and details faithfully, with a natural fit." +
+        style +
+        ' Photorealistic, professional fashion photography.'
+      )
+    }
+    const style = userText || defaultFashionStyle
+    return (
+      `Professional fashion photo of a model wearing the garment from the image, ${style} style. ` +
+      "Reproduce the garment's colour, fabric, pattern, cut and details faithfully, with a natural fit. " +
+      'Photorealistic, flattering light, sharp focus.'
+    )
+  }
+  const scene = userText || defaultProductScene
+  return (
+    `Professional e-commerce product photo: place the product on a ${scene}. ` +
+    'Keep the product itself unchanged (shape, colours, labels, logos and text). ' +
+    'Studio-quality lighting, realistic shadows and reflections, sharp focus, clean composition.'
+  )
+}
+
+/** Used when the seller gives no animation prompt (seed 7.3). */
+export const defaultVideoPrompt =
+  'Slow, smooth 360-degree rotation around the product, steady camera, soft studio lighting, ' +
+  'professional product showcase.'
+
+/** The animation prompt sent to the image-to-video model (seed 7.3). */
+export function buildVideoPrompt(prompt: string): string {
+  const userText = cleanUserText(prompt)
+  if (!userText) return defaultVideoPrompt
+  return `${userText}. Smooth and professional camera movement, high quality, no text overlays.`
+}
+
+const detailLabels: Record<keyof ProductDetails, string> = {
+  name: 'Ürün adı',
+  category: 'Kategori',
+  brand: 'Marka',
+  material: 'Malzeme',
+}
+
+/** The seller's typed details as Turkish context lines, or '' when none were given. */
+export function describeProductDetails(details: ProductDetails): string {
+  const lines = (Object.keys(detailLabels) as Array<keyof ProductDetails>).flatMap((key) => {
+    const value = details[key]?.replace(/\s+/g, ' ').trim()
+    return value ? [`- ${detailLabels[key]}: ${value}`] : []
+  })
+  return lines.length > 0 ? `Satıcının verdiği ürün bilgileri:\n${lines.join('\n')}` : ''
+}
+
+/**
+ * The Turkish instruction for the vision model (seed 7.1). It always spells out the JSON shape
+ * and the limits, because compatible servers that ignore `response_format` only have the prompt.
+ */
+export function buildSeoPrompt(details: ProductDetails, options: { isRetry?: boolean } = {}): string {
+  const parts = [
+    'Fotoğraftaki ürün için Türkçe bir e-ticaret SEO içeriği hazırla (Trendyol, Hepsiburada, n11 gibi pazaryerleri için).',
+    'Yanıtı yalnızca aşağıdaki alanları içeren tek bir JSON nesnesi olarak ver, başka metin ekleme:',
+    `- "title": ürün başlığı, en fazla ${seoLimits.titleMax} karakter`,
+    `- "description": meta açıklama, en fazla ${seoLimits.descriptionMax} karakter`,
+    `- "features": ${seoLimits.featuresMin}-${seoLimits.featuresMax} kısa ürün özelliği (dizi)`,
+    `- "keywords": tam olarak ${seoLimits.keywords} farklı anahtar kelime (dizi)`,
+    'Fotoğrafta görmediğin veya satıcının vermediği bilgileri uydurma.',
+  ]
+  const context = describeProductDetails(details)
+  if (context) parts.push('', context)
+  if (options.isRetry) {
+    parts.push(
+      '',
+      `Önemli: önceki yanıt kurallara uymadı. Sınırlara tam uy: başlık ≤ ${seoLimits.titleMax}, ` +
+        `açıklama ≤ ${seoLimits.descriptionMax} karakter, ${seoLimits.featuresMin}-${seoLimits.featuresMax} özellik, ` +
+        `tam ${seoLimits.keywords} farklı anahtar kelime.`,
+    )
+  }
+  return parts.join('\n')
+}

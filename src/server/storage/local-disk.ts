@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { dirname, join, resolve, sep } from 'node:path'
+import { type ObjectStorage, StorageNotFoundError } from './types.ts'
+
+/** Files under `<root>`, written to a temporary name first and renamed into place. */
+export function createLocalDiskStorage(root: string): ObjectStorage {
+  const base = resolve(root)
+  const pathOf = (key: string) => {
+    const path = resolve(join(base, key))
+    // Keys are ours, but a key must never reach outside the root all the same.
+    if (!path.startsWith(base + sep)) throw new Error(`storage key escapes the root: ${key}`)
+    return path
+  }
+  return {
+    kind: 'local',
+    async put(key, bytes) {
+      const path = pathOf(key)
+      await mkdir(dirname(path), { recursive: true })
+      const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`
+      await writeFile(temporary, bytes, { mode: 0o600 })
+      await rename(temporary, path)
+    },
+    async get(key) {
+      try {
+        return await readFile(pathOf(key))
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new StorageNotFoundError(key)
+        throw error
+      }
+    },
+    async delete(key) {
+      await rm(pathOf(key), { force: true })
+    },
+  }
+}

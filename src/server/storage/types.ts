@@ -1,0 +1,17 @@
+/** Where uploads and results live: local disk by default, any S3-compatible store by configuration. */
+export interface ObjectStorage {
+  readonly kind: 'local' | 's3'
+  /** Writes an object whole; a reader never sees a half-written one. */
+  put(key: string, bytes: Buffer, contentType: string): Promise<void>
+  /** Reads an object; throws StorageNotFoundError when it is not there. */
+  get(key: string): Promise<Buffer>
+  /** Removes an object; removing a missing one is not an error. */
+  delete(key: string): Promise<void>
+}
+
+export class StorageNotFoundError extends Error {
+  constructor(key: string) {
+    super(`no object at ${key}`)
+    this.name = 'StorageNotFoundError'
+  }
+}

@@ -1,0 +1,298 @@
+// A fake OpenAI-compatible chat API (POST /v1/chat/completions), for adapter tests and for
+// running the app by hand: `npx tsx tests/fakes/openai-server.ts --port 4600` (see README.md).
+// Replies are scripted per test; with nothing scripted it answers valid Turkish SEO copy.
+
+import { randomUUID } from 'node:crypto'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { pathToFileURL } from 'node:url'
+
+/** Named replies for the cases the adapter must handle; a number answers that HTTP status. */
+export type OpenAiFakeReply =
+  | 'valid'
+  | 'prose' // the JSON wrapped in prose and a code fence
+  | 'malformed' // no usable JSON at all
+  | 'too-long' // title and description over the limits
+  | 'eight-keywords' // only 8 keywords (cannot be fixed by trimming)
+  | 'schema-unsupported' // 400: response_format json_schema not supported
+  | 'refusal'
+  | 'hang' // never answers (until the fake closes): for client timeouts
+  | number // e.g. 429 (with retry-after-ms), 500, 503, 401
+  | { status: number; body: unknown; headers?: Record<string, string> }
+  | { content: string }
+
+export type OpenAiFakeRequest = {
+  method: string
+  path: string
+  headers: Record<string, string>
+  body: unknown
+}
+
+export type OpenAiFake = {
+  /** Base URL to use as OPENAI_BASE_URL, e.g. http://127.0.0.1:4600/v1 */
+  url: string
+  requests: OpenAiFakeRequest[]
+  /** Replies for the next requests, in order; afterwards every request gets 'valid'. */
+  script(replies: OpenAiFakeReply[]): void
+  clearRequests(): void
+  close(): Promise<void>
+}
+
+export const validSeoCopy = {
+  title: 'Seramik Kahve Kupası 350 ml - El Yapımı, Mat Beyaz',
+  description:
+    'El yapımı mat beyaz seramik kahve kupası. 350 ml hacim, bulaşık makinesinde yıkanabilir, günlük kullanım ve hediye için ideal.',
+  features: [
+    'El yapımı seramik gövde',
+    '350 ml kullanışlı hacim',
+    'Bulaşık makinesinde yıkanabilir',
+    'Mat beyaz, sade tasarım',
+  ],
+  keywords: [
+    'seramik kupa',
+    'kahve kupası',
+    'el yapımı kupa',
+    'beyaz kupa',
+    'mat kupa',
+    'hediye kupa',
+    '350 ml kupa',
+    'çay kupası',
+    'mutfak',
+    'ev dekorasyonu',
+  ],
+}
+
+/** The copy for a reply; by hand it picks up the product name the app sent, if any. */
+function seoCopyFor(requestText: string) {
+  const name = /Ürün adı: (.+)/.exec(requestText)?.[1]?.trim()
+  if (!name) return validSeoCopy
+  const title = `${name} - Yüksek Kalite, Hızlı Kargo`.slice(0, 60)
+  return { ...validSeoCopy, title }
+}
+
+function completion(model: string, content: string | null, refusal: string | null = null) {
+  return {
+    id: `chatcmpl-${randomUUID()}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      { index: 0, message: { role: 'assistant', content, refusal }, finish_reason: 'stop', logprobs: null },
+    ],
+    usage: { prompt_tokens: 2900, completion_tokens: 210, total_tokens: 3110 },
+  }
+}
+
+function apiError(message: string, type: string, code: string | null = null, param: string | null = null) {
+  return { error: { message, type, param, code } }
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'x-request-id': `req_${randomUUID().slice(0, 12)}`,
+    ...headers,
+  })
+  res.end(text)
+}
+
+function textOf(body: unknown): string {
+  const messages = (body as { messages?: Array<{ content?: unknown }> } | null)?.messages
+  if (!Array.isArray(messages)) return ''
+  return messages
+    .flatMap((m) => (Array.isArray(m.content) ? m.content : [{ type: 'text', text: m.content }]))
+    .map((part: { type?: string; text?: unknown }) =>
+      part.type === 'text' && typeof part.text === 'string' ? part.text : '',
+    )
+    .join('\n')
+}
+
+export async function startOpenAiFake(
+  options: {
+    port?: number
+    host?: string
+    /** By hand: put the product name the app sent into the title, so the copy looks related. */
+    echoProductName?: boolean
+  } = {},
+): Promise<OpenAiFake> {
+  const host = options.host ?? '127.0.0.1'
+  const requests: OpenAiFakeRequest[] = []
+  let replies: OpenAiFakeReply[] = []
+
+  function answer(
+    res: ServerResponse,
+    reply: OpenAiFakeReply,
+    model: string,
+    requestText: string,
+    key: string,
+  ) {
+    const copy = options.echoProductName ? seoCopyFor(requestText) : validSeoCopy
+    if (typeof reply === 'number') {
+      // Short waits keep the SDK's retries fast in tests; it honours retry-after-ms.
+      const retryHeaders = { 'retry-after-ms': '5' }
+      if (reply === 401) {
+        // Like the real API, the message quotes the key (the real one masks most of it).
+        return send(
+          res,
+          401,
+          apiError(`Incorrect API key provided: ${key}.`, 'invalid_request_error', 'invalid_api_key'),
+        )
+      }
+      if (reply === 429) {
+        return send(
+          res,
+          429,
+          apiError('Rate limit reached for requests', 'requests', 'rate_limit_exceeded'),
+          retryHeaders,
+        )
+      }
+      return send(res, reply, apiError(`Fake server error ${reply}`, 'server_error'), retryHeaders)
+    }
+    if (typeof reply === 'object') {
+      if ('status' in reply) return send(res, reply.status, reply.body, reply.headers ?? {})
+      return send(res, 200, completion(model, reply.content))
+    }
+    switch (reply) {
+      case 'valid':
+        return send(res, 200, completion(model, JSON.stringify(copy)))
+      case 'prose':
+        return send(
+          res,
+          200,
+          completion(
+            model,
+            `Elbette! İşte ürününüz için SEO içeriği:\n\n\`\`\`json\n${JSON.stringify(copy, null, 2)}\n\`\`\`\n\nBaşka bir şey ister misiniz?`,
+          ),
+        )
+      case 'malformed':
+        return send(
+          res,
+          200,
+          completion(model, 'Üzgünüm, {bu ürün için} içerik üretemiyorum: "title": eksik'),
+        )
+      case 'too-long':
+        return send(
+          res,
+          200,
+          completion(
+            model,
+            JSON.stringify({
+              ...copy,
+              title: `${copy.title} ve daha birçok harika özellik ile birlikte gelen ürün`,
+              description: `${copy.description} ${copy.description}`,
+              features: [...copy.features, 'Ek özellik bir', 'Ek özellik iki', 'Ek özellik üç'],
+            }),
+          ),
+        )
+      case 'eight-keywords':
+        return send(
+          res,
+          200,
+          completion(model, JSON.stringify({ ...copy, keywords: copy.keywords.slice(0, 8) })),
+        )
+      case 'schema-unsupported':
+        return send(
+          res,
+          400,
+          apiError(
+            "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+            'invalid_request_error',
+            null,
+            'response_format',
+          ),
+        )
+      case 'refusal':
+        return send(res, 200, completion(model, null, 'I cannot help with that.'))
+      case 'hang':
+        return
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const raw = Buffer.concat(chunks).toString('utf8')
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
+    }
+    let body: unknown = null
+    try {
+      body = raw ? JSON.parse(raw) : null
+    } catch {
+      return send(
+        res,
+        400,
+        apiError('We could not parse the JSON body of your request.', 'invalid_request_error'),
+      )
+    }
+    const path = req.url ?? '/'
+    requests.push({ method: req.method ?? 'GET', path, headers, body })
+    if (req.method !== 'POST' || !path.startsWith('/v1/chat/completions')) {
+      return send(res, 404, apiError(`Unknown request URL: ${req.method} ${path}`, 'invalid_request_error'))
+    }
+    const key = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1]
+    if (!key) {
+      return send(res, 401, apiError('You did not provide an API key.', 'invalid_request_error'))
+    }
+    const model =
+      typeof (body as { model?: unknown })?.model === 'string' ? (body as { model: string }).model : 'unknown'
+    answer(res, replies.shift() ?? 'valid', model, textOf(body), key)
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) send(res, 500, apiError(`Fake crashed: ${String(error)}`, 'server_error'))
+      else res.destroy()
+    })
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://${host}:${port}/v1`,
+    requests,
+    script(next) {
+      replies = [...next]
+    },
+    clearRequests() {
+      requests.length = 0
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections()
+        server.close((error) => (error ? reject(error) : resolve()))
+      }),
+  }
+}
+
+function argValue(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name)
+  return index >= 0 ? args[index + 1] : undefined
+}
+
+// By hand: `npx tsx tests/fakes/openai-server.ts [--port 4600] [--host 127.0.0.1]`
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const args = process.argv.slice(2)
+  const fake = await startOpenAiFake({
+    port: Number(argValue(args, '--port') ?? 4600),
+    host: argValue(args, '--host') ?? '127.0.0.1',
+    echoProductName: true,
+  })
+  console.log(`OpenAI fake listening on ${fake.url}`)
+  console.log(`run the app with: SEO_PROVIDER=openai OPENAI_API_KEY=fake OPENAI_BASE_URL=${fake.url}`)
+  const stop = () => {
+    fake.close().finally(() => process.exit(0))
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}

@@ -1,0 +1,72 @@
+import { expect } from 'vitest'
+import type { GenerationView } from '../../src/shared/contracts/generations.ts'
+import type { PlanId } from '../../src/shared/plans.ts'
+import { nextClientIp } from './factories.ts'
+import { makeJpeg } from './fake-providers.ts'
+import { createTestClient, type TestClient, type TestServer } from './test-server.ts'
+
+/** A signed-up user with a plan, in its own cookie jar. */
+export async function signedInClient(
+  server: TestServer,
+  planId: PlanId | null = 'growth',
+): Promise<TestClient> {
+  const client = createTestClient(server, { clientIp: nextClientIp() })
+  const email = `seller-${Math.random().toString(36).slice(2)}@example.com`
+  const signUp = await client.request('/api/auth/sign-up', { json: { email, password: 'secret1' } })
+  expect(signUp.status).toBe(201)
+  if (planId) await client.request('/api/billing/subscription', { json: { planId } })
+  return client
+}
+
+export async function upload(
+  client: TestClient,
+  bytes: Buffer,
+  name = 'product.jpg',
+  type = 'image/jpeg',
+): Promise<Response> {
+  const form = new FormData()
+  form.append('file', new Blob([new Uint8Array(bytes)], { type }), name)
+  return client.request('/api/assets', { method: 'POST', body: form })
+}
+
+export async function uploadPhoto(client: TestClient): Promise<string> {
+  const response = await upload(client, await makeJpeg(400, 300))
+  expect(response.status).toBe(201)
+  return ((await response.json()) as { asset: { id: string } }).asset.id
+}
+
+export async function createGeneration(client: TestClient, body: Record<string, unknown>): Promise<Response> {
+  return client.request('/api/generations', { json: body })
+}
+
+export async function getGeneration(client: TestClient, id: string): Promise<GenerationView> {
+  const response = await client.request(`/api/generations/${id}`)
+  return ((await response.json()) as { generation: GenerationView }).generation
+}
+
+/** Waits (by asking, not sleeping) until the generation reaches one of the states. */
+export async function waitForStatus(
+  client: TestClient,
+  id: string,
+  statuses: GenerationView['status'][],
+  timeout = 15_000,
+) {
+  let latest: GenerationView | null = null
+  await expect
+    .poll(
+      async () => {
+        latest = await getGeneration(client, id)
+        return statuses.includes(latest.status)
+      },
+      { timeout, interval: 50 },
+    )
+    .toBe(true)
+  return latest as unknown as GenerationView
+}
+
+export async function usage(client: TestClient) {
+  return (await (await client.request('/api/usage')).json()) as {
+    images: { used: number; quota: number }
+    videos: { used: number; quota: number }
+  }
+}
