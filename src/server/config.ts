@@ -83,6 +83,10 @@ const envSchema = z.object({
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
   /** The ffmpeg binary the offline studio uses for videos. */
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  /** Generation jobs one worker runs at once. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Run a worker inside the web server (the embedded default); false when `npm run worker` processes do the work. */
+  IN_PROCESS_WORKER: booleanFromString.default(true),
   /** Test-only endpoints under /api/test (outbox, stored messages). Refused in production. */
   ENABLE_TEST_HOOKS: booleanFromString.default(false),
 })
@@ -101,6 +105,11 @@ function crossCheck(env: Record<string, string>): string[] {
   if (env.SEO_PROVIDER === 'openai' && !env.OPENAI_API_KEY) {
     problems.push(
       'OPENAI_API_KEY: is required with SEO_PROVIDER=openai (any non-empty value for a local Ollama)',
+    )
+  }
+  if (['false', '0', 'no'].includes(env.IN_PROCESS_WORKER ?? '') && !env.DATABASE_URL) {
+    problems.push(
+      'IN_PROCESS_WORKER: may be false only with DATABASE_URL (separate workers need a shared PostgreSQL)',
     )
   }
   const isTestHooks = ['true', '1', 'yes'].includes(env.ENABLE_TEST_HOOKS ?? '')
@@ -130,6 +139,7 @@ export type Config = {
   enableTestHooks: boolean
   accessCodes: string[]
   billingProvider: 'manual'
+  worker: { concurrency: number; inProcess: boolean }
   providers: {
     image: 'offline' | 'fal'
     video: 'offline' | 'fal'
@@ -187,6 +197,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     enableTestHooks: e.ENABLE_TEST_HOOKS,
     accessCodes: e.ACCESS_CODES ?? [],
     billingProvider: e.BILLING_PROVIDER,
+    worker: { concurrency: e.WORKER_CONCURRENCY, inProcess: e.IN_PROCESS_WORKER },
     providers: {
       image: e.IMAGE_PROVIDER,
       video: e.VIDEO_PROVIDER,

@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.ts'
 import { holdEmbeddedLock } from './db/embedded-lock.ts'
 import { createAppDeps } from './deps.ts'
 import { ensureSomeAccessCode, syncConfiguredCodes } from './features/access/access-codes.service.ts'
+import { startConfiguredWorker } from './jobs/worker-runtime.ts'
 import { createLogger } from './logger.ts'
 import { loadOrCreateSecret } from './secret.ts'
 
@@ -53,6 +54,7 @@ if (firstCode) {
 let isShuttingDown = false
 const deps = await createAppDeps({ config, database, logger, isShuttingDown: () => isShuttingDown })
 const app = createApp(deps)
+const worker = config.worker.inProcess ? await startConfiguredWorker(deps) : null
 
 const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info: AddressInfo) => {
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
@@ -75,6 +77,8 @@ async function shutdown(signal: string) {
     process.exit(1)
   }, config.shutdownGraceSeconds * 1000)
   forceExit.unref()
+  // Jobs in flight go back to the queue (a provider request keeps its id, to be resumed).
+  await worker?.stop()
   await new Promise<void>((resolve) => {
     server.close(() => resolve())
     // Idle keep-alive connections would otherwise hold close() open.

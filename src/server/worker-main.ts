@@ -1,0 +1,46 @@
+import { type Config, ConfigError, loadConfig } from './config.ts'
+import { openDatabase } from './db/client.ts'
+import { createAppDeps } from './deps.ts'
+import { startConfiguredWorker } from './jobs/worker-runtime.ts'
+import { createLogger } from './logger.ts'
+
+// `npm run worker`: a separate generation worker process against the shared PostgreSQL. Run as
+// many as the load needs (each with WORKER_CONCURRENCY jobs); set IN_PROCESS_WORKER=false on
+// the web servers then.
+
+function readConfig(): Config {
+  try {
+    return loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`)
+      process.exit(1)
+    }
+    throw error
+  }
+}
+
+const config = readConfig()
+if (!config.databaseUrl) {
+  process.stderr.write(
+    'npm run worker needs DATABASE_URL: the embedded database belongs to the web server process.\n',
+  )
+  process.exit(1)
+}
+const logger = createLogger({ level: config.logLevel, base: { role: 'worker' } })
+const database = await openDatabase({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax })
+await database.migrate()
+const deps = await createAppDeps({ config, database, logger })
+const worker = await startConfiguredWorker(deps)
+
+let isStopping = false
+async function shutdown(signal: string) {
+  if (isStopping) return
+  isStopping = true
+  logger.info({ signal }, 'worker shutting down; jobs in flight go back to the queue')
+  await worker.stop()
+  await database.close()
+  process.exit(0)
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))
