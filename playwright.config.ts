@@ -54,7 +54,7 @@ export default defineConfig({
       TRUST_PROXY: 'true',
       SUPPORT_EMAIL: 'support@vitrin.test',
       // Known codes for the access-code tests.
-      ACCESS_CODES: 'VITRIN,E2EBETA,TRIAL1',
+      ACCESS_CODES: 'VITRIN,E2EBTA,TRIAL1',
     },
   },
 })
