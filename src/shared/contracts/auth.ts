@@ -5,7 +5,7 @@ export const minPasswordLength = 6
 /** Longest password accepted; longer ones only cost hashing time. */
 export const maxPasswordLength = 128
 
-const email = z.string().trim().toLowerCase().max(254).pipe(z.email())
+const email = z.string().trim().toLowerCase().min(1).max(254).pipe(z.email())
 const password = z.string().min(minPasswordLength).max(maxPasswordLength)
 
 export const signUpRequestSchema = z.object({ email, password })

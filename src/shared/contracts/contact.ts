@@ -16,7 +16,7 @@ const trimmed = (max: number) => z.string().trim().max(max)
 /** POST /api/contact request body. `website` is a honeypot: people never see or fill it. */
 export const contactRequestSchema = z.object({
   name: trimmed(120).min(1),
-  email: z.string().trim().max(254).pipe(z.email()),
+  email: z.string().trim().min(1).max(254).pipe(z.email()),
   company: trimmed(160).optional().default(''),
   phone: trimmed(40).optional().default(''),
   inquiryType: z.enum(inquiryTypes).default('general'),

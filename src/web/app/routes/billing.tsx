@@ -1,5 +1,205 @@
+import { useEffect, useRef, useState } from 'react'
+import type { BillingResponse } from '../../../shared/contracts/billing.ts'
+import { getPlan, type Plan } from '../../../shared/plans.ts'
+import { Button } from '../../components/ui/button.tsx'
+import { Container } from '../../components/ui/container.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
+import { Spinner } from '../../components/ui/spinner.tsx'
+import { cancelSubscription, choosePlan } from '../../features/billing/api/billing-api.ts'
+import { ChoosePlanDialog } from '../../features/billing/components/choose-plan-dialog.tsx'
+import { ConfirmDialog } from '../../features/billing/components/confirm-dialog.tsx'
+import { CurrentPlanSummary } from '../../features/billing/components/current-plan-summary.tsx'
+import { PlanOptions } from '../../features/billing/components/plan-options.tsx'
+import { PortalButton } from '../../features/billing/components/portal-button.tsx'
+import { TestBillingNotice } from '../../features/billing/components/test-billing-notice.tsx'
+import { errorMessage } from '../../features/billing/error-message.ts'
+import { useBilling } from '../../features/billing/hooks/use-billing.ts'
+import { useSession } from '../../features/session/session-context.tsx'
+import { QuotaMeter } from '../../features/usage/components/quota-meter.tsx'
+import { useUsage } from '../../features/usage/hooks/use-usage.ts'
+import { ApiError } from '../../lib/api-client.ts'
+import { useI18n } from '../../lib/i18n.tsx'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
+
+type Pending = { kind: 'choose'; plan: Plan } | { kind: 'cancel' } | null
+
+const cardClass = 'rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6'
 
 export function BillingPage() {
-  return <PageHeader title="BillingPage" />
+  const { t } = useI18n()
+  const session = useSession()
+  const { state, reload, replace } = useBilling()
+  const usage = useUsage()
+  const [pending, setPending] = useState<Pending>(null)
+  const [message, setMessage] = useState('')
+  const statusRef = useRef<HTMLParagraphElement>(null)
+  // After a change the dialog hands focus to the confirmation message; after "Not now", back to its opener.
+  const focusAfterDialogRef = useRef<HTMLElement | null>(null)
+  useDocumentTitle(t('billing.title'))
+
+  const isUnauthorized =
+    state.status === 'error' && state.error instanceof ApiError && state.error.code === 'UNAUTHORIZED'
+  useEffect(() => {
+    if (isUnauthorized) void session.refresh()
+  }, [isUnauthorized, session.refresh])
+
+  function open(next: Pending) {
+    setMessage('')
+    focusAfterDialogRef.current = null
+    setPending(next)
+  }
+
+  function adopt(billing: BillingResponse, text: string) {
+    replace(billing)
+    usage.reload()
+    focusAfterDialogRef.current = statusRef.current
+    setPending(null)
+    setMessage(text)
+  }
+
+  const billing = state.status === 'ready' ? state.billing : null
+  const subscription = billing?.subscription ?? null
+  const activePlanId = subscription?.status === 'active' ? subscription.planId : null
+
+  return (
+    <>
+      <PageHeader title={t('billing.title')} subtitle={t('billing.subtitle')} />
+      <Container className="space-y-8 py-8 sm:py-12">
+        <p
+          ref={statusRef}
+          role="status"
+          tabIndex={-1}
+          data-testid="billing-message"
+          className={
+            message
+              ? 'rounded-xl border border-emerald-200 bg-emerald-50 px-4 py-3 font-medium text-emerald-900 outline-none'
+              : 'sr-only'
+          }
+        >
+          {message}
+        </p>
+        {state.status === 'loading' ? (
+          <div className="flex min-h-40 items-center justify-center text-brand-700">
+            <Spinner label={t('billing.loading')} className="size-8" />
+          </div>
+        ) : state.status === 'error' ? (
+          <div role="alert" className="max-w-xl rounded-2xl border border-red-200 bg-red-50 p-6 text-red-900">
+            <p className="font-semibold">{t('billing.error.title')}</p>
+            <p className="mt-1 text-sm">{errorMessage(t, state.error)}</p>
+            <Button variant="secondary" className="mt-4" onClick={reload}>
+              {t('billing.error.retry')}
+            </Button>
+          </div>
+        ) : billing ? (
+          <>
+            {billing.provider === 'manual' ? <TestBillingNotice /> : null}
+
+            <div className="grid gap-6 lg:grid-cols-5">
+              <section aria-labelledby="billing-current-title" className={`${cardClass} lg:col-span-3`}>
+                <h2 id="billing-current-title" className="text-lg font-semibold text-slate-900">
+                  {t('billing.current.title')}
+                </h2>
+                <div className="mt-4">
+                  <CurrentPlanSummary subscription={subscription} />
+                </div>
+                <div className="mt-6 flex flex-col gap-6 border-t border-slate-200 pt-6">
+                  {activePlanId ? (
+                    <div>
+                      <button
+                        type="button"
+                        onClick={() => open({ kind: 'cancel' })}
+                        className="rounded-lg border border-red-300 bg-white px-4 py-2 text-sm font-semibold text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700"
+                      >
+                        {t('billing.cancel.button')}
+                      </button>
+                    </div>
+                  ) : null}
+                  {billing.hasCustomerPortal ? null : (
+                    <PortalButton
+                      label={t('billing.portal.button')}
+                      reason={t('billing.portal.unavailable')}
+                    />
+                  )}
+                </div>
+              </section>
+
+              <section
+                aria-labelledby="billing-usage-title"
+                className="rounded-2xl bg-brand-950 p-5 text-white shadow-sm sm:p-6 lg:col-span-2"
+              >
+                <h2 id="billing-usage-title" className="text-lg font-semibold">
+                  {t('billing.usage.title')}
+                </h2>
+                {usage.status === 'loading' ? (
+                  <div className="mt-6 text-brand-100">
+                    <Spinner label={t('billing.usage.loading')} />
+                  </div>
+                ) : usage.status === 'error' ? (
+                  <div className="mt-4 text-sm">
+                    <p>{t('billing.usage.error')}</p>
+                    <button
+                      type="button"
+                      onClick={usage.reload}
+                      className="mt-2 rounded font-semibold text-white underline underline-offset-4"
+                    >
+                      {t('billing.error.retry')}
+                    </button>
+                  </div>
+                ) : usage.usage.subscription === null ? (
+                  <p className="mt-4 text-sm text-brand-100" data-testid="usage-no-plan">
+                    {t('billing.usage.noPlan', {
+                      images: usage.usage.images.used,
+                      videos: usage.usage.videos.used,
+                    })}
+                  </p>
+                ) : (
+                  <div className="mt-6 space-y-6">
+                    <QuotaMeter resource="images" {...usage.usage.images} />
+                    <QuotaMeter resource="videos" {...usage.usage.videos} />
+                    <p className="text-sm text-brand-100">{t('billing.usage.seo')}</p>
+                  </div>
+                )}
+              </section>
+            </div>
+
+            <section aria-labelledby="billing-plans-title">
+              <h2 id="billing-plans-title" className="text-lg font-semibold text-slate-900">
+                {t(activePlanId ? 'billing.plans.title' : 'billing.plans.titleNone')}
+              </h2>
+              <p className="mt-1 mb-4 text-sm text-slate-600">{t('billing.plans.subtitle')}</p>
+              <PlanOptions currentPlanId={activePlanId} onChoose={(plan) => open({ kind: 'choose', plan })} />
+            </section>
+          </>
+        ) : null}
+      </Container>
+
+      {pending?.kind === 'choose' ? (
+        <ChoosePlanDialog
+          plan={pending.plan}
+          isSwitch={activePlanId !== null}
+          isTestBilling={billing?.provider === 'manual'}
+          finalFocusRef={focusAfterDialogRef}
+          onClose={() => setPending(null)}
+          onConfirm={async () => {
+            const next = await choosePlan(pending.plan.id)
+            adopt(next, t('billing.done.changed', { plan: pending.plan.name }))
+          }}
+        />
+      ) : null}
+      {pending?.kind === 'cancel' && activePlanId ? (
+        <ConfirmDialog
+          tone="danger"
+          title={t('billing.cancel.title')}
+          body={<p>{t('billing.cancel.body', { plan: getPlan(activePlanId).name })}</p>}
+          confirmLabel={t('billing.cancel.confirm')}
+          cancelLabel={t('billing.cancel.keep')}
+          finalFocusRef={focusAfterDialogRef}
+          onClose={() => setPending(null)}
+          onConfirm={async () => {
+            adopt(await cancelSubscription(), t('billing.done.canceled'))
+          }}
+        />
+      ) : null}
+    </>
+  )
 }

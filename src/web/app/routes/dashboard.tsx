@@ -1,5 +1,220 @@
-import { PageHeader } from '../../components/ui/page-header.tsx'
+import { type ReactNode, useEffect, useRef } from 'react'
+import { Link } from 'react-router'
+import type { UsageResponse } from '../../../shared/contracts/billing.ts'
+import { getPlan } from '../../../shared/plans.ts'
+import { Button, ButtonLink } from '../../components/ui/button.tsx'
+import { Container } from '../../components/ui/container.tsx'
+import { formatDate } from '../../features/billing/format-date.ts'
+import { useSession } from '../../features/session/session-context.tsx'
+import { QuotaAlerts } from '../../features/usage/components/quota-alerts.tsx'
+import { QuotaMeter } from '../../features/usage/components/quota-meter.tsx'
+import { UsageSkeleton } from '../../features/usage/components/usage-skeleton.tsx'
+import { useUsage } from '../../features/usage/hooks/use-usage.ts'
+import { ApiError } from '../../lib/api-client.ts'
+import { useI18n } from '../../lib/i18n.tsx'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
 export function DashboardPage() {
-  return <PageHeader title="DashboardPage" />
+  const { t } = useI18n()
+  const session = useSession()
+  const usage = useUsage()
+  useDocumentTitle(t('app.dashboard.documentTitle'))
+
+  // A 401 means the session ended elsewhere (e.g. a password change): the guard then sends the user to /access.
+  const isUnauthorized =
+    usage.status === 'error' && usage.error instanceof ApiError && usage.error.code === 'UNAUTHORIZED'
+  useEffect(() => {
+    if (isUnauthorized) void session.refresh()
+  }, [isUnauthorized, session.refresh])
+
+  const who =
+    session.status === 'signed-in'
+      ? session.user.isBeta || !session.user.email
+        ? t('app.dashboard.betaAccount')
+        : t('app.dashboard.signedInAs', { email: session.user.email })
+      : ''
+
+  return (
+    <div className="bg-slate-50">
+      <Container className="py-8 sm:py-12">
+        {usage.status === 'loading' ? (
+          <UsageSkeleton label={t('app.dashboard.loading')} />
+        ) : usage.status === 'error' ? (
+          <div role="alert" className="max-w-xl rounded-2xl border border-red-200 bg-red-50 p-6 text-red-900">
+            <h1 className="text-lg font-semibold">{t('app.dashboard.error.title')}</h1>
+            <p className="mt-1 text-sm">
+              {t(usage.error instanceof ApiError ? `errors.${usage.error.code}` : 'errors.INTERNAL')}
+            </p>
+            <Button variant="secondary" className="mt-4" onClick={usage.reload}>
+              {t('app.dashboard.error.retry')}
+            </Button>
+          </div>
+        ) : usage.usage.subscription ? (
+          <Dashboard usage={usage.usage} who={who} />
+        ) : (
+          <Welcome who={who} />
+        )}
+      </Container>
+    </div>
+  )
+}
+
+function Welcome(props: { who: string }) {
+  const { t } = useI18n()
+  return (
+    <div className="mx-auto max-w-2xl rounded-3xl border border-slate-200 bg-white px-6 py-12 text-center shadow-sm sm:px-12">
+      <p className="text-sm text-slate-600" data-testid="signed-in-as">
+        {props.who}
+      </p>
+      <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
+        {t('app.welcome.title')}
+      </h1>
+      <p className="mt-4 text-lg text-slate-700">{t('app.welcome.body')}</p>
+      <ButtonLink to="/pricing" size="lg" className="mt-8">
+        {t('app.welcome.viewPlans')}
+      </ButtonLink>
+      <p className="mt-6 text-sm text-slate-600">{t('app.welcome.note')}</p>
+    </div>
+  )
+}
+
+function Dashboard(props: { usage: UsageResponse; who: string }) {
+  const { t, locale, formatNumber } = useI18n()
+  const { usage } = props
+  const subscription = usage.subscription
+  const usageHeadingRef = useRef<HTMLHeadingElement>(null)
+  if (!subscription) return null
+  const plan = getPlan(subscription.planId)
+  const periodEnd = formatDate(locale, subscription.currentPeriodEnd)
+
+  return (
+    <div className="space-y-8">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight text-slate-900">{t('app.dashboard.title')}</h1>
+          <p className="mt-1 text-slate-600" data-testid="signed-in-as">
+            {props.who}
+          </p>
+        </div>
+        <section
+          aria-labelledby="dashboard-plan-title"
+          className="rounded-2xl border border-slate-200 bg-white px-5 py-4 shadow-sm sm:min-w-72"
+        >
+          <h2
+            id="dashboard-plan-title"
+            className="text-xs font-semibold tracking-wide text-slate-600 uppercase"
+          >
+            {t('app.dashboard.yourPlan')}
+          </h2>
+          <p className="mt-1 text-lg font-semibold text-slate-900" data-testid="dashboard-plan">
+            {t('app.dashboard.planName', { plan: plan.name })}
+          </p>
+          <p className="text-sm text-slate-600" data-testid="dashboard-period">
+            {subscription.isTrial
+              ? t('app.dashboard.trialUntil', { date: periodEnd })
+              : t('app.dashboard.periodEnds', { date: periodEnd })}
+          </p>
+          <Link
+            to="/billing"
+            className="mt-2 inline-block rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
+          >
+            {t('app.dashboard.managePlan')}
+          </Link>
+        </section>
+      </div>
+
+      <QuotaAlerts
+        images={usage.images}
+        videos={usage.videos}
+        onDismissed={() => usageHeadingRef.current?.focus()}
+      />
+
+      <section
+        aria-labelledby="dashboard-usage-title"
+        className="rounded-3xl bg-brand-950 p-6 text-white shadow-sm sm:p-8"
+      >
+        <h2
+          id="dashboard-usage-title"
+          ref={usageHeadingRef}
+          tabIndex={-1}
+          className="text-lg font-semibold outline-none"
+        >
+          {t('app.dashboard.usageTitle')}
+        </h2>
+        <div className="mt-6 grid gap-8 sm:grid-cols-2">
+          <QuotaMeter resource="images" used={usage.images.used} quota={usage.images.quota} />
+          <QuotaMeter resource="videos" used={usage.videos.used} quota={usage.videos.quota} />
+        </div>
+        <p className="mt-6 text-sm text-brand-100">{t('app.dashboard.usageNote')}</p>
+      </section>
+
+      <section aria-labelledby="dashboard-stats-title">
+        <h2 id="dashboard-stats-title" className="text-lg font-semibold text-slate-900">
+          {t('app.dashboard.statsTitle')}
+        </h2>
+        <dl className="mt-4 grid gap-4 sm:grid-cols-3">
+          <Stat label={t('app.dashboard.stats.images')} testId="stat-images">
+            {formatNumber(usage.images.used)}
+          </Stat>
+          <Stat label={t('app.dashboard.stats.videos')} testId="stat-videos">
+            {formatNumber(usage.videos.used)}
+          </Stat>
+          <Stat label={t('app.dashboard.stats.seo')} testId="stat-seo">
+            {t('app.dashboard.stats.unlimited')}
+          </Stat>
+        </dl>
+      </section>
+
+      <section aria-labelledby="dashboard-actions-title">
+        <h2 id="dashboard-actions-title" className="text-lg font-semibold text-slate-900">
+          {t('app.dashboard.quickActions.title')}
+        </h2>
+        <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <QuickAction to="/app/create" name="create" isPrimary />
+          <QuickAction to="/app/fashion" name="fashion" />
+          <QuickAction to="/app/library" name="library" />
+          <QuickAction to="/billing" name="billing" />
+        </ul>
+      </section>
+    </div>
+  )
+}
+
+function Stat(props: { label: string; testId: string; children: ReactNode }) {
+  return (
+    <div className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+      <dt className="text-sm font-medium text-slate-600">{props.label}</dt>
+      <dd
+        className="mt-1 text-3xl font-bold tracking-tight text-slate-900 tabular-nums"
+        data-testid={props.testId}
+      >
+        {props.children}
+      </dd>
+    </div>
+  )
+}
+
+function QuickAction(props: {
+  to: string
+  name: 'create' | 'fashion' | 'library' | 'billing'
+  isPrimary?: boolean
+}) {
+  const { t } = useI18n()
+  return (
+    <li>
+      <Link
+        to={props.to}
+        className={`flex h-full flex-col rounded-2xl border p-5 shadow-sm transition-colors ${
+          props.isPrimary
+            ? 'border-brand-700 bg-brand-700 text-white hover:bg-brand-800'
+            : 'border-slate-200 bg-white text-slate-900 hover:border-brand-300 hover:bg-brand-50'
+        }`}
+      >
+        <span className="font-semibold">{t(`app.dashboard.quickActions.${props.name}.title`)}</span>
+        <span className={`mt-1 text-sm ${props.isPrimary ? 'text-brand-100' : 'text-slate-600'}`}>
+          {t(`app.dashboard.quickActions.${props.name}.description`)}
+        </span>
+      </Link>
+    </li>
+  )
 }

@@ -1,21 +1,55 @@
-import { Link } from 'react-router'
-import { plans } from '../../../shared/plans.ts'
+import { useState } from 'react'
+import { Link, useNavigate, useSearchParams } from 'react-router'
+import { isPlanId, type Plan, plans } from '../../../shared/plans.ts'
 import { Container } from '../../components/ui/container.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
+import { choosePlan } from '../../features/billing/api/billing-api.ts'
+import { ChoosePlanDialog } from '../../features/billing/components/choose-plan-dialog.tsx'
+import { useBilling } from '../../features/billing/hooks/use-billing.ts'
 import { PlanCard } from '../../features/plans/components/plan-card.tsx'
+import { useSession } from '../../features/session/session-context.tsx'
 import { useI18n } from '../../lib/i18n.tsx'
 import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
 export function PricingPage() {
   const { t } = useI18n()
   useDocumentTitle(t('common.nav.pricing'))
+  const session = useSession()
+  const isSignedIn = session.status === 'signed-in'
+  const [searchParams] = useSearchParams()
+  const navigate = useNavigate()
+  // Signed in, the cards choose a plan; the current one comes from the billing API.
+  const { state: billingState } = useBilling({ isEnabled: isSignedIn })
+  const [choosing, setChoosing] = useState<Plan | null>(null)
+
+  const requested = searchParams.get('plan')
+  const selectedPlanId = isSignedIn && isPlanId(requested) ? requested : null
+  const billing = billingState.status === 'ready' ? billingState.billing : null
+  const subscription = billing?.subscription
+  const currentPlanId = subscription?.status === 'active' ? subscription.planId : null
+
   return (
     <>
       <PageHeader title={t('pricing.title')} subtitle={t('pricing.subtitle')} />
       <Container className="py-12 sm:py-16">
         <div className="grid gap-8 lg:grid-cols-3">
           {plans.map((plan) => (
-            <PlanCard key={plan.id} plan={plan} ctaTo={`/auth/signup?plan=${plan.id}`} />
+            <PlanCard
+              key={plan.id}
+              plan={plan}
+              ctaTo={`/auth/signup?plan=${plan.id}`}
+              isSelected={plan.id === selectedPlanId}
+              choice={
+                isSignedIn
+                  ? {
+                      isCurrent: plan.id === currentPlanId,
+                      // Wait for the current plan, so a card never flips from "Choose" to "Current plan".
+                      isDisabled: billingState.status === 'loading',
+                      onChoose: () => setChoosing(plan),
+                    }
+                  : undefined
+              }
+            />
           ))}
         </div>
         <p className="mt-10 text-center text-sm text-slate-600">{t('pricing.quotaNote')}</p>
@@ -26,6 +60,18 @@ export function PricingPage() {
           </Link>
         </p>
       </Container>
+      {choosing ? (
+        <ChoosePlanDialog
+          plan={choosing}
+          isSwitch={currentPlanId !== null}
+          isTestBilling={billing?.provider === 'manual'}
+          onClose={() => setChoosing(null)}
+          onConfirm={async () => {
+            await choosePlan(choosing.id)
+            navigate('/app')
+          }}
+        />
+      ) : null}
     </>
   )
 }

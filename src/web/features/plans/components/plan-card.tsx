@@ -1,5 +1,5 @@
 import type { Plan } from '../../../../shared/plans.ts'
-import { ButtonLink } from '../../../components/ui/button.tsx'
+import { Button, ButtonLink } from '../../../components/ui/button.tsx'
 import { useI18n } from '../../../lib/i18n.tsx'
 
 function CheckIcon() {
@@ -13,9 +13,27 @@ function CheckIcon() {
   )
 }
 
-/** One plan from the catalogue: price, quotas, features and the way to start. */
-export function PlanCard(props: { plan: Plan; ctaTo: string; headingLevel?: 'h2' | 'h3' }) {
-  const { plan } = props
+/** What the card's button does for a signed-in user: choose the plan, or show it is the current one. */
+export type PlanCardChoice = {
+  isCurrent: boolean
+  onChoose: () => void
+  /** While the current plan is still loading, or a choice is being made. */
+  isDisabled?: boolean
+}
+
+/**
+ * One plan from the catalogue: price, quotas, features and the way to start. Signed out, the
+ * button links to `ctaTo`; with `choice` (signed in) it chooses the plan or reads "Current plan".
+ * `isSelected` highlights the plan picked before sign-up.
+ */
+export function PlanCard(props: {
+  plan: Plan
+  ctaTo: string
+  headingLevel?: 'h2' | 'h3'
+  choice?: PlanCardChoice
+  isSelected?: boolean
+}) {
+  const { plan, choice } = props
   const { t, formatUsd } = useI18n()
   const Heading = props.headingLevel ?? 'h2'
   const titleId = `plan-${plan.id}-title`
@@ -23,10 +41,20 @@ export function PlanCard(props: { plan: Plan; ctaTo: string; headingLevel?: 'h2'
     <article
       aria-labelledby={titleId}
       data-plan={plan.id}
+      data-selected={props.isSelected ? 'true' : undefined}
       className={`relative flex flex-col rounded-2xl border bg-white p-6 shadow-sm sm:p-8 ${
-        plan.isMostPopular ? 'border-brand-600 ring-2 ring-brand-600' : 'border-slate-200'
+        props.isSelected
+          ? 'border-accent-500 ring-4 ring-accent-400'
+          : plan.isMostPopular
+            ? 'border-brand-600 ring-2 ring-brand-600'
+            : 'border-slate-200'
       }`}
     >
+      {props.isSelected ? (
+        <p className="absolute -top-3 right-6 rounded-full bg-accent-400 px-3 py-1 text-xs font-semibold tracking-wide text-brand-950 uppercase">
+          {t('billing.plans.selected')}
+        </p>
+      ) : null}
       {plan.isMostPopular ? (
         <p className="absolute -top-3 left-6 rounded-full bg-brand-700 px-3 py-1 text-xs font-semibold tracking-wide text-white uppercase">
           {t('plans.mostPopular')}
@@ -66,14 +94,31 @@ export function PlanCard(props: { plan: Plan; ctaTo: string; headingLevel?: 'h2'
           </li>
         ))}
       </ul>
-      <ButtonLink
-        to={props.ctaTo}
-        variant={plan.isMostPopular ? 'primary' : 'secondary'}
-        className="w-full"
-        aria-label={`${t('plans.getStarted')}: ${plan.name}`}
-      >
-        {t('plans.getStarted')}
-      </ButtonLink>
+      {choice ? (
+        choice.isCurrent ? (
+          <Button variant="secondary" className="w-full" disabled>
+            {t('billing.plans.current')}
+          </Button>
+        ) : (
+          <Button
+            variant={plan.isMostPopular || props.isSelected ? 'primary' : 'secondary'}
+            className="w-full"
+            disabled={choice.isDisabled}
+            onClick={choice.onChoose}
+          >
+            {t('billing.plans.choose', { plan: plan.name })}
+          </Button>
+        )
+      ) : (
+        <ButtonLink
+          to={props.ctaTo}
+          variant={plan.isMostPopular ? 'primary' : 'secondary'}
+          className="w-full"
+          aria-label={`${t('plans.getStarted')}: ${plan.name}`}
+        >
+          {t('plans.getStarted')}
+        </ButtonLink>
+      )}
     </article>
   )
 }

@@ -1,0 +1,26 @@
+import type { ChangePasswordRequest } from '../../../../shared/contracts/auth.ts'
+import type { SettingsResponse, UpdateSettingsRequest } from '../../../../shared/contracts/settings.ts'
+import { apiRequest } from '../../../lib/api-client.ts'
+
+export function getSettings(): Promise<SettingsResponse> {
+  return apiRequest<SettingsResponse>('/api/settings')
+}
+
+/** Stores the auto top-up and bring-your-own-key switches (needs an active plan). */
+export function updateSettings(patch: UpdateSettingsRequest): Promise<SettingsResponse> {
+  return apiRequest<SettingsResponse>('/api/settings', { method: 'PATCH', body: patch })
+}
+
+/** Saves the user's fal key; the answer carries only its mask. */
+export function saveFalKey(key: string): Promise<SettingsResponse> {
+  return apiRequest<SettingsResponse>('/api/settings/fal-key', { method: 'PUT', body: { key } })
+}
+
+export function deleteFalKey(): Promise<SettingsResponse> {
+  return apiRequest<SettingsResponse>('/api/settings/fal-key', { method: 'DELETE' })
+}
+
+/** Changes the password; the server ends the user's other sessions. */
+export function changePassword(request: ChangePasswordRequest): Promise<{ ok: true }> {
+  return apiRequest<{ ok: true }>('/api/auth/password', { method: 'POST', body: request })
+}

@@ -1,0 +1,203 @@
+import { type FormEvent, useId, useRef, useState } from 'react'
+import { type SettingsResponse, saveFalKeyRequestSchema } from '../../../../shared/contracts/settings.ts'
+import { Button, buttonClasses } from '../../../components/ui/button.tsx'
+import { inputClasses } from '../../../components/ui/form-field.tsx'
+import { useI18n } from '../../../lib/i18n.tsx'
+import { deleteFalKey, saveFalKey } from '../api/settings-api.ts'
+import { errorMessage } from '../error-message.ts'
+import { useSettingToggle } from '../hooks/use-setting-toggle.ts'
+import { NeedsPlanNotice } from './needs-plan-notice.tsx'
+import { Switch } from './switch.tsx'
+
+const minKeyLength = 16
+
+/**
+ * Bring Your Own API Key. The key is typed into a password field (with show/hide), sent once,
+ * and from then on only its mask (••••abcd) is shown; the field is emptied after saving.
+ */
+export function ApiSettingsPanel(props: {
+  settings: SettingsResponse
+  onChange: (settings: SettingsResponse) => void
+}) {
+  const { t } = useI18n()
+  const { settings } = props
+  const toggle = useSettingToggle(props.onChange)
+  const needsPlanId = useId()
+  const keyInputId = useId()
+  const keyHintId = useId()
+  const keyErrorId = useId()
+  const inputRef = useRef<HTMLInputElement>(null)
+  const [key, setKey] = useState('')
+  const [isKeyVisible, setKeyVisible] = useState(false)
+  const [keyError, setKeyError] = useState<string | null>(null)
+  const [busy, setBusy] = useState<'saving' | 'removing' | null>(null)
+  const [requestError, setRequestError] = useState<string | null>(null)
+  const [message, setMessage] = useState('')
+
+  const isOn = settings.byoApiEnabled && settings.hasSubscription
+
+  function validateKey(value: string): string | null {
+    const trimmed = value.trim()
+    if (trimmed === '') return t('settings.api.required')
+    if (trimmed.length < minKeyLength) return t('settings.api.tooShort')
+    return saveFalKeyRequestSchema.safeParse({ key: trimmed }).success ? null : t('settings.api.invalid')
+  }
+
+  async function handleSave(event: FormEvent) {
+    event.preventDefault()
+    setMessage('')
+    setRequestError(null)
+    const problem = validateKey(key)
+    setKeyError(problem)
+    if (problem) {
+      inputRef.current?.focus()
+      return
+    }
+    setBusy('saving')
+    try {
+      const next = await saveFalKey(key.trim())
+      setKey('')
+      setKeyVisible(false)
+      props.onChange(next)
+      setMessage(t('settings.api.saved'))
+    } catch (caught) {
+      setRequestError(errorMessage(t, caught))
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  async function handleRemove() {
+    setMessage('')
+    setRequestError(null)
+    setBusy('removing')
+    try {
+      props.onChange(await deleteFalKey())
+      setMessage(t('settings.api.removed'))
+      inputRef.current?.focus()
+    } catch (caught) {
+      setRequestError(errorMessage(t, caught))
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  const removeButton = (
+    <button
+      type="button"
+      className={buttonClasses('secondary')}
+      onClick={() => void handleRemove()}
+      disabled={busy !== null}
+      aria-busy={busy === 'removing'}
+    >
+      {busy === 'removing' ? t('settings.api.removing') : t('settings.api.remove')}
+    </button>
+  )
+
+  return (
+    <section aria-labelledby="settings-api-title" className="max-w-2xl space-y-6">
+      <h2 id="settings-api-title" className="text-xl font-semibold text-slate-900">
+        {t('settings.api.title')}
+      </h2>
+      {settings.hasSubscription ? null : <NeedsPlanNotice id={needsPlanId} />}
+      <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
+        <Switch
+          label={t('settings.api.byoLabel')}
+          description={t('settings.api.byoDescription')}
+          checked={settings.byoApiEnabled}
+          onChange={(checked) => void toggle.save({ byoApiEnabled: checked })}
+          onText={t('settings.toggle.on')}
+          offText={t('settings.toggle.off')}
+          disabled={!settings.hasSubscription}
+          isBusy={toggle.isBusy}
+          extraDescriptionId={settings.hasSubscription ? undefined : needsPlanId}
+        />
+        {toggle.error ? (
+          <p role="alert" className="mt-3 text-sm text-red-700">
+            {toggle.error}
+          </p>
+        ) : null}
+        <p role="status" className="mt-3 text-sm text-emerald-800">
+          {toggle.status}
+        </p>
+
+        {isOn ? (
+          <div className="mt-4 space-y-5 border-t border-slate-200 pt-5">
+            <div data-testid="saved-key">
+              <p className="text-sm font-medium text-slate-900">{t('settings.api.savedKey')}</p>
+              {settings.falKey.isSet && settings.falKey.mask ? (
+                <div className="mt-2 flex flex-wrap items-center gap-3">
+                  <code className="rounded-md bg-slate-100 px-2.5 py-1 font-mono text-sm text-slate-900">
+                    {settings.falKey.mask}
+                  </code>
+                  {removeButton}
+                </div>
+              ) : (
+                <p className="mt-1 text-sm text-slate-600">{t('settings.api.noKey')}</p>
+              )}
+            </div>
+            <form noValidate onSubmit={handleSave} className="space-y-3">
+              <label htmlFor={keyInputId} className="block text-sm font-medium text-slate-900">
+                {settings.falKey.isSet ? t('settings.api.replaceLabel') : t('settings.api.keyLabel')}
+              </label>
+              <div className="flex gap-2">
+                <input
+                  ref={inputRef}
+                  id={keyInputId}
+                  name="falKey"
+                  type={isKeyVisible ? 'text' : 'password'}
+                  autoComplete="off"
+                  spellCheck={false}
+                  autoCapitalize="off"
+                  value={key}
+                  onChange={(event) => {
+                    setKey(event.target.value)
+                    setKeyError(null)
+                  }}
+                  aria-invalid={keyError ? true : undefined}
+                  aria-describedby={keyError ? `${keyErrorId} ${keyHintId}` : keyHintId}
+                  className={`${inputClasses} font-mono`}
+                />
+                <button
+                  type="button"
+                  className={buttonClasses('secondary', 'md', 'shrink-0')}
+                  onClick={() => setKeyVisible((visible) => !visible)}
+                  aria-controls={keyInputId}
+                >
+                  {isKeyVisible ? t('settings.api.hide') : t('settings.api.show')}
+                </button>
+              </div>
+              {keyError ? (
+                <p id={keyErrorId} className="text-sm text-red-700">
+                  {keyError}
+                </p>
+              ) : null}
+              <p id={keyHintId} className="text-sm text-slate-600">
+                {t('settings.api.keyHint')}
+              </p>
+              <Button type="submit" disabled={busy !== null} aria-busy={busy === 'saving'}>
+                {busy === 'saving' ? t('settings.api.saving') : t('settings.api.save')}
+              </Button>
+            </form>
+          </div>
+        ) : settings.falKey.isSet && settings.falKey.mask ? (
+          <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-slate-200 pt-5">
+            <p className="text-sm text-slate-700">
+              {t('settings.api.offWithKey', { mask: settings.falKey.mask })}
+            </p>
+            {removeButton}
+          </div>
+        ) : null}
+
+        {requestError ? (
+          <p role="alert" className="mt-3 text-sm text-red-700">
+            {requestError}
+          </p>
+        ) : null}
+        <p role="status" className="mt-3 text-sm text-emerald-800">
+          {message}
+        </p>
+      </div>
+    </section>
+  )
+}

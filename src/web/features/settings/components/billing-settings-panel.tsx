@@ -1,0 +1,73 @@
+import { useId } from 'react'
+import { Link } from 'react-router'
+import type { SettingsResponse } from '../../../../shared/contracts/settings.ts'
+import { Button } from '../../../components/ui/button.tsx'
+import { useI18n } from '../../../lib/i18n.tsx'
+import { useSettingToggle } from '../hooks/use-setting-toggle.ts'
+import { NeedsPlanNotice } from './needs-plan-notice.tsx'
+import { Switch } from './switch.tsx'
+
+/** Billing preferences: Auto Top-up (stored; effective once payments are live) and Manage Billing. */
+export function BillingSettingsPanel(props: {
+  settings: SettingsResponse
+  onChange: (settings: SettingsResponse) => void
+}) {
+  const { t } = useI18n()
+  const { settings } = props
+  const toggle = useSettingToggle(props.onChange)
+  const needsPlanId = useId()
+  const notLiveId = useId()
+  const portalReasonId = useId()
+  const extra = [settings.hasSubscription ? null : needsPlanId, settings.isBillingLive ? null : notLiveId]
+    .filter(Boolean)
+    .join(' ')
+
+  return (
+    <section aria-labelledby="settings-billing-title" className="max-w-2xl space-y-6">
+      <h2 id="settings-billing-title" className="text-xl font-semibold text-slate-900">
+        {t('settings.billing.title')}
+      </h2>
+      {settings.hasSubscription ? null : <NeedsPlanNotice id={needsPlanId} />}
+      <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
+        <Switch
+          label={t('settings.billing.autoTopupLabel')}
+          description={t('settings.billing.autoTopupDescription')}
+          checked={settings.autoTopupEnabled}
+          onChange={(checked) => void toggle.save({ autoTopupEnabled: checked })}
+          onText={t('settings.toggle.on')}
+          offText={t('settings.toggle.off')}
+          disabled={!settings.hasSubscription}
+          isBusy={toggle.isBusy}
+          extraDescriptionId={extra || undefined}
+        />
+        {settings.isBillingLive ? null : (
+          <p id={notLiveId} className="mt-4 rounded-lg bg-slate-50 p-3 text-sm text-slate-700">
+            {t('settings.billing.notLive')}
+          </p>
+        )}
+        {toggle.error ? (
+          <p role="alert" className="mt-3 text-sm text-red-700">
+            {toggle.error}
+          </p>
+        ) : null}
+        <p role="status" className="mt-3 text-sm text-emerald-800">
+          {toggle.status}
+        </p>
+      </div>
+      <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
+        <Button variant="secondary" disabled aria-describedby={portalReasonId}>
+          {t('settings.billing.portalButton')}
+        </Button>
+        <p id={portalReasonId} className="mt-2 text-sm text-slate-600">
+          {t('settings.billing.portalUnavailable')}
+        </p>
+        <Link
+          to="/billing"
+          className="mt-4 inline-block rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
+        >
+          {t('settings.billing.seePlan')}
+        </Link>
+      </div>
+    </section>
+  )
+}

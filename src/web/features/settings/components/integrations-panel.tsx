@@ -1,0 +1,38 @@
+import { useI18n } from '../../../lib/i18n.tsx'
+
+const integrations = ['shopify', 'woocommerce', 'csv'] as const
+
+/** Shopify, WooCommerce and CSV Upload, shown honestly as coming soon: nothing here to click. */
+export function IntegrationsPanel() {
+  const { t } = useI18n()
+  return (
+    <section aria-labelledby="settings-integrations-title" className="space-y-6">
+      <div>
+        <h2 id="settings-integrations-title" className="text-xl font-semibold text-slate-900">
+          {t('settings.integrations.title')}
+        </h2>
+        <p className="mt-1 max-w-2xl text-slate-600">{t('settings.integrations.body')}</p>
+      </div>
+      <ul className="grid gap-4 md:grid-cols-3">
+        {integrations.map((id) => (
+          <li
+            key={id}
+            data-testid={`integration-${id}`}
+            aria-labelledby={`integration-${id}-name`}
+            className="flex flex-col rounded-2xl border border-slate-200 bg-white p-5"
+          >
+            <div className="flex items-start justify-between gap-2">
+              <h3 id={`integration-${id}-name`} className="font-semibold text-slate-900">
+                {t(`settings.integrations.${id}.name`)}
+              </h3>
+              <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap text-slate-700">
+                {t('settings.integrations.comingSoon')}
+              </span>
+            </div>
+            <p className="mt-2 text-sm text-slate-600">{t(`settings.integrations.${id}.description`)}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

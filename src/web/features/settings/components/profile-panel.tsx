@@ -1,0 +1,76 @@
+import { useId, useState } from 'react'
+import type { SessionUser } from '../../../../shared/contracts/auth.ts'
+import { Button } from '../../../components/ui/button.tsx'
+import { inputClasses } from '../../../components/ui/form-field.tsx'
+import { useI18n } from '../../../lib/i18n.tsx'
+import { ChangePasswordDialog } from './change-password-dialog.tsx'
+
+/** Profile: the email (read-only) and Change Password; beta accounts have neither, and are told why. */
+export function ProfilePanel(props: { user: SessionUser }) {
+  const { t } = useI18n()
+  const { user } = props
+  const emailId = useId()
+  const emailHintId = useId()
+  const [isDialogOpen, setDialogOpen] = useState(false)
+  const [message, setMessage] = useState('')
+
+  return (
+    <section aria-labelledby="settings-profile-title" className="space-y-8">
+      <h2 id="settings-profile-title" className="text-xl font-semibold text-slate-900">
+        {t('settings.profile.title')}
+      </h2>
+      {user.isBeta || user.email === null ? (
+        <div className="max-w-xl rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
+          <p className="text-sm font-medium text-slate-600">{t('settings.profile.accountLabel')}</p>
+          <p className="mt-1 text-lg font-semibold text-slate-900">{t('settings.profile.betaValue')}</p>
+          <p className="mt-3 text-slate-700">{t('settings.profile.betaBody')}</p>
+        </div>
+      ) : (
+        <>
+          <div className="max-w-xl">
+            <label htmlFor={emailId} className="block text-sm font-medium text-slate-900">
+              {t('settings.profile.email')}
+            </label>
+            <input
+              id={emailId}
+              type="email"
+              readOnly
+              value={user.email}
+              aria-describedby={emailHintId}
+              className={`${inputClasses} mt-1.5 bg-slate-50 text-slate-700`}
+            />
+            <p id={emailHintId} className="mt-1.5 text-sm text-slate-600">
+              {t('settings.profile.emailHint')}
+            </p>
+          </div>
+          <div className="max-w-xl rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
+            <h3 className="font-semibold text-slate-900">{t('settings.profile.passwordTitle')}</h3>
+            <p className="mt-1 text-sm text-slate-600">{t('settings.profile.passwordBody')}</p>
+            <Button
+              variant="secondary"
+              className="mt-4"
+              onClick={() => {
+                setMessage('')
+                setDialogOpen(true)
+              }}
+            >
+              {t('settings.profile.changePassword')}
+            </Button>
+          </div>
+        </>
+      )}
+      <p role="status" className="text-sm font-medium text-emerald-800">
+        {message}
+      </p>
+      {isDialogOpen ? (
+        <ChangePasswordDialog
+          onClose={() => setDialogOpen(false)}
+          onChanged={() => {
+            setDialogOpen(false)
+            setMessage(t('settings.profile.passwordChanged'))
+          }}
+        />
+      ) : null}
+    </section>
+  )
+}

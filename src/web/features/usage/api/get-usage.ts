@@ -1,0 +1,7 @@
+import type { UsageResponse } from '../../../../shared/contracts/billing.ts'
+import { apiRequest } from '../../../lib/api-client.ts'
+
+/** This month's usage of the signed-in user against the active plan's quotas. */
+export function getUsage(): Promise<UsageResponse> {
+  return apiRequest<UsageResponse>('/api/usage')
+}

@@ -1,0 +1,101 @@
+import type { ReactNode } from 'react'
+import { type QuotaLevel, type QuotaResource, quotaLevel } from '../../../../shared/quota.ts'
+import { ButtonLink } from '../../../components/ui/button.tsx'
+import { useI18n } from '../../../lib/i18n.tsx'
+import { useAlertDismissal } from '../hooks/use-alert-dismissal.ts'
+
+type AlertLevel = Exclude<QuotaLevel, 'ok'>
+type Usage = { used: number; quota: number }
+
+const levelClass: Record<AlertLevel, string> = {
+  warning: 'border-yellow-300 bg-yellow-50 text-yellow-950',
+  danger: 'border-orange-300 bg-orange-50 text-orange-950',
+  blocked: 'border-red-300 bg-red-50 text-red-950',
+}
+const iconClass: Record<AlertLevel, string> = {
+  warning: 'text-yellow-600',
+  danger: 'text-orange-600',
+  blocked: 'text-red-600',
+}
+
+function AlertIcon(props: { level: AlertLevel }) {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 20 20"
+      className={`mt-0.5 size-5 shrink-0 ${iconClass[props.level]}`}
+      fill="currentColor"
+    >
+      <path d="M8.3 2.9a2 2 0 0 1 3.4 0l6.1 10.6A2 2 0 0 1 16.1 16.5H3.9a2 2 0 0 1-1.7-3L8.3 2.9ZM10 7a1 1 0 0 0-1 1v3a1 1 0 1 0 2 0V8a1 1 0 0 0-1-1Zm0 8a1.1 1.1 0 1 0 0-2.2 1.1 1.1 0 0 0 0 2.2Z" />
+    </svg>
+  )
+}
+
+function QuotaAlert(props: {
+  resource: QuotaResource
+  level: AlertLevel
+  onDismiss: () => void
+  children?: ReactNode
+}) {
+  const { t } = useI18n()
+  const { resource, level } = props
+  return (
+    <div
+      role="alert"
+      data-testid={`quota-alert-${resource}`}
+      data-level={level}
+      className={`flex gap-3 rounded-xl border p-4 ${levelClass[level]}`}
+    >
+      <AlertIcon level={level} />
+      <div className="flex flex-1 flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-sm font-medium">{t(`app.alerts.${resource}.${level}`)}</p>
+        {level === 'blocked' ? (
+          <ButtonLink to="/billing" variant="primary" className="shrink-0 self-start sm:self-auto">
+            {t('app.alerts.buyMore')}
+          </ButtonLink>
+        ) : null}
+      </div>
+      <button
+        type="button"
+        onClick={props.onDismiss}
+        aria-label={t('app.alerts.dismiss')}
+        className="-m-1 inline-flex size-8 shrink-0 items-center justify-center rounded-md hover:bg-black/5"
+      >
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor">
+          <path strokeWidth="2" strokeLinecap="round" d="m5 5 10 10M15 5 5 15" />
+        </svg>
+      </button>
+    </div>
+  )
+}
+
+/**
+ * The 70 / 90 / 100 % alerts for images and videos. Each can be dismissed for the browser
+ * session; a dismissed alert comes back when its resource reaches the next level.
+ */
+export function QuotaAlerts(props: { images: Usage; videos: Usage; onDismissed?: () => void }) {
+  const { t } = useI18n()
+  const { isDismissed, dismiss } = useAlertDismissal()
+  const resources: QuotaResource[] = ['images', 'videos']
+  const shown = resources.flatMap((resource) => {
+    const { used, quota } = props[resource]
+    const level = quotaLevel(used, quota)
+    return level === 'ok' || isDismissed(resource, level) ? [] : [{ resource, level }]
+  })
+  if (shown.length === 0) return null
+  return (
+    <section aria-label={t('app.alerts.regionLabel')} className="space-y-3">
+      {shown.map(({ resource, level }) => (
+        <QuotaAlert
+          key={`${resource}-${level}`}
+          resource={resource}
+          level={level}
+          onDismiss={() => {
+            dismiss(resource, level)
+            props.onDismissed?.()
+          }}
+        />
+      ))}
+    </section>
+  )
+}

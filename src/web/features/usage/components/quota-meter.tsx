@@ -1,0 +1,62 @@
+import { useId } from 'react'
+import { percentUsed, type QuotaLevel, type QuotaResource, quotaLevel } from '../../../../shared/quota.ts'
+import { useI18n } from '../../../lib/i18n.tsx'
+
+/** Bar colour by level: white below 70 %, yellow from 70 %, orange from 90 %, red at 100 %. */
+const fillClass: Record<QuotaLevel, string> = {
+  ok: 'bg-white',
+  warning: 'bg-yellow-400',
+  danger: 'bg-orange-500',
+  blocked: 'bg-red-500',
+}
+
+/**
+ * One resource's quota as "used / quota" with a bar, on a dark panel. Exposed as a meter
+ * (aria-valuenow/min/max and a spoken value) named after the resource.
+ */
+export function QuotaMeter(props: { resource: QuotaResource; used: number; quota: number }) {
+  const { resource, used, quota } = props
+  const { t } = useI18n()
+  const labelId = useId()
+  const level = quotaLevel(used, quota)
+  const percent = percentUsed(used, quota)
+  const value = t('app.meter.value', { used, quota })
+  return (
+    <div data-testid={`meter-${resource}`} data-level={level}>
+      <div className="flex items-baseline justify-between gap-3">
+        <span id={labelId} className="text-sm font-medium text-brand-100">
+          {t(`app.meter.${resource}`)}
+        </span>
+        <span className="text-xl font-semibold tabular-nums text-white" data-testid="meter-value">
+          {value}
+        </span>
+      </div>
+      {/* biome-ignore lint/a11y/useSemanticElements: a native <meter> cannot take the level colours reliably across browsers */}
+      <div
+        role="meter"
+        aria-labelledby={labelId}
+        aria-valuemin={0}
+        aria-valuemax={quota}
+        aria-valuenow={Math.min(used, quota)}
+        aria-valuetext={t('app.meter.valueText', { used, quota, percent })}
+        className="mt-3 h-3 overflow-hidden rounded-full bg-white/15"
+      >
+        <div
+          data-testid="meter-fill"
+          className={`h-full rounded-full transition-[width] ${fillClass[level]}`}
+          style={{ width: `${percent}%` }}
+        />
+      </div>
+      {level === 'blocked' ? (
+        <p className="mt-2 flex items-center gap-1.5 text-sm font-semibold text-red-300">
+          <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
+            <path d="M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16ZM4 10a6 6 0 0 1 9.7-4.7l-8.4 8.4A6 6 0 0 1 4 10Zm2.3 4.7 8.4-8.4a6 6 0 0 1-8.4 8.4Z" />
+          </svg>
+          {t('app.meter.blocked')}
+        </p>
+      ) : (
+        <p className="mt-2 text-sm text-brand-100 tabular-nums">{t('app.meter.percent', { percent })}</p>
+      )}
+    </div>
+  )
+}
