@@ -1,4 +1,4 @@
-import { type FormEvent, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { contactRequestSchema, type InquiryType, inquiryTypes } from '../../../../shared/contracts/contact.ts'
 import { type FieldReason, toFieldErrors } from '../../../../shared/validation.ts'
 import { Button } from '../../../components/ui/button.tsx'
@@ -48,9 +48,15 @@ export function ContactForm() {
     return reason ? t(`errors.field.${reason}`) : undefined
   }
 
-  const focusFirstInvalid = () => {
-    requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus())
-  }
+  // Focus moves after React has drawn the new state (the success message or the field errors),
+  // so it is requested here and carried out in an effect, never in a timer that may run first.
+  const [focusRequest, setFocusRequest] = useState<{ target: 'invalid' | 'success'; seq: number } | null>(null)
+  const focusFirstInvalid = () => setFocusRequest((r) => ({ target: 'invalid', seq: (r?.seq ?? 0) + 1 }))
+  useEffect(() => {
+    if (!focusRequest) return
+    if (focusRequest.target === 'success') successRef.current?.focus()
+    else formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
+  }, [focusRequest])
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault()
@@ -66,7 +72,7 @@ export function ContactForm() {
       await sendContactMessage(parsed.data)
       setStatus({ kind: 'sent' })
       setFields(emptyFields)
-      requestAnimationFrame(() => successRef.current?.focus())
+      setFocusRequest((r) => ({ target: 'success', seq: (r?.seq ?? 0) + 1 }))
     } catch (error) {
       if (error instanceof ApiError && error.code === 'VALIDATION_FAILED' && error.details?.fields) {
         setFieldErrors(error.details.fields as Record<string, FieldReason>)

@@ -1,0 +1,105 @@
+import { expect, type Page, test } from '@playwright/test'
+import { type Lang, msg } from './support/i18n.ts'
+
+test.describe.configure({ mode: 'parallel' })
+
+const languageSelect = (page: Page, lang: Lang) =>
+  page.getByRole('banner').getByRole('combobox', { name: msg(lang, 'common.language.label') })
+
+const storedLanguage = (page: Page) => page.evaluate(() => window.localStorage.getItem('vitrin.lang'))
+
+test.describe('with an English browser', () => {
+  test.use({ locale: 'en-US' })
+
+  test('the first visit is in English', async ({ page }) => {
+    await page.goto('/')
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'landing.title'))
+    await expect(languageSelect(page, 'en')).toHaveValue('en')
+  })
+
+  test('choosing Türkçe switches the page, and the choice is remembered until switched back', async ({
+    page,
+  }) => {
+    await page.goto('/')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'landing.title'))
+
+    await languageSelect(page, 'en').selectOption({ label: 'Türkçe' })
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'landing.title'))
+    await expect(page.locator('html')).toHaveAttribute('lang', 'tr')
+    await expect(page.getByRole('link', { name: msg('tr', 'common.nav.accessApp') })).toBeVisible()
+    await expect(page.getByRole('link', { name: msg('tr', 'landing.ctaProduct') })).toBeVisible()
+    expect(await storedLanguage(page)).toBe('tr')
+
+    // A reload keeps Turkish.
+    await page.reload()
+    await expect(page.locator('html')).toHaveAttribute('lang', 'tr')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'landing.title'))
+    await expect(languageSelect(page, 'tr')).toHaveValue('tr')
+
+    // So does a fresh navigation to another page.
+    await page.goto('/pricing')
+    await expect(page.locator('html')).toHaveAttribute('lang', 'tr')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'pricing.title'))
+
+    // Switching back to English works the same way.
+    await languageSelect(page, 'tr').selectOption({ label: 'English' })
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'pricing.title'))
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+    expect(await storedLanguage(page)).toBe('en')
+    await page.reload()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'pricing.title'))
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+  })
+
+  test('the language chosen in one tab is used by a new tab', async ({ page, context }) => {
+    await page.goto('/about')
+    await languageSelect(page, 'en').selectOption('tr')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'pages.about.title'))
+
+    const other = await context.newPage()
+    await other.goto('/faq')
+    await expect(other.locator('html')).toHaveAttribute('lang', 'tr')
+    await expect(other.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'pages.faq.title'))
+  })
+
+  test('the Most Popular badge is upper-cased with English rules', async ({ page }) => {
+    await page.goto('/pricing')
+    const badge = page
+      .getByRole('article', { name: 'Growth', exact: true })
+      .getByText(msg('en', 'plans.mostPopular'))
+    await expect(badge).toHaveText('MOST POPULAR', { useInnerText: true })
+  })
+})
+
+test.describe('with a Turkish browser', () => {
+  test.use({ locale: 'tr-TR' })
+
+  test('the first visit starts in Turkish', async ({ page }) => {
+    await page.goto('/')
+    await expect(page.locator('html')).toHaveAttribute('lang', 'tr')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'landing.title'))
+    await expect(languageSelect(page, 'tr')).toHaveValue('tr')
+    await expect(page.getByRole('link', { name: msg('tr', 'common.nav.accessApp') })).toBeVisible()
+  })
+
+  test('a remembered English choice wins over the Turkish browser', async ({ page }) => {
+    await page.goto('/')
+    await languageSelect(page, 'tr').selectOption({ label: 'English' })
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'landing.title'))
+    await page.reload()
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'landing.title'))
+  })
+
+  test('the Most Popular badge is upper-cased with Turkish rules', async ({ page }) => {
+    await page.goto('/pricing')
+    const badge = page
+      .getByRole('article', { name: 'Growth', exact: true })
+      .getByText(msg('tr', 'plans.mostPopular'))
+    // The badge is upper-cased by CSS, which follows the element's language (from <html lang>).
+    await expect(badge).toHaveCSS('text-transform', 'uppercase')
+    await expect(badge).toHaveText('EN POPÜLER', { useInnerText: true })
+    expect(await badge.evaluate((el) => el.closest('[lang]')?.getAttribute('lang'))).toBe('tr')
+  })
+})

@@ -1,0 +1,115 @@
+import { expect, test } from '@playwright/test'
+import { plans } from '../../src/shared/plans.ts'
+import { expectNoSeriousA11yViolations } from './support/axe.ts'
+import { screenshotPath } from './support/clients.ts'
+import {
+  browserLocale,
+  footerLinks,
+  formatCount,
+  formatPrice,
+  langs,
+  msg,
+  publicRoutes,
+} from './support/i18n.ts'
+
+test.describe.configure({ mode: 'parallel' })
+
+/** Pages whose desktop screenshots are kept for people to look at. */
+const screenshotRoutes: Record<string, string> = { '/': 'landing', '/contact': 'contact' }
+
+for (const lang of langs) {
+  test.describe(`public pages in ${lang}`, () => {
+    test.use({ locale: browserLocale[lang] })
+
+    for (const route of publicRoutes) {
+      test(`${route.path} shows its title, the header and the footer, with no serious a11y violations`, async ({
+        page,
+      }) => {
+        await page.goto(route.path)
+
+        const h1 = page.getByRole('heading', { level: 1 })
+        await expect(h1).toBeVisible()
+        await expect(h1).toHaveText(msg(lang, route.h1))
+        await expect(page.locator('html')).toHaveAttribute('lang', lang)
+
+        const header = page.getByRole('banner')
+        await expect(header.getByRole('link', { name: msg(lang, 'common.nav.home') })).toBeVisible()
+        await expect(header.getByRole('link', { name: msg(lang, 'common.nav.accessApp') })).toBeVisible()
+
+        const footer = page.getByRole('contentinfo')
+        await expect(footer).toBeVisible()
+        for (const link of footerLinks) {
+          await expect(
+            footer.getByRole('link', { name: msg(lang, link.label), exact: true }),
+          ).toHaveAttribute('href', link.to)
+        }
+
+        if (route.path === '/contact') {
+          // The support address arrives from the server; wait for it so axe and the screenshot see the finished page.
+          await expect(page.getByRole('complementary').getByRole('link', { name: /@/ })).toBeVisible()
+        }
+        // One page load serves both the checks above and axe (WCAG 2.0/2.1 A and AA).
+        await expectNoSeriousA11yViolations(page)
+
+        const shot = screenshotRoutes[route.path]
+        if (shot) await page.screenshot({ path: screenshotPath(`desktop-${shot}-${lang}`), fullPage: true })
+      })
+    }
+
+    test('the landing page leads into the app and teases the three plans', async ({ page }) => {
+      await page.goto('/')
+
+      await expect(page.getByRole('link', { name: msg(lang, 'landing.ctaProduct') })).toHaveAttribute(
+        'href',
+        '/access?next=/app/create',
+      )
+      await expect(page.getByRole('link', { name: msg(lang, 'landing.ctaFashion') })).toHaveAttribute(
+        'href',
+        '/access?next=/app/fashion',
+      )
+      await expect(
+        page.getByRole('banner').getByRole('link', { name: msg(lang, 'common.nav.accessApp') }),
+      ).toHaveAttribute('href', '/access')
+
+      const teaser = page.getByRole('region', { name: msg(lang, 'pricing.teaserTitle') })
+      await expect(teaser.getByRole('article')).toHaveCount(plans.length)
+      for (const plan of plans) {
+        const card = teaser.getByRole('article', { name: plan.name, exact: true })
+        await expect(card.getByTestId('plan-price')).toHaveText(formatPrice(lang, plan.priceMonthlyUsd))
+        await expect(card.getByTestId('plan-images')).toContainText(formatCount(lang, plan.imageQuota))
+        await expect(card.getByTestId('plan-videos')).toContainText(formatCount(lang, plan.videoQuota))
+      }
+      await expect(teaser.getByRole('link', { name: msg(lang, 'pricing.teaserCta') })).toHaveAttribute(
+        'href',
+        '/pricing',
+      )
+    })
+  })
+}
+
+test.describe('unknown paths', () => {
+  for (const path of ['/no-such-page', '/app/nowhere', '/features/no-such-section']) {
+    test(`${path} ends on the landing page`, async ({ page }) => {
+      await page.goto(path)
+      await expect(page).toHaveURL('/')
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'landing.title'))
+    })
+  }
+
+  test('a footer link to a page and the home link work as in-app navigation', async ({ page }) => {
+    await page.goto('/no-such-page')
+    await expect(page).toHaveURL('/')
+    await page
+      .getByRole('contentinfo')
+      .getByRole('link', { name: msg('en', 'common.footer.faq') })
+      .click()
+    await expect(page).toHaveURL('/faq')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'pages.faq.title'))
+    await page
+      .getByRole('banner')
+      .getByRole('link', { name: msg('en', 'common.nav.home') })
+      .click()
+    await expect(page).toHaveURL('/')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'landing.title'))
+  })
+})

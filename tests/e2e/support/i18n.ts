@@ -1,0 +1,92 @@
+import enCommon from '../../../src/shared/i18n/locales/en/common.json' with { type: 'json' }
+import enContact from '../../../src/shared/i18n/locales/en/contact.json' with { type: 'json' }
+import enErrors from '../../../src/shared/i18n/locales/en/errors.json' with { type: 'json' }
+import enLanding from '../../../src/shared/i18n/locales/en/landing.json' with { type: 'json' }
+import enPages from '../../../src/shared/i18n/locales/en/pages.json' with { type: 'json' }
+import enPlans from '../../../src/shared/i18n/locales/en/plans.json' with { type: 'json' }
+import enPricing from '../../../src/shared/i18n/locales/en/pricing.json' with { type: 'json' }
+import trCommon from '../../../src/shared/i18n/locales/tr/common.json' with { type: 'json' }
+import trContact from '../../../src/shared/i18n/locales/tr/contact.json' with { type: 'json' }
+import trErrors from '../../../src/shared/i18n/locales/tr/errors.json' with { type: 'json' }
+import trLanding from '../../../src/shared/i18n/locales/tr/landing.json' with { type: 'json' }
+import trPages from '../../../src/shared/i18n/locales/tr/pages.json' with { type: 'json' }
+import trPlans from '../../../src/shared/i18n/locales/tr/plans.json' with { type: 'json' }
+import trPricing from '../../../src/shared/i18n/locales/tr/pricing.json' with { type: 'json' }
+
+export type Lang = 'en' | 'tr'
+export const langs: readonly Lang[] = ['en', 'tr']
+
+/** The locale files as the tests read them: the expected text comes from here, not from the app. */
+const messages = {
+  en: {
+    common: enCommon,
+    contact: enContact,
+    errors: enErrors,
+    landing: enLanding,
+    pages: enPages,
+    plans: enPlans,
+    pricing: enPricing,
+  },
+  tr: {
+    common: trCommon,
+    contact: trContact,
+    errors: trErrors,
+    landing: trLanding,
+    pages: trPages,
+    plans: trPlans,
+    pricing: trPricing,
+  },
+} as const
+
+export const intlTag: Record<Lang, string> = { en: 'en-US', tr: 'tr-TR' }
+
+/** The browser locale that makes a first visit start in this language. */
+export const browserLocale = intlTag
+
+/** Looks up a dotted key in a locale file and fills `{{name}}` placeholders; throws for a missing key. */
+export function msg(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
+  let node: unknown = messages[lang]
+  for (const part of key.split('.')) {
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined
+  }
+  if (typeof node !== 'string') throw new Error(`no ${lang} message for ${key}`)
+  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => {
+    const value = vars[name]
+    if (value === undefined) return whole
+    return typeof value === 'number' ? formatCount(lang, value) : value
+  })
+}
+
+export function formatCount(lang: Lang, value: number): string {
+  return new Intl.NumberFormat(intlTag[lang]).format(value)
+}
+
+export function formatPrice(lang: Lang, usd: number): string {
+  return new Intl.NumberFormat(intlTag[lang], {
+    style: 'currency',
+    currency: 'USD',
+    maximumFractionDigits: 0,
+  }).format(usd)
+}
+
+/** Every public route with the locale key of its h1. */
+export const publicRoutes: readonly { path: string; h1: string }[] = [
+  { path: '/', h1: 'landing.title' },
+  { path: '/pricing', h1: 'pricing.title' },
+  { path: '/contact', h1: 'contact.title' },
+  { path: '/features', h1: 'pages.features.title' },
+  { path: '/faq', h1: 'pages.faq.title' },
+  { path: '/about', h1: 'pages.about.title' },
+  { path: '/privacy', h1: 'pages.privacy.title' },
+  { path: '/terms', h1: 'pages.terms.title' },
+]
+
+/** The footer's links, by target, with their locale keys. */
+export const footerLinks: readonly { to: string; label: string }[] = [
+  { to: '/features', label: 'common.footer.features' },
+  { to: '/faq', label: 'common.footer.faq' },
+  { to: '/about', label: 'common.footer.about' },
+  { to: '/privacy', label: 'common.footer.privacy' },
+  { to: '/terms', label: 'common.footer.terms' },
+  { to: '/contact', label: 'common.footer.contact' },
+]
