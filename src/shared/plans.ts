@@ -65,3 +65,6 @@ export function getPlan(id: PlanId): Plan {
   if (!plan) throw new Error(`unknown plan: ${id}`)
   return plan
 }
+
+/** A beta access code gives this plan for this many days. */
+export const betaTrial = { planId: 'growth' as PlanId, days: 30 } as const

@@ -1,13 +1,10 @@
 import { and, desc, eq } from 'drizzle-orm'
 import type { SubscriptionView } from '../../../shared/contracts/billing.ts'
-import type { PlanId } from '../../../shared/plans.ts'
+import { betaTrial, type PlanId } from '../../../shared/plans.ts'
 import type { Db } from '../../db/client.ts'
 import { subscriptions } from '../../db/schema/index.ts'
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect
-
-/** Beta trials from access codes last 30 days. */
-export const trialDays = 30
 
 /** The same day next month, clamped to the month's end (Jan 31 → Feb 28/29). */
 export function addOneMonth(date: Date): Date {
@@ -129,15 +126,15 @@ export async function activatePlan(
   })
 }
 
-/** Starts the 30-day Growth trial of a beta account. */
+/** Starts the beta trial (30 days of Growth) of an account made from an access code. */
 export function startTrial(db: Db, userId: string, now: Date): Promise<SubscriptionRow> {
   return activatePlan(db, {
     userId,
-    planId: 'growth',
+    planId: betaTrial.planId,
     provider: 'manual',
     now,
     isTrial: true,
-    periodEnd: new Date(now.getTime() + trialDays * 24 * 60 * 60 * 1000),
+    periodEnd: new Date(now.getTime() + betaTrial.days * 24 * 60 * 60 * 1000),
   })
 }
 

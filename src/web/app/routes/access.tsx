@@ -1,5 +1,19 @@
-import { PageHeader } from '../../components/ui/page-header.tsx'
+import { Navigate, useSearchParams } from 'react-router'
+import { safeNextPath } from '../../../shared/contracts/access.ts'
+import { PageSpinner } from '../../components/layout/root-layout.tsx'
+import { AccessCodeForm } from '../../features/auth/components/access-code-form.tsx'
+import { useSession } from '../../features/session/session-context.tsx'
+import { useI18n } from '../../lib/i18n.tsx'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
+/** /access?next=…: the beta code gate. Someone already signed in goes straight on to `next`. */
 export function AccessPage() {
-  return <PageHeader title="AccessPage" />
+  const { t } = useI18n()
+  useDocumentTitle(t('auth.access.documentTitle'))
+  const session = useSession()
+  const [params] = useSearchParams()
+  const next = params.get('next')
+  if (session.status === 'loading') return <PageSpinner />
+  if (session.status === 'signed-in') return <Navigate to={safeNextPath(next)} replace />
+  return <AccessCodeForm next={next} />
 }

@@ -1,5 +1,12 @@
-import { PageHeader } from '../../components/ui/page-header.tsx'
+import { useSearchParams } from 'react-router'
+import { ResetConfirmForm } from '../../features/auth/components/reset-confirm-form.tsx'
+import { useI18n } from '../../lib/i18n.tsx'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
+/** /auth/reset-password/confirm?token=…: the page the reset email links to. */
 export function ResetPasswordConfirmPage() {
-  return <PageHeader title="ResetPasswordConfirmPage" />
+  const { t } = useI18n()
+  useDocumentTitle(t('auth.resetConfirm.documentTitle'))
+  const [params] = useSearchParams()
+  return <ResetConfirmForm token={params.get('token')} />
 }

@@ -1,5 +1,10 @@
-import { PageHeader } from '../../components/ui/page-header.tsx'
+import { ResetRequestForm } from '../../features/auth/components/reset-request-form.tsx'
+import { useI18n } from '../../lib/i18n.tsx'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
+/** /auth/reset-password: asks for the email to send a reset link to. */
 export function ResetPasswordPage() {
-  return <PageHeader title="ResetPasswordPage" />
+  const { t } = useI18n()
+  useDocumentTitle(t('auth.resetRequest.documentTitle'))
+  return <ResetRequestForm />
 }

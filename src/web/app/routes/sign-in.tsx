@@ -1,5 +1,12 @@
-import { PageHeader } from '../../components/ui/page-header.tsx'
+import { useSearchParams } from 'react-router'
+import { SignInForm } from '../../features/auth/components/sign-in-form.tsx'
+import { useI18n } from '../../lib/i18n.tsx'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
+/** /auth/signin?next=…: email and password, then on to `next` (a path on this site) or /app. */
 export function SignInPage() {
-  return <PageHeader title="SignInPage" />
+  const { t } = useI18n()
+  useDocumentTitle(t('auth.signIn.documentTitle'))
+  const [params] = useSearchParams()
+  return <SignInForm next={params.get('next')} />
 }

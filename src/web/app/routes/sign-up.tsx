@@ -1,5 +1,14 @@
-import { PageHeader } from '../../components/ui/page-header.tsx'
+import { useSearchParams } from 'react-router'
+import { isPlanId } from '../../../shared/plans.ts'
+import { SignUpForm } from '../../features/auth/components/sign-up-form.tsx'
+import { useI18n } from '../../lib/i18n.tsx'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
+/** /auth/signup?plan=…: a new account; a plan chosen on the pricing page is carried on to /pricing. */
 export function SignUpPage() {
-  return <PageHeader title="SignUpPage" />
+  const { t } = useI18n()
+  useDocumentTitle(t('auth.signUp.documentTitle'))
+  const [params] = useSearchParams()
+  const plan = params.get('plan')
+  return <SignUpForm plan={isPlanId(plan) ? plan : null} />
 }

@@ -111,7 +111,7 @@ export function SiteHeader() {
                 <button
                   type="button"
                   className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100"
-                  onClick={() => void session.signOut().then(() => navigate('/', { replace: true }))}
+                  onClick={() => void session.signOut(() => navigate('/', { replace: true }))}
                 >
                   {t('common.nav.signOut')}
                 </button>

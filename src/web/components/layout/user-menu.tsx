@@ -39,8 +39,7 @@ export function UserMenu() {
 
   async function handleSignOut() {
     setOpen(false)
-    await session.signOut()
-    navigate('/', { replace: true })
+    await session.signOut(() => navigate('/', { replace: true }))
   }
 
   const itemClass =

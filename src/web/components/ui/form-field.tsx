@@ -14,14 +14,17 @@ export function FormField(props: {
   const describedBy = [props.hint ? hintId : null, props.error ? errorId : null].filter(Boolean).join(' ')
   return (
     <div className={props.className}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-900">
-        {props.label}
+      <div className="flex flex-wrap items-baseline gap-x-1">
+        <label htmlFor={id} className="block text-sm font-medium text-slate-900">
+          {props.label}
+        </label>
         {props.hint ? (
-          <span id={hintId} className="ml-1 font-normal text-slate-500">
+          // Outside the label, so a screen reader says it once (as the description), not twice.
+          <span id={hintId} className="text-sm text-slate-500">
             ({props.hint})
           </span>
         ) : null}
-      </label>
+      </div>
       <div className="mt-1.5">
         {props.children({
           id,

@@ -1,4 +1,13 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react'
+import {
+  createContext,
+  type ReactNode,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react'
 import type { SessionResponse, SessionUser } from '../../../shared/contracts/auth.ts'
 import { apiRequest } from '../../lib/api-client.ts'
 
@@ -12,8 +21,11 @@ export type Session = SessionState & {
   refresh: () => Promise<void>
   /** Adopts the user a sign-in or sign-up call answered with, without another request. */
   setUser: (user: SessionUser | null) => void
-  /** Ends the session on the server; resolves when it is gone. */
-  signOut: () => Promise<void>
+  /**
+   * Ends the session on the server, then forgets the user and runs `then` (usually a navigation)
+   * in one transition, so a guarded page never redraws signed-out before the navigation lands.
+   */
+  signOut: (then?: () => void) => Promise<void>
 }
 
 const SessionContext = createContext<Session | null>(null)
@@ -36,10 +48,16 @@ export function SessionProvider(props: { children: ReactNode }) {
     }
   }, [setUser])
 
-  const signOut = useCallback(async () => {
-    await apiRequest('/api/auth/sign-out', { method: 'POST', body: {} }).catch(() => undefined)
-    setUser(null)
-  }, [setUser])
+  const signOut = useCallback(
+    async (then?: () => void) => {
+      await apiRequest('/api/auth/sign-out', { method: 'POST', body: {} }).catch(() => undefined)
+      startTransition(() => {
+        setUser(null)
+        then?.()
+      })
+    },
+    [setUser],
+  )
 
   useEffect(() => {
     void refresh()

@@ -1,0 +1,7 @@
+import type { PasswordResetConfirm } from '../../../../shared/contracts/auth.ts'
+import { apiRequest } from '../../../lib/api-client.ts'
+
+/** Sets a new password from an emailed token; the server then ends every session of the account. */
+export async function confirmPasswordReset(request: PasswordResetConfirm): Promise<void> {
+  await apiRequest<{ ok: true }>('/api/auth/password-reset/confirm', { body: request })
+}

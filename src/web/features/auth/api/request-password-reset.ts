@@ -1,0 +1,7 @@
+import type { PasswordResetRequest } from '../../../../shared/contracts/auth.ts'
+import { apiRequest } from '../../../lib/api-client.ts'
+
+/** Asks for a reset link; the server answers the same whether or not the account exists. */
+export async function requestPasswordReset(request: PasswordResetRequest): Promise<void> {
+  await apiRequest<{ ok: true }>('/api/auth/password-reset', { body: request })
+}

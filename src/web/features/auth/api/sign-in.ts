@@ -1,0 +1,7 @@
+import type { SessionUser, SignInRequest } from '../../../../shared/contracts/auth.ts'
+import { apiRequest } from '../../../lib/api-client.ts'
+
+/** Signs in with email and password; the server sets the session cookie and answers with the user. */
+export function signIn(request: SignInRequest): Promise<{ user: SessionUser }> {
+  return apiRequest<{ user: SessionUser }>('/api/auth/sign-in', { body: request })
+}
