@@ -248,6 +248,30 @@ describe('generations over HTTP, with a worker', () => {
     }
   })
 
+  it('shares the queue between several workers, each job run exactly once', async () => {
+    const second = server.startWorker()
+    try {
+      const client = await signedInClient(server)
+      const imageAssetId = await uploadPhoto(client)
+      const created = await Promise.all(
+        Array.from(
+          { length: 12 },
+          async () =>
+            (await (await createGeneration(client, { mode: 'image', imageAssetId })).json()).generation
+              .id as string,
+        ),
+      )
+      for (const id of created)
+        expect((await waitForStatus(client, id, ['succeeded', 'failed'])).status).toBe('succeeded')
+      expect(fake.calls.filter((c) => c.kind === 'image.start')).toHaveLength(12)
+      const rows = await server.database.db.select().from(generations)
+      expect(rows.every((r) => r.attempts === 1)).toBe(true)
+      expect((await usage(client)).images.used).toBe(12)
+    } finally {
+      await second.stop()
+    }
+  })
+
   it('lists newest first in pages, filters by mode and saved, saves and deletes', async () => {
     const client = await signedInClient(server)
     const imageAssetId = await uploadPhoto(client)
