@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
-import { type Figure, printFigures } from './lib/report.ts'
+import { printFigures } from './lib/report.ts'
 
 // `npm run bench` (part): GET /api/usage with a session at 50 concurrent connections, next to
 // a bare Hono endpoint measured in the same run. Budget: at least half the bare throughput.

@@ -19,7 +19,6 @@ const migrationCount = readdirSync(migrationsFolder).filter((name) => name.endsW
 /** An empty, unmigrated database on the project's engine; closing it drops it. */
 async function openEmptyDatabase(): Promise<{ open: () => Promise<Database>; drop: () => Promise<void> }> {
   if (testEngine === 'postgres') {
-    // biome-ignore lint/style/noProcessEnv: the test runner's database, not an app setting
     const url = process.env.TEST_DATABASE_URL
     if (!url) throw new Error('the server-pg project needs TEST_DATABASE_URL')
     const fresh = await createPostgresDatabase(url, 'template0')

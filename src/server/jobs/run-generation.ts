@@ -5,16 +5,7 @@ import { assets, type GenerationResultRecord, type generations } from '../db/sch
 import { storeAsset } from '../features/assets/assets.service.ts'
 import type { Logger } from '../logger.ts'
 import type { Providers } from '../providers/index.ts'
-import { buildImagePrompt, buildVideoPrompt } from '../providers/prompts.ts'
-import type {
-  ImageFile,
-  ImageMime,
-  ImageProvider,
-  ProviderCallContext,
-  SeoProvider,
-  Started,
-  VideoProvider,
-} from '../providers/types.ts'
+import type { ImageFile, ImageMime, ProviderCallContext, Started } from '../providers/types.ts'
 import type { ObjectStorage } from '../storage/types.ts'
 
 export type { Providers }

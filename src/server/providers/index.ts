@@ -15,43 +15,11 @@ export type ProviderTuning = {
   openai?: Pick<OpenAiSeoOptions, 'maxRetries' | 'timeoutMs' | 'fetch'>
 }
 
-// Held in a variable so TypeScript and Vite do not resolve it at build time: the offline
-// studio is written in parallel with this factory and must be optional until it lands.
-const offlineStudioModule = './offline-studio/index.ts'
-
-function hasMethods(value: unknown, ...names: string[]): boolean {
-  if (!value || (typeof value !== 'object' && typeof value !== 'function')) return false
-  return names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function')
-}
-
-function isImageProvider(value: unknown): value is ImageProvider {
-  return hasMethods(value, 'startImageEdit', 'resumeImageEdit', 'cancel')
-}
-function isVideoProvider(value: unknown): value is VideoProvider {
-  return hasMethods(value, 'startVideo', 'resumeVideo', 'cancel')
-}
-function isSeoProvider(value: unknown): value is SeoProvider {
-  return hasMethods(value, 'writeSeo')
-}
-
-/**
- * Loads the built-in offline studio. It may hand back `{ image, video, seo }` or one object
- * implementing all three contracts; both are accepted and checked, since the module is not
- * type-checked against this file (see offlineStudioModule).
- */
+/** Loads the built-in offline studio, which serves all three capabilities. */
 async function loadOfflineStudio(ffmpegPath: string): Promise<Providers> {
-  const loaded: unknown = await import(/* @vite-ignore */ offlineStudioModule)
-  const create = (loaded as { createOfflineStudio?: unknown }).createOfflineStudio
-  if (typeof create !== 'function')
-    throw new Error('offline-studio/index.ts does not export createOfflineStudio')
-  const studio: unknown = await create({ ffmpegPath })
-  const parts = (studio ?? {}) as { image?: unknown; video?: unknown; seo?: unknown }
-  const image = isImageProvider(parts.image) ? parts.image : isImageProvider(studio) ? studio : null
-  const video = isVideoProvider(parts.video) ? parts.video : isVideoProvider(studio) ? studio : null
-  const seo = isSeoProvider(parts.seo) ? parts.seo : isSeoProvider(studio) ? studio : null
-  if (!image || !video || !seo)
-    throw new Error('createOfflineStudio did not return image, video and SEO providers')
-  return { image, video, seo }
+  const { createOfflineStudio } = await import('./offline-studio/index.ts')
+  const studio = createOfflineStudio({ ffmpegPath })
+  return { image: studio, video: studio, seo: studio }
 }
 
 /**

@@ -15,38 +15,40 @@ const usageSchema = z.object({ imagesUsed: z.number().int().min(0), videosUsed: 
  * server holds it. Mounted only with ENABLE_TEST_HOOKS, which the config refuses in production.
  */
 export function testHookRoutes(deps: { db: Db; now: () => Date }) {
-  return new Hono<AppEnv>()
-    .get('/contact-messages', async (c) => {
-      const email = c.req.query('email')
-      const rows = await deps.db
-        .select()
-        .from(contactMessages)
-        .where(email ? eq(contactMessages.email, email) : undefined)
-        .orderBy(desc(contactMessages.createdAt))
-        .limit(50)
-      return c.json({ messages: rows })
-    })
-    .get('/outbox', async (c) => {
-      const to = c.req.query('to')
-      const rows = await deps.db
-        .select()
-        .from(emailOutbox)
-        .where(to ? eq(emailOutbox.toAddress, to) : undefined)
-        .orderBy(desc(emailOutbox.createdAt))
-        .limit(50)
-      return c.json({ emails: rows })
-    })
-    // Puts the signed-in user's usage for this month at given numbers (quota alert tests).
-    .put('/usage', requireUser, validate('json', usageSchema), async (c) => {
-      const userId = currentUser(c).id
-      const values = { ...c.req.valid('json'), userId, period: usagePeriod(deps.now()) }
-      await deps.db
-        .insert(usageMonthly)
-        .values(values)
-        .onConflictDoUpdate({
-          target: [usageMonthly.userId, usageMonthly.period],
-          set: { imagesUsed: values.imagesUsed, videosUsed: values.videosUsed },
-        })
-      return c.json({ ok: true as const })
-    })
+  return (
+    new Hono<AppEnv>()
+      .get('/contact-messages', async (c) => {
+        const email = c.req.query('email')
+        const rows = await deps.db
+          .select()
+          .from(contactMessages)
+          .where(email ? eq(contactMessages.email, email) : undefined)
+          .orderBy(desc(contactMessages.createdAt))
+          .limit(50)
+        return c.json({ messages: rows })
+      })
+      .get('/outbox', async (c) => {
+        const to = c.req.query('to')
+        const rows = await deps.db
+          .select()
+          .from(emailOutbox)
+          .where(to ? eq(emailOutbox.toAddress, to) : undefined)
+          .orderBy(desc(emailOutbox.createdAt))
+          .limit(50)
+        return c.json({ emails: rows })
+      })
+      // Puts the signed-in user's usage for this month at given numbers (quota alert tests).
+      .put('/usage', requireUser, validate('json', usageSchema), async (c) => {
+        const userId = currentUser(c).id
+        const values = { ...c.req.valid('json'), userId, period: usagePeriod(deps.now()) }
+        await deps.db
+          .insert(usageMonthly)
+          .values(values)
+          .onConflictDoUpdate({
+            target: [usageMonthly.userId, usageMonthly.period],
+            set: { imagesUsed: values.imagesUsed, videosUsed: values.videosUsed },
+          })
+        return c.json({ ok: true as const })
+      })
+  )
 }

@@ -50,7 +50,9 @@ export function ContactForm() {
 
   // Focus moves after React has drawn the new state (the success message or the field errors),
   // so it is requested here and carried out in an effect, never in a timer that may run first.
-  const [focusRequest, setFocusRequest] = useState<{ target: 'invalid' | 'success'; seq: number } | null>(null)
+  const [focusRequest, setFocusRequest] = useState<{ target: 'invalid' | 'success'; seq: number } | null>(
+    null,
+  )
   const focusFirstInvalid = () => setFocusRequest((r) => ({ target: 'invalid', seq: (r?.seq ?? 0) + 1 }))
   useEffect(() => {
     if (!focusRequest) return

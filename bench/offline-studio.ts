@@ -1,0 +1,206 @@
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { availableParallelism, loadavg } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { createOfflineStudio } from '../src/server/providers/offline-studio/index.ts'
+import { doneResult, testContext } from '../src/server/providers/offline-studio/measure.ts'
+import {
+  busyPhoto,
+  garmentPhoto,
+  largeProductPhoto,
+  productPhoto,
+  referencePhoto,
+} from '../src/server/providers/offline-studio/test-photos.ts'
+import { fashionStyles, productScenes } from '../src/shared/scenes.ts'
+import { type Figure, printFigures } from './lib/report.ts'
+
+// `npx tsx bench/offline-studio.ts`: the offline studio against its budgets. An image from a
+// 12-megapixel photo must take at most 2 s and a video at most 10 s (median of 3 each) on a
+// 2-core machine. Each image run uses a fresh studio, so no run is helped by a cached backdrop.
+// With --samples it also writes example outputs to .test-output/offline-samples/ for a look.
+
+const ffmpegPath = process.env.FFMPEG_PATH || 'ffmpeg'
+const runs = 3
+const run = promisify(execFile)
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
+}
+
+/**
+ * CPU time (ms) used so far by this process plus its finished children (ffmpeg). Children's
+ * time comes from /proc (Linux), read as 0 elsewhere. On a shared machine wall time includes
+ * waiting for a core; CPU time shows the work itself.
+ */
+function cpuMs(): number {
+  const own = process.cpuUsage()
+  let children = 0
+  try {
+    // Fields after the ")" of the command name: cutime and cstime are the 14th and 15th.
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? []
+    children = ((Number(fields[13]) || 0) + (Number(fields[14]) || 0)) * 10
+  } catch {
+    children = 0
+  }
+  return (own.user + own.system) / 1000 + children
+}
+
+type Timing = { wall: number; cpu: number }
+
+async function timed(task: () => Promise<unknown>): Promise<Timing> {
+  const started = performance.now()
+  const cpuBefore = cpuMs()
+  await task()
+  return { wall: performance.now() - started, cpu: cpuMs() - cpuBefore }
+}
+
+const photo = await largeProductPhoto()
+const imageRuns: Timing[] = []
+for (let i = 0; i < runs; i++) {
+  const studio = createOfflineStudio({ ffmpegPath, backdropCacheSize: 0 })
+  imageRuns.push(
+    await timed(() =>
+      studio.startImageEdit(
+        {
+          tool: 'product',
+          image: { bytes: photo, mime: 'image/jpeg' },
+          prompt: 'mermer tezgah',
+          aspectRatio: '9:16',
+        },
+        testContext(),
+      ),
+    ),
+  )
+}
+
+// The video starts from a studio result, as it does in the app.
+const studio = createOfflineStudio({ ffmpegPath })
+const still = doneResult(
+  await studio.startImageEdit(
+    { tool: 'product', image: { bytes: photo, mime: 'image/jpeg' }, prompt: 'wood', aspectRatio: '9:16' },
+    testContext(),
+  ),
+).image
+const videoRuns: Timing[] = []
+for (let i = 0; i < runs; i++) {
+  videoRuns.push(
+    await timed(() => studio.startVideo({ image: still, prompt: '', aspectRatio: '9:16' }, testContext())),
+  )
+}
+
+const wall = (timings: Timing[]) => timings.map((t) => t.wall)
+const cpu = (timings: Timing[]) => timings.map((t) => t.cpu)
+const load = loadavg()[0] ?? 0
+const cores = availableParallelism()
+const figures: Figure[] = [
+  {
+    name: 'image: 12 MP JPEG → 1080×1920 product (median)',
+    value: median(wall(imageRuns)),
+    unit: 'ms',
+    budget: 2000,
+  },
+  { name: 'image: slowest of 3', value: Math.max(...wall(imageRuns)), unit: 'ms' },
+  { name: 'image: CPU time (median)', value: median(cpu(imageRuns)), unit: 'ms' },
+  { name: 'video: 8 s 720×1280 H.264 (median)', value: median(wall(videoRuns)), unit: 'ms', budget: 10000 },
+  { name: 'video: slowest of 3', value: Math.max(...wall(videoRuns)), unit: 'ms' },
+  { name: 'video: CPU time incl. ffmpeg (median)', value: median(cpu(videoRuns)), unit: 'ms' },
+  // Timings on a shared machine mean little without its load.
+  { name: `machine load average (1 min) on ${cores} cores`, value: load, unit: 'procs' },
+]
+const isWithinBudgets = printFigures(`Offline studio (${cores} cores)`, figures)
+if (load > cores) {
+  console.log(
+    `  note: the machine was busy (load ${load.toFixed(1)} on ${cores} cores); wall times include waiting for a core`,
+  )
+}
+
+if (process.argv.includes('--samples')) await writeSamples()
+
+process.exit(isWithinBudgets ? 0 : 1)
+
+/** Example outputs for people to look at: every scene and style, a card, a video's ends. */
+async function writeSamples() {
+  const dir = join('.test-output', 'offline-samples')
+  await mkdir(dir, { recursive: true })
+  const sampleStudio = createOfflineStudio({ ffmpegPath })
+  const product = await productPhoto()
+  const garment = await garmentPhoto()
+  const save = async (name: string, bytes: Buffer) => writeFile(join(dir, name), bytes)
+  const edit = async (request: Parameters<typeof sampleStudio.startImageEdit>[0]) =>
+    doneResult(await sampleStudio.startImageEdit(request, testContext())).image.bytes
+
+  for (const prompt of [...productScenes.map((s) => s.prompt), 'a neutral fallback please']) {
+    for (const aspectRatio of ['1:1', '9:16'] as const) {
+      const bytes = await edit({
+        tool: 'product',
+        image: { bytes: product, mime: 'image/jpeg' },
+        prompt,
+        aspectRatio,
+      })
+      await save(`product-${prompt.replace(/\W+/g, '-')}-${aspectRatio.replace(':', 'x')}.jpg`, bytes)
+    }
+  }
+  await save(
+    'product-card-fallback-1x1.jpg',
+    await edit({
+      tool: 'product',
+      image: { bytes: await busyPhoto(), mime: 'image/jpeg' },
+      prompt: 'velvet',
+      aspectRatio: '1:1',
+    }),
+  )
+  for (const style of fashionStyles) {
+    const bytes = await edit({
+      tool: 'fashion',
+      image: { bytes: garment, mime: 'image/jpeg' },
+      prompt: style.prompt,
+      aspectRatio: '9:16',
+    })
+    await save(`fashion-${style.id}-9x16.jpg`, bytes)
+  }
+  await save(
+    'fashion-reference-9x16.jpg',
+    await edit({
+      tool: 'fashion',
+      image: { bytes: garment, mime: 'image/jpeg' },
+      reference: { bytes: await referencePhoto(), mime: 'image/jpeg' },
+      prompt: '',
+      aspectRatio: '9:16',
+    }),
+  )
+
+  const video = doneResult(
+    await sampleStudio.startVideo(
+      { image: { bytes: still.bytes, mime: 'image/jpeg' }, prompt: '', aspectRatio: '9:16' },
+      testContext(),
+    ),
+  ).video
+  const videoPath = join(dir, 'video-wood-9x16.mp4')
+  await writeFile(videoPath, video.bytes)
+  await run(ffmpegPath, [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    videoPath,
+    '-frames:v',
+    '1',
+    join(dir, 'video-first-frame.png'),
+  ])
+  await run(ffmpegPath, [
+    '-v',
+    'error',
+    '-y',
+    '-sseof',
+    '-0.05',
+    '-i',
+    videoPath,
+    '-frames:v',
+    '1',
+    join(dir, 'video-last-frame.png'),
+  ])
+  console.log(`\nSamples written to ${dir}`)
+}

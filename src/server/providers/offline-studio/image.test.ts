@@ -1,0 +1,296 @@
+import sharp from 'sharp'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type AspectRatio, imageSize, productScenes } from '../../../shared/scenes.ts'
+import { type ImageEditRequest, ProviderError } from '../types.ts'
+import { createOfflineStudio } from './index.ts'
+import {
+  boundsWhere,
+  colourDistance,
+  decodePixels,
+  doneResult,
+  meanColour,
+  type Pixels,
+  testContext,
+} from './measure.ts'
+import { busyPhoto, garmentPhoto, productPhoto, redSquarePhoto } from './test-photos.ts'
+
+const studio = createOfflineStudio({ ffmpegPath: '/usr/bin/ffmpeg' })
+const ratios: AspectRatio[] = ['1:1', '9:16']
+
+function request(image: Buffer, prompt: string, aspectRatio: AspectRatio = '1:1'): ImageEditRequest {
+  return { tool: 'product', image: { bytes: image, mime: 'image/jpeg' }, prompt, aspectRatio }
+}
+
+async function edit(input: ImageEditRequest) {
+  return doneResult(await studio.startImageEdit(input, testContext()))
+}
+
+const isRed = (r: number, g: number, b: number) => r > 150 && g < 90 && b < 90
+
+async function failureOf(promise: Promise<unknown>): Promise<string | null> {
+  try {
+    await promise
+    return null
+  } catch (error) {
+    if (error instanceof ProviderError) return error.failure
+    throw error
+  }
+}
+
+describe('offline studio: product images', () => {
+  let product: Buffer
+  let redSquare: Buffer
+  beforeAll(async () => {
+    product = await productPhoto({ width: 700, height: 700 })
+    redSquare = await redSquarePhoto()
+  })
+
+  it.each(ratios)('makes a %s JPEG at exactly the output size, metadata stripped', async (ratio) => {
+    const result = await edit(request(product, 'marble', ratio))
+    const meta = await sharp(result.image.bytes).metadata()
+    expect(result.image.mime).toBe('image/jpeg')
+    expect(meta.format).toBe('jpeg')
+    expect({ width: meta.width, height: meta.height }).toEqual(imageSize[ratio])
+    expect(meta.exif).toBeUndefined()
+    expect(meta.icc).toBeUndefined()
+  })
+
+  it('says plainly that the offline studio made it, and which scene', async () => {
+    const result = await edit(request(product, 'ahşap masa'))
+    expect(result.description).toMatch(/offline studio, not by AI/)
+    expect(result.description).toContain('scene: wood')
+    expect(result.promptUsed).toBe('ahşap masa')
+    const fallback = await edit(request(product, ''))
+    expect(fallback.promptUsed).toBe('white studio background')
+    expect(fallback.description).toContain('scene: white-studio')
+  })
+
+  it('separates the product: a red square on light grey ends up on the black scene with no grey around it', async () => {
+    const result = await edit(request(redSquare, 'black minimal backdrop'))
+    const image = await decodePixels(result.image.bytes)
+    const { width, height } = image
+    // The frame's edges are the dark scene.
+    for (const strip of [
+      meanColour(image, 0, 0, width, 20),
+      meanColour(image, 0, 0, 20, height),
+      meanColour(image, width - 20, 0, 20, height),
+    ]) {
+      expect(Math.max(...strip)).toBeLessThan(45)
+    }
+    const red = boundsWhere(image, isRed)
+    expect(red).not.toBeNull()
+    if (!red) return
+    // Large, centred, and red in its middle.
+    expect(red.width).toBeGreaterThan(width * 0.4)
+    expect(Math.abs(red.left + red.width / 2 - width / 2)).toBeLessThan(8)
+    const centre = meanColour(image, red.left + red.width / 2 - 20, red.top + red.height / 2 - 20, 40, 40)
+    expect(isRed(centre[0] as number, centre[1] as number, centre[2] as number)).toBe(true)
+    // Just outside the square, left and above, the light-grey backdrop is gone.
+    const left = meanColour(image, red.left - 24, red.top + red.height / 2 - 20, 12, 40)
+    const above = meanColour(image, red.left + red.width / 2 - 20, red.top - 24, 40, 12)
+    expect(Math.max(...left)).toBeLessThan(90)
+    expect(Math.max(...above)).toBeLessThan(90)
+  })
+
+  it('gives every scene a visibly different background', async () => {
+    const scenes = [...productScenes.map((scene) => scene.prompt), 'something unrecognisable']
+    const signatures: { prompt: string; signature: number[] }[] = []
+    for (const prompt of scenes) {
+      const image = await decodePixels((await edit(request(product, prompt))).image.bytes)
+      signatures.push({ prompt, signature: backgroundSignature(image) })
+    }
+    for (let i = 0; i < signatures.length; i++) {
+      for (let j = i + 1; j < signatures.length; j++) {
+        const a = signatures[i] as (typeof signatures)[number]
+        const b = signatures[j] as (typeof signatures)[number]
+        expect(colourDistance(a.signature, b.signature), `${a.prompt} vs ${b.prompt}`).toBeGreaterThan(10)
+      }
+    }
+  })
+
+  it('is deterministic: the same input gives identical bytes, even from a fresh studio', async () => {
+    const first = await edit(request(product, 'velvet'))
+    const second = await edit(request(product, 'velvet'))
+    const fresh = doneResult(
+      await createOfflineStudio({ ffmpegPath: 'ffmpeg', backdropCacheSize: 0 }).startImageEdit(
+        request(product, 'velvet'),
+        testContext(),
+      ),
+    )
+    expect(second.image.bytes.equals(first.image.bytes)).toBe(true)
+    expect(fresh.image.bytes.equals(first.image.bytes)).toBe(true)
+  })
+
+  it('applies the EXIF orientation of the upload', async () => {
+    // A wide red bar stored sideways: orientation 6 means "rotate 90° clockwise to display",
+    // so the product the seller saw is a tall bar.
+    const stored = await sharp({ create: { width: 800, height: 400, channels: 3, background: '#d6d6d4' } })
+      .composite([
+        {
+          input: await sharp({ create: { width: 500, height: 120, channels: 3, background: '#d01c1c' } })
+            .png()
+            .toBuffer(),
+          left: 150,
+          top: 140,
+        },
+      ])
+      .jpeg({ quality: 92 })
+      .withMetadata({ orientation: 6 })
+      .toBuffer()
+    expect((await sharp(stored).metadata()).orientation).toBe(6)
+    const result = await edit(request(stored, 'black'))
+    const meta = await sharp(result.image.bytes).metadata()
+    expect(meta.orientation).toBeUndefined()
+    const red = boundsWhere(await decodePixels(result.image.bytes), isRed)
+    expect(red).not.toBeNull()
+    if (!red) return
+    expect(red.height).toBeGreaterThan(red.width * 3)
+  })
+
+  it('keeps the whole photo as a rounded card when the backdrop cannot be separated', async () => {
+    const result = await edit(request(await busyPhoto(), 'concrete wall', '9:16'))
+    expect(result.description).toMatch(/could not be separated/)
+    const meta = await sharp(result.image.bytes).metadata()
+    expect({ width: meta.width, height: meta.height }).toEqual(imageSize['9:16'])
+    // The photo's own stripes are in the middle; the corners are the concrete wall.
+    const image = await decodePixels(result.image.bytes)
+    const corner = meanColour(image, 0, 0, 40, 40)
+    expect(Math.max(...corner) - Math.min(...corner)).toBeLessThan(20)
+  })
+
+  it('uses the transparency of a cut-out PNG', async () => {
+    const png = await sharp({
+      create: { width: 600, height: 600, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .composite([
+        {
+          input: Buffer.from(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><circle cx="300" cy="300" r="180" fill="#1e50d2"/></svg>',
+          ),
+        },
+      ])
+      .png()
+      .toBuffer()
+    const result = doneResult(
+      await studio.startImageEdit(
+        { tool: 'product', image: { bytes: png, mime: 'image/png' }, prompt: 'siyah', aspectRatio: '1:1' },
+        testContext(),
+      ),
+    )
+    expect(result.description).toMatch(/cut out/)
+    const image = await decodePixels(result.image.bytes)
+    const blue = boundsWhere(image, (r, _g, b) => b > 150 && r < 80)
+    expect(blue).not.toBeNull()
+    if (!blue) return
+    expect(Math.abs(blue.width - blue.height)).toBeLessThan(6)
+    expect(Math.max(...meanColour(image, 0, 0, image.width, 20))).toBeLessThan(45)
+  })
+
+  it('handles unusual uploads: 16-bit, greyscale, CMYK, tiny', async () => {
+    const drawing = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#ddd"/><circle cx="200" cy="150" r="80" fill="#a33"/></svg>',
+    )
+    const uploads = [
+      await sharp(drawing).toColourspace('rgb16').png().toBuffer(),
+      await sharp(drawing).greyscale().png().toBuffer(),
+      await sharp(drawing).toColourspace('cmyk').jpeg().toBuffer(),
+      await sharp(drawing).resize(12, 9).png().toBuffer(),
+    ]
+    for (const upload of uploads) {
+      const result = await edit(request(upload, 'beton', '1:1'))
+      const meta = await sharp(result.image.bytes).metadata()
+      expect({ width: meta.width, height: meta.height, space: meta.space }).toEqual({
+        ...imageSize['1:1'],
+        space: 'srgb',
+      })
+    }
+  })
+
+  it('refuses an unreadable image and stops when canceled', async () => {
+    expect(await failureOf(edit(request(Buffer.from('not an image at all'), 'marble')))).toBe('rejected')
+    const controller = new AbortController()
+    controller.abort()
+    expect(
+      await failureOf(studio.startImageEdit(request(product, 'marble'), testContext(controller.signal))),
+    ).toBe('canceled')
+  })
+
+  it('never queues: resume fails and cancel does nothing', async () => {
+    expect(await failureOf(studio.resumeImageEdit('anything', testContext()))).toBe('unavailable')
+    await expect(studio.cancel('anything', testContext())).resolves.toBeUndefined()
+  })
+})
+
+describe('offline studio: fashion images', () => {
+  let garment: Buffer
+  beforeAll(async () => {
+    garment = await garmentPhoto({ width: 600, height: 720 })
+  })
+
+  function fashion(prompt: string, aspectRatio: AspectRatio, reference?: Buffer): ImageEditRequest {
+    return {
+      tool: 'fashion',
+      image: { bytes: garment, mime: 'image/jpeg' },
+      reference: reference ? { bytes: reference, mime: 'image/jpeg' } : undefined,
+      prompt,
+      aspectRatio,
+    }
+  }
+
+  it.each(ratios)('makes a %s image at exactly the output size', async (ratio) => {
+    const result = await edit(fashion('street style photography', ratio))
+    const meta = await sharp(result.image.bytes).metadata()
+    expect({ width: meta.width, height: meta.height }).toEqual(imageSize[ratio])
+    expect(result.description).toMatch(/offline studio, not by AI/)
+    expect(result.description).toContain('scene: street')
+  })
+
+  it('puts the separated garment on a backdrop that follows the style words', async () => {
+    const runway = await decodePixels((await edit(fashion('podyum defile', '1:1'))).image.bytes)
+    const vintage = await decodePixels((await edit(fashion('vintage', '1:1'))).image.bytes)
+    expect(
+      colourDistance(meanColour(runway, 0, 0, 80, 80), meanColour(vintage, 0, 0, 80, 80)),
+    ).toBeGreaterThan(40)
+    // The navy garment sits in the middle of both.
+    for (const image of [runway, vintage]) {
+      const centre = meanColour(image, image.width / 2 - 20, image.height / 2 - 20, 40, 40)
+      expect(centre[2]).toBeGreaterThan(centre[0] as number)
+      expect(Math.max(...centre)).toBeLessThan(110)
+    }
+  })
+
+  it('uses the reference photo, softened, as the backdrop when one is given', async () => {
+    const reference = await sharp({
+      create: { width: 900, height: 1200, channels: 3, background: '#2f9a4f' },
+    })
+      .jpeg()
+      .toBuffer()
+    const result = await edit(fashion('', '9:16', reference))
+    expect(result.description).toContain('reference photo')
+    expect(result.description).toContain('scene: reference')
+    expect(result.promptUsed).toBe('garment in front of the reference photo')
+    const image = await decodePixels(result.image.bytes)
+    expect({ width: image.width, height: image.height }).toEqual(imageSize['9:16'])
+    const corner = meanColour(image, 0, 0, 60, 60)
+    // Green like the reference, and dimmed.
+    expect(corner[1]).toBeGreaterThan((corner[0] as number) + 40)
+    expect(corner[1]).toBeLessThan(154)
+  })
+})
+
+/** Mean colours of the top and bottom of the frame and the bottom's texture strength. */
+function backgroundSignature(image: Pixels): number[] {
+  const { width, height } = image
+  const top = meanColour(image, 0, 0, width, Math.round(height * 0.15))
+  const bottomTop = Math.round(height * 0.9)
+  const bottom = meanColour(image, 0, bottomTop, width, height - bottomTop)
+  let variance = 0
+  for (let y = bottomTop; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3
+      variance += ((image.data[i + 1] as number) - (bottom[1] as number)) ** 2
+    }
+  }
+  const texture = Math.sqrt(variance / (width * (height - bottomTop)))
+  return [...top, ...bottom, texture * 2]
+}

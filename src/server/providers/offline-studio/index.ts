@@ -1,0 +1,126 @@
+import type { SeoContent } from '../../../shared/seo.ts'
+import type {
+  ImageEditRequest,
+  ImageEditResult,
+  ImageProvider,
+  ProviderCallContext,
+  SeoProvider,
+  SeoRequest,
+  Started,
+  VideoProvider,
+  VideoRequest,
+  VideoResult,
+} from '../types.ts'
+import { ProviderError } from '../types.ts'
+import type { Backdrop } from './canvas.ts'
+import { findDominantColour } from './dominant-colour.ts'
+import { type BackdropSource, editFashionImage, editProductImage } from './image-edit.ts'
+import { writeSeoCopy } from './seo-copy.ts'
+import { offlineProviderName, throwIfAborted, withImageInput } from './studio-errors.ts'
+import { makeVideo } from './video.ts'
+
+// The built-in studio: real image and video processing with sharp and ffmpeg, no AI and no
+// network. Everything finishes inside the call, so nothing is ever queued or resumable.
+
+export type OfflineStudio = ImageProvider & VideoProvider & SeoProvider & { readonly name: 'offline' }
+
+export type OfflineStudioOptions = {
+  /** The ffmpeg binary for videos (config: providers.ffmpegPath). */
+  ffmpegPath: string
+  /** Upper bound on one ffmpeg run; a healthy run takes seconds. */
+  videoTimeoutMs?: number
+  /** Where video working folders go (the system temp folder by default). */
+  tempDir?: string
+  /** Rendered backdrops kept in memory (about 2–6 MB each); 0 renders every time. */
+  backdropCacheSize?: number
+}
+
+/**
+ * Keeps the last few rendered backdrops. They are pure functions of (scene, ratio), so a
+ * repeat of a popular scene skips 100–300 ms of painting.
+ */
+function createBackdropCache(limit: number): BackdropSource {
+  const cache = new Map<string, Promise<Backdrop>>()
+  return (key, render) => {
+    if (limit <= 0) return render()
+    const hit = cache.get(key)
+    if (hit) {
+      // Map keeps insertion order: re-inserting marks the entry as most recently used.
+      cache.delete(key)
+      cache.set(key, hit)
+      return hit
+    }
+    const pending = render()
+    cache.set(key, pending)
+    pending.catch(() => cache.delete(key))
+    while (cache.size > limit) {
+      const oldest = cache.keys().next().value
+      if (oldest === undefined) break
+      cache.delete(oldest)
+    }
+    return pending
+  }
+}
+
+/** The offline studio, implementing the image, video and SEO provider contracts. */
+export function createOfflineStudio(options: OfflineStudioOptions): OfflineStudio {
+  const backdrops = createBackdropCache(options.backdropCacheSize ?? 6)
+  // Only a request queued elsewhere (say at fal, before IMAGE_PROVIDER was switched to offline)
+  // can reach resume here. 'unavailable' lets the engine fail it cleanly or start it afresh.
+  const neverQueued = (requestId: string) =>
+    new ProviderError(
+      offlineProviderName,
+      'unavailable',
+      `The offline studio has no queued request ${requestId}`,
+    )
+
+  return {
+    name: 'offline',
+
+    async startImageEdit(
+      request: ImageEditRequest,
+      ctx: ProviderCallContext,
+    ): Promise<Started<ImageEditResult>> {
+      throwIfAborted(ctx.signal)
+      const started = Date.now()
+      const { scene, ...result } =
+        request.tool === 'fashion'
+          ? await editFashionImage(request, ctx.signal, backdrops)
+          : await editProductImage(request, ctx.signal, backdrops)
+      ctx.log.debug({ tool: request.tool, scene, ms: Date.now() - started }, 'offline studio image done')
+      return { kind: 'done', result }
+    },
+
+    async resumeImageEdit(requestId: string): Promise<ImageEditResult> {
+      throw neverQueued(requestId)
+    },
+
+    async startVideo(request: VideoRequest, ctx: ProviderCallContext): Promise<Started<VideoResult>> {
+      const started = Date.now()
+      const result = await makeVideo(request, ctx.signal, {
+        ffmpegPath: options.ffmpegPath,
+        timeoutMs: options.videoTimeoutMs,
+        tempDir: options.tempDir,
+      })
+      ctx.log.debug(
+        { ms: Date.now() - started, bytes: result.video.bytes.length },
+        'offline studio video done',
+      )
+      return { kind: 'done', result }
+    },
+
+    async resumeVideo(requestId: string): Promise<VideoResult> {
+      throw neverQueued(requestId)
+    },
+
+    /** Nothing is ever queued, so there is nothing to cancel; in-flight work stops via ctx.signal. */
+    async cancel(): Promise<void> {},
+
+    async writeSeo(request: SeoRequest, ctx: ProviderCallContext): Promise<SeoContent & { model: string }> {
+      throwIfAborted(ctx.signal)
+      const colour = await withImageInput(() => findDominantColour(request.image.bytes))
+      const content = writeSeoCopy(request.details, colour.name)
+      return { ...content, model: 'offline-studio' }
+    },
+  }
+}

@@ -1,0 +1,575 @@
+import type { AspectRatio } from '../../../shared/scenes.ts'
+import {
+  type Backdrop,
+  blendInto,
+  type Frame,
+  falloff,
+  frameFor,
+  type Painter,
+  paint,
+  renderBackdrop,
+  rgb,
+  type Stage,
+  shade,
+  surfacePoint,
+  svgBox,
+  tint,
+  vignetteAt,
+} from './canvas.ts'
+import { clamp, createNoise, fractalNoise, grain, smoothstep } from './noise.ts'
+import type { StudioSceneId } from './scene-match.ts'
+
+// The eight product scenes (and the neutral fallback), each drawn to read as itself at a
+// glance: a seamless white sweep, veined marble, wood planks, a black stage, sky and grass,
+// folded velvet, a glass pedestal, formwork concrete. Light comes from above and slightly to
+// the left in every scene, so a product looks lit the same way whichever scene it is put in.
+
+type Geometry = { horizonY: number; stage: Stage }
+
+/** Where the surface meets the wall, and where the product stands. */
+function productGeometry(frame: Frame): Geometry {
+  const { width, height, isTall } = frame
+  return {
+    horizonY: Math.round(height * 0.6),
+    stage: {
+      anchor: 'base',
+      x: Math.round(width / 2),
+      y: Math.round(height * (isTall ? 0.78 : 0.83)),
+      maxWidth: Math.round(width * (isTall ? 0.78 : 0.62)),
+      maxHeight: Math.round(height * (isTall ? 0.5 : 0.6)),
+      shadowOpacity: 0.5,
+      reflectionOpacity: 0,
+    },
+  }
+}
+
+/** A soft pool of light (or shade, with a dark colour) applied by the painters. */
+type Light = { cx: number; cy: number; rx: number; ry: number; colour: readonly number[]; amount: number }
+
+function applyLights(out: Float64Array, x: number, y: number, lights: readonly Light[]) {
+  for (const light of lights) {
+    tint(out, light.colour, light.amount * falloff(x, y, light.cx, light.cy, light.rx, light.ry))
+  }
+}
+
+/** Shade where a surface meets the wall behind it, so the two read as a corner, not a seam. */
+function cornerShade(frame: Frame, horizonY: number, y: number, above: number, below: number): number {
+  const band = frame.height * 0.06
+  if (y < horizonY) return 1 - above * smoothstep(horizonY - band, horizonY, y)
+  return 1 - below * (1 - smoothstep(horizonY, horizonY + band * 0.5, y))
+}
+
+function studioSweep(
+  frame: Frame,
+  colours: { top: string; middle: string; bottom: string },
+): Promise<Buffer> {
+  const { stage } = productGeometry(frame)
+  const top = rgb(colours.top)
+  const middle = rgb(colours.middle)
+  const bottom = rgb(colours.bottom)
+  const lights: Light[] = [
+    {
+      cx: stage.x,
+      cy: stage.y - stage.maxHeight * 0.45,
+      rx: frame.width * 0.8,
+      ry: frame.height * 0.55,
+      colour: [255, 255, 255],
+      amount: 0.7,
+    },
+  ]
+  // A seamless paper sweep: no horizon, just a wall that turns into the floor as it darkens.
+  const painter: Painter = (x, y, out) => {
+    const t = y / frame.height
+    if (t < 0.5) blendInto(out, top, middle, smoothstep(0, 0.5, t))
+    else if (t < 0.72) paint(out, middle)
+    else blendInto(out, middle, bottom, smoothstep(0.72, 1, t))
+    applyLights(out, x, y, lights)
+    shade(out, vignetteAt(frame, x, y, 0.1))
+  }
+  return renderBackdrop(frame, painter)
+}
+
+function blackMinimal(frame: Frame): Promise<Buffer> {
+  const { height } = frame
+  const { horizonY, stage } = productGeometry(frame)
+  const wallTop = rgb('#0b0b0c')
+  const wallBottom = rgb('#19191b')
+  const floorBack = rgb('#1f1f22')
+  const floorFront = rgb('#050506')
+  const lights: Light[] = [
+    {
+      cx: stage.x,
+      cy: stage.y - stage.maxHeight * 0.5,
+      rx: frame.width * 0.48,
+      ry: height * 0.4,
+      colour: rgb('#55555c'),
+      amount: 0.55,
+    },
+    {
+      cx: stage.x,
+      cy: stage.y,
+      rx: stage.maxWidth * 0.8,
+      ry: stage.maxWidth * 0.17,
+      colour: rgb('#5e5e66'),
+      amount: 0.5,
+    },
+  ]
+  const soft = height * 0.015
+  const wall = new Float64Array(3)
+  const floor = new Float64Array(3)
+  const painter: Painter = (x, y, out) => {
+    blendInto(wall, wallTop, wallBottom, y / horizonY)
+    blendInto(floor, floorBack, floorFront, clamp((y - horizonY) / (height - horizonY), 0, 1))
+    blendInto(out, wall, floor, smoothstep(horizonY - soft, horizonY + soft, y))
+    applyLights(out, x, y, lights)
+  }
+  return renderBackdrop(frame, painter)
+}
+
+function marble(frame: Frame): Promise<Buffer> {
+  const { width, height } = frame
+  const { horizonY, stage } = productGeometry(frame)
+  const warp = createNoise(101)
+  const cloud = createNoise(202)
+  const fine = createNoise(303)
+  const wallTop = rgb('#d8d2ca')
+  const wallBottom = rgb('#ebe7e1')
+  const stone = rgb('#f5f3ef')
+  const stoneShade = rgb('#dcd8d1')
+  const veinColour = rgb('#87827b')
+  const lights: Light[] = [
+    {
+      cx: width * 0.38,
+      cy: horizonY * 0.35,
+      rx: width * 0.8,
+      ry: height * 0.5,
+      colour: [255, 255, 255],
+      amount: 0.5,
+    },
+    {
+      cx: stage.x,
+      cy: stage.y,
+      rx: stage.maxWidth * 0.9,
+      ry: stage.maxWidth * 0.2,
+      colour: [255, 255, 255],
+      amount: 0.25,
+    },
+  ]
+  const painter: Painter = (x, y, out) => {
+    if (y < horizonY) {
+      blendInto(out, wallTop, wallBottom, y / horizonY)
+    } else {
+      const { u, v } = surfacePoint(frame, horizonY, x, y)
+      const s = 1 / 700
+      // Veins are the zero lines of domain-warped noise; a second noise decides where they
+      // show strongly, so they fade in and out along their length as in real Carrara.
+      const wx = u * s + fractalNoise(warp, u * s * 0.8, v * s * 0.8, 3) * 1.2
+      const wy = v * s + fractalNoise(warp, u * s * 0.8 + 5.2, v * s * 0.8 + 1.3, 3) * 1.2
+      const field = Math.abs(fractalNoise(fine, wx * 1.6, wy * 1.6, 4))
+      const presence = smoothstep(-0.2, 0.5, fractalNoise(cloud, u * s * 1.1 + 9.1, v * s * 1.1, 2))
+      const c = fractalNoise(cloud, u * s * 2.2, v * s * 2.2, 3) * 0.5 + 0.5
+      blendInto(out, stone, stoneShade, c * 0.7)
+      const vein =
+        (1 - smoothstep(0.0, 0.022 + 0.02 * presence, field)) * (0.2 + 0.5 * presence) +
+        (1 - smoothstep(0, 0.16, field)) * 0.12 * presence
+      tint(out, veinColour, clamp(vein, 0, 1))
+      // The stone is lit from above: the front edge is a little darker than the back.
+      shade(out, 1 - 0.07 * ((y - horizonY) / (height - horizonY)))
+    }
+    shade(out, cornerShade(frame, horizonY, y, 0.16, 0.1))
+    applyLights(out, x, y, lights)
+    shade(out, vignetteAt(frame, x, y, 0.14))
+  }
+  return renderBackdrop(frame, painter)
+}
+
+function wood(frame: Frame): Promise<Buffer> {
+  const { width, height } = frame
+  const { horizonY, stage } = productGeometry(frame)
+  const grainNoise = createNoise(404)
+  const figure = createNoise(505)
+  const wallTop = rgb('#e2d9cc')
+  const wallBottom = rgb('#efe8de')
+  const light = rgb('#c8935f')
+  const dark = rgb('#8b5a33')
+  const seam = rgb('#4a2e19')
+  const plankWidth = 150
+  const plankLength = 1300
+  const vanishY = horizonY - height * 0.28
+  const k = height - vanishY
+  const lights: Light[] = [
+    {
+      cx: width * 0.36,
+      cy: horizonY * 0.3,
+      rx: width * 0.85,
+      ry: height * 0.5,
+      colour: rgb('#fff7ea'),
+      amount: 0.55,
+    },
+    {
+      cx: stage.x,
+      cy: stage.y,
+      rx: stage.maxWidth * 0.95,
+      ry: stage.maxWidth * 0.22,
+      colour: rgb('#ffe9cc'),
+      amount: 0.2,
+    },
+  ]
+  const painter: Painter = (x, y, out) => {
+    if (y < horizonY) {
+      blendInto(out, wallTop, wallBottom, y / horizonY)
+    } else {
+      const { u, v, depth } = surfacePoint(frame, horizonY, x, y)
+      const plank = Math.floor(v / plankWidth)
+      const tone = grain(plank, 7, 5)
+      const offset = (grain(plank, 3, 9) * 0.5 + 0.5) * plankLength
+      const g = fractalNoise(grainNoise, u * 0.0016 + plank * 7.3, v * 0.05, 3)
+      const rings = Math.sin(v * 0.11 + g * 9 + plank)
+      const streak = fractalNoise(figure, u * 0.012, v * 0.3 + plank * 3.1, 2)
+      blendInto(out, light, dark, clamp(0.5 + rings * 0.28 + streak * 0.25 + tone * 0.18, 0, 1))
+      // Seams between planks (along u) and at plank ends (across), about 2 px on screen.
+      const pixelV = (depth * depth * height) / (2 * k)
+      const edgeV = Math.min(v - plank * plankWidth, (plank + 1) * plankWidth - v)
+      const along = 1 - smoothstep(pixelV * 0.8, pixelV * 2.2, edgeV)
+      const endU = (((u + offset) % plankLength) + plankLength) % plankLength
+      const across = 1 - smoothstep(depth * 0.8, depth * 2.2, Math.min(endU, plankLength - endU))
+      tint(out, seam, Math.max(along, across) * 0.8)
+      shade(out, 1 - 0.1 * ((y - horizonY) / (height - horizonY)))
+    }
+    shade(out, cornerShade(frame, horizonY, y, 0.18, 0.22))
+    applyLights(out, x, y, lights)
+    shade(out, vignetteAt(frame, x, y, 0.2))
+  }
+  return renderBackdrop(frame, painter)
+}
+
+function outdoor(frame: Frame): Promise<Buffer> {
+  const { width, height } = frame
+  const { horizonY } = productGeometry(frame)
+  const clouds = createNoise(606)
+  const trees = createNoise(707)
+  const grass = createNoise(808)
+  const patches = createNoise(909)
+  const skyTop = rgb('#5f9fd6')
+  const skyLow = rgb('#d4e6f2')
+  const cloudWhite = rgb('#fbfcfd')
+  const hill = rgb('#8aa796')
+  const treeDark = rgb('#2f4a2a')
+  const treeLight = rgb('#5d7d3f')
+  const grassFar = rgb('#8fae5a')
+  const grassNear = rgb('#4f7a2c')
+  const grassLight = rgb('#a6c266')
+  const foliage = new Float64Array(3)
+  const scale = height / 1080
+  const lights: Light[] = [
+    {
+      cx: width * 0.82,
+      cy: height * 0.06,
+      rx: width * 0.9,
+      ry: height * 0.55,
+      colour: rgb('#fff4d2'),
+      amount: 0.65,
+    },
+  ]
+  const painter: Painter = (x, y, out) => {
+    if (y < horizonY) {
+      const hillTop = horizonY - (75 + 40 * fractalNoise(trees, x * 0.0012, 3.3, 3)) * scale
+      const treeTop = horizonY - (30 + 55 * (fractalNoise(trees, x * 0.006, 0.5, 4) * 0.5 + 0.5)) * scale
+      blendInto(out, skyTop, skyLow, (y / horizonY) ** 0.8)
+      const c = fractalNoise(clouds, x * 0.0022, y * 0.006, 4)
+      tint(out, cloudWhite, smoothstep(0.05, 0.45, c) * (1 - smoothstep(0.55, 0.9, y / horizonY)) * 0.9)
+      // Soft silhouettes: the far hills and the tree line are out of focus behind the product.
+      tint(out, hill, 0.8 * smoothstep(hillTop - 3 * scale, hillTop + 3 * scale, y))
+      const leaf = fractalNoise(trees, x * 0.03, y * 0.03, 3) * 0.5 + 0.5
+      tint(
+        out,
+        blendInto(foliage, treeDark, treeLight, leaf * 0.7),
+        smoothstep(treeTop - 4 * scale, treeTop + 4 * scale, y),
+      )
+    } else {
+      const { u, v, depth } = surfacePoint(frame, horizonY, x, y)
+      blendInto(out, grassFar, grassNear, ((y - horizonY) / (height - horizonY)) ** 0.7)
+      const sun = fractalNoise(patches, u * 0.0015, v * 0.003, 3)
+      tint(out, grassLight, clamp(sun * 0.6 + 0.2, 0, 1) * 0.5)
+      // Haze where the field meets the trees, so the tree line does not look pasted on.
+      tint(out, hill, 0.4 * (1 - smoothstep(horizonY, horizonY + 14 * scale, y)))
+      // Blades stand upright on screen (in surface coordinates they would fan out from the
+      // vanishing point like a zoom blur), strong in front, fading where they would alias.
+      shade(out, 1 + fractalNoise(grass, x * 0.11, y * 0.022, 2) * (0.24 / (depth * depth)))
+    }
+    applyLights(out, x, y, lights)
+    shade(out, vignetteAt(frame, x, y, 0.12))
+  }
+  return renderBackdrop(frame, painter)
+}
+
+function velvet(frame: Frame): Promise<Buffer> {
+  const { width, height } = frame
+  const { horizonY, stage } = productGeometry(frame)
+  const folds = createNoise(1001)
+  const ripple = createNoise(1102)
+  const pile = createNoise(1203)
+  const deep = rgb('#2b0512')
+  const body = rgb('#6a1230')
+  const sheen = rgb('#c0506e')
+  const seamY = horizonY + height * 0.02
+  const lights: Light[] = [
+    {
+      cx: stage.x,
+      cy: stage.y - stage.maxHeight * 0.45,
+      rx: width * 0.55,
+      ry: height * 0.45,
+      colour: rgb('#ff9fb8'),
+      amount: 0.22,
+    },
+    {
+      cx: stage.x,
+      cy: stage.y,
+      rx: stage.maxWidth * 0.9,
+      ry: stage.maxWidth * 0.2,
+      colour: rgb('#ffb3c6'),
+      amount: 0.2,
+    },
+  ]
+  const velvetColour = (out: Float64Array, slope: number, lightness: number) => {
+    // Velvet shines where the cloth turns away from the viewer (grazing light) and is deepest
+    // where it faces the camera, the opposite of a glossy fabric.
+    blendInto(out, deep, body, clamp(lightness, 0, 1))
+    tint(out, sheen, Math.abs(slope) ** 2.2 * 0.55)
+  }
+  const painter: Painter = (x, y, out) => {
+    const nap = fractalNoise(pile, x * 0.08, y * 0.08, 2) * 0.04
+    if (y < seamY) {
+      const phase = (x / width) * 6.5 + fractalNoise(folds, x * 0.0015, y * 0.0012, 3) * 1.6
+      const fall = 1 - 0.35 * smoothstep(0, seamY, y)
+      const angle = phase * Math.PI * 2
+      velvetColour(out, Math.cos(angle) * fall, 0.55 + Math.sin(angle) * 0.3 * fall + nap)
+    } else {
+      const { u, v } = surfacePoint(frame, horizonY, x, y)
+      // The cloth on the floor lies almost flat: a few broad, low swells, lighter at the back.
+      const phase = u * 0.0009 + fractalNoise(ripple, u * 0.0008, v * 0.0015, 2) * 0.6
+      const angle = phase * Math.PI * 2
+      const back = 1 - smoothstep(seamY, height, y)
+      velvetColour(out, Math.cos(angle) * 0.3, 0.5 + back * 0.2 + Math.sin(angle) * 0.06 + nap)
+    }
+    shade(out, cornerShade(frame, seamY, y, 0.45, 0.35))
+    applyLights(out, x, y, lights)
+    shade(out, vignetteAt(frame, x, y, 0.45))
+  }
+  return renderBackdrop(frame, painter)
+}
+
+/** The pedestal's size, shared with the stage so the product stands on its top. */
+function pedestalGeometry(frame: Frame) {
+  const { width, height, isTall } = frame
+  const { stage } = productGeometry(frame)
+  const rx = Math.round(width * (isTall ? 0.36 : 0.3))
+  const ry = Math.round(rx * 0.17)
+  const top = Math.round(height * (isTall ? 0.72 : 0.7))
+  const bodyHeight = Math.round(height * (isTall ? 0.13 : 0.17))
+  return { cx: stage.x, rx, ry, top, bottom: top + bodyHeight }
+}
+
+function glassPedestal(frame: Frame): Promise<Buffer> {
+  const { width, height } = frame
+  const { horizonY } = productGeometry(frame)
+  const { cx, rx, ry, top, bottom } = pedestalGeometry(frame)
+  const wallTop = rgb('#dae3e9')
+  const wallBottom = rgb('#f1f5f7')
+  const floorBack = rgb('#e9eef1')
+  const floorFront = rgb('#d9e1e6')
+  const lights: Light[] = [
+    {
+      cx: width * 0.4,
+      cy: height * 0.28,
+      rx: width * 0.8,
+      ry: height * 0.45,
+      colour: [255, 255, 255],
+      amount: 0.8,
+    },
+    // The pedestal's shadow on the floor and the light it focuses through the glass.
+    { cx, cy: bottom + ry * 0.3, rx: rx * 1.25, ry: ry * 1.6, colour: rgb('#6d7f8a'), amount: 0.35 },
+    { cx, cy: bottom + ry * 0.25, rx: rx * 0.8, ry: ry * 0.7, colour: rgb('#f4fdff'), amount: 0.6 },
+  ]
+  const soft = height * 0.03
+  const wall = new Float64Array(3)
+  const floor = new Float64Array(3)
+  const painter: Painter = (x, y, out) => {
+    blendInto(wall, wallTop, wallBottom, clamp(y / horizonY, 0, 1))
+    blendInto(floor, floorBack, floorFront, clamp((y - horizonY) / (height - horizonY), 0, 1))
+    blendInto(out, wall, floor, smoothstep(horizonY - soft, horizonY + soft, y))
+    applyLights(out, x, y, lights)
+    shade(out, vignetteAt(frame, x, y, 0.08))
+  }
+  // The glass is drawn crisp at full size: its rims and highlights are what make it glass.
+  const left = rx * 0.04
+  const boxWidth = rx * 2 + left * 2
+  const boxHeight = bottom - top + ry * 2 + 8
+  const ox = left
+  const oy = ry + 4
+  const shape = svgBox(
+    boxWidth,
+    boxHeight,
+    `<defs>
+      <linearGradient id="body" x1="0" y1="0" x2="1" y2="0">
+        <stop offset="0" stop-color="#8ea5b2" stop-opacity="0.6"/>
+        <stop offset="0.07" stop-color="#ffffff" stop-opacity="0.7"/>
+        <stop offset="0.16" stop-color="#d9e6ed" stop-opacity="0.25"/>
+        <stop offset="0.5" stop-color="#eef5f8" stop-opacity="0.15"/>
+        <stop offset="0.8" stop-color="#d3e1e8" stop-opacity="0.25"/>
+        <stop offset="0.91" stop-color="#ffffff" stop-opacity="0.75"/>
+        <stop offset="1" stop-color="#8097a5" stop-opacity="0.65"/></linearGradient>
+      <linearGradient id="face" x1="0" y1="0" x2="0" y2="1">
+        <stop offset="0" stop-color="#ffffff" stop-opacity="0.8"/><stop offset="1" stop-color="#d6e4eb" stop-opacity="0.5"/></linearGradient>
+      <filter id="soft" x="-20%" y="-5%" width="140%" height="110%"><feGaussianBlur stdDeviation="1.3"/></filter></defs>
+    <g transform="translate(${ox} ${oy})">
+      <path d="M 0 0 L 0 ${bottom - top} A ${rx} ${ry} 0 0 0 ${rx * 2} ${bottom - top} L ${rx * 2} 0 Z" fill="url(#body)"/>
+      <path d="M 0 ${bottom - top} A ${rx} ${ry} 0 0 0 ${rx * 2} ${bottom - top}" fill="none" stroke="#ffffff" stroke-opacity="0.7" stroke-width="2.5"/>
+      <rect x="${rx * 0.16}" y="${ry * 0.7}" width="${rx * 0.05}" height="${bottom - top - ry * 0.2}" fill="#ffffff" opacity="0.75" filter="url(#soft)"/>
+      <rect x="${rx * 1.62}" y="${ry * 0.7}" width="${rx * 0.03}" height="${bottom - top - ry * 0.2}" fill="#ffffff" opacity="0.55" filter="url(#soft)"/>
+      <ellipse cx="${rx}" cy="0" rx="${rx}" ry="${ry}" fill="url(#face)"/>
+      <ellipse cx="${rx}" cy="0" rx="${rx}" ry="${ry}" fill="none" stroke="#ffffff" stroke-width="3" stroke-opacity="0.95"/>
+      <ellipse cx="${rx}" cy="3" rx="${rx - 5}" ry="${ry - 4}" fill="none" stroke="#8fa8b6" stroke-width="1.5" stroke-opacity="0.55"/>
+    </g>`,
+  )
+  return renderBackdrop(frame, painter, [
+    { svg: shape, left: Math.round(cx - rx - ox), top: Math.round(top - oy) },
+  ])
+}
+
+function concrete(frame: Frame): Promise<Buffer> {
+  const { width, height } = frame
+  const { horizonY, stage } = productGeometry(frame)
+  const mottle = createNoise(1301)
+  const detail = createNoise(1402)
+  const pores = createNoise(1503)
+  const wallColour = rgb('#a9a6a0')
+  const floorColour = rgb('#8e8b86')
+  const seamColour = rgb('#5d5b57')
+  const holeColour = rgb('#3f3d3a')
+  const panelWidth = width / 2
+  const panelHeight = horizonY / 2
+  const holeRadius = width * 0.012
+  const lights: Light[] = [
+    {
+      cx: width * 0.3,
+      cy: horizonY * 0.3,
+      rx: width * 0.9,
+      ry: height * 0.55,
+      colour: rgb('#fff3e0'),
+      amount: 0.35,
+    },
+    {
+      cx: stage.x,
+      cy: stage.y,
+      rx: stage.maxWidth * 0.9,
+      ry: stage.maxWidth * 0.2,
+      colour: [255, 255, 255],
+      amount: 0.15,
+    },
+  ]
+  const painter: Painter = (x, y, out) => {
+    const isWall = y < horizonY
+    let px = x
+    let py = y
+    if (!isWall) {
+      const { u, v } = surfacePoint(frame, horizonY, x, y)
+      px = u
+      py = v
+    }
+    const m = fractalNoise(mottle, px * 0.0035, py * 0.0035, 4)
+    const d = fractalNoise(detail, px * 0.025, py * 0.025, 2)
+    // Air pockets: sparse, small, round, and only some of them deep.
+    const pit =
+      grain(Math.round(px / 2), Math.round(py / 2), 17) > 0.994
+        ? 0.5 + 0.5 * fractalNoise(pores, px, py, 1)
+        : 0
+    const base = isWall ? wallColour : floorColour
+    if (isWall) {
+      // Formwork panels, poured a shade apart, with seams and tie holes: what makes a wall
+      // read as poured concrete rather than grey paint.
+      const col = Math.floor(x / panelWidth)
+      const row = Math.floor(y / panelHeight)
+      const panelTone = grain(col, row, 3) * 0.035
+      paint(out, base)
+      shade(out, 1 + m * 0.13 + d * 0.05 + panelTone - pit * 0.22)
+      const seamDistance = Math.min(
+        Math.abs(x - Math.round(x / panelWidth) * panelWidth),
+        Math.abs(y - Math.round(y / panelHeight) * panelHeight),
+      )
+      tint(out, seamColour, (1 - smoothstep(0.5, 2.5, seamDistance)) * 0.55)
+      const fx = x / panelWidth - col
+      const fy = y / panelHeight - row
+      const hx = (fx < 0.5 ? fx - 0.2 : fx - 0.8) * panelWidth
+      const hy = (fy < 0.5 ? fy - 0.25 : fy - 0.75) * panelHeight
+      const r = Math.sqrt(hx * hx + hy * hy)
+      tint(out, holeColour, 1 - smoothstep(holeRadius * 0.6, holeRadius * 1.1, r))
+      // A lit lower lip makes the hole read as a recess.
+      if (hy > 0)
+        tint(
+          out,
+          [215, 212, 206],
+          (smoothstep(holeRadius * 0.9, holeRadius * 1.1, r) -
+            smoothstep(holeRadius * 1.1, holeRadius * 1.5, r)) *
+            0.5,
+        )
+    } else {
+      paint(out, base)
+      shade(out, (1 + m * 0.1 + d * 0.04 - pit * 0.15) * (1 - 0.12 * ((y - horizonY) / (height - horizonY))))
+    }
+    shade(out, cornerShade(frame, horizonY, y, 0.25, 0.2))
+    applyLights(out, x, y, lights)
+    shade(out, vignetteAt(frame, x, y, 0.3))
+  }
+  return renderBackdrop(frame, painter)
+}
+
+/** Draws the scene at the ratio's output size and says where the product goes. */
+export async function renderProductScene(scene: StudioSceneId, ratio: AspectRatio): Promise<Backdrop> {
+  const frame = frameFor(ratio)
+  let { stage } = productGeometry(frame)
+  let raw: Buffer
+  switch (scene) {
+    case 'white-studio':
+      raw = await studioSweep(frame, { top: '#ededeb', middle: '#fbfbfa', bottom: '#e4e4e1' })
+      break
+    case 'neutral-studio':
+      raw = await studioSweep(frame, { top: '#d9d4cd', middle: '#ece8e2', bottom: '#d3cdc5' })
+      break
+    case 'black-minimal':
+      raw = await blackMinimal(frame)
+      stage = { ...stage, shadowOpacity: 0.7, reflectionOpacity: 0.22 }
+      break
+    case 'marble':
+      raw = await marble(frame)
+      stage = { ...stage, reflectionOpacity: 0.08 }
+      break
+    case 'wood':
+      raw = await wood(frame)
+      break
+    case 'outdoor':
+      raw = await outdoor(frame)
+      break
+    case 'velvet':
+      raw = await velvet(frame)
+      stage = { ...stage, shadowOpacity: 0.65 }
+      break
+    case 'glass-pedestal': {
+      raw = await glassPedestal(frame)
+      const pedestal = pedestalGeometry(frame)
+      // The product stands on the pedestal's top, so it may be no wider than the top.
+      stage = {
+        ...stage,
+        y: pedestal.top + Math.round(pedestal.ry * 0.25),
+        maxWidth: Math.round(pedestal.rx * 1.6),
+        maxHeight: Math.min(stage.maxHeight, Math.round(pedestal.top - frame.height * 0.1)),
+        shadowOpacity: 0.35,
+      }
+      break
+    }
+    case 'concrete':
+      raw = await concrete(frame)
+      break
+  }
+  return { raw, width: frame.width, height: frame.height, stage }
+}
