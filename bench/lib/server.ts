@@ -6,8 +6,12 @@ import { join } from 'node:path'
 export type RunningServer = { url: string; msToServe: number; stop: () => Promise<void> }
 
 /** Runs `npm start` on a fresh data folder and waits until `/` is served; reports how long that took. */
-export async function startVitrin(port: number, env: Record<string, string> = {}): Promise<RunningServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vitrin-bench-'))
+export async function startVitrin(
+  port: number,
+  env: Record<string, string> = {},
+  options: { dataDir?: string; keepData?: boolean } = {},
+): Promise<RunningServer & { dataDir: string }> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vitrin-bench-'))
   const started = performance.now()
   const child: ChildProcess = spawn('npm', ['start', '--silent'], {
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -33,12 +37,13 @@ export async function startVitrin(port: number, env: Record<string, string> = {}
   const msToServe = performance.now() - started
   return {
     url,
+    dataDir,
     msToServe,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve))
       if (child.pid) process.kill(-child.pid, 'SIGTERM')
       await exited
-      rmSync(dataDir, { recursive: true, force: true })
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

@@ -3,12 +3,13 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { AppRouter } from './app/router.tsx'
 import { SessionProvider } from './features/session/session-context.tsx'
-import { detectInitialLocale, I18nProvider, loadMessages } from './lib/i18n.tsx'
+import { detectInitialLocale, I18nProvider, loadBaseMessages } from './lib/i18n.tsx'
 
 async function start() {
   const locale = detectInitialLocale()
   // The page renders only once its language is loaded, so no text flashes in the wrong language.
-  const messages = await loadMessages(locale)
+  // The landing page needs only the base namespaces; other pages load the rest before rendering.
+  const messages = await loadBaseMessages(locale)
   const root = document.getElementById('root')
   if (!root) throw new Error('#root is missing from index.html')
   createRoot(root).render(

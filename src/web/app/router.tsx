@@ -2,32 +2,88 @@ import { lazy } from 'react'
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router'
 import { RootLayout } from '../components/layout/root-layout.tsx'
 import { RequireSession } from '../features/session/require-session.tsx'
+import { ensureAllMessages } from '../lib/i18n.tsx'
 
 // Each page is its own chunk, loaded when first visited. Declarative routing keeps the
 // router's share of the first download small (see docs/decisions/0004-web-bundle-budget.md).
+// Every page but the landing page also waits for all of its language's text (ensureAllMessages).
 const LandingPage = lazy(async () => ({ default: (await import('./routes/landing.tsx')).LandingPage }))
-const PricingPage = lazy(async () => ({ default: (await import('./routes/pricing.tsx')).PricingPage }))
-const ContactPage = lazy(async () => ({ default: (await import('./routes/contact.tsx')).ContactPage }))
-const FeaturesPage = lazy(async () => ({ default: (await import('./routes/features.tsx')).FeaturesPage }))
-const FaqPage = lazy(async () => ({ default: (await import('./routes/faq.tsx')).FaqPage }))
-const AboutPage = lazy(async () => ({ default: (await import('./routes/about.tsx')).AboutPage }))
-const PrivacyPage = lazy(async () => ({ default: (await import('./routes/privacy.tsx')).PrivacyPage }))
-const TermsPage = lazy(async () => ({ default: (await import('./routes/terms.tsx')).TermsPage }))
-const AccessPage = lazy(async () => ({ default: (await import('./routes/access.tsx')).AccessPage }))
-const SignInPage = lazy(async () => ({ default: (await import('./routes/sign-in.tsx')).SignInPage }))
-const SignUpPage = lazy(async () => ({ default: (await import('./routes/sign-up.tsx')).SignUpPage }))
-const ResetPasswordPage = lazy(async () => ({
-  default: (await import('./routes/reset-password.tsx')).ResetPasswordPage,
-}))
-const ResetPasswordConfirmPage = lazy(async () => ({
-  default: (await import('./routes/reset-password-confirm.tsx')).ResetPasswordConfirmPage,
-}))
-const DashboardPage = lazy(async () => ({ default: (await import('./routes/dashboard.tsx')).DashboardPage }))
-const CreatePage = lazy(async () => ({ default: (await import('./routes/create.tsx')).CreatePage }))
-const FashionPage = lazy(async () => ({ default: (await import('./routes/fashion.tsx')).FashionPage }))
-const LibraryPage = lazy(async () => ({ default: (await import('./routes/library.tsx')).LibraryPage }))
-const SettingsPage = lazy(async () => ({ default: (await import('./routes/settings.tsx')).SettingsPage }))
-const BillingPage = lazy(async () => ({ default: (await import('./routes/billing.tsx')).BillingPage }))
+const PricingPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/pricing.tsx')).PricingPage }
+})
+const ContactPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/contact.tsx')).ContactPage }
+})
+const FeaturesPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/features.tsx')).FeaturesPage }
+})
+const FaqPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/faq.tsx')).FaqPage }
+})
+const AboutPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/about.tsx')).AboutPage }
+})
+const PrivacyPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/privacy.tsx')).PrivacyPage }
+})
+const TermsPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/terms.tsx')).TermsPage }
+})
+const AccessPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/access.tsx')).AccessPage }
+})
+const SignInPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/sign-in.tsx')).SignInPage }
+})
+const SignUpPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/sign-up.tsx')).SignUpPage }
+})
+const ResetPasswordPage = lazy(async () => {
+  await ensureAllMessages()
+  return {
+    default: (await import('./routes/reset-password.tsx')).ResetPasswordPage,
+  }
+})
+const ResetPasswordConfirmPage = lazy(async () => {
+  await ensureAllMessages()
+  return {
+    default: (await import('./routes/reset-password-confirm.tsx')).ResetPasswordConfirmPage,
+  }
+})
+const DashboardPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/dashboard.tsx')).DashboardPage }
+})
+const CreatePage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/create.tsx')).CreatePage }
+})
+const FashionPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/fashion.tsx')).FashionPage }
+})
+const LibraryPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/library.tsx')).LibraryPage }
+})
+const SettingsPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/settings.tsx')).SettingsPage }
+})
+const BillingPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/billing.tsx')).BillingPage }
+})
 
 function guarded(element: React.ReactNode) {
   return <RequireSession>{element}</RequireSession>

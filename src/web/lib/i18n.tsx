@@ -1,4 +1,12 @@
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react'
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useLayoutEffect,
+  useMemo,
+  useState,
+} from 'react'
 import { defaultLocale, isLocale, type Locale } from '../../shared/i18n/locales.ts'
 import type { AppMessages, TKey } from '../../shared/i18n/messages.ts'
 import {
@@ -16,6 +24,38 @@ export const languageStorageKey = 'vitrin.lang'
 export async function loadMessages(locale: Locale): Promise<AppMessages> {
   if (locale === 'tr') return (await import('../../shared/i18n/locales/tr/index.ts')).trMessages
   return (await import('../../shared/i18n/locales/en/index.ts')).enMessages
+}
+
+/**
+ * The few namespaces the landing page needs, in a small chunk, so the first render does not wait
+ * for every screen's text. The rest comes with `ensureAllMessages`, which every other page's
+ * chunk waits for before it renders.
+ */
+export async function loadBaseMessages(locale: Locale): Promise<AppMessages> {
+  const base =
+    locale === 'tr'
+      ? (await import('../../shared/i18n/locales/tr/base.ts')).trBaseMessages
+      : (await import('../../shared/i18n/locales/en/base.ts')).enBaseMessages
+  // Partial until ensureAllMessages completes it; only landing-page keys are read before then.
+  return base as unknown as AppMessages
+}
+
+const fullCatalogues = new Map<Locale, Promise<AppMessages>>()
+const loadedCatalogues = new Map<Locale, AppMessages>()
+const fullListeners = new Set<(locale: Locale, messages: AppMessages) => void>()
+
+/** Loads (once) every namespace of a language and hands it to the provider. */
+export function ensureAllMessages(locale: Locale = detectInitialLocale()): Promise<AppMessages> {
+  let pending = fullCatalogues.get(locale)
+  if (!pending) {
+    pending = loadMessages(locale).then((messages) => {
+      loadedCatalogues.set(locale, messages)
+      for (const listener of fullListeners) listener(locale, messages)
+      return messages
+    })
+    fullCatalogues.set(locale, pending)
+  }
+  return pending
 }
 
 /** The language to start with: `<html lang>` as set by lang-init.js before first paint. */
@@ -37,8 +77,23 @@ const I18nContext = createContext<I18n | null>(null)
 export function I18nProvider(props: { locale: Locale; messages: AppMessages; children: ReactNode }) {
   const [state, setState] = useState({ locale: props.locale, messages: props.messages })
 
+  // When every namespace of the current language arrives, adopt it before any page that needs
+  // it renders (pages await the same promise after this listener was added).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: registered once; later locales come through setLocale
+  useLayoutEffect(() => {
+    const listener = (locale: Locale, messages: AppMessages) =>
+      setState((current) => (current.locale === locale ? { locale, messages } : current))
+    fullListeners.add(listener)
+    // It may have arrived before this provider was mounted.
+    const loaded = loadedCatalogues.get(props.locale)
+    if (loaded) listener(props.locale, loaded)
+    return () => {
+      fullListeners.delete(listener)
+    }
+  }, [])
+
   const setLocale = useCallback(async (locale: Locale) => {
-    const messages = await loadMessages(locale)
+    const messages = await ensureAllMessages(locale)
     try {
       window.localStorage.setItem(languageStorageKey, locale)
     } catch {

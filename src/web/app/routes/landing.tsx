@@ -1,10 +1,10 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, useEffect } from 'react'
 import type { TKey } from '../../../shared/i18n/messages.ts'
 import { plans } from '../../../shared/plans.ts'
 import { ButtonLink } from '../../components/ui/button.tsx'
 import { Container } from '../../components/ui/container.tsx'
 import { PlanCard } from '../../features/plans/components/plan-card.tsx'
-import { useI18n } from '../../lib/i18n.tsx'
+import { ensureAllMessages, useI18n } from '../../lib/i18n.tsx'
 import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
 /** A stylised drawing of the idea (a plain shot becoming a styled scene); not a generated result. */
@@ -56,8 +56,12 @@ const steps: { n: number; title: TKey; body: TKey }[] = [
 ]
 
 export function LandingPage() {
-  const { t } = useI18n()
+  const { t, locale } = useI18n()
   useDocumentTitle(undefined)
+  // Once the landing page is up, fetch the other pages' text so the next click is instant.
+  useEffect(() => {
+    void ensureAllMessages(locale)
+  }, [locale])
   return (
     <>
       <section className="relative overflow-hidden bg-brand-950 text-white">
