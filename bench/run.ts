@@ -4,6 +4,8 @@ import { run } from '../scripts/lib/run.ts'
 const suites = [
   ['tsx', ['bench/web.ts']],
   ['tsx', ['bench/usage.ts']],
+  ['tsx', ['bench/engine.ts']],
+  ['tsx', ['bench/offline-studio.ts']],
 ] as const
 let failed = 0
 for (const [command, args] of suites) {

@@ -83,6 +83,20 @@ const envSchema = z.object({
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
   /** The ffmpeg binary the offline studio uses for videos. */
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  /** S3 bucket for uploads and results; when set, it replaces local files under DATA_DIR/files. */
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  /** Region of the bucket (any value the store accepts; MinIO and most others take us-east-1). */
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Endpoint of an S3-compatible store, e.g. http://minio:9000 or an R2 URL; unset means AWS. */
+  S3_ENDPOINT: z.url().optional(),
+  /** Access key id for the bucket. */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  /** Secret access key for the bucket. */
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Put the bucket in the URL path, not the host name; MinIO and most self-hosted stores need it. */
+  S3_FORCE_PATH_STYLE: booleanFromString.default(false),
+  /** Folder inside the bucket for Vitrin's objects, e.g. vitrin/, so a bucket can be shared. */
+  S3_PREFIX: z.string().min(1).optional(),
   /** Generation jobs one worker runs at once. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** Run a worker inside the web server (the embedded default); false when `npm run worker` processes do the work. */
@@ -112,6 +126,9 @@ function crossCheck(env: Record<string, string>): string[] {
       'IN_PROCESS_WORKER: may be false only with DATABASE_URL (separate workers need a shared PostgreSQL)',
     )
   }
+  if (env.S3_BUCKET && (!env.S3_ACCESS_KEY_ID || !env.S3_SECRET_ACCESS_KEY)) {
+    problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: are both required with S3_BUCKET')
+  }
   const isTestHooks = ['true', '1', 'yes'].includes(env.ENABLE_TEST_HOOKS ?? '')
   if (isTestHooks && env.NODE_ENV === 'production') {
     problems.push('ENABLE_TEST_HOOKS: must not be set in production')
@@ -140,6 +157,18 @@ export type Config = {
   accessCodes: string[]
   billingProvider: 'manual'
   worker: { concurrency: number; inProcess: boolean }
+  storage: {
+    kind: 'local' | 's3'
+    s3?: {
+      bucket: string
+      region: string
+      endpoint: string | undefined
+      accessKeyId: string
+      secretAccessKey: string
+      forcePathStyle: boolean
+      prefix: string | undefined
+    }
+  }
   providers: {
     image: 'offline' | 'fal'
     video: 'offline' | 'fal'
@@ -198,6 +227,22 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     accessCodes: e.ACCESS_CODES ?? [],
     billingProvider: e.BILLING_PROVIDER,
     worker: { concurrency: e.WORKER_CONCURRENCY, inProcess: e.IN_PROCESS_WORKER },
+    storage:
+      e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? {
+            kind: 's3',
+            s3: {
+              bucket: e.S3_BUCKET,
+              region: e.S3_REGION,
+              endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ''),
+              accessKeyId: e.S3_ACCESS_KEY_ID,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE,
+              // Stored without slashes at either end; s3.ts joins it to each key with one.
+              prefix: e.S3_PREFIX?.replace(/^\/+|\/+$/g, '') || undefined,
+            },
+          }
+        : { kind: 'local' },
     providers: {
       image: e.IMAGE_PROVIDER,
       video: e.VIDEO_PROVIDER,

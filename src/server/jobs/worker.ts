@@ -255,16 +255,25 @@ export function startWorker(options: WorkerOptions): Worker {
       .catch((error: unknown) => jobLog.warn({ err: error }, 'provider cancel failed'))
   }
 
-  const loops = Array.from({ length: options.concurrency }, async () => {
+  // One dispatcher claims jobs while there are free slots, so an idle worker asks the database
+  // once per wake-up or poll, not once per slot, and a burst of new jobs costs one claim each.
+  const running = new Set<Promise<void>>()
+  const dispatcher = (async () => {
     while (!isStopping) {
       let row: GenerationRow | null = null
-      try {
-        row = await claim()
-      } catch (error) {
-        log.error({ err: error }, 'claiming a job failed')
+      if (running.size < options.concurrency) {
+        try {
+          row = await claim()
+        } catch (error) {
+          log.error({ err: error }, 'claiming a job failed')
+        }
       }
       if (row) {
-        await process(row)
+        const job = process(row).finally(() => {
+          running.delete(job)
+          wakeAll()
+        })
+        running.add(job)
         continue
       }
       await new Promise<void>((resolve) => {
@@ -277,7 +286,8 @@ export function startWorker(options: WorkerOptions): Worker {
         wakers.add(wake)
       })
     }
-  })
+    await Promise.all(running)
+  })()
   log.info({ concurrency: options.concurrency }, 'worker started')
 
   return {
@@ -287,7 +297,7 @@ export function startWorker(options: WorkerOptions): Worker {
       unsubscribe()
       wakeAll()
       for (const controller of inFlight.values()) controller.abort('shutdown' satisfies StopReason)
-      await Promise.all(loops)
+      await dispatcher
       log.info('worker stopped')
     },
   }

@@ -1,0 +1,442 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import sharp from 'sharp'
+import type { GenerationView } from '../src/shared/contracts/generations.ts'
+import { type Figure, printFigures } from './lib/report.ts'
+import {
+  benchFalDelayMs,
+  benchFalPollMs,
+  benchWorkerConcurrency,
+  type ChildReady,
+  type EngineReport,
+  type FalCall,
+} from './support/engine-settings.ts'
+
+// `npx tsx bench/engine.ts` (part of `npm run bench`): the generation engine's budgets.
+// 1. A 10 MB, 24-megapixel JPEG through POST /api/assets to a stored asset (median of 5).
+// 2. Orchestration overhead: 20 image jobs at once against a fal fake that takes 2 s, timed from
+//    POST /api/generations to the stored result seen on the events stream (p95).
+// 3. The server's peak RSS during that burst (report only).
+// The app and the fal fake each run in their own process, so that this load generator shares
+// an event loop with neither. Exits 1 when a budget is missed.
+
+const uploadRuns = 5
+const jobCount = 20
+const uploadBudgetMs = 1500
+// The fal fake's fixed 2 s plus 300 ms for everything Vitrin does around it.
+const orchestrationBudgetMs = benchFalDelayMs + 300
+const maxUploadBytes = 10 * 1024 * 1024
+
+type Child = { process: ChildProcess; ready: ChildReady }
+
+/** Starts a bench/support script in its own Node process and waits for its IPC "ready". */
+async function startChild(script: string, args: string[] = []): Promise<Child> {
+  // node --import tsx, not the tsx CLI: the CLI is a wrapper process, and the pid we sample
+  // for memory must be the server's own.
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  const ready = await new Promise<ChildReady>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as ChildReady))
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)))
+    child.once('error', reject)
+  })
+  return { process: child, ready }
+}
+
+async function stopChild(child: Child): Promise<void> {
+  if (child.process.exitCode !== null) return
+  const exited = new Promise((resolve) => child.process.once('exit', resolve))
+  child.process.kill('SIGTERM')
+  const force = setTimeout(() => child.process.kill('SIGKILL'), 10_000)
+  await exited
+  clearTimeout(force)
+}
+
+function originOf(child: Child): string {
+  if (!child.ready.port) throw new Error('the app child reported no port')
+  return `http://127.0.0.1:${child.ready.port}`
+}
+
+/** Signs up a seller on the Growth plan (1,000 images a month: room for every job here). */
+async function signUp(origin: string): Promise<string> {
+  const response = await fetch(`${origin}/api/auth/sign-up`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `bench-${Date.now()}@example.com`, password: 'bench-password' }),
+  })
+  if (response.status !== 201) throw new Error(`sign-up answered ${response.status}`)
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
+  const plan = await fetch(`${origin}/api/billing/subscription`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ planId: 'growth' }),
+  })
+  if (!plan.ok) throw new Error(`plan change answered ${plan.status}`)
+  return cookie
+}
+
+async function uploadAsset(origin: string, cookie: string, bytes: Buffer, name: string): Promise<string> {
+  const form = new FormData()
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), name)
+  const response = await fetch(`${origin}/api/assets`, { method: 'POST', headers: { cookie }, body: form })
+  if (response.status !== 201) throw new Error(`upload answered ${response.status}: ${await response.text()}`)
+  return ((await response.json()) as { asset: { id: string } }).asset.id
+}
+
+/**
+ * A 6000×4000 JPEG of Gaussian noise at the highest quality that stays within the 10 MB upload
+ * limit: noise defeats compression, so the file is as large as a detailed camera photo. Made
+ * once and kept in the temp folder, since finding the quality takes several encodes.
+ */
+async function makeLargeJpeg(): Promise<Buffer> {
+  const cached = join(tmpdir(), 'vitrin-bench-24mp-10mb-v1.jpg')
+  if (existsSync(cached)) return readFileSync(cached)
+  const width = 6000
+  const height = 4000
+  const pixels = await sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
+    .raw()
+    .toBuffer()
+  const encode = (quality: number) =>
+    sharp(pixels, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality })
+      .toBuffer()
+  // Size grows with quality: binary search for the largest file under the limit.
+  let low = 1
+  let high = 100
+  let best: Buffer | null = null
+  while (low <= high) {
+    const quality = Math.floor((low + high) / 2)
+    const bytes = await encode(quality)
+    if (bytes.length <= maxUploadBytes) {
+      best = bytes
+      low = quality + 1
+    } else high = quality - 1
+  }
+  if (!best) throw new Error('no JPEG quality fits the upload limit')
+  // Written aside and renamed, so a run that stops halfway never leaves a truncated cache.
+  const partial = `${cached}.${process.pid}.tmp`
+  writeFileSync(partial, best)
+  renameSync(partial, cached)
+  return best
+}
+
+/** A product-photo-sized input for the generation jobs (about 1 megapixel). */
+function makeInputPhoto(): Promise<Buffer> {
+  return sharp({
+    create: {
+      width: 1200,
+      height: 1200,
+      channels: 3,
+      background: '#b45309',
+      noise: { type: 'gaussian', mean: 140, sigma: 25 },
+    },
+  })
+    .blur(1.5)
+    .jpeg({ quality: 85 })
+    .toBuffer()
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2
+}
+
+/** Nearest-rank percentile: with 20 values, p95 is the 19th smallest. */
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+}
+
+/** Follows GET /api/generations/:id/events until the generation is finished; returns its last state. */
+async function followUntilFinished(origin: string, cookie: string, id: string): Promise<GenerationView> {
+  const response = await fetch(`${origin}/api/generations/${id}/events`, {
+    headers: { cookie, accept: 'text/event-stream' },
+    signal: AbortSignal.timeout(60_000),
+  })
+  if (!response.ok || !response.body) throw new Error(`events answered ${response.status}`)
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+  let buffer = ''
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) throw new Error(`events for ${id} ended before the generation finished`)
+    buffer += value
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const block = buffer.slice(0, end)
+      buffer = buffer.slice(end + 2)
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice('data:'.length).trimStart())
+        .join('\n')
+      if (!data) continue
+      const generation = JSON.parse(data) as GenerationView
+      if (['succeeded', 'failed', 'canceled'].includes(generation.status)) {
+        await reader.cancel()
+        return generation
+      }
+    }
+  }
+}
+
+type JobTiming = { id: string; totalMs: number; sentAt: number; seenAt: number }
+
+/** One image job from POST to its stored result, as a browser following the events stream sees it. */
+async function runJob(origin: string, cookie: string, imageAssetId: string): Promise<JobTiming> {
+  const sentAt = Date.now()
+  const started = performance.now()
+  const response = await fetch(`${origin}/api/generations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ mode: 'image', imageAssetId, prompt: 'on white marble' }),
+  })
+  if (response.status !== 202) throw new Error(`POST /api/generations answered ${response.status}`)
+  const { generation } = (await response.json()) as { generation: GenerationView }
+  const view = await followUntilFinished(origin, cookie, generation.id)
+  const totalMs = performance.now() - started
+  if (view.status !== 'succeeded') {
+    throw new Error(`generation ${view.id} ended ${view.status} (${view.errorCode ?? 'no code'})`)
+  }
+  return { id: view.id, totalMs, sentAt, seenAt: Date.now() }
+}
+
+/** Sends the orchestration server a request and waits for its answer ('reset' answers nothing). */
+function ask(child: Child, type: 'reset' | 'report'): Promise<EngineReport | undefined> {
+  const replyType = type === 'reset' ? 'reset-done' : 'report'
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      const reply = message as { type?: unknown; data?: EngineReport }
+      if (reply.type !== replyType) return
+      child.process.off('message', onMessage)
+      resolve(reply.data)
+    }
+    child.process.on('message', onMessage)
+    child.process.send({ type })
+  })
+}
+
+/** User plus system CPU time of a process so far, in ms (Linux clock ticks are 1/100 s). */
+function cpuTimeMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return Number.NaN
+  }
+}
+
+/**
+ * Splits each job's time into its steps, from the parent's clock, the server's rows and its
+ * fal calls (one machine, one clock). Returns the p95 of each step, in the order they happen.
+ */
+function breakDown(jobs: JobTiming[], report: EngineReport): Figure[] {
+  const rows = new Map(report.jobs.map((row) => [row.id, row]))
+  const polls = new Map<string, FalCall[]>()
+  const results: FalCall[] = []
+  for (const call of report.falCalls) {
+    const requestId = /\/requests\/([^/]+)/.exec(call.path)?.[1]
+    if (!requestId) continue
+    if (call.path.endsWith('/status')) polls.set(requestId, [...(polls.get(requestId) ?? []), call])
+    else if (call.method === 'GET') results.push(call)
+  }
+  const steps = {
+    accepted: [] as number[],
+    claimed: [] as number[],
+    submitted: [] as number[],
+    completed: [] as number[],
+    stored: [] as number[],
+    seen: [] as number[],
+  }
+  for (const job of jobs) {
+    const row = rows.get(job.id)
+    const jobPolls = row?.providerRequestId ? polls.get(row.providerRequestId) : undefined
+    if (!row?.startedAt || !row.finishedAt || !jobPolls?.length) continue
+    const firstPoll = Math.min(...jobPolls.map((call) => call.start))
+    const completedSeen = Math.max(...jobPolls.map((call) => call.end))
+    steps.accepted.push(row.createdAt - job.sentAt)
+    steps.claimed.push(row.startedAt - row.createdAt)
+    steps.submitted.push(firstPoll - row.startedAt)
+    steps.completed.push(completedSeen - firstPoll)
+    steps.stored.push(row.finishedAt - completedSeen)
+    steps.seen.push(job.seenAt - row.finishedAt)
+  }
+  const resultReads = results.map((call) => call.end - call.start)
+  return [
+    { name: '  p95 POST sent → row written', value: percentile(steps.accepted, 95), unit: 'ms' },
+    { name: '  p95 row written → claimed by the worker', value: percentile(steps.claimed, 95), unit: 'ms' },
+    {
+      name: '  p95 claimed → submitted (input to fal storage)',
+      value: percentile(steps.submitted, 95),
+      unit: 'ms',
+    },
+    {
+      name: "  p95 submitted → COMPLETED seen (fal's 2 s)",
+      value: percentile(steps.completed, 95),
+      unit: 'ms',
+    },
+    { name: '  p95 COMPLETED → stored (result, file, row)', value: percentile(steps.stored, 95), unit: 'ms' },
+    { name: '    p50 fal result read (JSON)', value: percentile(resultReads, 50), unit: 'ms' },
+    { name: '  p95 stored → seen on the events stream', value: percentile(steps.seen, 95), unit: 'ms' },
+    { name: `  claim queries (${jobs.length} are needed)`, value: report.claimQueries, unit: '' },
+  ]
+}
+
+function readProcStatus(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match ? Number(match[1]) / 1024 : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Watches a process's resident memory. The kernel's high-water mark (VmHWM) is reset first, so
+ * start-up and earlier work do not count; samples of VmRSS back it up where the reset is refused.
+ */
+function watchMemory(pid: number) {
+  let isReset = true
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5')
+  } catch {
+    isReset = false
+  }
+  let sampledPeak = readProcStatus(pid, 'VmRSS') ?? 0
+  const timer = setInterval(() => {
+    sampledPeak = Math.max(sampledPeak, readProcStatus(pid, 'VmRSS') ?? 0)
+  }, 50)
+  return {
+    /** Peak RSS in MB since the watch began. */
+    stop(): number {
+      clearInterval(timer)
+      const hwm = isReset ? readProcStatus(pid, 'VmHWM') : null
+      return Math.max(hwm ?? 0, sampledPeak)
+    },
+  }
+}
+
+/** The machine's 1-minute load average: on a shared 2-core machine, read every time figure beside it. */
+function machineLoad(): Figure {
+  return { name: 'machine load average (1 min) at the start', value: loadavg()[0] ?? Number.NaN, unit: '' }
+}
+
+async function benchUpload(): Promise<Figure[]> {
+  const photo = await makeLargeJpeg()
+  const load = machineLoad()
+  const { width, height } = await sharp(photo).metadata()
+  const app = await startChild('bench/support/engine-server.ts', ['upload'])
+  try {
+    const origin = originOf(app)
+    const cookie = await signUp(origin)
+    // One upload first, untimed: it loads sharp's JPEG code paths and warms the JIT.
+    await uploadAsset(origin, cookie, photo, 'warm-up.jpg')
+    const timings: number[] = []
+    for (let run = 0; run < uploadRuns; run++) {
+      const started = performance.now()
+      await uploadAsset(origin, cookie, photo, `camera-${run}.jpg`)
+      timings.push(performance.now() - started)
+    }
+    const megapixels = ((width ?? 0) * (height ?? 0)) / 1e6
+    // In MiB, the unit of the 10 MB limit (maxUploadBytes in features/assets/image-intake.ts).
+    const label = `${(photo.length / 1024 / 1024).toFixed(1)} MiB, ${megapixels.toFixed(0)} MP JPEG`
+    return [
+      load,
+      {
+        name: `upload ${label}: median of ${uploadRuns}`,
+        value: median(timings),
+        unit: 'ms',
+        budget: uploadBudgetMs,
+      },
+      { name: `upload ${label}: fastest`, value: Math.min(...timings), unit: 'ms' },
+      { name: `upload ${label}: slowest`, value: Math.max(...timings), unit: 'ms' },
+    ]
+  } finally {
+    await stopChild(app)
+  }
+}
+
+async function benchOrchestration(): Promise<Figure[]> {
+  const fal = await startChild('bench/support/fal-fake-server.ts')
+  if (!fal.ready.url) throw new Error('the fal fake reported no URL')
+  const app = await startChild('bench/support/engine-server.ts', ['orchestration', fal.ready.url])
+  try {
+    const origin = originOf(app)
+    const pid = app.ready.pid ?? app.process.pid
+    if (!pid) throw new Error('the app child has no pid')
+    const cookie = await signUp(origin)
+    const imageAssetId = await uploadAsset(origin, cookie, await makeInputPhoto(), 'product.jpg')
+    // One job first, untimed: it loads the fal client and warms every path a job takes.
+    await runJob(origin, cookie, imageAssetId)
+
+    const load = machineLoad()
+    await ask(app, 'reset')
+    const rssBeforeMb = readProcStatus(pid, 'VmRSS') ?? Number.NaN
+    const memory = watchMemory(pid)
+    const cpuBefore = cpuTimeMs(pid)
+    const jobs = await Promise.all(
+      Array.from({ length: jobCount }, () => runJob(origin, cookie, imageAssetId)),
+    )
+    const cpuMs = cpuTimeMs(pid) - cpuBefore
+    const peakRssMb = memory.stop()
+    const report = await ask(app, 'report')
+    if (!report) throw new Error('the app child sent no report')
+
+    const totals = jobs.map((job) => job.totalMs)
+    const label = `${jobCount} image jobs, fal ${benchFalDelayMs / 1000} s`
+    return [
+      load,
+      { name: `${label}: p50 POST → result`, value: percentile(totals, 50), unit: 'ms' },
+      {
+        name: `${label}: p95 POST → result`,
+        value: percentile(totals, 95),
+        unit: 'ms',
+        budget: orchestrationBudgetMs,
+      },
+      { name: `${label}: max POST → result`, value: Math.max(...totals), unit: 'ms' },
+      ...breakDown(jobs, report),
+      { name: `server CPU time during the ${jobCount} jobs`, value: cpuMs, unit: 'ms' },
+      { name: 'server RSS before the jobs (warmed up)', value: rssBeforeMb, unit: 'MB' },
+      { name: `server peak RSS during the ${jobCount} jobs`, value: peakRssMb, unit: 'MB' },
+    ]
+  } finally {
+    await stopChild(app)
+    await stopChild(fal)
+  }
+}
+
+// An argument runs one part alone (`upload` or `orchestration`), for looking into one figure.
+const only = process.argv[2]
+let isWithinBudgets = true
+if (!only || only === 'upload') {
+  const figures = await benchUpload()
+  isWithinBudgets =
+    printFigures('Upload through POST /api/assets (embedded database, local files)', figures) &&
+    isWithinBudgets
+}
+if (!only || only === 'orchestration') {
+  const figures = await benchOrchestration()
+  isWithinBudgets =
+    printFigures(
+      `Generation orchestration: worker of ${benchWorkerConcurrency}, fal polled every ${benchFalPollMs} ms`,
+      figures,
+    ) && isWithinBudgets
+}
+process.exit(isWithinBudgets ? 0 : 1)

@@ -1,0 +1,189 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
+import { Session } from 'node:inspector/promises'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { serve } from '@hono/node-server'
+import { createApp } from '../../src/server/app.ts'
+import { loadConfig } from '../../src/server/config.ts'
+import { openDatabase } from '../../src/server/db/client.ts'
+import { generations } from '../../src/server/db/schema/index.ts'
+import { createAppDeps } from '../../src/server/deps.ts'
+import { readFalKey } from '../../src/server/features/settings/settings.service.ts'
+import { startWorker, type Worker } from '../../src/server/jobs/worker.ts'
+import { jobTimeoutMs } from '../../src/server/jobs/worker-runtime.ts'
+import { createLogger } from '../../src/server/logger.ts'
+import { createProviders } from '../../src/server/providers/index.ts'
+import {
+  benchFalPollMs,
+  benchWorkerConcurrency,
+  type ChildReady,
+  type EngineReport,
+  type FalCall,
+  isReportRequest,
+} from './engine-settings.ts'
+
+// Child process for bench/engine.ts: the real app over real HTTP on an embedded PGlite database
+// in a temp folder, so the load generator does not share its event loop.
+//
+//   engine-server.ts upload                  the app alone (no worker): uploads
+//   engine-server.ts orchestration <falUrl>  the app with IMAGE_PROVIDER=fal at <falUrl> and a
+//                                            worker of benchWorkerConcurrency, polling fal every
+//                                            benchFalPollMs
+//
+// Reports { port, pid } over IPC once listening. In orchestration mode it also answers
+// 'reset' and 'report' messages with what it saw (fal calls, job rows, claim queries), so the
+// benchmark can say where the time goes. With BENCH_CPU_PROFILE=<file> it also profiles its CPU
+// from 'reset' to 'report' and writes the profile there (open it in Chrome DevTools).
+// SIGTERM stops it and removes the temp folder.
+
+const mode = process.argv[2]
+const falUrl = process.argv[3]
+if (mode !== 'upload' && !(mode === 'orchestration' && falUrl)) {
+  throw new Error('usage: engine-server.ts upload | orchestration <falUrl>')
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), `vitrin-bench-engine-${mode}-`))
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  // Errors only: a failing job says why on stderr, and logging does not weigh on the figures.
+  LOG_LEVEL: 'error',
+  APP_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+  WEB_DIST_DIR: '/nonexistent',
+  ...(mode === 'orchestration'
+    ? {
+        IMAGE_PROVIDER: 'fal',
+        VIDEO_PROVIDER: 'fal',
+        FAL_KEY: 'bench-fal-key-0001',
+        FAL_BASE_URL: falUrl,
+        // No capability on the offline studio, so this measures the engine and the fal adapter
+        // alone. No SEO job is sent, so this endpoint (the discard port) is never called.
+        SEO_PROVIDER: 'openai',
+        OPENAI_API_KEY: 'bench-unused',
+        OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+        WORKER_CONCURRENCY: String(benchWorkerConcurrency),
+      }
+    : {}),
+})
+const logger = createLogger({ level: config.logLevel })
+const database = await openDatabase({ dataDir })
+await database.migrate()
+const deps = await createAppDeps({ config, database, logger })
+const app = createApp(deps)
+
+/** Every fal call of the adapter, timed from request to response headers. */
+let falCalls: FalCall[] = []
+const tracedFetch: typeof fetch = async (input, init) => {
+  const request = input instanceof Request ? input : null
+  const url = new URL(request ? request.url : String(input))
+  const start = Date.now()
+  const response = await fetch(input, init)
+  falCalls.push({
+    method: init?.method ?? request?.method ?? 'GET',
+    path: url.pathname,
+    start,
+    end: Date.now(),
+  })
+  return response
+}
+
+/**
+ * Counts the worker's claim queries. Jobs need one claim each; every extra one is a wake-up
+ * that found nothing, and on the embedded database every query waits its turn on one thread.
+ */
+let claimQueries = 0
+const pglite = database.pglite
+if (pglite) {
+  const query = pglite.query.bind(pglite) as (text: string, ...rest: unknown[]) => Promise<unknown>
+  pglite.query = ((text: string, ...rest: unknown[]) => {
+    if (/^\s*update generations\s+set status = 'running'/i.test(text)) claimQueries++
+    return query(text, ...rest)
+  }) as typeof pglite.query
+}
+
+let worker: Worker | null = null
+if (mode === 'orchestration') {
+  // As startConfiguredWorker (jobs/worker-runtime.ts) builds it, but with the fal poll interval
+  // shortened (it has no setting for that) and the fal traffic traced.
+  const providers = await createProviders(config.providers, {
+    logger,
+    tuning: { fal: { pollIntervalMs: benchFalPollMs, fetch: tracedFetch } },
+  })
+  worker = startWorker({
+    db: database.db,
+    storage: deps.storage,
+    notifier: deps.notifier,
+    logger,
+    providers,
+    readOwnFalKey: (userId) =>
+      readFalKey({ db: database.db, keyBox: deps.keyBox, billing: deps.billing }, userId),
+    concurrency: config.worker.concurrency,
+    leaseMs: 30_000,
+    pollMs: 1000,
+    maxAttempts: 4,
+    retryBaseMs: 5_000,
+    timeoutMs: jobTimeoutMs,
+  })
+}
+
+async function report(): Promise<EngineReport> {
+  const rows = await database.db
+    .select({
+      id: generations.id,
+      providerRequestId: generations.providerRequestId,
+      createdAt: generations.createdAt,
+      startedAt: generations.startedAt,
+      finishedAt: generations.finishedAt,
+    })
+    .from(generations)
+  return {
+    falCalls,
+    claimQueries,
+    jobs: rows.map((row) => ({
+      id: row.id,
+      providerRequestId: row.providerRequestId,
+      createdAt: row.createdAt.getTime(),
+      startedAt: row.startedAt?.getTime() ?? null,
+      finishedAt: row.finishedAt?.getTime() ?? null,
+    })),
+  }
+}
+
+const profilePath = process.env.BENCH_CPU_PROFILE
+const profiler = profilePath ? new Session() : null
+profiler?.connect()
+
+async function answer(type: 'reset' | 'report'): Promise<void> {
+  if (type === 'reset') {
+    falCalls = []
+    claimQueries = 0
+    await profiler?.post('Profiler.enable')
+    await profiler?.post('Profiler.start')
+    process.send?.({ type: 'reset-done' })
+    return
+  }
+  if (profiler && profilePath) {
+    const { profile } = await profiler.post('Profiler.stop')
+    await writeFile(profilePath, JSON.stringify(profile))
+  }
+  process.send?.({ type: 'report', data: await report() })
+}
+
+process.on('message', (message: unknown) => {
+  if (!isReportRequest(message)) return
+  answer(message.type).catch((error: unknown) => logger.error({ err: error }, 'bench report failed'))
+})
+
+const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
+  process.send?.({ port: info.port, pid: process.pid } satisfies ChildReady)
+})
+
+process.on('SIGTERM', async () => {
+  await worker?.stop()
+  if ('closeAllConnections' in server) server.closeAllConnections()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  await database.close()
+  rmSync(dataDir, { recursive: true, force: true })
+  process.exit(0)
+})
