@@ -1,8 +1,8 @@
 import { type ReactNode, type RefObject, useRef, useState } from 'react'
 import { Button, buttonClasses } from '../../../components/ui/button.tsx'
+import { ModalDialog } from '../../../components/ui/modal-dialog.tsx'
 import { useI18n } from '../../../lib/i18n.tsx'
 import { errorMessage } from '../error-message.ts'
-import { ModalDialog } from './modal-dialog.tsx'
 
 const dangerClasses =
   'inline-flex items-center justify-center gap-2 rounded-lg bg-red-700 px-4 py-2 text-sm font-semibold text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700 disabled:cursor-not-allowed disabled:opacity-60'

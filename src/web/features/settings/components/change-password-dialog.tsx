@@ -2,11 +2,11 @@ import { type FormEvent, useRef, useState } from 'react'
 import { maxPasswordLength, minPasswordLength } from '../../../../shared/contracts/auth.ts'
 import { Button, buttonClasses } from '../../../components/ui/button.tsx'
 import { FormField, inputClasses } from '../../../components/ui/form-field.tsx'
+import { ModalDialog } from '../../../components/ui/modal-dialog.tsx'
 import { ApiError } from '../../../lib/api-client.ts'
 import { useI18n } from '../../../lib/i18n.tsx'
 import { changePassword } from '../api/settings-api.ts'
 import { errorMessage } from '../error-message.ts'
-import { ModalDialog } from './modal-dialog.tsx'
 
 type Field = 'current' | 'next' | 'confirm'
 type FieldErrors = Partial<Record<Field, string>>
