@@ -38,6 +38,7 @@ const database = await openDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
   poolMax: config.databasePoolMax,
+  onConnectionError: (error) => logger.warn({ err: error }, 'an idle database connection was closed'),
 })
 await database.migrate()
 logger.info({ database: database.kind }, 'database ready')

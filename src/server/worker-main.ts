@@ -28,7 +28,11 @@ if (!config.databaseUrl) {
   process.exit(1)
 }
 const logger = createLogger({ level: config.logLevel, base: { role: 'worker' } })
-const database = await openDatabase({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax })
+const database = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  poolMax: config.databasePoolMax,
+  onConnectionError: (error) => logger.warn({ err: error }, 'an idle database connection was closed'),
+})
 await database.migrate()
 const deps = await createAppDeps({ config, database, logger })
 const worker = await startConfiguredWorker(deps)

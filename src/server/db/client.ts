@@ -30,8 +30,11 @@ export async function openDatabase(options: {
   poolMax?: number
   /** Open an existing PGlite instance (tests build one from a template). */
   pglite?: PGlite
+  /** Told when an idle PostgreSQL connection dies (a server restart, a failover). */
+  onConnectionError?: (error: Error) => void
 }): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolMax ?? 10)
+  if (options.databaseUrl)
+    return openPostgres(options.databaseUrl, options.poolMax ?? 10, options.onConnectionError)
   if (options.pglite) return wrapPglite(options.pglite)
   const { PGlite } = await import('@electric-sql/pglite')
   const dir = resolve(options.dataDir ?? './data', 'pglite')
@@ -64,10 +67,17 @@ async function wrapPglite(pglite: PGlite): Promise<Database> {
 // Any constant works; it only has to be the same for every Vitrin process.
 const migrationLockId = 727_274_601
 
-async function openPostgres(url: string, poolMax: number): Promise<Database> {
+async function openPostgres(
+  url: string,
+  poolMax: number,
+  onConnectionError?: (error: Error) => void,
+): Promise<Database> {
   const { default: pg } = await import('pg')
   const { drizzle } = await import('drizzle-orm/node-postgres')
   const pool = new pg.Pool({ connectionString: url, max: poolMax })
+  // An idle connection dropped by the server would otherwise be an unhandled error that ends the
+  // process; the pool replaces it, and a query in flight gets its own error as usual.
+  pool.on('error', (error) => onConnectionError?.(error))
   const db = drizzle(pool, { schema }) as unknown as Db
   return {
     db,
