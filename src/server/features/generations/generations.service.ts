@@ -17,7 +17,7 @@ import { assets, generations, providerKeys } from '../../db/schema/index.ts'
 import type { Notifier } from '../../jobs/notifier.ts'
 import type { RateLimiter, RateLimitRule } from '../../rate-limit/rate-limiter.ts'
 import type { ObjectStorage } from '../../storage/types.ts'
-import { getActiveSubscription } from '../billing/subscription.service.ts'
+import { getActiveSubscription, type SubscriptionRow } from '../billing/subscription.service.ts'
 import { releaseQuota, reserveQuota } from '../quota/quota.service.ts'
 import { assetIdsOf, presentGeneration } from './generations.present.ts'
 
@@ -44,10 +44,13 @@ function providerFor(deps: GenerationDeps, mode: GenerationMode): string {
 }
 
 /** Whether this job runs on the user's own fal key (their BYO setting is on and a key is saved). */
-async function usesOwnKey(deps: GenerationDeps, userId: string, mode: GenerationMode): Promise<boolean> {
-  if (mode === 'seo' || providerFor(deps, mode) !== 'fal') return false
-  const subscription = await getActiveSubscription(deps.db, userId, deps.now())
-  if (!subscription?.byoApiEnabled) return false
+async function usesOwnKey(
+  deps: GenerationDeps,
+  userId: string,
+  mode: GenerationMode,
+  subscription: SubscriptionRow | null,
+): Promise<boolean> {
+  if (mode === 'seo' || providerFor(deps, mode) !== 'fal' || !subscription?.byoApiEnabled) return false
   const [key] = await deps.db
     .select({ id: providerKeys.id })
     .from(providerKeys)
@@ -61,17 +64,27 @@ async function loadAssets(db: Db, ids: string[]) {
   return new Map(rows.map((row) => [row.id, row]))
 }
 
-export async function presentRows(db: Db, rows: GenerationRow[]): Promise<GenerationView[]> {
-  const assetsById = await loadAssets(db, [...new Set(rows.flatMap(assetIdsOf))])
+type AssetRow = typeof assets.$inferSelect
+
+/** Presents rows, reading the assets they show (except those the caller already has). */
+export async function presentRows(
+  db: Db,
+  rows: GenerationRow[],
+  known: AssetRow[] = [],
+): Promise<GenerationView[]> {
+  const knownById = new Map(known.map((asset) => [asset.id, asset]))
+  const missing = [...new Set(rows.flatMap(assetIdsOf))].filter((id) => !knownById.has(id))
+  const assetsById = new Map([...knownById, ...(await loadAssets(db, missing))])
   return rows.map((row) => presentGeneration(row, assetsById))
 }
 
-async function requireOwnedAsset(db: Db, userId: string, id: string): Promise<void> {
+async function requireOwnedAsset(db: Db, userId: string, id: string): Promise<AssetRow> {
   const [row] = await db
-    .select({ id: assets.id })
+    .select()
     .from(assets)
     .where(and(eq(assets.id, id), eq(assets.userId, userId)))
   if (!row) throw new AppError('NOT_FOUND', 'No such asset', { fields: { imageAssetId: 'invalid' } })
+  return row
 }
 
 /**
@@ -83,15 +96,18 @@ async function enqueue(
   deps: GenerationDeps,
   userId: string,
   values: Omit<typeof generations.$inferInsert, 'userId' | 'provider' | 'quotaReservationId' | 'usesOwnKey'>,
+  knownAssets: AssetRow[] = [],
 ): Promise<GenerationView> {
   const mode = values.mode
   if (mode === 'seo') await deps.rateLimiter.consume(seoRateLimit, userId)
-  const isOwnKey = await usesOwnKey(deps, userId, mode)
+  // Read once, for both the own-key check and the quota.
+  const subscription = mode === 'seo' ? null : await getActiveSubscription(deps.db, userId, deps.now())
+  const isOwnKey = await usesOwnKey(deps, userId, mode, subscription)
   const row = await deps.db.transaction(async (tx) => {
     const reservation =
       mode === 'seo' || isOwnKey
         ? null
-        : await reserveQuota(tx, userId, mode === 'image' ? 'images' : 'videos', deps.now())
+        : await reserveQuota(tx, userId, mode === 'image' ? 'images' : 'videos', deps.now(), subscription)
     const [created] = await tx
       .insert(generations)
       .values({
@@ -106,7 +122,7 @@ async function enqueue(
     return created
   })
   deps.notifier.workAvailable()
-  const [view] = await presentRows(deps.db, [row])
+  const [view] = await presentRows(deps.db, [row], knownAssets)
   if (!view) throw new Error('generation could not be presented')
   return view
 }
@@ -120,20 +136,25 @@ export async function createGeneration(
   if (!(generationModes as readonly string[]).includes(input.mode)) {
     throw new AppError('INVALID_GENERATION_MODE', 'Invalid generation mode', { fields: { mode: 'invalid' } })
   }
-  await requireOwnedAsset(deps.db, userId, input.imageAssetId)
+  const inputAsset = await requireOwnedAsset(deps.db, userId, input.imageAssetId)
   const referenceAssetId = input.tool === 'fashion' ? input.referenceAssetId : undefined
   if (referenceAssetId) await requireOwnedAsset(deps.db, userId, referenceAssetId)
-  return enqueue(deps, userId, {
-    tool: input.tool,
-    mode,
-    aspectRatio: input.aspectRatio ?? (input.tool === 'fashion' ? '9:16' : '1:1'),
-    prompt: input.prompt,
-    context: Object.fromEntries(
-      Object.entries(input.details ?? {}).filter(([, v]) => typeof v === 'string' && v !== ''),
-    ) as Record<string, string>,
-    inputAssetId: input.imageAssetId,
-    referenceAssetId: referenceAssetId ?? null,
-  })
+  return enqueue(
+    deps,
+    userId,
+    {
+      tool: input.tool,
+      mode,
+      aspectRatio: input.aspectRatio ?? (input.tool === 'fashion' ? '9:16' : '1:1'),
+      prompt: input.prompt,
+      context: Object.fromEntries(
+        Object.entries(input.details ?? {}).filter(([, v]) => typeof v === 'string' && v !== ''),
+      ) as Record<string, string>,
+      inputAssetId: input.imageAssetId,
+      referenceAssetId: referenceAssetId ?? null,
+    },
+    [inputAsset],
+  )
 }
 
 /** A video from a finished image result, with its own prompt. */

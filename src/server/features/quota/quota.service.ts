@@ -5,7 +5,11 @@ import { getPlan } from '../../../shared/plans.ts'
 import { type QuotaResource, usagePeriod } from '../../../shared/quota.ts'
 import type { Db } from '../../db/client.ts'
 import { quotaReservations, usageMonthly } from '../../db/schema/index.ts'
-import { getActiveSubscription, presentSubscription } from '../billing/subscription.service.ts'
+import {
+  getActiveSubscription,
+  presentSubscription,
+  type SubscriptionRow,
+} from '../billing/subscription.service.ts'
 
 const usedColumn = { images: usageMonthly.imagesUsed, videos: usageMonthly.videosUsed } as const
 const usedField = { images: 'imagesUsed', videos: 'videosUsed' } as const
@@ -20,8 +24,11 @@ export async function reserveQuota(
   userId: string,
   resource: QuotaResource,
   now: Date,
+  /** The active subscription, when the caller has just read it (saves reading it again). */
+  knownSubscription?: SubscriptionRow | null,
 ): Promise<{ reservationId: string }> {
-  const subscription = await getActiveSubscription(db, userId, now)
+  const subscription =
+    knownSubscription === undefined ? await getActiveSubscription(db, userId, now) : knownSubscription
   if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'No active plan')
   const plan = getPlan(subscription.planId)
   const quota = resource === 'images' ? plan.imageQuota : plan.videoQuota
