@@ -63,6 +63,7 @@ const server = serve({ fetch: app.fetch, hostname: config.host, port: config.por
     {
       url: `http://${shownHost}:${info.port}`,
       database: database.kind,
+      files: config.storage.kind,
       mail: config.smtpUrl ? 'smtp' : 'log',
     },
     `Vitrin is listening on http://${shownHost}:${info.port}`,
