@@ -1,8 +1,6 @@
 import { type FormEvent, useId, useRef, useState } from 'react'
-import { minPasswordLength } from '../../../../shared/contracts/auth.ts'
 import type { TKey } from '../../../../shared/i18n/messages.ts'
 import { ButtonLink } from '../../../components/ui/button.tsx'
-import { FormField } from '../../../components/ui/form-field.tsx'
 import { TextLink } from '../../../components/ui/prose.tsx'
 import { ApiError } from '../../../lib/api-client.ts'
 import { useI18n } from '../../../lib/i18n.tsx'
@@ -12,8 +10,6 @@ import {
   type AuthFieldErrors,
   checkNewPassword,
   compactErrors,
-  describedBy,
-  describeFieldError,
   errorMessageKey,
   focusFirstInvalid,
   hasErrors,
@@ -22,7 +18,7 @@ import {
 } from '../validation.ts'
 import { AuthCard } from './auth-card.tsx'
 import { FormAlert } from './form-alert.tsx'
-import { PasswordInput } from './password-input.tsx'
+import { NewPasswordFields } from './new-password-fields.tsx'
 import { SubmitButton } from './submit-button.tsx'
 
 type Fields = { password: string; confirmPassword: string }
@@ -45,7 +41,6 @@ export function ResetConfirmForm(props: { token: string | null }) {
   const { t } = useI18n()
   const session = useSession()
   const titleId = useId()
-  const hintId = useId()
   const formRef = useRef<HTMLFormElement>(null)
   const [fields, setFields] = useState<Fields>({ password: '', confirmPassword: '' })
   const [fieldErrors, setFieldErrors] = useState<AuthFieldErrors>({})
@@ -138,42 +133,14 @@ export function ResetConfirmForm(props: { token: string | null }) {
       <form ref={formRef} noValidate onSubmit={handleSubmit} aria-labelledby={titleId}>
         {status.kind === 'error' ? <FormAlert message={t(status.messageKey)} /> : null}
         <div className="space-y-5">
-          <FormField label={t('auth.fields.newPassword')} error={describeFieldError(t, fieldErrors.password)}>
-            {(control) => (
-              <>
-                <PasswordInput
-                  {...control}
-                  aria-describedby={describedBy(!fieldErrors.password && hintId, control['aria-describedby'])}
-                  name="password"
-                  autoComplete="new-password"
-                  required
-                  minLength={minPasswordLength}
-                  value={fields.password}
-                  onChange={(e) => update('password')(e.target.value)}
-                />
-                {fieldErrors.password ? null : (
-                  <p id={hintId} className="mt-1.5 text-sm text-slate-600">
-                    {t('auth.fields.passwordHint', { min: minPasswordLength })}
-                  </p>
-                )}
-              </>
-            )}
-          </FormField>
-          <FormField
-            label={t('auth.fields.confirmNewPassword')}
-            error={describeFieldError(t, fieldErrors.confirmPassword)}
-          >
-            {(control) => (
-              <PasswordInput
-                {...control}
-                name="confirmPassword"
-                autoComplete="new-password"
-                required
-                value={fields.confirmPassword}
-                onChange={(e) => update('confirmPassword')(e.target.value)}
-              />
-            )}
-          </FormField>
+          <NewPasswordFields
+            passwordLabel={t('auth.fields.newPassword')}
+            confirmLabel={t('auth.fields.confirmNewPassword')}
+            password={fields.password}
+            confirmPassword={fields.confirmPassword}
+            errors={fieldErrors}
+            onChange={(name, value) => update(name)(value)}
+          />
           <SubmitButton isBusy={isSending} busyLabel={t('auth.resetConfirm.submitting')}>
             {t('auth.resetConfirm.submit')}
           </SubmitButton>

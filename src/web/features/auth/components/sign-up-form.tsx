@@ -1,6 +1,5 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { minPasswordLength } from '../../../../shared/contracts/auth.ts'
 import type { TKey } from '../../../../shared/i18n/messages.ts'
 import { getPlan, type PlanId } from '../../../../shared/plans.ts'
 import { ButtonLink } from '../../../components/ui/button.tsx'
@@ -14,7 +13,6 @@ import {
   checkEmail,
   checkNewPassword,
   compactErrors,
-  describedBy,
   describeFieldError,
   errorMessageKey,
   focusFirstInvalid,
@@ -24,7 +22,7 @@ import {
 } from '../validation.ts'
 import { AuthCard } from './auth-card.tsx'
 import { FormAlert } from './form-alert.tsx'
-import { PasswordInput } from './password-input.tsx'
+import { NewPasswordFields } from './new-password-fields.tsx'
 import { SubmitButton } from './submit-button.tsx'
 
 /** The seed's pause on the "Account Created" screen before going on to the plans. */
@@ -48,7 +46,6 @@ export function SignUpForm(props: { plan: PlanId | null }) {
   const session = useSession()
   const navigate = useNavigate()
   const titleId = useId()
-  const passwordHintId = useId()
   const formRef = useRef<HTMLFormElement>(null)
   const [fields, setFields] = useState<Fields>({ email: '', password: '', confirmPassword: '' })
   const [fieldErrors, setFieldErrors] = useState<AuthFieldErrors>({})
@@ -152,45 +149,14 @@ export function SignUpForm(props: { plan: PlanId | null }) {
               />
             )}
           </FormField>
-          <FormField label={t('auth.fields.password')} error={describeFieldError(t, fieldErrors.password)}>
-            {(control) => (
-              <>
-                <PasswordInput
-                  {...control}
-                  aria-describedby={describedBy(
-                    !fieldErrors.password && passwordHintId,
-                    control['aria-describedby'],
-                  )}
-                  name="password"
-                  autoComplete="new-password"
-                  required
-                  minLength={minPasswordLength}
-                  value={fields.password}
-                  onChange={(e) => update('password')(e.target.value)}
-                />
-                {fieldErrors.password ? null : (
-                  <p id={passwordHintId} className="mt-1.5 text-sm text-slate-600">
-                    {t('auth.fields.passwordHint', { min: minPasswordLength })}
-                  </p>
-                )}
-              </>
-            )}
-          </FormField>
-          <FormField
-            label={t('auth.fields.confirmPassword')}
-            error={describeFieldError(t, fieldErrors.confirmPassword)}
-          >
-            {(control) => (
-              <PasswordInput
-                {...control}
-                name="confirmPassword"
-                autoComplete="new-password"
-                required
-                value={fields.confirmPassword}
-                onChange={(e) => update('confirmPassword')(e.target.value)}
-              />
-            )}
-          </FormField>
+          <NewPasswordFields
+            passwordLabel={t('auth.fields.password')}
+            confirmLabel={t('auth.fields.confirmPassword')}
+            password={fields.password}
+            confirmPassword={fields.confirmPassword}
+            errors={fieldErrors}
+            onChange={(name, value) => update(name)(value)}
+          />
           <SubmitButton isBusy={isSending} busyLabel={t('auth.signUp.submitting')}>
             {t('auth.signUp.submit')}
           </SubmitButton>
