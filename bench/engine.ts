@@ -295,7 +295,11 @@ function breakDown(jobs: JobTiming[], report: EngineReport): Figure[] {
     { name: '  p95 COMPLETED → stored (result, file, row)', value: percentile(steps.stored, 95), unit: 'ms' },
     { name: '    p50 fal result read (JSON)', value: percentile(resultReads, 50), unit: 'ms' },
     { name: '  p95 stored → seen on the events stream', value: percentile(steps.seen, 95), unit: 'ms' },
-    { name: `  claim queries (${jobs.length} are needed)`, value: report.claimQueries, unit: '' },
+    {
+      name: `  claim queries (wake-ups; one claim takes every free slot)`,
+      value: report.claimQueries,
+      unit: '',
+    },
   ]
 }
 

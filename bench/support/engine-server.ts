@@ -25,7 +25,8 @@ import {
 } from './engine-settings.ts'
 
 // Child process for bench/engine.ts: the real app over real HTTP on an embedded PGlite database
-// in a temp folder, so the load generator does not share its event loop.
+// in a temp folder (or on PostgreSQL when BENCH_DATABASE_URL is set; claim queries are then not
+// counted), so the load generator does not share its event loop.
 //
 //   engine-server.ts upload                  the app alone (no worker): uploads
 //   engine-server.ts orchestration <falUrl>  the app with IMAGE_PROVIDER=fal at <falUrl> and a
@@ -67,7 +68,7 @@ const config = loadConfig({
     : {}),
 })
 const logger = createLogger({ level: config.logLevel })
-const database = await openDatabase({ dataDir })
+const database = await openDatabase({ dataDir, databaseUrl: process.env.BENCH_DATABASE_URL })
 await database.migrate()
 const deps = await createAppDeps({ config, database, logger })
 const app = createApp(deps)
@@ -97,7 +98,7 @@ const pglite = database.pglite
 if (pglite) {
   const query = pglite.query.bind(pglite) as (text: string, ...rest: unknown[]) => Promise<unknown>
   pglite.query = ((text: string, ...rest: unknown[]) => {
-    if (/^\s*update generations\s+set status = 'running'/i.test(text)) claimQueries++
+    if (/"attempts" = "generations"."attempts" \+ 1/.test(text)) claimQueries++
     return query(text, ...rest)
   }) as typeof pglite.query
 }

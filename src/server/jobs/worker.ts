@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { GenerationMode } from '../../shared/contracts/generations.ts'
 import type { ErrorCode } from '../../shared/errors.ts'
 import type { Db } from '../db/client.ts'
@@ -67,25 +67,34 @@ export function startWorker(options: WorkerOptions): Worker {
   }
   const unsubscribe = options.notifier.onWorkAvailable(wakeAll)
 
-  async function claim(): Promise<GenerationRow | null> {
-    const claimed = (await db.execute(sql`
-      update generations
-      set status = 'running', attempts = attempts + 1, locked_by = ${id},
-          lease_until = now() + ${options.leaseMs} * interval '1 millisecond',
-          started_at = coalesce(started_at, now()), updated_at = now()
-      where id = (
-        select id from generations
-        where (status = 'queued' and run_after <= now()) or (status = 'running' and lease_until < now())
-        order by created_at
-        for update skip locked
-        limit 1
+  /**
+   * Claims up to `limit` due jobs, oldest first, in one statement: a burst of new requests is
+   * picked up in one round trip, and the rows come back whole (no second read per job).
+   */
+  async function claim(limit: number): Promise<GenerationRow[]> {
+    const due = db
+      .select({ id: generations.id })
+      .from(generations)
+      .where(
+        sql`(${generations.status} = 'queued' and ${generations.runAfter} <= now())
+            or (${generations.status} = 'running' and ${generations.leaseUntil} < now())`,
       )
-      returning id
-    `)) as unknown as { rows: { id: string }[] }
-    const claimedId = claimed.rows[0]?.id
-    if (!claimedId) return null
-    const [row] = await db.select().from(generations).where(eq(generations.id, claimedId))
-    return row ?? null
+      .orderBy(generations.createdAt)
+      .for('update', { skipLocked: true })
+      .limit(limit)
+    const rows = await db
+      .update(generations)
+      .set({
+        status: 'running',
+        attempts: sql`${generations.attempts} + 1`,
+        lockedBy: id,
+        leaseUntil: sql`now() + ${options.leaseMs} * interval '1 millisecond'`,
+        startedAt: sql`coalesce(${generations.startedAt}, now())`,
+        updatedAt: sql`now()`,
+      })
+      .where(inArray(generations.id, due))
+      .returning()
+    return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
   }
 
   /** Applies an outcome only while this worker still holds the job. */
@@ -256,26 +265,27 @@ export function startWorker(options: WorkerOptions): Worker {
   }
 
   // One dispatcher claims jobs while there are free slots, so an idle worker asks the database
-  // once per wake-up or poll, not once per slot, and a burst of new jobs costs one claim each.
+  // once per wake-up or poll, not once per slot, and one claim takes as many jobs as slots are free.
   const running = new Set<Promise<void>>()
   const dispatcher = (async () => {
     while (!isStopping) {
-      let row: GenerationRow | null = null
-      if (running.size < options.concurrency) {
+      let rows: GenerationRow[] = []
+      const free = options.concurrency - running.size
+      if (free > 0) {
         try {
-          row = await claim()
+          rows = await claim(free)
         } catch (error) {
           log.error({ err: error }, 'claiming a job failed')
         }
       }
-      if (row) {
+      for (const row of rows) {
         const job = process(row).finally(() => {
           running.delete(job)
           wakeAll()
         })
         running.add(job)
-        continue
       }
+      if (rows.length > 0) continue
       await new Promise<void>((resolve) => {
         const wake = () => {
           clearTimeout(timer)

@@ -199,6 +199,41 @@ describe('fal image edit: what is sent', () => {
     for (const request of authenticated) expect(request.headers.authorization).toBe(`Key ${userKey}`)
   })
 
+  it('the same photo under the same key goes to fal storage once, even for jobs started together', async () => {
+    const provider = createFalImageProvider(adapterOptions())
+    await Promise.all([1, 2, 3].map(() => provider.startImageEdit(productRequest(), context().ctx)))
+    await provider.startImageEdit(productRequest({ aspectRatio: '9:16' }), context().ctx)
+    const initiates = fake.requests.filter((r) => r.path.startsWith('/storage/upload/initiate'))
+    expect(initiates).toHaveLength(1)
+    const urls = submits().map((s) => (s.body as { image_urls: string[] }).image_urls[0])
+    expect(urls).toHaveLength(4)
+    expect(new Set(urls).size).toBe(1)
+  })
+
+  it('does not share an upload across keys, and does not remember a failed one', async () => {
+    fake.script({ upload: [500, 500, 500, 500, 500] })
+    const provider = createFalImageProvider(adapterOptions())
+    await expect(provider.startImageEdit(productRequest(), context().ctx)).rejects.toBeInstanceOf(
+      ProviderError,
+    )
+    fake.script({})
+    const before = fake.requests.length
+    await provider.startImageEdit(productRequest(), context().ctx)
+    await provider.startImageEdit(productRequest(), context({ falKey: userKey }).ctx)
+    const okInitiates = fake.requests
+      .slice(before)
+      .filter((r) => r.path.startsWith('/storage/upload/initiate'))
+    expect(okInitiates).toHaveLength(2)
+    expect(okInitiates.map((r) => r.headers.authorization)).toEqual([`Key ${serverKey}`, `Key ${userKey}`])
+  })
+
+  it('with reuse off, every job uploads its photo', async () => {
+    const provider = createFalImageProvider(adapterOptions({ uploadReuseMs: 0 }))
+    await provider.startImageEdit(productRequest(), context().ctx)
+    await provider.startImageEdit(productRequest(), context().ctx)
+    expect(fake.requests.filter((r) => r.path.startsWith('/storage/upload/initiate'))).toHaveLength(2)
+  })
+
   it('without any key fails as unauthorized before any traffic', async () => {
     const provider = createFalImageProvider(adapterOptions({ key: undefined }))
     const error = await failureOf(provider.startImageEdit(productRequest(), context().ctx))

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { RetryOptions } from '@fal-ai/client'
 import { type ProviderCallContext, ProviderError, type ProviderProgress } from '../types.ts'
@@ -22,6 +23,8 @@ export type FalAdapterOptions = {
   fetch?: typeof fetch | undefined
   /** Biggest output file we download (a guard against a runaway response). */
   maxDownloadBytes?: number | undefined
+  /** How long an uploaded file's fal URL is reused for the same bytes and key (0: never). */
+  uploadReuseMs?: number | undefined
 }
 
 const defaults = {
@@ -30,6 +33,9 @@ const defaults = {
   maxWaitMs: 30 * 60_000,
   maxDownloadBytes: 200 * 1024 * 1024,
   downloadAttempts: 3,
+  // fal storage keeps files far longer than this; the window only bounds how long we trust a URL.
+  uploadReuseMs: 30 * 60_000,
+  uploadMemoSize: 200,
 }
 
 export type DownloadedFile = { bytes: Buffer; contentType: string | null }
@@ -79,6 +85,33 @@ export function createFalQueue(options: FalAdapterOptions): FalQueue {
       ...(requestId ? { requestId } : {}),
     })
 
+  // Sellers make several scenes from one photo: the same bytes under the same key go to fal
+  // storage once, and jobs started together share the one upload in flight.
+  const uploadReuseMs = options.uploadReuseMs ?? defaults.uploadReuseMs
+  const uploads = new Map<string, { url: Promise<string>; at: number }>()
+  const uploadKey = (file: { bytes: Buffer; mime: string }, ctx: ProviderCallContext) =>
+    createHash('sha256')
+      .update(ctx.falKey ? `user:${ctx.falKey}` : 'server')
+      .update('\0')
+      .update(file.mime)
+      .update('\0')
+      .update(file.bytes)
+      .digest('base64url')
+
+  async function uploadOnce(
+    file: { bytes: Buffer; mime: string },
+    ctx: ProviderCallContext,
+  ): Promise<string> {
+    try {
+      const fal = open(ctx)
+      // Data URIs are not auto-uploaded by the client (since 0.13), so we always send bytes
+      // through fal storage and hand the model a file URL.
+      return await fal.storage.upload(new Blob([new Uint8Array(file.bytes)], { type: file.mime }))
+    } catch (error) {
+      throw fail(error, ctx, 'upload')
+    }
+  }
+
   async function downloadOnce(url: string, ctx: ProviderCallContext): Promise<DownloadedFile> {
     const response = await baseFetch(url, { signal: ctx.signal })
     if (!response.ok) {
@@ -101,14 +134,30 @@ export function createFalQueue(options: FalAdapterOptions): FalQueue {
     model,
 
     async upload(file, ctx) {
-      try {
-        const fal = open(ctx)
-        // Data URIs are not auto-uploaded by the client (since 0.13), so we always send bytes
-        // through fal storage and hand the model a file URL.
-        return await fal.storage.upload(new Blob([new Uint8Array(file.bytes)], { type: file.mime }))
-      } catch (error) {
-        throw fail(error, ctx, 'upload')
+      if (uploadReuseMs <= 0) return uploadOnce(file, ctx)
+      const key = uploadKey(file, ctx)
+      const known = uploads.get(key)
+      if (known && Date.now() - known.at < uploadReuseMs) {
+        try {
+          return await known.url
+        } catch {
+          // The shared upload failed or was canceled with its own job: try on our own.
+          if (ctx.signal.aborted) throw falError('canceled', new Error('upload aborted'))
+          return uploadOnce(file, ctx)
+        }
       }
+      const url = uploadOnce(file, ctx)
+      const entry = { url, at: Date.now() }
+      uploads.delete(key)
+      uploads.set(key, entry)
+      if (uploads.size > defaults.uploadMemoSize) {
+        const oldest = uploads.keys().next().value
+        if (oldest !== undefined) uploads.delete(oldest)
+      }
+      url.catch(() => {
+        if (uploads.get(key) === entry) uploads.delete(key)
+      })
+      return url
     },
 
     async submit(input, ctx) {
