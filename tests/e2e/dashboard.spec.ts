@@ -300,28 +300,6 @@ test('a skeleton while usage loads, an error with Try again when it fails', asyn
   await expect(meterBox(page, 'images').getByTestId('meter-value')).toHaveText('0 / 250')
 })
 
-test('the tools not built yet say what they will do and lead back, with nothing dead to click', async ({
-  page,
-}) => {
-  await signUpWithPlan(page, 'growth', 'placeholders')
-  for (const [path, title] of [
-    ['/app/create', 'Create Content'],
-    ['/app/fashion', 'Fashion Content'],
-    ['/app/library', 'Library'],
-  ] as const) {
-    await page.goto(path)
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
-    const main = page.getByRole('main')
-    await expect(main.getByText('Coming next')).toBeVisible()
-    await expect(main.getByRole('listitem').first()).toBeVisible()
-    await expect(main.getByRole('button')).toHaveCount(0)
-    await expect(main.getByRole('link')).toHaveCount(1)
-  }
-  await page.getByRole('main').getByRole('link', { name: 'Back to dashboard' }).click()
-  await expect(page).toHaveURL(/\/app$/)
-  await expectDashboardLoaded(page, 'en')
-})
-
 test('signed out, the dashboard sends the visitor to /access', async ({ page }) => {
   await page.goto('/app')
   await expect(page).toHaveURL(/\/access$/)

@@ -1,42 +1,178 @@
-import { ButtonLink } from '../../components/ui/button.tsx'
+import { type FormEvent, useState } from 'react'
+import type { GenerationMode } from '../../../shared/contracts/generations.ts'
+import { type AspectRatio, productScenes } from '../../../shared/scenes.ts'
 import { Container } from '../../components/ui/container.tsx'
+import { inputClasses } from '../../components/ui/form-field.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
-import { ProseList } from '../../components/ui/prose.tsx'
+import { ChoiceGroup } from '../../features/studio/components/choice-group.tsx'
+import { GenerateButton } from '../../features/studio/components/generate-button.tsx'
+import { PhotoDropZone } from '../../features/studio/components/photo-drop-zone.tsx'
+import { PromptField } from '../../features/studio/components/prompt-field.tsx'
+import { StudioResultPanel } from '../../features/studio/components/studio-result-panel.tsx'
+import { usePhotoUpload } from '../../features/studio/hooks/use-photo-upload.ts'
+import { useStudioJob } from '../../features/studio/hooks/use-studio-job.ts'
+import { isBlocked, useStudioQuota } from '../../features/studio/hooks/use-studio-quota.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
-/** Placeholder until the tool is built: says honestly what it will do; nothing here pretends to work. */
+const detailFields = ['name', 'category', 'brand', 'material'] as const
+type Details = Record<(typeof detailFields)[number], string>
+
+/** Create Content: one product photo to an edited image, a video or Turkish SEO copy. */
 export function CreatePage() {
   const { t } = useI18n()
-  useDocumentTitle(t('app.placeholder.create.title'))
+  useDocumentTitle(t('studio.create.documentTitle'))
+  const photo = usePhotoUpload()
+  const quota = useStudioQuota()
+  const studio = useStudioJob({ onSettled: quota.reload })
+  const [mode, setMode] = useState<GenerationMode>('image')
+  const [ratio, setRatio] = useState<AspectRatio>('1:1')
+  const [prompt, setPrompt] = useState('')
+  const [details, setDetails] = useState<Details>({ name: '', category: '', brand: '', material: '' })
+
+  const modeQuota = quota.forMode(mode)
+  const asset = photo.state.status === 'ready' ? photo.state.asset : null
+  const hasPhoto = photo.state.status !== 'empty'
+  const isDisabled =
+    !asset ||
+    studio.isBusy ||
+    photo.state.status === 'uploading' ||
+    isBlocked(modeQuota) ||
+    modeQuota.kind === 'loading'
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault()
+    if (isDisabled || !asset) return
+    const filled = Object.fromEntries(
+      detailFields.map((field) => [field, details[field].trim()]).filter(([, value]) => value),
+    )
+    void studio.start({
+      tool: 'product',
+      mode,
+      imageAssetId: asset.id,
+      prompt: mode === 'seo' ? '' : prompt,
+      ...(mode === 'seo' ? {} : { aspectRatio: ratio }),
+      ...(Object.keys(filled).length > 0 ? { details: filled } : {}),
+    })
+  }
+
+  function removePhoto() {
+    photo.clear()
+    studio.reset()
+  }
+
+  const label = t(
+    mode === 'image'
+      ? 'studio.generate.image'
+      : mode === 'video'
+        ? 'studio.generate.video'
+        : 'studio.generate.seo',
+  )
+
   return (
-    <>
-      <PageHeader
-        title={t('app.placeholder.create.title')}
-        subtitle={t('app.placeholder.create.description')}
-      />
-      <Container className="py-10 sm:py-12">
-        <div className="max-w-2xl rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-          <p className="inline-block rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold tracking-wide text-amber-950 uppercase">
-            {t('app.placeholder.badge')}
-          </p>
-          <p className="mt-4 font-medium text-slate-900">{t('app.placeholder.intro')}</p>
-          <div className="mt-3 text-slate-700">
-            <ProseList
-              items={[
-                t('app.placeholder.create.points.upload'),
-                t('app.placeholder.create.points.image'),
-                t('app.placeholder.create.points.video'),
-                t('app.placeholder.create.points.seo'),
+    <div className="bg-slate-50">
+      <PageHeader title={t('studio.create.title')} subtitle={t('studio.create.subtitle')} />
+      <Container className="py-8 sm:py-10">
+        <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
+          <form
+            onSubmit={onSubmit}
+            noValidate
+            className="space-y-6 rounded-3xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+            aria-label={t('studio.create.title')}
+          >
+            <PhotoDropZone
+              label={t('studio.upload.label')}
+              state={photo.state}
+              onChoose={(file) => {
+                studio.reset()
+                photo.choose(file)
+              }}
+              onRemove={removePhoto}
+              disabled={studio.isStarting}
+              testId="product-photo"
+            />
+            <ChoiceGroup<GenerationMode>
+              legend={t('studio.type.legend')}
+              name="mode"
+              value={mode}
+              onChange={setMode}
+              columns={3}
+              choices={[
+                { value: 'image', label: t('studio.type.image'), hint: t('studio.type.imageHint') },
+                { value: 'video', label: t('studio.type.video'), hint: t('studio.type.videoHint') },
+                { value: 'seo', label: t('studio.type.seo'), hint: t('studio.type.seoHint') },
               ]}
             />
-          </div>
-          <p className="mt-6 text-sm text-slate-600">{t('app.placeholder.meanwhile')}</p>
-          <ButtonLink to="/app" variant="secondary" className="mt-6">
-            {t('app.placeholder.back')}
-          </ButtonLink>
+            {mode !== 'seo' ? (
+              <>
+                <ChoiceGroup<AspectRatio>
+                  legend={t('studio.ratio.legend')}
+                  name="ratio"
+                  value={ratio}
+                  onChange={setRatio}
+                  choices={[
+                    { value: '1:1', label: t('studio.ratio.square'), hint: t('studio.ratio.squareHint') },
+                    {
+                      value: '9:16',
+                      label: t('studio.ratio.portrait'),
+                      hint: t('studio.ratio.portraitHint'),
+                    },
+                  ]}
+                />
+                <PromptField
+                  label={mode === 'video' ? t('studio.prompt.videoLabel') : t('studio.prompt.label')}
+                  placeholder={
+                    mode === 'video' ? t('studio.prompt.videoPlaceholder') : t('studio.prompt.placeholder')
+                  }
+                  tip={t('studio.prompt.tip')}
+                  value={prompt}
+                  onChange={setPrompt}
+                  suggestions={
+                    mode === 'video'
+                      ? []
+                      : productScenes.map((scene) => ({
+                          id: scene.id,
+                          prompt: scene.prompt,
+                          label: t(`studio.scenes.product.${scene.id}`),
+                        }))
+                  }
+                />
+              </>
+            ) : null}
+            <fieldset>
+              <legend className="text-sm font-semibold text-slate-900">{t('studio.details.legend')}</legend>
+              <p className="text-xs text-slate-600">{t('studio.details.hint')}</p>
+              <div className="mt-2 grid gap-3 sm:grid-cols-2">
+                {detailFields.map((field) => (
+                  <label key={field} className="block text-sm font-medium text-slate-900">
+                    {t(`studio.details.${field}`)}
+                    <input
+                      type="text"
+                      maxLength={field === 'name' ? 120 : 80}
+                      value={details[field]}
+                      onChange={(event) => {
+                        const value = event.currentTarget.value
+                        setDetails((current) => ({ ...current, [field]: value }))
+                      }}
+                      className={`${inputClasses} mt-1 font-normal`}
+                    />
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <GenerateButton
+              label={label}
+              quota={modeQuota}
+              hasPhoto={hasPhoto}
+              isBusy={studio.isBusy}
+              isStarting={studio.isStarting}
+              disabled={isDisabled}
+              startError={studio.startError ? t(`errors.${studio.startError}`) : null}
+            />
+          </form>
+          <StudioResultPanel studio={studio} videoQuota={quota.forMode('video')} />
         </div>
       </Container>
-    </>
+    </div>
   )
 }

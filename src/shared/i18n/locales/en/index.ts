@@ -10,6 +10,7 @@ import pages from './pages.json'
 import plans from './plans.json'
 import pricing from './pricing.json'
 import settings from './settings.json'
+import studio from './studio.json'
 
 /** All English messages, one namespace per file. */
 export const enMessages = {
@@ -25,4 +26,5 @@ export const enMessages = {
   plans,
   pricing,
   settings,
+  studio,
 }

@@ -11,6 +11,7 @@ import pages from './pages.json'
 import plans from './plans.json'
 import pricing from './pricing.json'
 import settings from './settings.json'
+import studio from './studio.json'
 
 /** All Turkish messages, one namespace per file. */
 export const trMessages: AppMessages = {
@@ -26,4 +27,5 @@ export const trMessages: AppMessages = {
   plans,
   pricing,
   settings,
+  studio,
 }

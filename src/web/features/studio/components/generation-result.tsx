@@ -1,0 +1,141 @@
+import type { ReactNode } from 'react'
+import type { GenerationView } from '../../../../shared/contracts/generations.ts'
+import { buttonClasses } from '../../../components/ui/button.tsx'
+import { useI18n } from '../../../lib/i18n.tsx'
+import { SaveButton } from './save-button.tsx'
+import { SeoResult } from './seo-result.tsx'
+
+/**
+ * A finished generation's result as Create, Fashion and the library show it: the image with its
+ * description and prompt, the video with its note, or the SEO copy; Download and Save.
+ */
+export function GenerationResult(props: {
+  generation: GenerationView
+  /** Autoplay a video (the fashion tool does, muted). */
+  autoPlay?: boolean
+  /** Load the image only when scrolled into view (the library's long lists). */
+  lazy?: boolean
+  onSavedChange?: (generation: GenerationView) => void
+  /** Extra content under an image (the convert-to-video box). */
+  children?: ReactNode
+}) {
+  const { t } = useI18n()
+  const { generation } = props
+  const result = generation.result
+  if (!result) return null
+  const isOffline = result.provider === 'offline'
+  const actions = (
+    <div className="flex flex-wrap items-center gap-2">
+      {result.type === 'image' || result.type === 'video' ? (
+        <a
+          href={result.type === 'image' ? result.image.downloadUrl : result.video.downloadUrl}
+          download={result.type === 'image' ? result.image.fileName : result.video.fileName}
+          className={buttonClasses('primary')}
+          data-testid="download-link"
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="none">
+            <path
+              d="M12 4v12m0 0-4-4m4 4 4-4M4 20h16"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
+          {t('studio.result.download')}
+        </a>
+      ) : null}
+      <SaveButton key={generation.id} generation={generation} onChange={props.onSavedChange} />
+    </div>
+  )
+
+  if (result.type === 'seo') {
+    return (
+      <div className="space-y-4">
+        <SeoResult content={result} />
+        {actions}
+      </div>
+    )
+  }
+
+  const isPortrait = generation.aspectRatio === '9:16'
+  const frame = `mx-auto w-full overflow-hidden rounded-2xl bg-slate-100 ${
+    isPortrait ? 'aspect-[9/16] max-w-xs' : 'aspect-square max-w-md'
+  }`
+
+  if (result.type === 'video') {
+    return (
+      <div className="space-y-4">
+        <div className={frame}>
+          <video
+            src={result.video.url}
+            poster={result.poster?.url}
+            controls
+            muted
+            playsInline
+            loop={props.autoPlay}
+            autoPlay={props.autoPlay}
+            preload="metadata"
+            aria-label={t('studio.result.videoLabel')}
+            className="h-full w-full object-contain"
+            data-testid="result-video"
+          />
+        </div>
+        <p className="text-center text-sm font-medium text-slate-700" data-testid="video-note">
+          {t('studio.result.videoNote', { ratio: generation.aspectRatio })}
+        </p>
+        {isOffline ? <OfflineNote /> : null}
+        {actions}
+      </div>
+    )
+  }
+
+  return (
+    <div className="space-y-4">
+      <div className={frame}>
+        <img
+          src={result.image.url}
+          width={result.image.width ?? undefined}
+          height={result.image.height ?? undefined}
+          alt={
+            result.description
+              ? t('studio.result.imageAlt', { description: result.description })
+              : t('studio.result.imageAltPlain')
+          }
+          loading={props.lazy ? 'lazy' : 'eager'}
+          decoding="async"
+          className="h-full w-full object-contain"
+          data-testid="result-image"
+        />
+      </div>
+      <dl className="space-y-3 text-sm">
+        {result.description ? (
+          <div>
+            <dt className="font-semibold text-slate-900">{t('studio.result.description')}</dt>
+            <dd className="mt-0.5 text-slate-700" data-testid="result-description">
+              {result.description}
+            </dd>
+          </div>
+        ) : null}
+        <div>
+          <dt className="font-semibold text-slate-900">{t('studio.result.promptUsed')}</dt>
+          <dd className="mt-0.5 break-words text-slate-700" data-testid="result-prompt">
+            {result.promptUsed}
+          </dd>
+        </div>
+      </dl>
+      {isOffline ? <OfflineNote /> : null}
+      {actions}
+      {props.children}
+    </div>
+  )
+}
+
+function OfflineNote() {
+  const { t } = useI18n()
+  return (
+    <p className="text-xs text-slate-600" data-testid="offline-note">
+      {t('studio.result.offline')}
+    </p>
+  )
+}

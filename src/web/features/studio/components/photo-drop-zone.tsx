@@ -1,0 +1,182 @@
+import { type DragEvent, useId, useRef, useState } from 'react'
+import { Spinner } from '../../../components/ui/spinner.tsx'
+import { useI18n } from '../../../lib/i18n.tsx'
+import { acceptAttribute, sizeInMb } from '../file-checks.ts'
+import type { PhotoState } from '../hooks/use-photo-upload.ts'
+
+/**
+ * Choose one photo by click, keyboard or drag-and-drop. Shows the preview, name and size in MB
+ * with Replace and Remove once chosen, and the seed's messages for a wrong type or size.
+ */
+export function PhotoDropZone(props: {
+  label: string
+  hint?: string
+  state: PhotoState
+  onChoose: (file: File) => void
+  onRemove: () => void
+  disabled?: boolean
+  testId: string
+}) {
+  const { t } = useI18n()
+  const inputId = useId()
+  const errorId = useId()
+  const hintId = useId()
+  const inputRef = useRef<HTMLInputElement>(null)
+  const [isOver, setOver] = useState(false)
+  const { state } = props
+  const error = state.status === 'empty' || state.status === 'failed' ? state.error : null
+
+  function pick(files: FileList | null | undefined) {
+    const file = files?.[0]
+    if (file) props.onChoose(file)
+  }
+
+  function onDrop(event: DragEvent<HTMLElement>) {
+    event.preventDefault()
+    setOver(false)
+    if (!props.disabled) pick(event.dataTransfer?.files)
+  }
+
+  const describedBy = [props.hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ')
+
+  return (
+    <div data-testid={props.testId}>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <label htmlFor={inputId} className="block text-sm font-semibold text-slate-900">
+          {props.label}
+        </label>
+        <span className="text-xs text-slate-600">{t('studio.upload.rules')}</span>
+      </div>
+      {props.hint ? (
+        <p id={hintId} className="mt-1 text-xs text-slate-600">
+          {props.hint}
+        </p>
+      ) : null}
+      <input
+        ref={inputRef}
+        id={inputId}
+        type="file"
+        accept={acceptAttribute}
+        className="sr-only"
+        disabled={props.disabled}
+        aria-describedby={describedBy || undefined}
+        aria-invalid={error ? true : undefined}
+        onChange={(event) => {
+          pick(event.currentTarget.files)
+          // The same file chosen again after Remove must fire a change.
+          event.currentTarget.value = ''
+        }}
+      />
+      {state.status === 'empty' ? (
+        // biome-ignore lint/a11y/noStaticElementInteractions: the drop target; the input above is the keyboard and screen-reader control
+        <div
+          onDragEnter={(event) => {
+            event.preventDefault()
+            setOver(true)
+          }}
+          onDragOver={(event) => {
+            event.preventDefault()
+            setOver(true)
+          }}
+          onDragLeave={() => setOver(false)}
+          onDrop={onDrop}
+          data-testid={`${props.testId}-target`}
+          className={`mt-2 flex min-h-40 flex-col items-center justify-center rounded-2xl border-2 border-dashed px-4 py-8 text-center transition-colors ${
+            isOver ? 'border-brand-600 bg-brand-50' : 'border-slate-300 bg-slate-50'
+          }`}
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-8 w-8 text-slate-500" fill="none">
+            <path
+              d="M12 16V4m0 0-4 4m4-4 4 4M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
+          <p className="mt-2 text-sm text-slate-700">
+            {t('studio.upload.drop')}{' '}
+            <button
+              type="button"
+              disabled={props.disabled}
+              onClick={() => inputRef.current?.click()}
+              className="rounded font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-brand-700"
+            >
+              {t('studio.upload.choose')}
+            </button>
+          </p>
+        </div>
+      ) : (
+        // biome-ignore lint/a11y/noStaticElementInteractions: dropping another photo here replaces it
+        <div
+          onDragOver={(event) => event.preventDefault()}
+          onDrop={onDrop}
+          data-testid={`${props.testId}-target`}
+          className="mt-2 flex items-center gap-4 rounded-2xl border border-slate-200 bg-white p-3"
+        >
+          <div className="flex h-20 w-20 shrink-0 items-center justify-center overflow-hidden rounded-xl bg-slate-100">
+            {state.status === 'failed' ? (
+              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-8 w-8 text-red-600" fill="none">
+                <path
+                  d="M12 8v5m0 3h.01M10.3 3.9 2.4 17.6A2 2 0 0 0 4.1 20.6h15.8a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                  strokeLinecap="round"
+                />
+              </svg>
+            ) : (
+              <img
+                src={state.previewUrl}
+                alt={t('studio.upload.previewAlt', { name: state.file.name })}
+                className="h-full w-full object-cover"
+              />
+            )}
+          </div>
+          <div className="min-w-0 flex-1">
+            <p className="truncate text-sm font-medium text-slate-900" data-testid={`${props.testId}-name`}>
+              {state.file.name}
+            </p>
+            <p className="text-xs text-slate-600" data-testid={`${props.testId}-size`}>
+              {t('studio.upload.sizeMb', { size: sizeInMb(state.file.size).toFixed(1) })}
+              {state.status === 'uploading' ? (
+                <span className="ml-2 inline-flex items-center gap-1">
+                  <Spinner className="size-3!" /> {t('studio.upload.uploading')}
+                </span>
+              ) : state.status === 'ready' ? (
+                <span className="ml-2 text-emerald-700">✓ {t('studio.upload.uploaded')}</span>
+              ) : null}
+            </p>
+            <div className="mt-2 flex gap-2">
+              <button
+                type="button"
+                disabled={props.disabled}
+                onClick={() => inputRef.current?.click()}
+                className="rounded-md border border-slate-300 px-2.5 py-1 text-xs font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-700 disabled:opacity-60"
+              >
+                {t('studio.upload.replace')}
+              </button>
+              <button
+                type="button"
+                disabled={props.disabled}
+                onClick={props.onRemove}
+                className="rounded-md px-2.5 py-1 text-xs font-semibold text-red-700 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-red-700 disabled:opacity-60"
+              >
+                {t('studio.upload.remove')}
+              </button>
+            </div>
+          </div>
+        </div>
+      )}
+      {error ? (
+        <p
+          id={errorId}
+          role="alert"
+          className="mt-2 text-sm font-medium text-red-700"
+          data-testid={`${props.testId}-error`}
+        >
+          {t(`errors.${error}`)}
+        </p>
+      ) : null}
+    </div>
+  )
+}
