@@ -1,41 +1,131 @@
-import { ButtonLink } from '../../components/ui/button.tsx'
+import { type FormEvent, useState } from 'react'
+import { type AspectRatio, fashionStyles } from '../../../shared/scenes.ts'
 import { Container } from '../../components/ui/container.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
-import { ProseList } from '../../components/ui/prose.tsx'
+import { ChoiceGroup } from '../../features/studio/components/choice-group.tsx'
+import { GenerateButton } from '../../features/studio/components/generate-button.tsx'
+import { PhotoDropZone } from '../../features/studio/components/photo-drop-zone.tsx'
+import { PromptField } from '../../features/studio/components/prompt-field.tsx'
+import { StudioResultPanel } from '../../features/studio/components/studio-result-panel.tsx'
+import { usePhotoUpload } from '../../features/studio/hooks/use-photo-upload.ts'
+import { useStudioJob } from '../../features/studio/hooks/use-studio-job.ts'
+import { isBlocked, useStudioQuota } from '../../features/studio/hooks/use-studio-quota.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
-/** Placeholder until the tool is built: says honestly what it will do; nothing here pretends to work. */
+/** Fashion Content: a garment on a model (optionally the model of a reference photo), then a video. */
 export function FashionPage() {
   const { t } = useI18n()
-  useDocumentTitle(t('app.placeholder.fashion.title'))
+  useDocumentTitle(t('studio.fashion.documentTitle'))
+  const garment = usePhotoUpload()
+  const reference = usePhotoUpload()
+  const quota = useStudioQuota()
+  const studio = useStudioJob({ onSettled: quota.reload })
+  const [ratio, setRatio] = useState<AspectRatio>('9:16')
+  const [prompt, setPrompt] = useState('')
+
+  const imageQuota = quota.forMode('image')
+  const garmentAsset = garment.state.status === 'ready' ? garment.state.asset : null
+  const referenceAsset = reference.state.status === 'ready' ? reference.state.asset : null
+  // A reference that is still uploading or was refused must not be silently left out.
+  const isReferencePending = reference.state.status === 'uploading' || reference.state.status === 'failed'
+  const isDisabled =
+    !garmentAsset ||
+    isReferencePending ||
+    studio.isBusy ||
+    isBlocked(imageQuota) ||
+    imageQuota.kind === 'loading'
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault()
+    if (isDisabled || !garmentAsset) return
+    void studio.start({
+      tool: 'fashion',
+      mode: 'image',
+      imageAssetId: garmentAsset.id,
+      ...(referenceAsset ? { referenceAssetId: referenceAsset.id } : {}),
+      aspectRatio: ratio,
+      prompt,
+    })
+  }
+
   return (
-    <>
-      <PageHeader
-        title={t('app.placeholder.fashion.title')}
-        subtitle={t('app.placeholder.fashion.description')}
-      />
-      <Container className="py-10 sm:py-12">
-        <div className="max-w-2xl rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-          <p className="inline-block rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold tracking-wide text-amber-950 uppercase">
-            {t('app.placeholder.badge')}
-          </p>
-          <p className="mt-4 font-medium text-slate-900">{t('app.placeholder.intro')}</p>
-          <div className="mt-3 text-slate-700">
-            <ProseList
-              items={[
-                t('app.placeholder.fashion.points.upload'),
-                t('app.placeholder.fashion.points.image'),
-                t('app.placeholder.fashion.points.video'),
+    <div className="bg-slate-50">
+      <PageHeader title={t('studio.fashion.title')} subtitle={t('studio.fashion.subtitle')} />
+      <Container className="py-8 sm:py-10">
+        <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
+          <form
+            onSubmit={onSubmit}
+            noValidate
+            className="space-y-6 rounded-3xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+            aria-label={t('studio.fashion.title')}
+          >
+            <PhotoDropZone
+              label={t('studio.upload.garmentLabel')}
+              state={garment.state}
+              onChoose={(file) => {
+                studio.reset()
+                garment.choose(file)
+              }}
+              onRemove={() => {
+                garment.clear()
+                studio.reset()
+              }}
+              disabled={studio.isStarting}
+              testId="garment-photo"
+            />
+            <PhotoDropZone
+              label={t('studio.upload.referenceLabel')}
+              hint={t('studio.upload.referenceHint')}
+              state={reference.state}
+              onChoose={reference.choose}
+              onRemove={reference.clear}
+              disabled={studio.isStarting}
+              testId="reference-photo"
+            />
+            <p
+              className="rounded-xl bg-slate-50 px-3 py-2 text-sm text-slate-700"
+              data-testid="reference-note"
+            >
+              {reference.state.status === 'empty'
+                ? t('studio.fashion.withoutReference')
+                : t('studio.fashion.withReference')}
+            </p>
+            <ChoiceGroup<AspectRatio>
+              legend={t('studio.ratio.legend')}
+              name="ratio"
+              value={ratio}
+              onChange={setRatio}
+              choices={[
+                { value: '1:1', label: t('studio.ratio.square'), hint: t('studio.ratio.squareHint') },
+                { value: '9:16', label: t('studio.ratio.portrait'), hint: t('studio.ratio.portraitHint') },
               ]}
             />
-          </div>
-          <p className="mt-6 text-sm text-slate-600">{t('app.placeholder.meanwhile')}</p>
-          <ButtonLink to="/app" variant="secondary" className="mt-6">
-            {t('app.placeholder.back')}
-          </ButtonLink>
+            <PromptField
+              label={t('studio.prompt.styleLabel')}
+              placeholder={t('studio.prompt.stylePlaceholder')}
+              tip={t('studio.prompt.styleTip')}
+              value={prompt}
+              onChange={setPrompt}
+              suggestions={fashionStyles.map((style) => ({
+                id: style.id,
+                prompt: style.prompt,
+                label: t(`studio.scenes.fashion.${style.id}`),
+              }))}
+            />
+            <GenerateButton
+              label={t('studio.generate.fashion')}
+              quota={imageQuota}
+              hasPhoto={garment.state.status !== 'empty'}
+              isBusy={studio.isBusy}
+              isStarting={studio.isStarting}
+              disabled={isDisabled}
+              startError={studio.startError ? t(`errors.${studio.startError}`) : null}
+            />
+          </form>
+          <StudioResultPanel studio={studio} videoQuota={quota.forMode('video')} autoPlayVideo />
         </div>
       </Container>
-    </>
+    </div>
   )
 }

@@ -13,6 +13,8 @@ export function JobStatus(props: {
   generation: GenerationView
   onCancel?: () => void
   isCanceling?: boolean
+  /** Off where the page has its own live region for the job (the studio result panel). */
+  announce?: boolean
 }) {
   const { t, formatNumber } = useI18n()
   const { generation } = props
@@ -34,7 +36,11 @@ export function JobStatus(props: {
     >
       <div className="flex items-center gap-3">
         <Spinner className="text-brand-700" />
-        <p role="status" aria-live="polite" className="font-semibold text-brand-950" data-testid="job-state">
+        <p
+          role={props.announce === false ? undefined : 'status'}
+          className="font-semibold text-brand-950"
+          data-testid="job-state"
+        >
           {label}
         </p>
         <span className="ml-auto font-mono text-sm text-brand-900 tabular-nums" data-testid="job-elapsed">

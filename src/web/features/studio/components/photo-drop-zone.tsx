@@ -1,4 +1,5 @@
 import { type DragEvent, useId, useRef, useState } from 'react'
+import { intlTag, type Locale } from '../../../../shared/i18n/locales.ts'
 import { Spinner } from '../../../components/ui/spinner.tsx'
 import { useI18n } from '../../../lib/i18n.tsx'
 import { acceptAttribute, sizeInMb } from '../file-checks.ts'
@@ -17,7 +18,7 @@ export function PhotoDropZone(props: {
   disabled?: boolean
   testId: string
 }) {
-  const { t } = useI18n()
+  const { t, locale } = useI18n()
   const inputId = useId()
   const errorId = useId()
   const hintId = useId()
@@ -137,7 +138,7 @@ export function PhotoDropZone(props: {
               {state.file.name}
             </p>
             <p className="text-xs text-slate-600" data-testid={`${props.testId}-size`}>
-              {t('studio.upload.sizeMb', { size: sizeInMb(state.file.size).toFixed(1) })}
+              {t('studio.upload.sizeMb', { size: formatMb(locale, state.file.size) })}
               {state.status === 'uploading' ? (
                 <span className="ml-2 inline-flex items-center gap-1">
                   <Spinner className="size-3!" /> {t('studio.upload.uploading')}
@@ -179,4 +180,12 @@ export function PhotoDropZone(props: {
       ) : null}
     </div>
   )
+}
+
+/** "2.4" in English, "2,4" in Turkish. */
+function formatMb(locale: Locale, bytes: number): string {
+  return new Intl.NumberFormat(intlTag[locale], {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  }).format(sizeInMb(bytes))
 }

@@ -26,6 +26,24 @@ export function StudioResultPanel(props: {
   const job = studio.jobGeneration
   const video = studio.videoGeneration
 
+  // One live region that outlives each state's markup, so "done" or "failed" is heard too.
+  const current = video && studio.videoId ? video : job
+  const announcement = !current
+    ? ''
+    : current.status === 'queued'
+      ? t('studio.job.queued')
+      : current.status === 'running'
+        ? current.mode === 'video'
+          ? t('studio.job.runningVideo')
+          : t('studio.job.running')
+        : current.status === 'succeeded'
+          ? t('studio.job.succeeded')
+          : current.status === 'canceled'
+            ? t('studio.job.canceled')
+            : current.mode === 'video'
+              ? t('studio.result.videoError')
+              : t('studio.result.error')
+
   let body: React.ReactNode
   if (!studio.jobId) {
     body = (
@@ -57,6 +75,7 @@ export function StudioResultPanel(props: {
         generation={job}
         onCancel={() => void studio.cancel(job.id)}
         isCanceling={studio.isCanceling}
+        announce={false}
       />
     )
   } else if (job.status !== 'succeeded') {
@@ -81,6 +100,9 @@ export function StudioResultPanel(props: {
       <h2 id="studio-result-title" className="mb-4 text-lg font-semibold text-slate-900">
         {t('studio.result.title')}
       </h2>
+      <p role="status" className="sr-only" data-testid="job-announcement">
+        {announcement}
+      </p>
       <div data-testid="result-panel">{body}</div>
     </section>
   )
