@@ -1,11 +1,12 @@
-import { gzipSync } from 'node:zlib'
-import { chromium } from '@playwright/test'
+import { benchCreateScreen } from './create.ts'
+import { gzippedKB, launchChromium } from './lib/browser.ts'
 import { type Figure, printFigures } from './lib/report.ts'
 import { startVitrin } from './lib/server.ts'
 
 // `npm run bench:web`: the public site's budgets.
 // - JavaScript and CSS the landing page loads before its first render, gzipped, measured in Chromium.
 // - Time from `npm start` on an installed checkout to `/` being served (build reused).
+// - The signed-in Create screen's JavaScript and its Generate-to-image time (bench/create.ts).
 
 const port = Number(process.env.BENCH_PORT ?? 4300)
 
@@ -15,34 +16,24 @@ const first = await startVitrin(port, {}, { keepData: true })
 await first.stop()
 const server = await startVitrin(port + 1, {}, { dataDir: first.dataDir })
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-  ],
-})
+const browser = await launchChromium()
 const figures: Figure[] = []
 try {
   const page = await browser.newPage()
-  const bodies: { type: 'js' | 'css'; bytes: Buffer }[] = []
+  // Bodies are read as promises and awaited at the end, so none still being read is left out.
+  const reads: Promise<{ type: 'js' | 'css'; bytes: Buffer }>[] = []
   let isRendered = false
-  page.on('response', async (response) => {
+  page.on('response', (response) => {
     const url = response.url()
     const type = url.endsWith('.js') ? 'js' : url.endsWith('.css') ? 'css' : null
     if (!type || isRendered) return
-    bodies.push({ type, bytes: await response.body() })
+    reads.push(response.body().then((bytes) => ({ type, bytes })))
   })
   await page.goto(`${server.url}/`)
   await page.getByRole('heading', { level: 1 }).waitFor()
   isRendered = true
-  const gz = (type: 'js' | 'css') =>
-    bodies
-      .filter((b) => b.type === type)
-      .reduce((sum, b) => sum + gzipSync(b.bytes, { level: 9 }).length, 0) / 1024
+  const bodies = await Promise.all(reads)
+  const gz = (type: 'js' | 'css') => gzippedKB(bodies.filter((b) => b.type === type).map((b) => b.bytes))
   figures.push(
     { name: 'landing: JavaScript before first render (gzip)', value: gz('js'), unit: 'KB', budget: 100 },
     { name: 'landing: CSS (gzip)', value: gz('css'), unit: 'KB', budget: 25 },
@@ -58,4 +49,5 @@ try {
   await server.stop()
 }
 const ok = printFigures('Public site budgets', figures)
-process.exit(ok ? 0 : 1)
+const isCreateOk = await benchCreateScreen(port + 2)
+process.exit(ok && isCreateOk ? 0 : 1)

@@ -5,15 +5,21 @@ import { join } from 'node:path'
 
 export type RunningServer = { url: string; msToServe: number; stop: () => Promise<void> }
 
-/** Runs `npm start` on a fresh data folder and waits until `/` is served; reports how long that took. */
+/**
+ * Runs `npm start` on a fresh data folder and waits until `/` is served; reports how long that took.
+ * With `webDistDir` it runs the server alone on that build instead, so nothing is built into dist/.
+ */
 export async function startVitrin(
   port: number,
   env: Record<string, string> = {},
-  options: { dataDir?: string; keepData?: boolean } = {},
+  options: { dataDir?: string; keepData?: boolean; webDistDir?: string } = {},
 ): Promise<RunningServer & { dataDir: string }> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vitrin-bench-'))
   const started = performance.now()
-  const child: ChildProcess = spawn('npm', ['start', '--silent'], {
+  const [command, args]: [string, string[]] = options.webDistDir
+    ? ['node_modules/.bin/tsx', ['src/server/main.ts']]
+    : ['npm', ['start', '--silent']]
+  const child: ChildProcess = spawn(command, args, {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
@@ -21,6 +27,7 @@ export async function startVitrin(
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      ...(options.webDistDir ? { WEB_DIST_DIR: options.webDistDir } : {}),
       ...env,
     },
     detached: true,
