@@ -5,6 +5,7 @@ import { getPlan } from '../../../shared/plans.ts'
 import { Button, ButtonLink } from '../../components/ui/button.tsx'
 import { Container } from '../../components/ui/container.tsx'
 import { formatDate } from '../../features/billing/format-date.ts'
+import { LatestGenerations } from '../../features/library/components/latest-generations.tsx'
 import { useSession } from '../../features/session/session-context.tsx'
 import { QuotaAlerts } from '../../features/usage/components/quota-alerts.tsx'
 import { QuotaMeter } from '../../features/usage/components/quota-meter.tsx'
@@ -176,6 +177,8 @@ function Dashboard(props: { usage: UsageResponse; who: string }) {
           <QuickAction to="/billing" name="billing" />
         </ul>
       </section>
+
+      <LatestGenerations />
     </div>
   )
 }

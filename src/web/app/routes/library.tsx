@@ -1,41 +1,187 @@
-import { ButtonLink } from '../../components/ui/button.tsx'
+import { useEffect, useState } from 'react'
+import { useSearchParams } from 'react-router'
+import type { GenerationView } from '../../../shared/contracts/generations.ts'
+import { Button } from '../../components/ui/button.tsx'
 import { Container } from '../../components/ui/container.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
-import { ProseList } from '../../components/ui/prose.tsx'
+import { ConfirmDialog } from '../../features/billing/components/confirm-dialog.tsx'
+import { GenerationCard, openButtonId } from '../../features/library/components/generation-card.tsx'
+import { GenerationDialog } from '../../features/library/components/generation-dialog.tsx'
+import { LibraryFilters } from '../../features/library/components/library-filters.tsx'
+import {
+  emptyTitleId,
+  LibraryEmpty,
+  LibrarySkeleton,
+} from '../../features/library/components/library-states.tsx'
+import { itemLabel } from '../../features/library/generation-labels.ts'
+import { useAnnouncer } from '../../features/library/hooks/use-announcer.ts'
+import { useLibraryList } from '../../features/library/hooks/use-library-list.ts'
+import { watchedIds } from '../../features/library/hooks/use-live-generation.ts'
+import { filterFromSearch } from '../../features/library/library-filter.ts'
+import { deleteGeneration } from '../../features/studio/api/studio-api.ts'
+import { ApiError } from '../../lib/api-client.ts'
 import { useI18n } from '../../lib/i18n.tsx'
 import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
-/** Placeholder until the tool is built: says honestly what it will do; nothing here pretends to work. */
+const pageSize = 20
+
+/**
+ * The library: every generation, newest first, filtered by type and "Saved" (kept in the URL),
+ * opened in a dialog (`?open=<id>`, which the dashboard links to), downloaded and deleted.
+ */
 export function LibraryPage() {
-  const { t } = useI18n()
-  useDocumentTitle(t('app.placeholder.library.title'))
+  const { t, locale } = useI18n()
+  useDocumentTitle(t('studio.library.documentTitle'))
+  const [params, setParams] = useSearchParams()
+  const filter = filterFromSearch(params)
+  const openId = params.get('open')
+  const list = useLibraryList(filter, pageSize)
+  const [deleting, setDeleting] = useState<GenerationView | null>(null)
+  const [announcement, announce] = useAnnouncer()
+  // The id of an element to focus after the next render (a card after a deletion or "Load more").
+  const [focusTarget, setFocusTarget] = useState<string | null>(null)
+
+  useEffect(() => {
+    if (!focusTarget) return
+    document.getElementById(focusTarget)?.focus()
+    setFocusTarget(null)
+  }, [focusTarget])
+
+  const items = list.status === 'ready' ? list.items : []
+  const watched = watchedIds(items)
+
+  function setOpen(id: string | null) {
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current)
+        if (id) next.set('open', id)
+        else next.delete('open')
+        return next
+      },
+      { replace: true, preventScrollReset: true },
+    )
+  }
+
+  function handleSettled(generation: GenerationView) {
+    list.replace(generation)
+    announce(
+      t('studio.library.itemStatus', {
+        item: itemLabel(t, locale, generation),
+        status: t(`studio.library.status.${generation.status}`),
+      }),
+    )
+  }
+
+  function handleDeleteRequest(generation: GenerationView) {
+    setDeleting(generation)
+    if (openId) setOpen(null)
+  }
+
+  async function handleConfirmDelete() {
+    if (!deleting) return
+    await deleteGeneration(deleting.id)
+    const index = items.findIndex((item) => item.id === deleting.id)
+    const neighbour = index >= 0 ? (items[index + 1] ?? items[index - 1]) : undefined
+    list.remove(deleting.id)
+    setDeleting(null)
+    announce(t('studio.library.deleted'))
+    // Focus goes to the next card (or the empty state) rather than being lost with the card.
+    if (index >= 0) setFocusTarget(neighbour ? openButtonId(neighbour.id) : emptyTitleId)
+  }
+
+  async function handleLoadMore() {
+    const added = await list.loadMore()
+    const first = added[0]
+    if (first) setFocusTarget(openButtonId(first.id))
+  }
+
   return (
-    <>
-      <PageHeader
-        title={t('app.placeholder.library.title')}
-        subtitle={t('app.placeholder.library.description')}
-      />
-      <Container className="py-10 sm:py-12">
-        <div className="max-w-2xl rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-          <p className="inline-block rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold tracking-wide text-amber-950 uppercase">
-            {t('app.placeholder.badge')}
-          </p>
-          <p className="mt-4 font-medium text-slate-900">{t('app.placeholder.intro')}</p>
-          <div className="mt-3 text-slate-700">
-            <ProseList
-              items={[
-                t('app.placeholder.library.points.browse'),
-                t('app.placeholder.library.points.download'),
-                t('app.placeholder.library.points.manage'),
-              ]}
-            />
+    <div className="min-h-[60vh] bg-slate-50">
+      <PageHeader title={t('studio.library.title')} subtitle={t('studio.library.subtitle')} />
+      <Container className="space-y-6 py-8 sm:py-10">
+        <LibraryFilters filter={filter} />
+        <p role="status" aria-live="polite" className="sr-only" data-testid="library-announcer">
+          {announcement}
+        </p>
+        {list.status === 'loading' ? (
+          <LibrarySkeleton count={8} label={t('studio.library.loading')} />
+        ) : list.status === 'error' ? (
+          <div role="alert" className="max-w-xl rounded-2xl border border-red-200 bg-red-50 p-6 text-red-900">
+            <p className="font-semibold">{t('studio.library.error')}</p>
+            <p className="mt-1 text-sm">
+              {t(list.error instanceof ApiError ? `errors.${list.error.code}` : 'errors.INTERNAL')}
+            </p>
+            <Button variant="secondary" className="mt-4" onClick={list.reload}>
+              {t('studio.library.retry')}
+            </Button>
           </div>
-          <p className="mt-6 text-sm text-slate-600">{t('app.placeholder.meanwhile')}</p>
-          <ButtonLink to="/app" variant="secondary" className="mt-6">
-            {t('app.placeholder.back')}
-          </ButtonLink>
-        </div>
+        ) : list.items.length === 0 ? (
+          <LibraryEmpty filter={filter} />
+        ) : (
+          <>
+            <ul
+              className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 lg:grid-cols-4"
+              data-testid="library-grid"
+            >
+              {list.items.map((generation) => (
+                <li key={generation.id}>
+                  <GenerationCard
+                    generation={generation}
+                    isWatched={watched.has(generation.id)}
+                    onOpen={(item) => setOpen(item.id)}
+                    onDelete={handleDeleteRequest}
+                    onSettled={handleSettled}
+                  />
+                </li>
+              ))}
+            </ul>
+            {list.nextCursor ? (
+              <div className="flex flex-col items-center gap-2">
+                <Button
+                  variant="secondary"
+                  onClick={() => void handleLoadMore()}
+                  disabled={list.isLoadingMore}
+                  aria-busy={list.isLoadingMore}
+                  data-testid="load-more"
+                >
+                  {list.isLoadingMore ? t('studio.library.loadingMore') : t('studio.library.loadMore')}
+                </Button>
+                {list.moreError ? (
+                  <p role="alert" className="text-sm text-red-800">
+                    {t('studio.library.error')}
+                  </p>
+                ) : null}
+              </div>
+            ) : null}
+          </>
+        )}
       </Container>
-    </>
+      {openId && !deleting ? (
+        <GenerationDialog
+          key={openId}
+          id={openId}
+          initial={items.find((item) => item.id === openId)}
+          onClose={() => setOpen(null)}
+          onDelete={handleDeleteRequest}
+          onChange={list.replace}
+        />
+      ) : null}
+      {deleting ? (
+        <ConfirmDialog
+          title={t('studio.library.deleteTitle')}
+          body={
+            <>
+              <p className="font-medium text-slate-900">{itemLabel(t, locale, deleting)}</p>
+              <p>{t('studio.library.deleteBody')}</p>
+            </>
+          }
+          confirmLabel={t('studio.library.deleteConfirm')}
+          cancelLabel={t('studio.library.cancel')}
+          tone="danger"
+          onConfirm={handleConfirmDelete}
+          onClose={() => setDeleting(null)}
+        />
+      ) : null}
+    </div>
   )
 }

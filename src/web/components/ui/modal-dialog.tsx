@@ -21,6 +21,8 @@ export function ModalDialog(props: {
   isBusy?: boolean
   initialFocusRef?: RefObject<HTMLElement | null>
   finalFocusRef?: RefObject<HTMLElement | null>
+  /** md (default) for questions and forms; lg for showing content, e.g. a result in the library. */
+  size?: 'md' | 'lg'
   children: ReactNode
 }) {
   const titleId = useId()
@@ -80,7 +82,9 @@ export function ModalDialog(props: {
         aria-describedby={props.description ? descriptionId : undefined}
         tabIndex={-1}
         onKeyDown={handleKeyDown}
-        className="max-h-[90vh] w-full max-w-md overflow-y-auto rounded-2xl bg-white p-6 shadow-xl outline-none sm:p-8"
+        className={`max-h-[90vh] w-full overflow-y-auto rounded-2xl bg-white p-6 shadow-xl outline-none sm:p-8 ${
+          props.size === 'lg' ? 'max-w-2xl' : 'max-w-md'
+        }`}
       >
         <h2 id={titleId} className="text-lg font-semibold text-slate-900">
           {props.title}
