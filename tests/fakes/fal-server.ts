@@ -21,20 +21,26 @@ import sharp from 'sharp'
 /** One scripted answer: 'ok' runs the protocol; a number (or 'error422') answers that status. */
 export type FalFakeStep = 'ok' | number | `error${number}`
 
-/** Per-test behaviour. Step lists are consumed one request at a time, then 'ok' again. */
+/**
+ * Steps for one kind of request: a list is consumed one request at a time, then 'ok' again;
+ * a single step (not in a list) answers every such request, e.g. `submit: 500` for "always 500".
+ */
+export type FalFakeSteps = FalFakeStep[] | FalFakeStep
+
+/** Per-test behaviour. */
 export type FalFakeScript = {
   /** POST /storage/upload/initiate */
-  upload?: FalFakeStep[]
+  upload?: FalFakeSteps
   /** POST /{owner}/{alias}[/{path}] (queue submit) */
-  submit?: FalFakeStep[]
+  submit?: FalFakeSteps
   /** GET …/requests/{id}/status */
-  status?: FalFakeStep[]
+  status?: FalFakeSteps
   /** GET …/requests/{id} (the result) */
-  result?: FalFakeStep[]
+  result?: FalFakeSteps
   /** PUT …/requests/{id}/cancel */
-  cancel?: FalFakeStep[]
+  cancel?: FalFakeSteps
   /** GET /files/{id} (downloading an output) */
-  download?: FalFakeStep[]
+  download?: FalFakeSteps
   /** Status polls answered IN_QUEUE/IN_PROGRESS before COMPLETED (default 2). */
   statusPolls?: number
   /** And not COMPLETED before this many ms after submit (default 0). */
@@ -56,6 +62,8 @@ export type FalFakeRequest = {
   /** The parsed JSON body, or null (binary uploads: see `bytes`). */
   body: unknown
   bytes: number
+  /** The keyed script (see `scriptFor`) this request followed, if any. */
+  match?: string
 }
 
 export type FalFakeJob = {
@@ -69,6 +77,8 @@ export type FalFakeJob = {
   submittedAt: number
   polls: number
   state: 'pending' | 'completed' | 'canceled'
+  /** The keyed script (see `scriptFor`) the submit matched, or null for the shared script. */
+  match: string | null
   /** Behaviour captured at submit, so a later script() does not change a job in flight. */
   statusPolls: number
   completeAfterMs: number
@@ -84,14 +94,25 @@ export type FalFake = {
   requests: FalFakeRequest[]
   jobs: Map<string, FalFakeJob>
   files: Map<string, StoredFile>
-  /** Replaces the script (and restarts its step lists). */
+  /** Replaces the shared script (and restarts its step lists). */
   script(script: FalFakeScript): void
+  /**
+   * A script only for submits whose `prompt` contains `match`, and for those jobs' status,
+   * result, cancel and output downloads; other traffic keeps the shared script. Lets tests
+   * running in parallel against one fake script their own jobs. Replaces an earlier one for
+   * the same `match`.
+   */
+  scriptFor(match: string, script: FalFakeScript): void
+  /** Drops the keyed script for `match`, or every keyed script and the shared one (back to the defaults). */
+  reset(match?: string): void
   clearRequests(): void
   close(): Promise<void>
 }
 
 type StoredFile = { bytes: Buffer; contentType: string }
 type StepKind = 'upload' | 'submit' | 'status' | 'result' | 'cancel' | 'download'
+/** A script with the defaults filled in, and its step lists as consumed so far. */
+type ScriptState = { script: FalFakeScript; steps: Record<StepKind, FalFakeSteps> }
 
 const stepKinds: StepKind[] = ['upload', 'submit', 'status', 'result', 'cancel', 'download']
 
@@ -254,9 +275,18 @@ function makeVideo(ratio: '9:16' | '16:9', ffmpegPath: string): Promise<Buffer> 
 
 const reservedFirstSegments = new Set(['storage', 'upload', 'files'])
 
-/** Starts the fake on a free port (or `port`); `defaults` applies until a test scripts it. */
+/**
+ * Starts the fake on a free port (or `port`); `defaults` applies until a test scripts it.
+ * `control` adds the JSON endpoints under /__control/ (see README.md) that script it over HTTP.
+ */
 export async function startFalFake(
-  options: { port?: number; host?: string; defaults?: FalFakeScript; ffmpegPath?: string } = {},
+  options: {
+    port?: number
+    host?: string
+    defaults?: FalFakeScript
+    ffmpegPath?: string
+    control?: boolean
+  } = {},
 ): Promise<FalFake> {
   const host = options.host ?? '127.0.0.1'
   const ffmpegPath = options.ffmpegPath ?? '/usr/bin/ffmpeg'
@@ -264,21 +294,41 @@ export async function startFalFake(
   const jobs = new Map<string, FalFakeJob>()
   const files = new Map<string, StoredFile>()
   const pendingUploads = new Map<string, string>()
-  let current: FalFakeScript = { ...options.defaults }
-  let steps: Record<StepKind, FalFakeStep[]> = freshSteps(current)
+  let shared = scriptState({})
+  const keyed = new Map<string, ScriptState>()
+  /** Output file id → the keyed script of the job that made it. */
+  const outputMatches = new Map<string, string>()
   let origin = ''
   let sequence = 0
 
-  function freshSteps(script: FalFakeScript): Record<StepKind, FalFakeStep[]> {
-    return Object.fromEntries(stepKinds.map((kind) => [kind, [...(script[kind] ?? [])]])) as Record<
-      StepKind,
-      FalFakeStep[]
-    >
+  function scriptState(script: FalFakeScript): ScriptState {
+    const merged = { ...options.defaults, ...script }
+    const steps = Object.fromEntries(
+      stepKinds.map((kind) => {
+        const plan = merged[kind] ?? []
+        return [kind, Array.isArray(plan) ? [...plan] : plan]
+      }),
+    ) as Record<StepKind, FalFakeSteps>
+    return { script: merged, steps }
+  }
+
+  /** The keyed script for a match (while it is still set), else the shared one. */
+  function stateFor(match: string | null | undefined): ScriptState {
+    return (match ? keyed.get(match) : undefined) ?? shared
+  }
+
+  /** The keyed script whose marker the prompt contains, if any. */
+  function matchOf(input: unknown): string | null {
+    const prompt = (input as { prompt?: unknown } | null)?.prompt
+    if (typeof prompt !== 'string') return null
+    for (const match of keyed.keys()) if (prompt.includes(match)) return match
+    return null
   }
 
   /** Answers the next scripted error for this kind of request, if there is one. */
-  function scriptedError(kind: StepKind, res: ServerResponse): boolean {
-    const status = stepStatus(steps[kind].shift())
+  function scriptedError(kind: StepKind, res: ServerResponse, state: ScriptState = shared): boolean {
+    const plan = state.steps[kind]
+    const status = stepStatus(Array.isArray(plan) ? plan.shift() : plan)
     if (status === null) return false
     const { body, headers } = errorBody(status)
     send(res, status, body, { 'x-fal-request-id': `err-${++sequence}`, ...headers })
@@ -311,6 +361,7 @@ export async function startFalFake(
   async function outputOf(job: FalFakeJob): Promise<Record<string, unknown>> {
     if (job.output) return job.output
     const id = `out-${randomUUID()}`
+    if (job.match) outputMatches.set(id, job.match)
     if (job.kind === 'video') {
       const ratio = job.input.aspect_ratio === '9:16' ? '9:16' : '16:9'
       files.set(id, { bytes: await makeVideo(ratio, ffmpegPath), contentType: 'video/mp4' })
@@ -348,10 +399,52 @@ export async function startFalFake(
     return typeof input.image_url === 'string' ? null : 'image_url'
   }
 
+  /** Test control over HTTP (only with `control`): outside every fal path, never logged. */
+  function handleControl(method: string, url: URL, raw: Buffer, res: ServerResponse) {
+    let body: { match?: unknown; script?: unknown } = {}
+    try {
+      body = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : {}
+    } catch {
+      return send(res, 400, { error: 'body must be JSON' })
+    }
+    const match = typeof body.match === 'string' && body.match.length > 0 ? body.match : undefined
+    if (method === 'GET' && url.pathname === '/__control/health') return send(res, 200, { ok: true })
+    if (method === 'POST' && url.pathname === '/__control/script') {
+      if (!body.script || typeof body.script !== 'object' || Array.isArray(body.script)) {
+        return send(res, 400, { error: 'script must be an object' })
+      }
+      const script = body.script as FalFakeScript
+      if (match) keyed.set(match, scriptState(script))
+      else shared = scriptState(script)
+      return send(res, 200, { ok: true })
+    }
+    if (method === 'POST' && url.pathname === '/__control/reset') {
+      reset(match)
+      return send(res, 200, { ok: true })
+    }
+    if (method === 'GET' && url.pathname === '/__control/requests') {
+      const wanted = url.searchParams.get('match')
+      return send(res, 200, {
+        requests: requests.filter((r) => !wanted || r.match === wanted),
+      })
+    }
+    send(res, 404, { error: `No control route for ${method} ${url.pathname}` })
+  }
+
+  function reset(match?: string): void {
+    if (match) {
+      keyed.delete(match)
+      return
+    }
+    keyed.clear()
+    shared = scriptState({})
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req)
     const url = new URL(req.url ?? '/', origin)
     const method = req.method ?? 'GET'
+    if (options.control && url.pathname.startsWith('/__control/')) return handleControl(method, url, raw, res)
     const headers = headerRecord(req)
     const isJson = (headers['content-type'] ?? '').includes('application/json')
     let body: unknown = null
@@ -394,7 +487,9 @@ export async function startFalFake(
       return
     }
     if (method === 'GET' && segments[0] === 'files' && segments[1]) {
-      if (scriptedError('download', res)) return
+      const match = outputMatches.get(segments[1])
+      if (match) logged.match = match
+      if (scriptedError('download', res, stateFor(match))) return
       const file = files.get(segments[1])
       if (!file) return send(res, 404, { detail: 'File not found' })
       res.writeHead(200, { 'content-type': file.contentType, 'content-length': file.bytes.length })
@@ -408,8 +503,10 @@ export async function startFalFake(
       const app = `${segments[0]}/${segments[1]}`
       const job = jobs.get(segments[3] ?? '')
       const action = segments[4]
+      if (job?.match) logged.match = job.match
+      const state = stateFor(job?.match)
       if (method === 'GET' && action === 'status') {
-        if (scriptedError('status', res)) return
+        if (scriptedError('status', res, state)) return
         if (!job || job.app !== app) return send(res, 404, { detail: 'Request not found' })
         if (job.state !== 'pending' || isComplete(job)) {
           if (job.state === 'pending') job.state = 'completed'
@@ -432,14 +529,14 @@ export async function startFalFake(
         return send(res, 202, { status: 'IN_PROGRESS', ...jobUrls(job), logs: [] })
       }
       if (method === 'GET' && action === undefined) {
-        if (scriptedError('result', res)) return
+        if (scriptedError('result', res, state)) return
         if (!job || job.app !== app) return send(res, 404, { detail: 'Request not found' })
         if (job.state === 'canceled') return send(res, 400, { detail: 'Request was cancelled' })
         if (job.state !== 'completed') return send(res, 400, { detail: 'Request is still in progress' })
         return send(res, 200, await outputOf(job), { 'x-fal-request-id': job.id })
       }
       if (method === 'PUT' && action === 'cancel') {
-        if (scriptedError('cancel', res)) return
+        if (scriptedError('cancel', res, state)) return
         if (!job || job.app !== app) return send(res, 404, { status: 'NOT_FOUND' })
         if (job.state === 'completed') return send(res, 400, { status: 'ALREADY_COMPLETED' })
         job.state = 'canceled'
@@ -451,7 +548,10 @@ export async function startFalFake(
     // Queue submit: POST /{owner}/{alias}[/{path}] with the JSON input.
     if (method === 'POST' && segments.length >= 2 && !reservedFirstSegments.has(segments[0] ?? '')) {
       if (!hasKey(logged)) return send(res, 401, errorBody(401).body)
-      if (scriptedError('submit', res)) return
+      const match = matchOf(body)
+      if (match) logged.match = match
+      const state = stateFor(match)
+      if (scriptedError('submit', res, state)) return
       if (!body || typeof body !== 'object' || Array.isArray(body)) {
         return send(res, 422, {
           detail: [{ loc: ['body'], msg: 'Input should be an object', type: 'dict_type' }],
@@ -475,11 +575,12 @@ export async function startFalFake(
         submittedAt: Date.now(),
         polls: 0,
         state: 'pending',
-        statusPolls: current.statusPolls ?? 2,
-        completeAfterMs: current.completeAfterMs ?? 0,
-        noImageUrl: current.noImageUrl ?? false,
-        noVideoUrl: current.noVideoUrl ?? false,
-        description: current.description ?? 'Here is the product on the requested background.',
+        match,
+        statusPolls: state.script.statusPolls ?? 2,
+        completeAfterMs: state.script.completeAfterMs ?? 0,
+        noImageUrl: state.script.noImageUrl ?? false,
+        noVideoUrl: state.script.noVideoUrl ?? false,
+        description: state.script.description ?? 'Here is the product on the requested background.',
       }
       jobs.set(job.id, job)
       return send(
@@ -512,9 +613,12 @@ export async function startFalFake(
     jobs,
     files,
     script(script) {
-      current = { ...options.defaults, ...script }
-      steps = freshSteps(current)
+      shared = scriptState(script)
     },
+    scriptFor(match, script) {
+      keyed.set(match, scriptState(script))
+    },
+    reset,
     clearRequests() {
       requests.length = 0
     },
@@ -532,11 +636,13 @@ function argValue(args: string[], name: string): string | undefined {
 }
 
 // By hand: `npx tsx tests/fakes/fal-server.ts [--port 4500] [--host 127.0.0.1] [--delay-ms 3000]`
+// (the end-to-end tests start it this way too, and script it through /__control/).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2)
   const fake = await startFalFake({
     port: Number(argValue(args, '--port') ?? 4500),
     host: argValue(args, '--host') ?? '127.0.0.1',
+    control: true,
     // A few seconds of queue and progress, so the app's job states can be watched.
     defaults: { statusPolls: 2, completeAfterMs: Number(argValue(args, '--delay-ms') ?? 3000) },
   })

@@ -26,14 +26,27 @@ export type OpenAiFakeRequest = {
   path: string
   headers: Record<string, string>
   body: unknown
+  /** The keyed script (see `scriptFor`) this request followed, if any. */
+  match?: string
 }
+
+/** Replies in order (then 'valid' again), or one reply (not in a list) for every request. */
+export type OpenAiFakeReplies = OpenAiFakeReply[] | OpenAiFakeReply
 
 export type OpenAiFake = {
   /** Base URL to use as OPENAI_BASE_URL, e.g. http://127.0.0.1:4600/v1 */
   url: string
   requests: OpenAiFakeRequest[]
   /** Replies for the next requests, in order; afterwards every request gets 'valid'. */
-  script(replies: OpenAiFakeReply[]): void
+  script(replies: OpenAiFakeReplies): void
+  /**
+   * Replies only for requests whose text (the prompt, which carries the seller's product
+   * details) contains `match`; other requests keep the shared script. Lets tests running in
+   * parallel against one fake script their own requests.
+   */
+  scriptFor(match: string, replies: OpenAiFakeReplies): void
+  /** Drops the keyed replies for `match`, or every keyed script and the shared one. */
+  reset(match?: string): void
   clearRequests(): void
   close(): Promise<void>
 }
@@ -114,17 +127,67 @@ function textOf(body: unknown): string {
     .join('\n')
 }
 
+function copyOf(replies: OpenAiFakeReplies): OpenAiFakeReplies {
+  return Array.isArray(replies) ? [...replies] : replies
+}
+
+function nextReply(replies: OpenAiFakeReplies | undefined): OpenAiFakeReply | undefined {
+  return Array.isArray(replies) ? replies.shift() : replies
+}
+
 export async function startOpenAiFake(
   options: {
     port?: number
     host?: string
     /** By hand: put the product name the app sent into the title, so the copy looks related. */
     echoProductName?: boolean
+    /** Add the JSON endpoints under /__control/ (see README.md) that script it over HTTP. */
+    control?: boolean
   } = {},
 ): Promise<OpenAiFake> {
   const host = options.host ?? '127.0.0.1'
   const requests: OpenAiFakeRequest[] = []
-  let replies: OpenAiFakeReply[] = []
+  let replies: OpenAiFakeReplies = []
+  const keyed = new Map<string, OpenAiFakeReplies>()
+
+  function reset(match?: string): void {
+    if (match) {
+      keyed.delete(match)
+      return
+    }
+    keyed.clear()
+    replies = []
+  }
+
+  /** Test control over HTTP (only with `control`): outside the API's paths, never logged. */
+  function handleControl(method: string, url: URL, raw: string, res: ServerResponse) {
+    let body: { match?: unknown; replies?: unknown } = {}
+    try {
+      body = raw ? JSON.parse(raw) : {}
+    } catch {
+      return send(res, 400, { error: 'body must be JSON' })
+    }
+    const match = typeof body.match === 'string' && body.match.length > 0 ? body.match : undefined
+    if (method === 'GET' && url.pathname === '/__control/health') return send(res, 200, { ok: true })
+    if (method === 'POST' && url.pathname === '/__control/script') {
+      if (body.replies === undefined || body.replies === null) {
+        return send(res, 400, { error: 'replies must be a reply or a list of replies' })
+      }
+      const next = copyOf(body.replies as OpenAiFakeReplies)
+      if (match) keyed.set(match, next)
+      else replies = next
+      return send(res, 200, { ok: true })
+    }
+    if (method === 'POST' && url.pathname === '/__control/reset') {
+      reset(match)
+      return send(res, 200, { ok: true })
+    }
+    if (method === 'GET' && url.pathname === '/__control/requests') {
+      const wanted = url.searchParams.get('match')
+      return send(res, 200, { requests: requests.filter((r) => !wanted || r.match === wanted) })
+    }
+    send(res, 404, { error: `No control route for ${method} ${url.pathname}` })
+  }
 
   function answer(
     res: ServerResponse,
@@ -219,6 +282,9 @@ export async function startOpenAiFake(
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const raw = Buffer.concat(chunks).toString('utf8')
+    if (options.control && req.url?.startsWith('/__control/')) {
+      return handleControl(req.method ?? 'GET', new URL(req.url, 'http://fake'), raw, res)
+    }
     const headers: Record<string, string> = {}
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
@@ -234,7 +300,8 @@ export async function startOpenAiFake(
       )
     }
     const path = req.url ?? '/'
-    requests.push({ method: req.method ?? 'GET', path, headers, body })
+    const logged: OpenAiFakeRequest = { method: req.method ?? 'GET', path, headers, body }
+    requests.push(logged)
     if (req.method !== 'POST' || !path.startsWith('/v1/chat/completions')) {
       return send(res, 404, apiError(`Unknown request URL: ${req.method} ${path}`, 'invalid_request_error'))
     }
@@ -244,7 +311,11 @@ export async function startOpenAiFake(
     }
     const model =
       typeof (body as { model?: unknown })?.model === 'string' ? (body as { model: string }).model : 'unknown'
-    answer(res, replies.shift() ?? 'valid', model, textOf(body), key)
+    const text = textOf(body)
+    const match = [...keyed.keys()].find((candidate) => text.includes(candidate))
+    if (match) logged.match = match
+    const reply = match ? nextReply(keyed.get(match)) : nextReply(replies)
+    answer(res, reply ?? 'valid', model, text, key)
   }
 
   const server = createServer((req, res) => {
@@ -262,8 +333,12 @@ export async function startOpenAiFake(
     url: `http://${host}:${port}/v1`,
     requests,
     script(next) {
-      replies = [...next]
+      replies = copyOf(next)
     },
+    scriptFor(match, next) {
+      keyed.set(match, copyOf(next))
+    },
+    reset,
     clearRequests() {
       requests.length = 0
     },
@@ -281,12 +356,14 @@ function argValue(args: string[], name: string): string | undefined {
 }
 
 // By hand: `npx tsx tests/fakes/openai-server.ts [--port 4600] [--host 127.0.0.1]`
+// (the end-to-end tests start it this way too, and script it through /__control/).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2)
   const fake = await startOpenAiFake({
     port: Number(argValue(args, '--port') ?? 4600),
     host: argValue(args, '--host') ?? '127.0.0.1',
     echoProductName: true,
+    control: true,
   })
   console.log(`OpenAI fake listening on ${fake.url}`)
   console.log(`run the app with: SEO_PROVIDER=openai OPENAI_API_KEY=fake OPENAI_BASE_URL=${fake.url}`)

@@ -1,0 +1,32 @@
+// Where the end-to-end servers listen. playwright.config.ts starts them from these values and
+// tests import the same ones, so a port is written in one place. Everything derives from
+// E2E_PORT, so two runs on one machine can be kept apart by giving each its own base port.
+
+const basePort = Number(process.env.E2E_PORT ?? 4173)
+
+/** The app on the offline studio providers (every spec's default baseURL). */
+export const studioPort = basePort
+export const studioBaseURL = `http://127.0.0.1:${studioPort}`
+
+/**
+ * The app with IMAGE_PROVIDER=fal, VIDEO_PROVIDER=fal and SEO_PROVIDER=openai, pointed at the
+ * fakes below. Specs that drive it: `test.use({ baseURL: studioProvidersBaseURL })`.
+ */
+export const studioProvidersPort = basePort + 1
+export const studioProvidersBaseURL = `http://127.0.0.1:${studioProvidersPort}`
+
+/** tests/fakes/fal-server.ts: its origin is the app's FAL_BASE_URL; /__control/ scripts it. */
+export const falFakePort = basePort + 2
+export const falFakeURL = `http://127.0.0.1:${falFakePort}`
+
+/** tests/fakes/openai-server.ts: the API is under /v1 (the app's OPENAI_BASE_URL); /__control/ scripts it. */
+export const openaiFakePort = basePort + 3
+export const openaiFakeURL = `http://127.0.0.1:${openaiFakePort}`
+export const openaiFakeApiURL = `${openaiFakeURL}/v1`
+
+/** What the fake-provider app sends: the fakes accept any key; the model name shows in SEO results. */
+export const fakeProviderSettings = {
+  falKey: 'e2e-fake-fal-key',
+  openaiApiKey: 'e2e-fake-openai-key',
+  openaiModel: 'e2e-fake-vision-model',
+} as const
