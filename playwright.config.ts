@@ -112,6 +112,8 @@ export default defineConfig({
         OPENAI_MODEL: fakeProviderSettings.openaiModel,
         // Parallel tests each wait on their own jobs; more slots keep them from queueing.
         WORKER_CONCURRENCY: '4',
+        // Transient provider failures are retried as in production, but without the long waits.
+        WORKER_RETRY_BASE_MS: '200',
       },
     },
   ],

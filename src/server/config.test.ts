@@ -151,6 +151,19 @@ describe('loadConfig', () => {
     expect(problemsOf({ TRUST_PROXY: 'maybe' })).toEqual([expect.stringMatching(/^TRUST_PROXY:/)])
   })
 
+  it('reads the worker settings, with retry defaults of 4 tries from 5 s', () => {
+    expect(loadConfig({}).worker).toEqual({
+      concurrency: 2,
+      inProcess: true,
+      maxAttempts: 4,
+      retryBaseMs: 5000,
+    })
+    expect(
+      loadConfig({ WORKER_CONCURRENCY: '8', WORKER_MAX_ATTEMPTS: '2', WORKER_RETRY_BASE_MS: '250' }).worker,
+    ).toMatchObject({ concurrency: 8, maxAttempts: 2, retryBaseMs: 250 })
+    expect(() => loadConfig({ WORKER_MAX_ATTEMPTS: '0' })).toThrow(/WORKER_MAX_ATTEMPTS/)
+  })
+
   it('accepts port 0 to pick a free port', () => {
     expect(loadConfig({ PORT: '0' }).port).toBe(0)
   })

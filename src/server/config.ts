@@ -99,6 +99,10 @@ const envSchema = z.object({
   S3_PREFIX: z.string().min(1).optional(),
   /** Generation jobs one worker runs at once. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Tries per job for transient failures (provider down, busy, or our own error). */
+  WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
+  /** Wait before the first retry; doubled for each further try. */
+  WORKER_RETRY_BASE_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   /** Run a worker inside the web server (the embedded default); false when `npm run worker` processes do the work. */
   IN_PROCESS_WORKER: booleanFromString.default(true),
   /** Test-only endpoints under /api/test (outbox, stored messages). Refused in production. */
@@ -156,7 +160,7 @@ export type Config = {
   enableTestHooks: boolean
   accessCodes: string[]
   billingProvider: 'manual'
-  worker: { concurrency: number; inProcess: boolean }
+  worker: { concurrency: number; inProcess: boolean; maxAttempts: number; retryBaseMs: number }
   storage: {
     kind: 'local' | 's3'
     s3?: {
@@ -226,7 +230,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     enableTestHooks: e.ENABLE_TEST_HOOKS,
     accessCodes: e.ACCESS_CODES ?? [],
     billingProvider: e.BILLING_PROVIDER,
-    worker: { concurrency: e.WORKER_CONCURRENCY, inProcess: e.IN_PROCESS_WORKER },
+    worker: {
+      concurrency: e.WORKER_CONCURRENCY,
+      inProcess: e.IN_PROCESS_WORKER,
+      maxAttempts: e.WORKER_MAX_ATTEMPTS,
+      retryBaseMs: e.WORKER_RETRY_BASE_MS,
+    },
     storage:
       e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
         ? {

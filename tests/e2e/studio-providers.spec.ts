@@ -59,8 +59,7 @@ test.describe('studio on the AI providers', () => {
     page,
     request,
   }) => {
-    // The worker retries an outage 4 times with 5, 10 and 20 s between tries (~36 s in all).
-    test.setTimeout(90_000)
+    // The worker retries an outage (4 tries; this app waits 200, 400 and 800 ms between them).
     await enterAsBeta(page)
     const marker = await scriptFal(request, { submit: 500 })
     const asset = await uploadAsset(page, await productPhotoPng())
@@ -72,13 +71,14 @@ test.describe('studio on the AI providers', () => {
       prompt: `studio ${marker}`,
     })
     expect((await readUsage(page)).images.used).toBe(before.images.used + 1)
-    const done = await waitForGeneration(page, created.id, ['succeeded', 'failed', 'canceled'], 75_000)
+    const done = await waitForGeneration(page, created.id)
 
     expect(done.status).toBe('failed')
     expect(done.errorCode).toBe('PROVIDER_UNAVAILABLE')
     expect(done.result).toBeNull()
     expect((await readUsage(page)).images.used).toBe(before.images.used)
     const submits = (await falRequests(request, marker)).filter((r) => r.method === 'POST')
-    expect(submits.length).toBeGreaterThan(1)
+    // Every try reached fal: the job was retried, not given up at the first answer.
+    expect(submits).toHaveLength(4)
   })
 })

@@ -22,8 +22,8 @@ export async function startConfiguredWorker(deps: AppDeps): Promise<Worker> {
     concurrency: config.worker.concurrency,
     leaseMs: 30_000,
     pollMs: 1000,
-    maxAttempts: 4,
-    retryBaseMs: 5_000,
+    maxAttempts: config.worker.maxAttempts,
+    retryBaseMs: config.worker.retryBaseMs,
     timeoutMs: jobTimeoutMs,
   })
 }

@@ -64,6 +64,8 @@ export type GenerationView = {
   prompt: string
   status: GenerationStatus
   queuePosition: number | null
+  /** Queued again after a transient failure, waiting to be tried once more. */
+  isRetrying: boolean
   errorCode: string | null
   provider: string
   usesOwnKey: boolean

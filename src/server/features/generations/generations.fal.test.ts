@@ -75,8 +75,24 @@ describe('generations through fal', () => {
     const imageAssetId = await uploadPhoto(client)
     const { generation } = await (await createGeneration(client, { mode: 'image', imageAssetId })).json()
     const done = await waitForStatus(client, generation.id, ['succeeded', 'failed'], 30_000)
-    expect(done).toMatchObject({ status: 'failed', errorCode: 'PROVIDER_UNAVAILABLE' })
+    expect(done).toMatchObject({ status: 'failed', errorCode: 'PROVIDER_UNAVAILABLE', isRetrying: false })
     expect((await usage(client)).images.used).toBe(0)
+    const [row] = await server.database.db.select().from(generations).where(eq(generations.id, generation.id))
+    expect(row?.attempts).toBeGreaterThan(1)
+  })
+
+  it('says a job back in the queue after a failed try is retrying, and a new one is not', async () => {
+    fal.script({ completeAfterMs: 60_000 })
+    const client = await signedInClient(server)
+    const imageAssetId = await uploadPhoto(client)
+    const { generation } = await (await createGeneration(client, { mode: 'image', imageAssetId })).json()
+    expect(generation).toMatchObject({ status: 'queued', isRetrying: false })
+    await server.database.db
+      .update(generations)
+      .set({ status: 'queued', attempts: 1, runAfter: new Date(Date.now() + 60_000), lockedBy: null })
+      .where(eq(generations.id, generation.id))
+    const read = await (await client.request(`/api/generations/${generation.id}`)).json()
+    expect(read.generation).toMatchObject({ status: 'queued', isRetrying: true })
   })
 
   it('finishes a job after a restart while it was running at fal, without submitting it again', async () => {

@@ -72,6 +72,8 @@ export function presentGeneration(row: GenerationRow, assetsById: Map<string, As
     prompt: row.prompt,
     status: row.status,
     queuePosition: row.status === 'queued' || row.status === 'running' ? row.queuePosition : null,
+    // Back in the queue after a failed try: waiting for its retry, not for its first turn.
+    isRetrying: row.status === 'queued' && row.attempts > 0,
     errorCode: row.errorCode,
     provider: row.provider,
     usesOwnKey: row.usesOwnKey,

@@ -38,6 +38,7 @@ function generation(id: string, overrides: Partial<GenerationView> = {}): Genera
     mode: 'image',
     aspectRatio: '1:1',
     prompt: '',
+    isRetrying: false,
     status: 'succeeded',
     queuePosition: null,
     errorCode: null,

@@ -68,7 +68,7 @@ export function GenerationDialog(props: {
         ) : generation.status === 'failed' || generation.status === 'canceled' ? (
           <JobFailure generation={generation} />
         ) : (
-          <JobStatus generation={generation} />
+          <JobStatus generation={generation} showLibraryNote={false} />
         )}
       </div>
       {generation ? (

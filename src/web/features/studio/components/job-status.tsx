@@ -15,19 +15,23 @@ export function JobStatus(props: {
   isCanceling?: boolean
   /** Off where the page has its own live region for the job (the studio result panel). */
   announce?: boolean
+  /** Off where the user already is in the library. */
+  showLibraryNote?: boolean
 }) {
   const { t, formatNumber } = useI18n()
   const { generation } = props
   const isRunning = generation.status === 'running'
   const seconds = useElapsedSeconds(generation.createdAt, true)
   const label =
-    generation.status === 'queued'
-      ? generation.queuePosition
-        ? t('studio.job.queuedAt', { position: formatNumber(generation.queuePosition) })
-        : t('studio.job.queued')
-      : generation.mode === 'video'
-        ? t('studio.job.runningVideo')
-        : t('studio.job.running')
+    generation.status === 'queued' && generation.isRetrying
+      ? t('studio.job.retrying')
+      : generation.status === 'queued'
+        ? generation.queuePosition
+          ? t('studio.job.queuedAt', { position: formatNumber(generation.queuePosition) })
+          : t('studio.job.queued')
+        : generation.mode === 'video'
+          ? t('studio.job.runningVideo')
+          : t('studio.job.running')
   return (
     <div
       className="rounded-2xl border border-brand-200 bg-brand-50 p-5"
@@ -55,13 +59,15 @@ export function JobStatus(props: {
       >
         <div className={`h-full rounded-full bg-brand-600 ${isRunning ? 'w-2/3 animate-pulse' : 'w-1/6'}`} />
       </div>
-      <p className="mt-3 text-sm text-brand-950">
-        {t('studio.job.leave')}{' '}
-        <Link to="/app/library" className="font-semibold underline underline-offset-4 hover:text-brand-700">
-          {t('studio.job.libraryLink')}
-        </Link>
-        .
-      </p>
+      {props.showLibraryNote === false ? null : (
+        <p className="mt-3 text-sm text-brand-950">
+          {t('studio.job.leave')}{' '}
+          <Link to="/app/library" className="font-semibold underline underline-offset-4 hover:text-brand-700">
+            {t('studio.job.libraryLink')}
+          </Link>
+          .
+        </p>
+      )}
       {props.onCancel ? (
         <button
           type="button"
