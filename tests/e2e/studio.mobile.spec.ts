@@ -31,6 +31,12 @@ for (const lang of langs as Lang[]) {
       await expect(screen.uploaded).toBeVisible()
       await screen.suggestion(screen.m('studio.scenes.product.wood')).click()
       await screen.generate.click()
+      // The result panel sits under the form on a phone: starting a job brings it into view.
+      const resultTitle = page.getByRole('heading', { name: screen.m('studio.result.title') })
+      const viewportHeight = page.viewportSize()?.height ?? 0
+      await expect
+        .poll(async () => (await resultTitle.boundingBox())?.y ?? viewportHeight)
+        .toBeLessThan(viewportHeight / 2)
       await expect(screen.resultImage).toBeVisible()
       await screen.resultImage.scrollIntoViewIfNeeded()
       await expectNoSidewaysScroll(page)

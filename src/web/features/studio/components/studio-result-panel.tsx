@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { isTerminalStatus } from '../../../../shared/contracts/generations.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { inputClasses } from '../../../components/ui/form-field.tsx'
@@ -25,6 +25,16 @@ export function StudioResultPanel(props: {
   const { studio } = props
   const job = studio.jobGeneration
   const video = studio.videoGeneration
+  const sectionRef = useRef<HTMLElement>(null)
+
+  // On a phone the panel sits under the form: bring a new job's progress into view.
+  useEffect(() => {
+    const section = sectionRef.current
+    if (!studio.jobId || !section) return
+    if (section.getBoundingClientRect().top < window.innerHeight * 0.4) return
+    const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false
+    section.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' })
+  }, [studio.jobId])
 
   // One live region that outlives each state's markup, so "done" or "failed" is heard too.
   const current = video && studio.videoId ? video : job
@@ -94,8 +104,9 @@ export function StudioResultPanel(props: {
 
   return (
     <section
+      ref={sectionRef}
       aria-labelledby="studio-result-title"
-      className="rounded-3xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+      className="scroll-mt-20 rounded-3xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
     >
       <h2 id="studio-result-title" className="mb-4 text-lg font-semibold text-slate-900">
         {t('studio.result.title')}
