@@ -282,3 +282,32 @@ test('Create in Turkish: labels, scenes and quota text', async ({ page }) => {
   await expect(screen.generate).toHaveText('SEO İçeriği Oluştur')
   await expectNoSeriousA11yViolations(page)
 })
+
+test('keyboard only: choose the photo, the type and the scene, generate, hear the result', async ({
+  page,
+}) => {
+  const screen = await openCreate(page)
+  const chooser = page.waitForEvent('filechooser')
+  await page.getByRole('button', { name: 'choose a file' }).focus()
+  await page.keyboard.press('Enter')
+  await (await chooser).setFiles(await productPhotoPng())
+  await expect(screen.uploaded).toBeVisible()
+
+  // The content type is one radio group: arrows move within it.
+  await page.getByRole('radio', { name: /^AI image/ }).focus()
+  await page.keyboard.press('ArrowRight')
+  await expect(page.getByRole('radio', { name: /^AI video/ })).toBeChecked()
+  await page.keyboard.press('ArrowLeft')
+  await expect(page.getByRole('radio', { name: /^AI image/ })).toBeChecked()
+
+  await screen.suggestion('Glass pedestal').focus()
+  await page.keyboard.press('Enter')
+  await expect(screen.suggestion('Glass pedestal')).toHaveAttribute('aria-pressed', 'true')
+  await expect(screen.prompt).toHaveValue('glass pedestal')
+
+  await screen.generate.focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('job-announcement')).toHaveText('Done')
+  await expect(screen.resultImage).toBeVisible()
+  await expect(screen.resultImage).toHaveAttribute('alt', /^Generated image/)
+})
