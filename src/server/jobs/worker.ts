@@ -62,7 +62,11 @@ export function startWorker(options: WorkerOptions): Worker {
   const inFlight = new Map<string, AbortController>()
   let isStopping = false
   const wakers = new Set<() => void>()
+  // Set by every wake-up: one that comes while a claim is in flight (and may have missed the new
+  // row) sends the dispatcher round again instead of being lost until the next poll.
+  let hasNews = false
   const wakeAll = () => {
+    hasNews = true
     for (const wake of [...wakers]) wake()
   }
   const unsubscribe = options.notifier.onWorkAvailable(wakeAll)
@@ -270,11 +274,14 @@ export function startWorker(options: WorkerOptions): Worker {
   const dispatcher = (async () => {
     while (!isStopping) {
       let rows: GenerationRow[] = []
+      let claimFailed = false
       const free = options.concurrency - running.size
+      hasNews = false
       if (free > 0) {
         try {
           rows = await claim(free)
         } catch (error) {
+          claimFailed = true
           log.error({ err: error }, 'claiming a job failed')
         }
       }
@@ -285,7 +292,9 @@ export function startWorker(options: WorkerOptions): Worker {
         })
         running.add(job)
       }
-      if (rows.length > 0) continue
+      // News while claiming (or a slot freed meanwhile): look again at once. After a failed
+      // claim, wait for the poll instead of hammering a database that is not answering.
+      if (rows.length > 0 || (hasNews && !claimFailed)) continue
       await new Promise<void>((resolve) => {
         const wake = () => {
           clearTimeout(timer)

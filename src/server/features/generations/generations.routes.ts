@@ -14,11 +14,13 @@ import {
   createGeneration,
   createVideoFromImage,
   deleteGeneration,
+  findOwnedRow,
   type GenerationDeps,
+  type GenerationRow,
   getGeneration,
   getOwnedRow,
   listGenerations,
-  readStatus,
+  presentRows,
   setSaved,
 } from './generations.service.ts'
 
@@ -71,11 +73,16 @@ export function generationsRoutes(deps: GenerationDeps) {
       .get('/:id/events', async (c) => {
         const userId = currentUser(c).id
         const id = c.req.param('id')
-        await getOwnedRow(deps.db, userId, id)
+        let row: GenerationRow | null = await getOwnedRow(deps.db, userId, id)
         return streamSSE(c, async (stream) => {
           let lastSeen = ''
           let wake: (() => void) | null = null
-          const unsubscribe = deps.notifier.onGenerationChanged(id, () => wake?.())
+          // Set by a change notice; a notice that comes while we are busy is not lost.
+          let isDirty = false
+          const unsubscribe = deps.notifier.onGenerationChanged(id, () => {
+            isDirty = true
+            wake?.()
+          })
           stream.onAbort(() => {
             unsubscribe()
             wake?.()
@@ -83,12 +90,15 @@ export function generationsRoutes(deps: GenerationDeps) {
           let lastSent = Date.now()
           try {
             while (!stream.aborted) {
-              const state = await readStatus(deps.db, userId, id)
-              if (!state) break
-              const fingerprint = `${state.status}:${state.updatedAt.toISOString()}:${state.queuePosition ?? ''}`
+              // One read of the row per wake-up; its assets are read only when it changed.
+              isDirty = false
+              row ??= await findOwnedRow(deps.db, userId, id)
+              if (!row) break
+              const fingerprint = `${row.status}:${row.updatedAt.toISOString()}:${row.queuePosition ?? ''}`
               if (fingerprint !== lastSeen) {
                 lastSeen = fingerprint
-                const generation = await getGeneration(deps, userId, id)
+                const [generation] = await presentRows(deps.db, [row])
+                if (!generation) break
                 await stream.writeSSE({
                   event: 'generation',
                   data: JSON.stringify(generation),
@@ -100,6 +110,8 @@ export function generationsRoutes(deps: GenerationDeps) {
                 await stream.write(': keep-alive\n\n')
                 lastSent = Date.now()
               }
+              row = null
+              if (isDirty) continue
               await new Promise<void>((resolve) => {
                 const timer = setTimeout(resolve, eventPollMs)
                 wake = () => {

@@ -33,7 +33,7 @@ export type GenerationDeps = {
   now: () => Date
 }
 
-type GenerationRow = typeof generations.$inferSelect
+export type GenerationRow = typeof generations.$inferSelect
 
 function providerFor(deps: GenerationDeps, mode: GenerationMode): string {
   return mode === 'image'
@@ -183,6 +183,16 @@ export async function createVideoFromImage(
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** The user's own generation row, or null (also for someone else's). */
+export async function findOwnedRow(db: Db, userId: string, id: string): Promise<GenerationRow | null> {
+  if (!uuidPattern.test(id)) return null
+  const [row] = await db
+    .select()
+    .from(generations)
+    .where(and(eq(generations.id, id), eq(generations.userId, userId)))
+  return row ?? null
+}
+
 /** The user's own generation row, or NOT_FOUND (also for someone else's). */
 export async function getOwnedRow(db: Db, userId: string, id: string): Promise<GenerationRow> {
   if (!uuidPattern.test(id)) throw new AppError('NOT_FOUND', 'No such generation')
@@ -331,17 +341,4 @@ export async function deleteGeneration(deps: GenerationDeps, userId: string, id:
     const [asset] = await deps.db.delete(assets).where(eq(assets.id, resultAssetId)).returning()
     if (asset) await deps.storage.delete(asset.storageKey).catch(() => undefined)
   }
-}
-
-/** Used by the events stream: the generation's state, cheaply. */
-export async function readStatus(db: Db, userId: string, id: string) {
-  const [row] = await db
-    .select({
-      status: generations.status,
-      updatedAt: generations.updatedAt,
-      queuePosition: generations.queuePosition,
-    })
-    .from(generations)
-    .where(and(eq(generations.id, id), eq(generations.userId, userId)))
-  return row ?? null
 }

@@ -13,6 +13,7 @@ import {
 
 const usedColumn = { images: usageMonthly.imagesUsed, videos: usageMonthly.videosUsed } as const
 const usedField = { images: 'imagesUsed', videos: 'videosUsed' } as const
+const usedColumnName = { images: 'images_used', videos: 'videos_used' } as const
 
 /**
  * Holds one image or video of this month's quota for a generation. Atomic: the counter only
@@ -33,28 +34,31 @@ export async function reserveQuota(
   const plan = getPlan(subscription.planId)
   const quota = resource === 'images' ? plan.imageQuota : plan.videoQuota
   const period = usagePeriod(now)
-  const column = usedColumn[resource]
 
-  return db.transaction(async (tx) => {
-    await tx.insert(usageMonthly).values({ userId, period }).onConflictDoNothing()
-    const updated = await tx
-      .update(usageMonthly)
-      .set({ [usedField[resource]]: sql`${column} + 1` })
-      .where(and(eq(usageMonthly.userId, userId), eq(usageMonthly.period, period), sql`${column} < ${quota}`))
-      .returning({ id: usageMonthly.id })
-    if (updated.length === 0) {
-      throw new AppError(
-        resource === 'images' ? 'QUOTA_EXCEEDED_IMAGES' : 'QUOTA_EXCEEDED_VIDEOS',
-        `Monthly ${resource === 'images' ? 'image' : 'video'} quota reached`,
-      )
-    }
-    const [reservation] = await tx
-      .insert(quotaReservations)
-      .values({ userId, period, resource })
-      .returning({ id: quotaReservations.id })
-    if (!reservation) throw new Error('reservation insert returned no row')
-    return { reservationId: reservation.id }
-  })
+  const exceeded = () =>
+    new AppError(
+      resource === 'images' ? 'QUOTA_EXCEEDED_IMAGES' : 'QUOTA_EXCEEDED_VIDEOS',
+      `Monthly ${resource === 'images' ? 'image' : 'video'} quota reached`,
+    )
+  if (quota <= 0) throw exceeded()
+  // One statement, atomic on its own: count the unit in this month's row (made on first use)
+  // only while it is under the quota, and record the reservation only if it was counted.
+  const result = (await db.execute(sql`
+    with counted as (
+      insert into ${usageMonthly} (user_id, period, ${sql.raw(usedColumnName[resource])})
+      values (${userId}, ${period}, 1)
+      on conflict (user_id, period) do update
+        set ${sql.raw(usedColumnName[resource])} = ${usageMonthly}.${sql.raw(usedColumnName[resource])} + 1
+        where ${usageMonthly}.${sql.raw(usedColumnName[resource])} < ${quota}
+      returning id
+    )
+    insert into ${quotaReservations} (user_id, period, resource)
+    select ${userId}, ${period}, ${resource} from counted
+    returning id
+  `)) as unknown as { rows: { id: string }[] }
+  const reservationId = result.rows[0]?.id
+  if (!reservationId) throw exceeded()
+  return { reservationId }
 }
 
 /** Keeps a reserved unit (the generation succeeded). Only the first settle of a reservation counts. */
