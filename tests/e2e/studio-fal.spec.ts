@@ -107,3 +107,17 @@ test('leaving mid-job: the job goes on and its result is waiting in the library'
   await expect(item).toContainText('Ready', { timeout: 20_000 })
   expect((await readUsage(page)).images.used).toBe(1)
 })
+
+test('while a video is being made from the result, Generate waits for it', async ({ page, request }) => {
+  const screen = await openCreate(page)
+  await screen.generate.click()
+  await expect(screen.resultImage).toBeVisible()
+  await expect(screen.generate).toBeEnabled()
+  const marker = await scriptFal(request, { completeAfterMs: 3000 })
+  await page.getByLabel('Video prompt (optional)').fill(`slow pan ${marker}`)
+  await screen.createVideo.click()
+  await expect(page.getByTestId('convert-to-video').getByTestId('job-status')).toBeVisible()
+  await expect(screen.generate).toBeDisabled()
+  await expect(screen.resultVideo).toBeVisible({ timeout: 20_000 })
+  await expect(screen.generate).toBeEnabled()
+})

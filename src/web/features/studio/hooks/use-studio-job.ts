@@ -99,8 +99,15 @@ export function useStudioJob(options: { onSettled: () => void }) {
 
   const jobGeneration = job.status === 'ready' ? job.generation : null
   const videoGeneration = video.status === 'ready' ? video.generation : null
+  // A video made from the result counts too: a new Generate would move the screen off it.
+  const isVideoRunning =
+    isStartingVideo ||
+    (videoId !== null &&
+      video.status !== 'error' &&
+      (!videoGeneration || !isTerminalStatus(videoGeneration.status)))
   const isBusy =
     isStarting ||
+    isVideoRunning ||
     (jobGeneration !== null && !isTerminalStatus(jobGeneration.status)) ||
     (jobId !== null && job.status === 'loading')
 
