@@ -311,3 +311,22 @@ test('keyboard only: choose the photo, the type and the scene, generate, hear th
   await expect(screen.resultImage).toBeVisible()
   await expect(screen.resultImage).toHaveAttribute('alt', /^Generated image/)
 })
+
+test('signed in, the header leads to the dashboard and each tool, marking where you are', async ({
+  page,
+}) => {
+  await enterAsBeta(page)
+  await page.goto('/app')
+  const header = page.getByRole('banner')
+  for (const [name, path, heading] of [
+    ['Create', '/app/create', 'Create Content'],
+    ['Fashion', '/app/fashion', 'Fashion Content'],
+    ['Library', '/app/library', 'Library'],
+    ['Dashboard', '/app', 'Dashboard'],
+  ] as const) {
+    await header.getByRole('link', { name, exact: true }).click()
+    await expect(page).toHaveURL(new RegExp(`${path}$`))
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
+    await expect(header.getByRole('link', { name, exact: true })).toHaveAttribute('aria-current', 'page')
+  }
+})

@@ -56,6 +56,23 @@ for (const lang of langs as Lang[]) {
       await expectNoSeriousA11yViolations(page)
     })
 
+    test('the menu leads to each tool', async ({ page }) => {
+      await page.addInitScript((l) => localStorage.setItem('vitrin.lang', l), lang)
+      await enterAsBeta(page)
+      await page.goto('/app')
+      const header = page.getByRole('banner')
+      const menuName = lang === 'tr' ? 'Menüyü aç' : 'Open menu'
+      await header.getByRole('button', { name: menuName }).click()
+      const menu = page.locator('#mobile-menu')
+      const libraryName = lang === 'tr' ? 'Kitaplık' : 'Library'
+      await menu.getByRole('link', { name: libraryName, exact: true }).click()
+      await expect(page).toHaveURL(/\/app\/library$/)
+      await expect(menu).toBeHidden()
+      await header.getByRole('button', { name: menuName }).click()
+      await menu.getByRole('link', { name: lang === 'tr' ? 'Oluştur' : 'Create', exact: true }).click()
+      await expect(page).toHaveURL(/\/app\/create$/)
+    })
+
     test('Fashion: garment → on-model image in 9:16', async ({ page }) => {
       await page.addInitScript((l) => localStorage.setItem('vitrin.lang', l), lang)
       await enterAsBeta(page)

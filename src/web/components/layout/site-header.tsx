@@ -11,6 +11,27 @@ import { UserMenu } from './user-menu.tsx'
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'text-brand-700' : 'text-slate-700 hover:text-slate-900'}`
 
+/** The signed-in seller's places: the dashboard and the three tools. */
+function AppLinks() {
+  const { t } = useI18n()
+  return (
+    <>
+      <NavLink to="/app" end className={navLinkClass}>
+        {t('common.nav.dashboard')}
+      </NavLink>
+      <NavLink to="/app/create" className={navLinkClass}>
+        {t('common.nav.create')}
+      </NavLink>
+      <NavLink to="/app/fashion" className={navLinkClass}>
+        {t('common.nav.fashion')}
+      </NavLink>
+      <NavLink to="/app/library" className={navLinkClass}>
+        {t('common.nav.library')}
+      </NavLink>
+    </>
+  )
+}
+
 /** The header on every page: brand, navigation, language menu and the way into the app. */
 export function SiteHeader() {
   const { t } = useI18n()
@@ -34,9 +55,7 @@ export function SiteHeader() {
         </Link>
         <nav aria-label={t('common.nav.main')} className="hidden items-center gap-1 md:flex">
           {isSignedIn ? (
-            <NavLink to="/app" end className={navLinkClass}>
-              {t('common.nav.dashboard')}
-            </NavLink>
+            <AppLinks />
           ) : (
             <>
               <NavLink to="/features" className={navLinkClass}>
@@ -85,9 +104,7 @@ export function SiteHeader() {
           <Container className="flex flex-col gap-1 py-3">
             {isSignedIn ? (
               <>
-                <NavLink to="/app" end className={navLinkClass}>
-                  {t('common.nav.dashboard')}
-                </NavLink>
+                <AppLinks />
                 <NavLink to="/settings" className={navLinkClass}>
                   {t('common.nav.settings')}
                 </NavLink>
