@@ -6,22 +6,38 @@ import enBilling from '../../src/shared/i18n/locales/en/billing.json' with { typ
 import enCommon from '../../src/shared/i18n/locales/en/common.json' with { type: 'json' }
 import enErrors from '../../src/shared/i18n/locales/en/errors.json' with { type: 'json' }
 import enSettings from '../../src/shared/i18n/locales/en/settings.json' with { type: 'json' }
+import enStudio from '../../src/shared/i18n/locales/en/studio.json' with { type: 'json' }
 import trApp from '../../src/shared/i18n/locales/tr/app.json' with { type: 'json' }
 import trBilling from '../../src/shared/i18n/locales/tr/billing.json' with { type: 'json' }
 import trCommon from '../../src/shared/i18n/locales/tr/common.json' with { type: 'json' }
 import trErrors from '../../src/shared/i18n/locales/tr/errors.json' with { type: 'json' }
 import trSettings from '../../src/shared/i18n/locales/tr/settings.json' with { type: 'json' }
+import trStudio from '../../src/shared/i18n/locales/tr/studio.json' with { type: 'json' }
 import type { PlanId } from '../../src/shared/plans.ts'
 import { uniqueClientIp, uniqueEmail } from './support/clients.ts'
 import { intlTag, type Lang } from './support/i18n.ts'
 
 /** The signed-in screens' locale files, as the tests read them: expected text comes from here. */
 const messages = {
-  en: { app: enApp, billing: enBilling, common: enCommon, errors: enErrors, settings: enSettings },
-  tr: { app: trApp, billing: trBilling, common: trCommon, errors: trErrors, settings: trSettings },
+  en: {
+    app: enApp,
+    billing: enBilling,
+    common: enCommon,
+    errors: enErrors,
+    settings: enSettings,
+    studio: enStudio,
+  },
+  tr: {
+    app: trApp,
+    billing: trBilling,
+    common: trCommon,
+    errors: trErrors,
+    settings: trSettings,
+    studio: trStudio,
+  },
 } as const
 
-/** Looks up `app.*`, `billing.*`, `settings.*`, `common.*` or `errors.*` and fills placeholders. */
+/** Looks up `app.*`, `billing.*`, `settings.*`, `studio.*`, `common.*` or `errors.*` and fills placeholders. */
 export function appMsg(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
   let node: unknown = messages[lang]
   for (const part of key.split('.')) {

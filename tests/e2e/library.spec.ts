@@ -1,31 +1,23 @@
 import { devices, expect, type Page, type Route, test } from '@playwright/test'
-import sharp from 'sharp'
 import type {
   AssetView,
   GenerationListResponse,
   GenerationView,
 } from '../../src/shared/contracts/generations.ts'
-import enStudio from '../../src/shared/i18n/locales/en/studio.json' with { type: 'json' }
-import trStudio from '../../src/shared/i18n/locales/tr/studio.json' with { type: 'json' }
 import { appMsg, expectDashboardLoaded, signUpWithPlan } from './app-support.ts'
 import { expectNoSeriousA11yViolations } from './support/axe.ts'
 import { screenshotPath } from './support/clients.ts'
 import { browserLocale, intlTag, type Lang } from './support/i18n.ts'
+import { productPhotoPng } from './support/images.ts'
+import { createGeneration, expectOk, uploadAsset, waitForGeneration } from './support/studio.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
 // --- What the tests expect, from the locale files ----------------------------------------------
 
-const studioMessages = { en: enStudio, tr: trStudio } as const
-
 /** `studio.library.<key>` in a language, placeholders filled. */
 function lib(lang: Lang, key: string, vars: Record<string, string> = {}): string {
-  let node: unknown = studioMessages[lang].library
-  for (const part of key.split('.')) {
-    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined
-  }
-  if (typeof node !== 'string') throw new Error(`no ${lang} message for studio.library.${key}`)
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => vars[name] ?? whole)
+  return appMsg(lang, `studio.library.${key}`, vars)
 }
 
 const modeKey = { image: 'modeImage', video: 'modeVideo', seo: 'modeSeo' } as const
@@ -56,63 +48,15 @@ function itemDialog(page: Page, lang: Lang, generation: GenerationView) {
 
 // --- Making generations through the API, as the page's user -----------------------------------
 
-/** A product photo made at test time: a mug on a light backdrop. */
-const productPng = (() => {
-  let made: Promise<Buffer> | undefined
-  const scene = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="640">
-    <rect width="640" height="640" fill="#f2f0ec"/>
-    <ellipse cx="310" cy="520" rx="170" ry="22" fill="#d8d4cc"/>
-    <rect x="180" y="200" width="260" height="310" rx="30" fill="#2f6f8f"/>
-    <path d="M440 270 q90 0 90 90 t-90 90" fill="none" stroke="#2f6f8f" stroke-width="28"/>
-  </svg>`
-  return () => {
-    made ??= sharp(Buffer.from(scene)).png().toBuffer()
-    return made
-  }
-})()
-
-async function expectOk(
-  response: { ok(): boolean; status(): number; text(): Promise<string> },
-  what: string,
-) {
-  if (!response.ok()) throw new Error(`${what} answered ${response.status()}: ${await response.text()}`)
-}
-
-async function uploadPhoto(page: Page): Promise<AssetView> {
-  const response = await page.request.post('/api/assets', {
-    multipart: { file: { name: 'mug.png', mimeType: 'image/png', buffer: await productPng() } },
-  })
-  await expectOk(response, 'upload')
-  return ((await response.json()) as { asset: AssetView }).asset
-}
-
-async function readGeneration(page: Page, id: string): Promise<GenerationView> {
-  const response = await page.request.get(`/api/generations/${id}`)
-  await expectOk(response, 'read generation')
-  return ((await response.json()) as { generation: GenerationView }).generation
-}
-
 /** Starts one generation and waits (by asking, never sleeping) until it has succeeded. */
 async function generate(page: Page, mode: 'image' | 'seo', photo: AssetView): Promise<GenerationView> {
-  const response = await page.request.post('/api/generations', { data: { mode, imageAssetId: photo.id } })
-  await expectOk(response, 'create generation')
-  const { id } = ((await response.json()) as { generation: GenerationView }).generation
-  let latest: GenerationView | undefined
-  await expect
-    .poll(
-      async () => {
-        latest = await readGeneration(page, id)
-        return latest.status
-      },
-      { timeout: 25_000, intervals: [250, 500, 1000], message: `generation ${id} to finish` },
-    )
-    .toBe('succeeded')
-  return latest as GenerationView
+  const { id } = await createGeneration(page, { mode, imageAssetId: photo.id })
+  return waitForGeneration(page, id, ['succeeded'], 25_000)
 }
 
 /** Makes the generations in order (so each is newer than the one before) and returns them. */
 async function generateInOrder(page: Page, modes: ('image' | 'seo')[]): Promise<GenerationView[]> {
-  const photo = await uploadPhoto(page)
+  const photo = await uploadAsset(page, await productPhotoPng())
   const made: GenerationView[] = []
   for (const mode of modes) made.push(await generate(page, mode, photo))
   return made

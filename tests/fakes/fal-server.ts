@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import sharp from 'sharp'
+import { answerControl, argValue } from './control.ts'
 
 /** One scripted answer: 'ok' runs the protocol; a number (or 'error422') answers that status. */
 export type FalFakeStep = 'ok' | number | `error${number}`
@@ -401,34 +402,20 @@ export async function startFalFake(
 
   /** Test control over HTTP (only with `control`): outside every fal path, never logged. */
   function handleControl(method: string, url: URL, raw: Buffer, res: ServerResponse) {
-    let body: { match?: unknown; script?: unknown } = {}
-    try {
-      body = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : {}
-    } catch {
-      return send(res, 400, { error: 'body must be JSON' })
-    }
-    const match = typeof body.match === 'string' && body.match.length > 0 ? body.match : undefined
-    if (method === 'GET' && url.pathname === '/__control/health') return send(res, 200, { ok: true })
-    if (method === 'POST' && url.pathname === '/__control/script') {
-      if (!body.script || typeof body.script !== 'object' || Array.isArray(body.script)) {
-        return send(res, 400, { error: 'script must be an object' })
-      }
-      const script = body.script as FalFakeScript
-      if (match) keyed.set(match, scriptState(script))
-      else shared = scriptState(script)
-      return send(res, 200, { ok: true })
-    }
-    if (method === 'POST' && url.pathname === '/__control/reset') {
-      reset(match)
-      return send(res, 200, { ok: true })
-    }
-    if (method === 'GET' && url.pathname === '/__control/requests') {
-      const wanted = url.searchParams.get('match')
-      return send(res, 200, {
-        requests: requests.filter((r) => !wanted || r.match === wanted),
-      })
-    }
-    send(res, 404, { error: `No control route for ${method} ${url.pathname}` })
+    const answer = answerControl(method, url, raw.toString('utf8'), {
+      script(body, match) {
+        if (!body.script || typeof body.script !== 'object' || Array.isArray(body.script)) {
+          return 'script must be an object'
+        }
+        const script = body.script as FalFakeScript
+        if (match) keyed.set(match, scriptState(script))
+        else shared = scriptState(script)
+        return null
+      },
+      reset,
+      requests,
+    })
+    send(res, answer.status, answer.body)
   }
 
   function reset(match?: string): void {
@@ -628,11 +615,6 @@ export async function startFalFake(
         server.close((error) => (error ? reject(error) : resolve()))
       }),
   }
-}
-
-function argValue(args: string[], name: string): string | undefined {
-  const index = args.indexOf(name)
-  return index >= 0 ? args[index + 1] : undefined
 }
 
 // By hand: `npx tsx tests/fakes/fal-server.ts [--port 4500] [--host 127.0.0.1] [--delay-ms 3000]`

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
+import { answerControl, argValue } from './control.ts'
 
 /** Named replies for the cases the adapter must handle; a number answers that HTTP status. */
 export type OpenAiFakeReply =
@@ -161,32 +162,20 @@ export async function startOpenAiFake(
 
   /** Test control over HTTP (only with `control`): outside the API's paths, never logged. */
   function handleControl(method: string, url: URL, raw: string, res: ServerResponse) {
-    let body: { match?: unknown; replies?: unknown } = {}
-    try {
-      body = raw ? JSON.parse(raw) : {}
-    } catch {
-      return send(res, 400, { error: 'body must be JSON' })
-    }
-    const match = typeof body.match === 'string' && body.match.length > 0 ? body.match : undefined
-    if (method === 'GET' && url.pathname === '/__control/health') return send(res, 200, { ok: true })
-    if (method === 'POST' && url.pathname === '/__control/script') {
-      if (body.replies === undefined || body.replies === null) {
-        return send(res, 400, { error: 'replies must be a reply or a list of replies' })
-      }
-      const next = copyOf(body.replies as OpenAiFakeReplies)
-      if (match) keyed.set(match, next)
-      else replies = next
-      return send(res, 200, { ok: true })
-    }
-    if (method === 'POST' && url.pathname === '/__control/reset') {
-      reset(match)
-      return send(res, 200, { ok: true })
-    }
-    if (method === 'GET' && url.pathname === '/__control/requests') {
-      const wanted = url.searchParams.get('match')
-      return send(res, 200, { requests: requests.filter((r) => !wanted || r.match === wanted) })
-    }
-    send(res, 404, { error: `No control route for ${method} ${url.pathname}` })
+    const answer = answerControl(method, url, raw, {
+      script(body, match) {
+        if (body.replies === undefined || body.replies === null) {
+          return 'replies must be a reply or a list of replies'
+        }
+        const next = copyOf(body.replies as OpenAiFakeReplies)
+        if (match) keyed.set(match, next)
+        else replies = next
+        return null
+      },
+      reset,
+      requests,
+    })
+    send(res, answer.status, answer.body)
   }
 
   function answer(
@@ -348,11 +337,6 @@ export async function startOpenAiFake(
         server.close((error) => (error ? reject(error) : resolve()))
       }),
   }
-}
-
-function argValue(args: string[], name: string): string | undefined {
-  const index = args.indexOf(name)
-  return index >= 0 ? args[index + 1] : undefined
 }
 
 // By hand: `npx tsx tests/fakes/openai-server.ts [--port 4600] [--host 127.0.0.1]`

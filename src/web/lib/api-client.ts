@@ -15,23 +15,37 @@ export class ApiError extends Error {
   }
 }
 
-/** Calls the Vitrin API with JSON in and out; throws ApiError for anything but a 2xx answer. */
+/**
+ * Calls the Vitrin API and returns its JSON answer (undefined for an empty one, e.g. 204);
+ * throws ApiError for anything but a 2xx answer. The body is sent as JSON, or as multipart
+ * when it is FormData. `fallbackCode` names a 4xx answer that carries no error code.
+ */
 export async function apiRequest<T>(
   path: string,
-  init: { method?: string; body?: unknown } = {},
+  init: {
+    method?: string
+    body?: unknown
+    signal?: AbortSignal | undefined
+    fallbackCode?: ErrorCode
+  } = {},
 ): Promise<T> {
+  const isForm = init.body instanceof FormData
   let response: Response
   try {
     response = await fetch(path, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
       headers:
-        init.body === undefined
+        init.body === undefined || isForm
           ? { accept: 'application/json' }
           : { 'content-type': 'application/json', accept: 'application/json' },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      body:
+        init.body === undefined ? undefined : isForm ? (init.body as FormData) : JSON.stringify(init.body),
       credentials: 'same-origin',
+      signal: init.signal,
     })
-  } catch {
+  } catch (error) {
+    // A request the caller aborted is not a network failure: let the abort through.
+    if (init.signal?.aborted) throw error
     throw new ApiError('NETWORK', 0, 'network error')
   }
   const payload: unknown = await response.json().catch(() => undefined)
@@ -41,6 +55,6 @@ export async function apiRequest<T>(
     ? error.code
     : response.status >= 500
       ? 'INTERNAL'
-      : 'VALIDATION_FAILED'
+      : (init.fallbackCode ?? 'VALIDATION_FAILED')
   throw new ApiError(code, response.status, error?.message ?? response.statusText, error?.details)
 }

@@ -1,30 +1,12 @@
 import type { Page } from '@playwright/test'
-import enErrors from '../../../src/shared/i18n/locales/en/errors.json' with { type: 'json' }
-import enStudio from '../../../src/shared/i18n/locales/en/studio.json' with { type: 'json' }
-import trErrors from '../../../src/shared/i18n/locales/tr/errors.json' with { type: 'json' }
-import trStudio from '../../../src/shared/i18n/locales/tr/studio.json' with { type: 'json' }
+import { appMsg } from '../app-support.ts'
 import type { Lang } from './i18n.ts'
 
 // The Create and Fashion screens as a seller sees them, found by their visible labels in
-// either language. Expected text comes from the locale files, not from the app.
-
-const messages = {
-  en: { studio: enStudio, errors: enErrors },
-  tr: { studio: trStudio, errors: trErrors },
-} as const
-
-/** Looks up `studio.*` or `errors.*` and fills `{{placeholders}}`. */
-export function studioMsg(lang: Lang, key: string, vars: Record<string, string> = {}): string {
-  let node: unknown = messages[lang]
-  for (const part of key.split('.')) {
-    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined
-  }
-  if (typeof node !== 'string') throw new Error(`no ${lang} message for ${key}`)
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => vars[name] ?? whole)
-}
+// either language. Expected text comes from the locale files (appMsg), not from the app.
 
 export function studioScreen(page: Page, lang: Lang = 'en') {
-  const m = (key: string, vars?: Record<string, string>) => studioMsg(lang, key, vars)
+  const m = (key: string, vars?: Record<string, string>) => appMsg(lang, key, vars)
   return {
     m,
     photoInput: page.getByLabel(m('studio.upload.label'), { exact: true }),

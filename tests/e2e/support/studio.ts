@@ -29,7 +29,8 @@ export type BetaOptions = {
   lang?: Lang
 }
 
-async function expectOk(response: APIResponse, what: string): Promise<void> {
+/** Fails with the answer's status and body unless it is a 2xx. */
+export async function expectOk(response: APIResponse, what: string): Promise<void> {
   if (!response.ok()) throw new Error(`${what} answered ${response.status()}: ${await response.text()}`)
 }
 

@@ -195,11 +195,7 @@ export async function findOwnedRow(db: Db, userId: string, id: string): Promise<
 
 /** The user's own generation row, or NOT_FOUND (also for someone else's). */
 export async function getOwnedRow(db: Db, userId: string, id: string): Promise<GenerationRow> {
-  if (!uuidPattern.test(id)) throw new AppError('NOT_FOUND', 'No such generation')
-  const [row] = await db
-    .select()
-    .from(generations)
-    .where(and(eq(generations.id, id), eq(generations.userId, userId)))
+  const row = await findOwnedRow(db, userId, id)
   if (!row) throw new AppError('NOT_FOUND', 'No such generation')
   return row
 }

@@ -1,13 +1,12 @@
 import { type FormEvent, useState } from 'react'
 import type { GenerationMode } from '../../../shared/contracts/generations.ts'
 import { type AspectRatio, productScenes } from '../../../shared/scenes.ts'
-import { Container } from '../../components/ui/container.tsx'
 import { inputClasses } from '../../components/ui/form-field.tsx'
-import { PageHeader } from '../../components/ui/page-header.tsx'
 import { ChoiceGroup } from '../../features/studio/components/choice-group.tsx'
 import { GenerateButton } from '../../features/studio/components/generate-button.tsx'
 import { PhotoDropZone } from '../../features/studio/components/photo-drop-zone.tsx'
 import { PromptField } from '../../features/studio/components/prompt-field.tsx'
+import { RatioChoice, StudioLayout } from '../../features/studio/components/studio-layout.tsx'
 import { StudioResultPanel } from '../../features/studio/components/studio-result-panel.tsx'
 import { usePhotoUpload } from '../../features/studio/hooks/use-photo-upload.ts'
 import { useStudioJob } from '../../features/studio/hooks/use-studio-job.ts'
@@ -70,109 +69,88 @@ export function CreatePage() {
   )
 
   return (
-    <div className="bg-slate-50">
-      <PageHeader title={t('studio.create.title')} subtitle={t('studio.create.subtitle')} />
-      <Container className="py-8 sm:py-10">
-        <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
-          <form
-            onSubmit={onSubmit}
-            noValidate
-            className="space-y-6 rounded-3xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
-            aria-label={t('studio.create.title')}
-          >
-            <PhotoDropZone
-              label={t('studio.upload.label')}
-              state={photo.state}
-              onChoose={(file) => {
-                studio.reset()
-                photo.choose(file)
-              }}
-              onRemove={removePhoto}
-              disabled={studio.isStarting}
-              testId="product-photo"
-            />
-            <ChoiceGroup<GenerationMode>
-              legend={t('studio.type.legend')}
-              name="mode"
-              value={mode}
-              onChange={setMode}
-              columns={3}
-              choices={[
-                { value: 'image', label: t('studio.type.image'), hint: t('studio.type.imageHint') },
-                { value: 'video', label: t('studio.type.video'), hint: t('studio.type.videoHint') },
-                { value: 'seo', label: t('studio.type.seo'), hint: t('studio.type.seoHint') },
-              ]}
-            />
-            {mode !== 'seo' ? (
-              <>
-                <ChoiceGroup<AspectRatio>
-                  legend={t('studio.ratio.legend')}
-                  name="ratio"
-                  value={ratio}
-                  onChange={setRatio}
-                  choices={[
-                    { value: '1:1', label: t('studio.ratio.square'), hint: t('studio.ratio.squareHint') },
-                    {
-                      value: '9:16',
-                      label: t('studio.ratio.portrait'),
-                      hint: t('studio.ratio.portraitHint'),
-                    },
-                  ]}
-                />
-                <PromptField
-                  label={mode === 'video' ? t('studio.prompt.videoLabel') : t('studio.prompt.label')}
-                  placeholder={
-                    mode === 'video' ? t('studio.prompt.videoPlaceholder') : t('studio.prompt.placeholder')
-                  }
-                  tip={t('studio.prompt.tip')}
-                  value={prompt}
-                  onChange={setPrompt}
-                  suggestions={
-                    mode === 'video'
-                      ? []
-                      : productScenes.map((scene) => ({
-                          id: scene.id,
-                          prompt: scene.prompt,
-                          label: t(`studio.scenes.product.${scene.id}`),
-                        }))
-                  }
-                />
-              </>
-            ) : null}
-            <fieldset>
-              <legend className="text-sm font-semibold text-slate-900">{t('studio.details.legend')}</legend>
-              <p className="text-xs text-slate-600">{t('studio.details.hint')}</p>
-              <div className="mt-2 grid gap-3 sm:grid-cols-2">
-                {detailFields.map((field) => (
-                  <label key={field} className="block text-sm font-medium text-slate-900">
-                    {t(`studio.details.${field}`)}
-                    <input
-                      type="text"
-                      maxLength={field === 'name' ? 120 : 80}
-                      value={details[field]}
-                      onChange={(event) => {
-                        const value = event.currentTarget.value
-                        setDetails((current) => ({ ...current, [field]: value }))
-                      }}
-                      className={`${inputClasses} mt-1 font-normal`}
-                    />
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-            <GenerateButton
-              label={label}
-              quota={modeQuota}
-              hasPhoto={hasPhoto}
-              isBusy={studio.isBusy}
-              isStarting={studio.isStarting}
-              disabled={isDisabled}
-              startError={studio.startError ? t(`errors.${studio.startError}`) : null}
-            />
-          </form>
-          <StudioResultPanel studio={studio} videoQuota={quota.forMode('video')} />
+    <StudioLayout
+      title={t('studio.create.title')}
+      subtitle={t('studio.create.subtitle')}
+      onSubmit={onSubmit}
+      result={<StudioResultPanel studio={studio} videoQuota={quota.forMode('video')} />}
+    >
+      <PhotoDropZone
+        label={t('studio.upload.label')}
+        state={photo.state}
+        onChoose={(file) => {
+          studio.reset()
+          photo.choose(file)
+        }}
+        onRemove={removePhoto}
+        disabled={studio.isStarting}
+        testId="product-photo"
+      />
+      <ChoiceGroup<GenerationMode>
+        legend={t('studio.type.legend')}
+        name="mode"
+        value={mode}
+        onChange={setMode}
+        columns={3}
+        choices={[
+          { value: 'image', label: t('studio.type.image'), hint: t('studio.type.imageHint') },
+          { value: 'video', label: t('studio.type.video'), hint: t('studio.type.videoHint') },
+          { value: 'seo', label: t('studio.type.seo'), hint: t('studio.type.seoHint') },
+        ]}
+      />
+      {mode !== 'seo' ? (
+        <>
+          <RatioChoice value={ratio} onChange={setRatio} />
+          <PromptField
+            label={mode === 'video' ? t('studio.prompt.videoLabel') : t('studio.prompt.label')}
+            placeholder={
+              mode === 'video' ? t('studio.prompt.videoPlaceholder') : t('studio.prompt.placeholder')
+            }
+            tip={t('studio.prompt.tip')}
+            value={prompt}
+            onChange={setPrompt}
+            suggestions={
+              mode === 'video'
+                ? []
+                : productScenes.map((scene) => ({
+                    id: scene.id,
+                    prompt: scene.prompt,
+                    label: t(`studio.scenes.product.${scene.id}`),
+                  }))
+            }
+          />
+        </>
+      ) : null}
+      <fieldset>
+        <legend className="text-sm font-semibold text-slate-900">{t('studio.details.legend')}</legend>
+        <p className="text-xs text-slate-600">{t('studio.details.hint')}</p>
+        <div className="mt-2 grid gap-3 sm:grid-cols-2">
+          {detailFields.map((field) => (
+            <label key={field} className="block text-sm font-medium text-slate-900">
+              {t(`studio.details.${field}`)}
+              <input
+                type="text"
+                maxLength={field === 'name' ? 120 : 80}
+                value={details[field]}
+                onChange={(event) => {
+                  const value = event.currentTarget.value
+                  setDetails((current) => ({ ...current, [field]: value }))
+                }}
+                className={`${inputClasses} mt-1 font-normal`}
+              />
+            </label>
+          ))}
         </div>
-      </Container>
-    </div>
+      </fieldset>
+      <GenerateButton
+        label={label}
+        quota={modeQuota}
+        hasPhoto={hasPhoto}
+        isBusy={studio.isBusy}
+        isStarting={studio.isStarting}
+        disabled={isDisabled}
+        startError={studio.startError ? t(`errors.${studio.startError}`) : null}
+      />
+    </StudioLayout>
   )
 }

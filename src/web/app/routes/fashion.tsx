@@ -1,11 +1,9 @@
 import { type FormEvent, useState } from 'react'
 import { type AspectRatio, fashionStyles } from '../../../shared/scenes.ts'
-import { Container } from '../../components/ui/container.tsx'
-import { PageHeader } from '../../components/ui/page-header.tsx'
-import { ChoiceGroup } from '../../features/studio/components/choice-group.tsx'
 import { GenerateButton } from '../../features/studio/components/generate-button.tsx'
 import { PhotoDropZone } from '../../features/studio/components/photo-drop-zone.tsx'
 import { PromptField } from '../../features/studio/components/prompt-field.tsx'
+import { RatioChoice, StudioLayout } from '../../features/studio/components/studio-layout.tsx'
 import { StudioResultPanel } from '../../features/studio/components/studio-result-panel.tsx'
 import { usePhotoUpload } from '../../features/studio/hooks/use-photo-upload.ts'
 import { useStudioJob } from '../../features/studio/hooks/use-studio-job.ts'
@@ -50,82 +48,62 @@ export function FashionPage() {
   }
 
   return (
-    <div className="bg-slate-50">
-      <PageHeader title={t('studio.fashion.title')} subtitle={t('studio.fashion.subtitle')} />
-      <Container className="py-8 sm:py-10">
-        <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
-          <form
-            onSubmit={onSubmit}
-            noValidate
-            className="space-y-6 rounded-3xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
-            aria-label={t('studio.fashion.title')}
-          >
-            <PhotoDropZone
-              label={t('studio.upload.garmentLabel')}
-              state={garment.state}
-              onChoose={(file) => {
-                studio.reset()
-                garment.choose(file)
-              }}
-              onRemove={() => {
-                garment.clear()
-                studio.reset()
-              }}
-              disabled={studio.isStarting}
-              testId="garment-photo"
-            />
-            <PhotoDropZone
-              label={t('studio.upload.referenceLabel')}
-              hint={t('studio.upload.referenceHint')}
-              state={reference.state}
-              onChoose={reference.choose}
-              onRemove={reference.clear}
-              disabled={studio.isStarting}
-              testId="reference-photo"
-            />
-            <p
-              className="rounded-xl bg-slate-50 px-3 py-2 text-sm text-slate-700"
-              data-testid="reference-note"
-            >
-              {reference.state.status === 'empty'
-                ? t('studio.fashion.withoutReference')
-                : t('studio.fashion.withReference')}
-            </p>
-            <ChoiceGroup<AspectRatio>
-              legend={t('studio.ratio.legend')}
-              name="ratio"
-              value={ratio}
-              onChange={setRatio}
-              choices={[
-                { value: '1:1', label: t('studio.ratio.square'), hint: t('studio.ratio.squareHint') },
-                { value: '9:16', label: t('studio.ratio.portrait'), hint: t('studio.ratio.portraitHint') },
-              ]}
-            />
-            <PromptField
-              label={t('studio.prompt.styleLabel')}
-              placeholder={t('studio.prompt.stylePlaceholder')}
-              tip={t('studio.prompt.styleTip')}
-              value={prompt}
-              onChange={setPrompt}
-              suggestions={fashionStyles.map((style) => ({
-                id: style.id,
-                prompt: style.prompt,
-                label: t(`studio.scenes.fashion.${style.id}`),
-              }))}
-            />
-            <GenerateButton
-              label={t('studio.generate.fashion')}
-              quota={imageQuota}
-              hasPhoto={garment.state.status !== 'empty'}
-              isBusy={studio.isBusy}
-              isStarting={studio.isStarting}
-              disabled={isDisabled}
-              startError={studio.startError ? t(`errors.${studio.startError}`) : null}
-            />
-          </form>
-          <StudioResultPanel studio={studio} videoQuota={quota.forMode('video')} autoPlayVideo />
-        </div>
-      </Container>
-    </div>
+    <StudioLayout
+      title={t('studio.fashion.title')}
+      subtitle={t('studio.fashion.subtitle')}
+      onSubmit={onSubmit}
+      result={<StudioResultPanel studio={studio} videoQuota={quota.forMode('video')} autoPlayVideo />}
+    >
+      <PhotoDropZone
+        label={t('studio.upload.garmentLabel')}
+        state={garment.state}
+        onChoose={(file) => {
+          studio.reset()
+          garment.choose(file)
+        }}
+        onRemove={() => {
+          garment.clear()
+          studio.reset()
+        }}
+        disabled={studio.isStarting}
+        testId="garment-photo"
+      />
+      <PhotoDropZone
+        label={t('studio.upload.referenceLabel')}
+        hint={t('studio.upload.referenceHint')}
+        state={reference.state}
+        onChoose={reference.choose}
+        onRemove={reference.clear}
+        disabled={studio.isStarting}
+        testId="reference-photo"
+      />
+      <p className="rounded-xl bg-slate-50 px-3 py-2 text-sm text-slate-700" data-testid="reference-note">
+        {reference.state.status === 'empty'
+          ? t('studio.fashion.withoutReference')
+          : t('studio.fashion.withReference')}
+      </p>
+      <RatioChoice value={ratio} onChange={setRatio} />
+      <PromptField
+        label={t('studio.prompt.styleLabel')}
+        placeholder={t('studio.prompt.stylePlaceholder')}
+        tip={t('studio.prompt.styleTip')}
+        value={prompt}
+        onChange={setPrompt}
+        suggestions={fashionStyles.map((style) => ({
+          id: style.id,
+          prompt: style.prompt,
+          label: t(`studio.scenes.fashion.${style.id}`),
+        }))}
+      />
+      <GenerateButton
+        label={t('studio.generate.fashion')}
+        quota={imageQuota}
+        hasPhoto={garment.state.status !== 'empty'}
+        isBusy={studio.isBusy}
+        isStarting={studio.isStarting}
+        disabled={isDisabled}
+        startError={studio.startError ? t(`errors.${studio.startError}`) : null}
+      />
+    </StudioLayout>
   )
 }

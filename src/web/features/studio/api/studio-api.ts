@@ -6,7 +6,6 @@ import type {
   GenerationMode,
   GenerationView,
 } from '../../../../shared/contracts/generations.ts'
-import { type ErrorBody, isErrorCode } from '../../../../shared/errors.ts'
 import { ApiError, apiRequest } from '../../../lib/api-client.ts'
 
 /**
@@ -16,28 +15,12 @@ import { ApiError, apiRequest } from '../../../lib/api-client.ts'
 export async function uploadAsset(file: File, signal?: AbortSignal): Promise<AssetView> {
   const form = new FormData()
   form.append('file', file, file.name)
-  let response: Response
-  try {
-    response = await fetch('/api/assets', {
-      method: 'POST',
-      body: form,
-      credentials: 'same-origin',
-      headers: { accept: 'application/json' },
-      signal,
-    })
-  } catch (error) {
-    if (signal?.aborted) throw error
-    throw new ApiError('NETWORK', 0, 'network error')
-  }
-  const payload: unknown = await response.json().catch(() => undefined)
-  if (response.ok) return (payload as { asset: AssetView }).asset
-  const error = (payload as Partial<ErrorBody> | undefined)?.error
-  const code = isErrorCode(error?.code)
-    ? error.code
-    : response.status >= 500
-      ? 'INTERNAL'
-      : 'FILE_TYPE_INVALID'
-  throw new ApiError(code, response.status, error?.message ?? response.statusText, error?.details)
+  const answer = await apiRequest<{ asset: AssetView }>('/api/assets', {
+    body: form,
+    signal,
+    fallbackCode: 'FILE_TYPE_INVALID',
+  })
+  return answer.asset
 }
 
 export async function createGeneration(request: CreateGenerationRequest): Promise<GenerationView> {
@@ -80,18 +63,13 @@ export async function cancelGeneration(id: string): Promise<GenerationView> {
 }
 
 export async function deleteGeneration(id: string): Promise<void> {
-  let response: Response
   try {
-    response = await fetch(`/api/generations/${encodeURIComponent(id)}`, {
+    await apiRequest<void>(`/api/generations/${encodeURIComponent(id)}`, {
       method: 'DELETE',
-      credentials: 'same-origin',
-      headers: { accept: 'application/json' },
+      fallbackCode: 'INTERNAL',
     })
-  } catch {
-    throw new ApiError('NETWORK', 0, 'network error')
+  } catch (error) {
+    // Already gone (deleted in another tab): what the user asked for is done.
+    if (!(error instanceof ApiError && error.status === 404)) throw error
   }
-  if (response.ok || response.status === 404) return
-  const payload = (await response.json().catch(() => undefined)) as Partial<ErrorBody> | undefined
-  const code = isErrorCode(payload?.error?.code) ? payload.error.code : 'INTERNAL'
-  throw new ApiError(code, response.status, payload?.error?.message ?? response.statusText)
 }

@@ -1,0 +1,51 @@
+import type { FormEvent, ReactNode } from 'react'
+import type { AspectRatio } from '../../../../shared/scenes.ts'
+import { Container } from '../../../components/ui/container.tsx'
+import { PageHeader } from '../../../components/ui/page-header.tsx'
+import { useI18n } from '../../../lib/i18n.tsx'
+import { ChoiceGroup } from './choice-group.tsx'
+
+/** Create's and Fashion's frame: the header, the form card, and the result beside it (below on a phone). */
+export function StudioLayout(props: {
+  title: string
+  subtitle: string
+  onSubmit: (event: FormEvent) => void
+  children: ReactNode
+  result: ReactNode
+}) {
+  return (
+    <div className="bg-slate-50">
+      <PageHeader title={props.title} subtitle={props.subtitle} />
+      <Container className="py-8 sm:py-10">
+        <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
+          <form
+            onSubmit={props.onSubmit}
+            noValidate
+            className="space-y-6 rounded-3xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+            aria-label={props.title}
+          >
+            {props.children}
+          </form>
+          {props.result}
+        </div>
+      </Container>
+    </div>
+  )
+}
+
+/** The two output ratios, 1:1 (Instagram post) and 9:16 (stories, TikTok). */
+export function RatioChoice(props: { value: AspectRatio; onChange: (ratio: AspectRatio) => void }) {
+  const { t } = useI18n()
+  return (
+    <ChoiceGroup<AspectRatio>
+      legend={t('studio.ratio.legend')}
+      name="ratio"
+      value={props.value}
+      onChange={props.onChange}
+      choices={[
+        { value: '1:1', label: t('studio.ratio.square'), hint: t('studio.ratio.squareHint') },
+        { value: '9:16', label: t('studio.ratio.portrait'), hint: t('studio.ratio.portraitHint') },
+      ]}
+    />
+  )
+}

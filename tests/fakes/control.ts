@@ -1,0 +1,44 @@
+// What both fake providers share when started by hand or by the end-to-end run: the JSON
+// routes under /__control/ that script them over HTTP, and reading command-line flags.
+
+export type ControlAnswer = { status: number; body: unknown }
+
+export type ControlTarget = {
+  /** Takes the script in `body` for `match` (every request when undefined); an error text if unusable. */
+  script(body: Record<string, unknown>, match: string | undefined): string | null
+  /** Drops the script for `match`, or every script. */
+  reset(match: string | undefined): void
+  /** The requests answered so far, each with the marker whose script it followed. */
+  requests: readonly { match?: string | undefined }[]
+}
+
+/** Answers one /__control/ request: health, script, reset, requests (filtered by `?match=`). */
+export function answerControl(method: string, url: URL, raw: string, target: ControlTarget): ControlAnswer {
+  let body: Record<string, unknown> = {}
+  try {
+    body = raw ? JSON.parse(raw) : {}
+  } catch {
+    return { status: 400, body: { error: 'body must be JSON' } }
+  }
+  const match = typeof body.match === 'string' && body.match.length > 0 ? body.match : undefined
+  if (method === 'GET' && url.pathname === '/__control/health') return { status: 200, body: { ok: true } }
+  if (method === 'POST' && url.pathname === '/__control/script') {
+    const problem = target.script(body, match)
+    return problem ? { status: 400, body: { error: problem } } : { status: 200, body: { ok: true } }
+  }
+  if (method === 'POST' && url.pathname === '/__control/reset') {
+    target.reset(match)
+    return { status: 200, body: { ok: true } }
+  }
+  if (method === 'GET' && url.pathname === '/__control/requests') {
+    const wanted = url.searchParams.get('match')
+    return { status: 200, body: { requests: target.requests.filter((r) => !wanted || r.match === wanted) } }
+  }
+  return { status: 404, body: { error: `No control route for ${method} ${url.pathname}` } }
+}
+
+/** The value after `--name` on the command line, if given. */
+export function argValue(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name)
+  return index >= 0 ? args[index + 1] : undefined
+}
