@@ -300,6 +300,22 @@ function breakDown(jobs: JobTiming[], report: EngineReport): Figure[] {
       value: report.claimQueries,
       unit: '',
     },
+    ...statementFigures(report, jobs.length),
+  ]
+}
+
+/** Embedded database statements per job, in all and for the five most frequent kinds. */
+function statementFigures(report: EngineReport, jobCount: number): Figure[] {
+  const kinds = Object.entries(report.statements).sort((a, b) => b[1] - a[1])
+  if (kinds.length === 0) return []
+  const total = kinds.reduce((sum, [, count]) => sum + count, 0)
+  return [
+    { name: '  database statements (embedded database)', value: total / jobCount, unit: '/job' },
+    ...kinds.slice(0, 8).map(([kind, count]) => ({
+      name: `    ${kind}`.slice(0, 48),
+      value: count / jobCount,
+      unit: '/job',
+    })),
   ]
 }
 

@@ -6,7 +6,7 @@ export function printFigures(title: string, figures: Figure[]): boolean {
   console.log(`\n${title}`)
   let isWithinBudgets = true
   for (const f of figures) {
-    const value = `${f.value.toFixed(f.unit === 'KB' ? 1 : 0)} ${f.unit}`
+    const value = `${f.value.toFixed(f.unit === 'KB' || f.unit === '/job' ? 1 : 0)} ${f.unit}`
     const verdict =
       f.budget === undefined
         ? 'report'

@@ -90,17 +90,55 @@ const tracedFetch: typeof fetch = async (input, init) => {
 }
 
 /**
- * Counts the worker's claim queries. Jobs need one claim each; every extra one is a wake-up
- * that found nothing, and on the embedded database every query waits its turn on one thread.
+ * Counts the embedded database's statements, by kind ("select sessions", "update generations",
+ * "begin"...), and the worker's claim queries among them. Jobs need one claim each; every extra
+ * one is a wake-up that found nothing. On the embedded database every statement waits its turn
+ * on the one thread the HTTP server also runs on, so these counts are where a burst's time goes.
  */
 let claimQueries = 0
+let statements = new Map<string, number>()
+function statementKind(text: string): string {
+  const words = text.trim().toLowerCase().replace(/\s+/g, ' ')
+  if (/^(begin|commit|rollback)/.test(words)) return words.split(' ')[0] ?? words
+  const verb = /^(with|select|insert|update|delete)/.exec(words)?.[1] ?? words.slice(0, 12)
+  const table = /(?:from|into|update) "?([a-z_]+)"?/.exec(words)?.[1] ?? '?'
+  return `${verb} ${table}`
+}
+function countStatement(text: string): void {
+  if (/"attempts" = "generations"."attempts" \+ 1/.test(text)) claimQueries++
+  const kind = statementKind(text)
+  statements.set(kind, (statements.get(kind) ?? 0) + 1)
+}
+type Queryable = { query: (text: string, ...rest: unknown[]) => Promise<unknown> }
+type Execable = { exec: (text: string, ...rest: unknown[]) => Promise<unknown> }
+function countOn(target: Queryable & Partial<Execable>): void {
+  const query = target.query.bind(target)
+  target.query = (text, ...rest) => {
+    countStatement(text)
+    return query(text, ...rest)
+  }
+  if (target.exec) {
+    const exec = target.exec.bind(target)
+    target.exec = (text, ...rest) => {
+      countStatement(text)
+      return exec(text, ...rest)
+    }
+  }
+}
 const pglite = database.pglite
 if (pglite) {
-  const query = pglite.query.bind(pglite) as (text: string, ...rest: unknown[]) => Promise<unknown>
-  pglite.query = ((text: string, ...rest: unknown[]) => {
-    if (/"attempts" = "generations"."attempts" \+ 1/.test(text)) claimQueries++
-    return query(text, ...rest)
-  }) as typeof pglite.query
+  countOn(pglite as unknown as Queryable & Execable)
+  // Statements inside a transaction go through the transaction's own handle.
+  const transaction = pglite.transaction.bind(pglite)
+  pglite.transaction = ((run: (tx: Queryable & Execable) => Promise<unknown>) => {
+    countStatement('begin')
+    return transaction(async (tx) => {
+      countOn(tx as unknown as Queryable & Execable)
+      const result = await run(tx as unknown as Queryable & Execable)
+      countStatement('commit')
+      return result
+    })
+  }) as typeof pglite.transaction
 }
 
 let worker: Worker | null = null
@@ -141,6 +179,7 @@ async function report(): Promise<EngineReport> {
   return {
     falCalls,
     claimQueries,
+    statements: Object.fromEntries(statements),
     jobs: rows.map((row) => ({
       id: row.id,
       providerRequestId: row.providerRequestId,
@@ -159,6 +198,7 @@ async function answer(type: 'reset' | 'report'): Promise<void> {
   if (type === 'reset') {
     falCalls = []
     claimQueries = 0
+    statements = new Map()
     await profiler?.post('Profiler.enable')
     await profiler?.post('Profiler.start')
     process.send?.({ type: 'reset-done' })

@@ -26,7 +26,13 @@ export type JobRow = {
 }
 
 /** What the orchestration server saw since the last reset. */
-export type EngineReport = { falCalls: FalCall[]; claimQueries: number; jobs: JobRow[] }
+export type EngineReport = {
+  falCalls: FalCall[]
+  claimQueries: number
+  /** Embedded database statements by kind (empty on PostgreSQL). */
+  statements: Record<string, number>
+  jobs: JobRow[]
+}
 
 export type ReportRequest = { type: 'reset' | 'report' }
 

@@ -1,4 +1,7 @@
 import { EventEmitter } from 'node:events'
+import type { generations } from '../db/schema/index.ts'
+
+type GenerationRow = typeof generations.$inferSelect
 
 /**
  * In-process signals: "there is new work" for the embedded worker, and "this generation
@@ -8,8 +11,12 @@ import { EventEmitter } from 'node:events'
 export type Notifier = {
   workAvailable(): void
   onWorkAvailable(listener: () => void): () => void
-  generationChanged(id: string): void
-  onGenerationChanged(id: string, listener: () => void): () => void
+  /**
+   * Says a generation changed. With `row` (the row as the statement that changed it returned
+   * it), listeners can skip reading it back; without, they read the database.
+   */
+  generationChanged(id: string, row?: GenerationRow): void
+  onGenerationChanged(id: string, listener: (row: GenerationRow | undefined) => void): () => void
 }
 
 export function createNotifier(): Notifier {
@@ -21,7 +28,7 @@ export function createNotifier(): Notifier {
       emitter.on('work', listener)
       return () => emitter.off('work', listener)
     },
-    generationChanged: (id) => emitter.emit(`generation:${id}`),
+    generationChanged: (id, row) => emitter.emit(`generation:${id}`, row),
     onGenerationChanged(id, listener) {
       emitter.on(`generation:${id}`, listener)
       return () => emitter.off(`generation:${id}`, listener)

@@ -62,14 +62,22 @@ export function startWorker(options: WorkerOptions): Worker {
   const inFlight = new Map<string, AbortController>()
   let isStopping = false
   const wakers = new Set<() => void>()
-  // Set by every wake-up: one that comes while a claim is in flight (and may have missed the new
-  // row) sends the dispatcher round again instead of being lost until the next poll.
-  let hasNews = false
-  const wakeAll = () => {
-    hasNews = true
+  const wakeDispatcher = () => {
     for (const wake of [...wakers]) wake()
   }
-  const unsubscribe = options.notifier.onWorkAvailable(wakeAll)
+  // Set by a "new work" notice (or a slot freed while work may wait): one that comes while a
+  // claim is in flight (and may have missed the new row) sends the dispatcher round again
+  // instead of being lost until the next poll.
+  let hasNews = false
+  // Whether due jobs may be waiting for a free slot: the last claim filled every slot, or new
+  // work was announced while none was free. Only then does a finished job send the dispatcher
+  // round at once; otherwise the next poll looks (for other processes' jobs, retries that have
+  // come due and expired leases), so a burst of finishing jobs costs no empty claims.
+  let isBacklogPossible = false
+  const unsubscribe = options.notifier.onWorkAvailable(() => {
+    hasNews = true
+    wakeDispatcher()
+  })
 
   /**
    * Claims up to `limit` due jobs, oldest first, in one statement: a burst of new requests is
@@ -108,28 +116,28 @@ export function startWorker(options: WorkerOptions): Worker {
     quota: 'commit' | 'release' | 'keep',
   ) {
     const now = new Date()
-    const applied = await db.transaction(async (tx) => {
-      const [updated] = await tx
+    const updated = await db.transaction(async (tx) => {
+      const [changed] = await tx
         .update(generations)
         .set({ ...values, lockedBy: null, leaseUntil: null })
         .where(
           and(eq(generations.id, row.id), eq(generations.lockedBy, id), eq(generations.status, 'running')),
         )
-        .returning({ id: generations.id })
-      if (!updated) return false
+        .returning()
+      if (!changed) return null
       if (row.quotaReservationId && quota === 'commit') await commitQuota(tx, row.quotaReservationId, now)
       if (row.quotaReservationId && quota === 'release') await releaseQuota(tx, row.quotaReservationId, now)
-      return true
+      return changed
     })
-    if (applied) options.notifier.generationChanged(row.id)
-    return applied
+    if (updated) options.notifier.generationChanged(row.id, updated)
+    return updated !== null
   }
 
   async function process(row: GenerationRow) {
     const controller = new AbortController()
     inFlight.set(row.id, controller)
     const jobLog = log.child({ generationId: row.id, mode: row.mode, attempt: row.attempts })
-    options.notifier.generationChanged(row.id)
+    options.notifier.generationChanged(row.id, row)
     const stop = (reason: StopReason) => {
       if (!controller.signal.aborted) controller.abort(reason)
     }
@@ -151,6 +159,7 @@ export function startWorker(options: WorkerOptions): Worker {
       Math.max(50, Math.floor(options.leaseMs / 3)),
     )
 
+    let queuePosition = row.queuePosition
     try {
       if (row.cancelRequested) stop('canceled')
       const falKey = row.usesOwnKey ? ((await options.readOwnFalKey(row.userId)) ?? undefined) : undefined
@@ -173,12 +182,26 @@ export function startWorker(options: WorkerOptions): Worker {
           log: jobLog,
           falKey,
           onProgress: (progress) => {
+            // Only a new queue position is worth a write: "running" with no position is what
+            // the claim already stored.
+            const next = progress.queuePosition ?? null
+            if (next === queuePosition) return
+            queuePosition = next
             void db
               .update(generations)
-              .set({ queuePosition: progress.queuePosition ?? null })
-              .where(eq(generations.id, row.id))
-              .then(() => options.notifier.generationChanged(row.id))
-              .catch(() => undefined)
+              .set({ queuePosition: next })
+              .where(
+                and(
+                  eq(generations.id, row.id),
+                  eq(generations.lockedBy, id),
+                  eq(generations.status, 'running'),
+                ),
+              )
+              .returning()
+              .then(([changed]) => {
+                if (changed) options.notifier.generationChanged(row.id, changed)
+              })
+              .catch((error: unknown) => jobLog.warn({ err: error }, 'saving the queue position failed'))
           },
         },
       )
@@ -272,37 +295,48 @@ export function startWorker(options: WorkerOptions): Worker {
   // once per wake-up or poll, not once per slot, and one claim takes as many jobs as slots are free.
   const running = new Set<Promise<void>>()
   const dispatcher = (async () => {
+    // The first round looks at once: jobs may be waiting from before a restart.
+    let shouldLook = true
     while (!isStopping) {
-      let rows: GenerationRow[] = []
-      let claimFailed = false
       const free = options.concurrency - running.size
-      hasNews = false
-      if (free > 0) {
+      let claimFailed = false
+      if (free > 0 && (shouldLook || hasNews || isBacklogPossible)) {
+        hasNews = false
+        let rows: GenerationRow[] = []
         try {
           rows = await claim(free)
         } catch (error) {
           claimFailed = true
           log.error({ err: error }, 'claiming a job failed')
         }
-      }
-      for (const row of rows) {
-        const job = process(row).finally(() => {
-          running.delete(job)
-          wakeAll()
-        })
-        running.add(job)
-      }
-      // News while claiming (or a slot freed meanwhile): look again at once. After a failed
-      // claim, wait for the poll instead of hammering a database that is not answering.
-      if (rows.length > 0 || (hasNews && !claimFailed)) continue
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          clearTimeout(timer)
-          wakers.delete(wake)
-          resolve()
+        isBacklogPossible = !claimFailed && rows.length === free
+        for (const row of rows) {
+          const job = process(row).finally(() => {
+            running.delete(job)
+            // A freed slot with work possibly waiting: look (again, if a claim is in flight).
+            if (isBacklogPossible) {
+              hasNews = true
+              wakeDispatcher()
+            }
+          })
+          running.add(job)
         }
-        const timer = setTimeout(wake, options.pollMs)
-        wakers.add(wake)
+      } else if (free === 0 && hasNews) {
+        hasNews = false
+        isBacklogPossible = true
+      }
+      // News while claiming: look again at once. After a failed claim, wait for the poll
+      // instead of hammering a database that is not answering.
+      if (hasNews && !claimFailed) continue
+      shouldLook = await new Promise<boolean>((resolve) => {
+        const wake = (isPoll: boolean) => {
+          clearTimeout(timer)
+          wakers.delete(onWake)
+          resolve(isPoll)
+        }
+        const onWake = () => wake(false)
+        const timer = setTimeout(() => wake(true), options.pollMs)
+        wakers.add(onWake)
       })
     }
     await Promise.all(running)
@@ -314,7 +348,7 @@ export function startWorker(options: WorkerOptions): Worker {
     async stop() {
       isStopping = true
       unsubscribe()
-      wakeAll()
+      wakeDispatcher()
       for (const controller of inFlight.values()) controller.abort('shutdown' satisfies StopReason)
       await dispatcher
       log.info('worker stopped')

@@ -10,6 +10,7 @@ import type { AppEnv } from '../../http/context.ts'
 import { currentUser, requireUser } from '../../http/session.ts'
 import { validate } from '../../http/validate.ts'
 import {
+  type AssetRow,
   cancelGeneration,
   createGeneration,
   createVideoFromImage,
@@ -76,11 +77,16 @@ export function generationsRoutes(deps: GenerationDeps) {
         let row: GenerationRow | null = await getOwnedRow(deps.db, userId, id)
         return streamSSE(c, async (stream) => {
           let lastSeen = ''
+          let lastSentAt = 0
           let wake: (() => void) | null = null
           // Set by a change notice; a notice that comes while we are busy is not lost.
           let isDirty = false
-          const unsubscribe = deps.notifier.onGenerationChanged(id, () => {
+          // The row a notice carried, if the latest notice carried one: it saves a read.
+          let noticed: GenerationRow | undefined
+          const assetCache = new Map<string, AssetRow>()
+          const unsubscribe = deps.notifier.onGenerationChanged(id, (changed) => {
             isDirty = true
+            noticed = changed
             wake?.()
           })
           stream.onAbort(() => {
@@ -90,14 +96,21 @@ export function generationsRoutes(deps: GenerationDeps) {
           let lastSent = Date.now()
           try {
             while (!stream.aborted) {
-              // One read of the row per wake-up; its assets are read only when it changed.
+              // At most one read of the row per wake-up, none when a notice brought it; asset
+              // rows are read once each.
               isDirty = false
-              row ??= await findOwnedRow(deps.db, userId, id)
+              const fresh =
+                noticed && noticed.userId === userId && noticed.updatedAt.getTime() >= lastSentAt
+                  ? noticed
+                  : undefined
+              noticed = undefined
+              row ??= fresh ?? (await findOwnedRow(deps.db, userId, id))
               if (!row) break
               const fingerprint = `${row.status}:${row.updatedAt.toISOString()}:${row.queuePosition ?? ''}`
               if (fingerprint !== lastSeen) {
                 lastSeen = fingerprint
-                const [generation] = await presentRows(deps.db, [row])
+                lastSentAt = row.updatedAt.getTime()
+                const [generation] = await presentRows(deps.db, [row], assetCache)
                 if (!generation) break
                 await stream.writeSSE({
                   event: 'generation',

@@ -64,18 +64,20 @@ async function loadAssets(db: Db, ids: string[]) {
   return new Map(rows.map((row) => [row.id, row]))
 }
 
-type AssetRow = typeof assets.$inferSelect
+export type AssetRow = typeof assets.$inferSelect
 
-/** Presents rows, reading the assets they show (except those the caller already has). */
+/**
+ * Presents rows, reading the assets they show except those already in `assetCache`; the ones
+ * read are added to it (asset rows never change, so a caller may keep the cache across calls).
+ */
 export async function presentRows(
   db: Db,
   rows: GenerationRow[],
-  known: AssetRow[] = [],
+  assetCache: Map<string, AssetRow> = new Map(),
 ): Promise<GenerationView[]> {
-  const knownById = new Map(known.map((asset) => [asset.id, asset]))
-  const missing = [...new Set(rows.flatMap(assetIdsOf))].filter((id) => !knownById.has(id))
-  const assetsById = new Map([...knownById, ...(await loadAssets(db, missing))])
-  return rows.map((row) => presentGeneration(row, assetsById))
+  const missing = [...new Set(rows.flatMap(assetIdsOf))].filter((id) => !assetCache.has(id))
+  for (const [id, asset] of await loadAssets(db, missing)) assetCache.set(id, asset)
+  return rows.map((row) => presentGeneration(row, assetCache))
 }
 
 async function requireOwnedAsset(db: Db, userId: string, id: string): Promise<AssetRow> {
@@ -122,7 +124,7 @@ async function enqueue(
     return created
   })
   deps.notifier.workAvailable()
-  const [view] = await presentRows(deps.db, [row], knownAssets)
+  const [view] = await presentRows(deps.db, [row], new Map(knownAssets.map((asset) => [asset.id, asset])))
   if (!view) throw new Error('generation could not be presented')
   return view
 }

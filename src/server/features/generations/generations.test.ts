@@ -248,6 +248,32 @@ describe('generations over HTTP, with a worker', () => {
     }
   })
 
+  it('picks up waiting jobs at start and runs a backlog through its slots without waiting for a poll', async () => {
+    await server.worker?.stop()
+    const client = await signedInClient(server)
+    const imageAssetId = await uploadPhoto(client)
+    // Queued while no worker runs: the new worker's first look must find them.
+    const early = (await (await createGeneration(client, { mode: 'image', imageAssetId })).json()).generation
+      .id as string
+    // A poll far beyond the test's time limit: every job below must start on a wake-up.
+    const slow = server.startWorker({ concurrency: 1, pollMs: 10 * 60_000 })
+    try {
+      const later = await Promise.all(
+        Array.from(
+          { length: 3 },
+          async () =>
+            (await (await createGeneration(client, { mode: 'image', imageAssetId })).json()).generation
+              .id as string,
+        ),
+      )
+      for (const id of [early, ...later])
+        expect((await waitForStatus(client, id, ['succeeded', 'failed'])).status).toBe('succeeded')
+    } finally {
+      await slow.stop()
+      ;(server as { worker: unknown }).worker = server.startWorker()
+    }
+  })
+
   it('shares the queue between several workers, each job run exactly once', async () => {
     const second = server.startWorker()
     try {
