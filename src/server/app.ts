@@ -90,7 +90,13 @@ export function createApp(deps: AppDeps) {
     c.req.method === 'POST' && c.req.path === '/api/assets' ? next() : jsonBodyLimit(c, next),
   )
   api.use(refuseCrossSite(config.publicUrl))
-  api.use(loadSession(deps.auth))
+  const session = loadSession(deps.auth)
+  api.use(session)
+  // Signing out, changing or resetting a password end sessions: cached lookups are dropped.
+  api.use('/auth/*', async (c, next) => {
+    await next()
+    if (c.req.method !== 'GET') session.forget()
+  })
   api.use(async (c, next) => {
     const locale = c.req.header('x-vitrin-locale')
     await requestContext.run(

@@ -1,26 +1,48 @@
 import type { MiddlewareHandler } from 'hono'
+import { getCookie } from 'hono/cookie'
 import { AppError } from '../../shared/errors.ts'
 import type { Auth } from '../auth/auth.ts'
-import type { AppEnv } from './context.ts'
+import type { AppEnv, RequestUser } from './context.ts'
+import { createSessionCache, type SessionCache } from './session-cache.ts'
 
-/** Reads the session cookie (if any) into `c.var.user`; never refuses. */
-export function loadSession(auth: Auth): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const result = await auth.api.getSession({ headers: c.req.raw.headers })
-    c.set(
-      'user',
-      result
-        ? {
-            id: result.user.id,
-            email: result.user.email,
-            isBeta: Boolean(result.user.isAnonymous),
-            createdAt: result.user.createdAt,
+type SignedIn = { user: RequestUser; sessionId: string }
+
+/** The session cookie's value (plain over HTTP, `__Secure-` prefixed in production), if any. */
+function sessionCookie(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string | undefined {
+  const cookies = getCookie(c)
+  return cookies['__Secure-vitrin.session_token'] ?? cookies['vitrin.session_token']
+}
+
+/**
+ * Reads the session cookie (if any) into `c.var.user`; never refuses. Lookups go through a
+ * short in-process cache (see session-cache.ts); call `forget` when sessions end or change.
+ */
+export function loadSession(auth: Auth, cache: SessionCache<SignedIn> = createSessionCache()) {
+  const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const cookie = sessionCookie(c)
+    const signedIn = cookie
+      ? await cache.get(cookie, async () => {
+          const result = await auth.api.getSession({ headers: c.req.raw.headers })
+          if (!result) return null
+          return {
+            value: {
+              user: {
+                id: result.user.id,
+                email: result.user.email,
+                isBeta: Boolean(result.user.isAnonymous),
+                createdAt: result.user.createdAt,
+              },
+              sessionId: result.session.id,
+            },
+            expiresAt: result.session.expiresAt,
           }
-        : null,
-    )
-    c.set('sessionId', result?.session.id ?? null)
+        })
+      : null
+    c.set('user', signedIn?.user ?? null)
+    c.set('sessionId', signedIn?.sessionId ?? null)
     await next()
   }
+  return Object.assign(middleware, { forget: () => cache.clear() })
 }
 
 /** Refuses with 401 unless someone is signed in. */

@@ -123,6 +123,7 @@ describe('accounts over HTTP', () => {
   it('resets a password through the emailed link, once, in the reader language, ending every session', async () => {
     const owner = client()
     await owner.request('/api/auth/sign-up', { json: { email: 'reset@example.com', password } })
+    expect((await owner.request('/api/usage')).status).toBe(200)
     const requester = client()
     const requested = await requester.request('/api/auth/password-reset', {
       json: { email: 'reset@example.com' },
@@ -172,6 +173,8 @@ describe('accounts over HTTP', () => {
     await first.request('/api/auth/sign-up', { json: { email: 'change@example.com', password } })
     const second = client()
     await second.request('/api/auth/sign-in', { json: { email: 'change@example.com', password } })
+    // Signed in and just seen by the server, so its session lookup is fresh in the cache.
+    expect((await second.request('/api/usage')).status).toBe(200)
 
     const wrong = await first.request('/api/auth/password', {
       json: { currentPassword: 'nope12', newPassword: 'newpass1' },
