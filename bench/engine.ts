@@ -7,7 +7,6 @@ import type { GenerationView } from '../src/shared/contracts/generations.ts'
 import { type Figure, printFigures } from './lib/report.ts'
 import {
   benchFalDelayMs,
-  benchFalPollMs,
   benchWorkerConcurrency,
   type ChildReady,
   type EngineReport,
@@ -249,13 +248,16 @@ function cpuTimeMs(pid: number): number {
  */
 function breakDown(jobs: JobTiming[], report: EngineReport): Figure[] {
   const rows = new Map(report.jobs.map((row) => [row.id, row]))
-  const polls = new Map<string, FalCall[]>()
-  const results: FalCall[] = []
+  // Per request id: the first status call (the status stream opening, or the first poll) and
+  // the result read, which starts the moment COMPLETED was heard.
+  const firstStatus = new Map<string, number>()
+  const resultRead = new Map<string, FalCall>()
   for (const call of report.falCalls) {
-    const requestId = /\/requests\/([^/]+)/.exec(call.path)?.[1]
+    const match = /\/requests\/([^/]+)(\/status)?/.exec(call.path)
+    const requestId = match?.[1]
     if (!requestId) continue
-    if (call.path.endsWith('/status')) polls.set(requestId, [...(polls.get(requestId) ?? []), call])
-    else if (call.method === 'GET') results.push(call)
+    if (match[2]) firstStatus.set(requestId, Math.min(firstStatus.get(requestId) ?? call.start, call.start))
+    else if (call.method === 'GET') resultRead.set(requestId, call)
   }
   const steps = {
     accepted: [] as number[],
@@ -267,17 +269,18 @@ function breakDown(jobs: JobTiming[], report: EngineReport): Figure[] {
   }
   for (const job of jobs) {
     const row = rows.get(job.id)
-    const jobPolls = row?.providerRequestId ? polls.get(row.providerRequestId) : undefined
-    if (!row?.startedAt || !row.finishedAt || !jobPolls?.length) continue
-    const firstPoll = Math.min(...jobPolls.map((call) => call.start))
-    const completedSeen = Math.max(...jobPolls.map((call) => call.end))
+    const requestId = row?.providerRequestId
+    const following = requestId ? firstStatus.get(requestId) : undefined
+    const result = requestId ? resultRead.get(requestId) : undefined
+    if (!row?.startedAt || !row.finishedAt || following === undefined || !result) continue
     steps.accepted.push(row.createdAt - job.sentAt)
     steps.claimed.push(row.startedAt - row.createdAt)
-    steps.submitted.push(firstPoll - row.startedAt)
-    steps.completed.push(completedSeen - firstPoll)
-    steps.stored.push(row.finishedAt - completedSeen)
+    steps.submitted.push(following - row.startedAt)
+    steps.completed.push(result.start - following)
+    steps.stored.push(row.finishedAt - result.start)
     steps.seen.push(job.seenAt - row.finishedAt)
   }
+  const results = [...resultRead.values()]
   const resultReads = results.map((call) => call.end - call.start)
   return [
     { name: '  p95 POST sent → row written', value: percentile(steps.accepted, 95), unit: 'ms' },
@@ -292,7 +295,11 @@ function breakDown(jobs: JobTiming[], report: EngineReport): Figure[] {
       value: percentile(steps.completed, 95),
       unit: 'ms',
     },
-    { name: '  p95 COMPLETED → stored (result, file, row)', value: percentile(steps.stored, 95), unit: 'ms' },
+    {
+      name: '  p95 COMPLETED → stored (result, file, row)',
+      value: percentile(steps.stored, 95),
+      unit: 'ms',
+    },
     { name: '    p50 fal result read (JSON)', value: percentile(resultReads, 50), unit: 'ms' },
     { name: '  p95 stored → seen on the events stream', value: percentile(steps.seen, 95), unit: 'ms' },
     {
@@ -455,7 +462,7 @@ if (!only || only === 'orchestration') {
   const figures = await benchOrchestration()
   isWithinBudgets =
     printFigures(
-      `Generation orchestration: worker of ${benchWorkerConcurrency}, fal polled every ${benchFalPollMs} ms`,
+      `Generation orchestration: worker of ${benchWorkerConcurrency}, fal status followed by its stream`,
       figures,
     ) && isWithinBudgets
 }

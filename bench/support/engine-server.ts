@@ -16,7 +16,6 @@ import { jobTimeoutMs } from '../../src/server/jobs/worker-runtime.ts'
 import { createLogger } from '../../src/server/logger.ts'
 import { createProviders } from '../../src/server/providers/index.ts'
 import {
-  benchFalPollMs,
   benchWorkerConcurrency,
   type ChildReady,
   type EngineReport,
@@ -30,8 +29,8 @@ import {
 //
 //   engine-server.ts upload                  the app alone (no worker): uploads
 //   engine-server.ts orchestration <falUrl>  the app with IMAGE_PROVIDER=fal at <falUrl> and a
-//                                            worker of benchWorkerConcurrency, polling fal every
-//                                            benchFalPollMs
+//                                            worker of benchWorkerConcurrency, following fal's
+//                                            status streams as production does
 //
 // Reports { port, pid } over IPC once listening. In orchestration mode it also answers
 // 'reset' and 'report' messages with what it saw (fal calls, job rows, claim queries), so the
@@ -143,11 +142,10 @@ if (pglite) {
 
 let worker: Worker | null = null
 if (mode === 'orchestration') {
-  // As startConfiguredWorker (jobs/worker-runtime.ts) builds it, but with the fal poll interval
-  // shortened (it has no setting for that) and the fal traffic traced.
+  // As startConfiguredWorker (jobs/worker-runtime.ts) builds it, with the fal traffic traced.
   const providers = await createProviders(config.providers, {
     logger,
-    tuning: { fal: { pollIntervalMs: benchFalPollMs, fetch: tracedFetch } },
+    tuning: { fal: { fetch: tracedFetch } },
   })
   worker = startWorker({
     db: database.db,

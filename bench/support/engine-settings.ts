@@ -7,9 +7,6 @@ export type ChildReady = { port?: number; pid?: number; url?: string }
 /** Jobs one worker runs at once in the orchestration run: every job of the burst runs at once. */
 export const benchWorkerConcurrency = 20
 
-/** Status poll interval towards fal; production's default is 1000 ms, made for minute-long jobs. */
-export const benchFalPollMs = 50
-
 /** How long the fal fake takes from submit to COMPLETED. */
 export const benchFalDelayMs = 2000
 

@@ -10,7 +10,8 @@ import { benchFalDelayMs, type ChildReady } from './engine-settings.ts'
 
 const fake = await startFalFake({
   port: 0,
-  // Two status polls (one IN_QUEUE, one IN_PROGRESS), so progress reporting runs as in production.
+  // Two states before COMPLETED (IN_QUEUE, then IN_PROGRESS), so progress reporting runs as in
+  // production.
   defaults: { completeAfterMs: benchFalDelayMs, statusPolls: 2 },
 })
 

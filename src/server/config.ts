@@ -75,6 +75,8 @@ const envSchema = z.object({
   FAL_VIDEO_MODEL: z.string().min(3).default('fal-ai/veo3/fast/image-to-video'),
   /** Send fal traffic (queue and storage) to another origin, e.g. a local fake for tests. */
   FAL_BASE_URL: z.url().optional(),
+  /** How a fal job's status is followed: its status stream (falls back to polling) or polling alone. */
+  FAL_STATUS_UPDATES: z.enum(['stream', 'poll']).default('stream'),
   /** Key for the OpenAI-compatible SEO model (any non-empty value for Ollama). */
   OPENAI_API_KEY: z.string().min(1).optional(),
   /** Base URL of the OpenAI-compatible API (OpenAI, OpenRouter, Ollama, vLLM). */
@@ -177,7 +179,13 @@ export type Config = {
     image: 'offline' | 'fal'
     video: 'offline' | 'fal'
     seo: 'offline' | 'openai'
-    fal: { key: string | undefined; imageModel: string; videoModel: string; baseUrl: string | undefined }
+    fal: {
+      key: string | undefined
+      imageModel: string
+      videoModel: string
+      baseUrl: string | undefined
+      statusUpdates: 'stream' | 'poll'
+    }
     openai: { apiKey: string | undefined; baseUrl: string; model: string }
     ffmpegPath: string
   }
@@ -261,6 +269,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         imageModel: e.FAL_IMAGE_MODEL,
         videoModel: e.FAL_VIDEO_MODEL,
         baseUrl: e.FAL_BASE_URL,
+        statusUpdates: e.FAL_STATUS_UPDATES,
       },
       openai: {
         apiKey: e.OPENAI_API_KEY,

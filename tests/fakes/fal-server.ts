@@ -36,6 +36,12 @@ export type FalFakeScript = {
   submit?: FalFakeSteps
   /** GET …/requests/{id}/status */
   status?: FalFakeSteps
+  /** GET …/requests/{id}/status/stream (server-sent events) */
+  stream?: FalFakeSteps
+  /** The status stream sends its first event, then nothing more until the client leaves. */
+  silentStream?: boolean
+  /** On the status stream, how long each state before IN_PROGRESS lasts (default 5 ms). */
+  queueStepMs?: number
   /** GET …/requests/{id} (the result) */
   result?: FalFakeSteps
   /** PUT …/requests/{id}/cancel */
@@ -82,6 +88,8 @@ export type FalFakeJob = {
   match: string | null
   /** Behaviour captured at submit, so a later script() does not change a job in flight. */
   statusPolls: number
+  silentStream: boolean
+  queueStepMs: number
   completeAfterMs: number
   noImageUrl: boolean
   noVideoUrl: boolean
@@ -111,11 +119,11 @@ export type FalFake = {
 }
 
 type StoredFile = { bytes: Buffer; contentType: string }
-type StepKind = 'upload' | 'submit' | 'status' | 'result' | 'cancel' | 'download'
+type StepKind = 'upload' | 'submit' | 'status' | 'stream' | 'result' | 'cancel' | 'download'
 /** A script with the defaults filled in, and its step lists as consumed so far. */
 type ScriptState = { script: FalFakeScript; steps: Record<StepKind, FalFakeSteps> }
 
-const stepKinds: StepKind[] = ['upload', 'submit', 'status', 'result', 'cancel', 'download']
+const stepKinds: StepKind[] = ['upload', 'submit', 'status', 'stream', 'result', 'cancel', 'download']
 
 function stepStatus(step: FalFakeStep | undefined): number | null {
   if (step === undefined || step === 'ok') return null
@@ -388,6 +396,57 @@ export async function startFalFake(
     return job.output
   }
 
+  /**
+   * The status a poll sees now, moving the job along: IN_QUEUE for the first half of its
+   * scripted polls (position counting down), IN_PROGRESS for the rest, then COMPLETED once
+   * the polls are used up and its time has passed. A canceled job reads COMPLETED too.
+   */
+  function nextStatus(job: FalFakeJob): Record<string, unknown> & { status: string } {
+    if (job.state !== 'pending' || isComplete(job)) {
+      if (job.state === 'pending') job.state = 'completed'
+      return { status: 'COMPLETED', ...jobUrls(job), logs: null, metrics: { inference_time: 1.5 } }
+    }
+    const poll = job.polls++
+    const queuedPolls = Math.ceil(job.statusPolls / 2)
+    if (poll < queuedPolls) {
+      return { status: 'IN_QUEUE', ...jobUrls(job), queue_position: queuedPolls - 1 - poll }
+    }
+    return { status: 'IN_PROGRESS', ...jobUrls(job), logs: [] }
+  }
+
+  /**
+   * fal's status stream: one server-sent event per state the job passes through (the same
+   * states polls would see), the last one COMPLETED, and then the stream ends. A silent
+   * stream (scripted) sends its first event and then nothing, as a stalled connection would.
+   */
+  async function streamStatus(job: FalFakeJob, req: IncomingMessage, res: ServerResponse) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+    let isOpen = true
+    req.once('close', () => {
+      isOpen = false
+    })
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+    let lastSent = ''
+    while (isOpen) {
+      const status = nextStatus(job)
+      const key = `${status.status}:${String(status.queue_position ?? '')}`
+      if (key !== lastSent) {
+        lastSent = key
+        res.write(`data: ${JSON.stringify(status)}\n\n`)
+      }
+      if (status.status === 'COMPLETED') break
+      if (job.silentStream) {
+        if (isOpen) await new Promise((resolve) => req.once('close', resolve))
+        return
+      }
+      // Queue positions step along quickly; then wait for the job's time, looking at least
+      // every 20 ms for a cancel or the client leaving.
+      const untilDone = job.submittedAt + job.completeAfterMs - Date.now()
+      await pause(job.polls < job.statusPolls ? job.queueStepMs : Math.min(20, Math.max(1, untilDone)))
+    }
+    res.end()
+  }
+
   /** 422 for an input the real model would refuse at validation. */
   function validationError(kind: 'image' | 'video', input: Record<string, unknown>): string | null {
     if (typeof input.prompt !== 'string' || input.prompt.length === 0) return 'prompt'
@@ -492,28 +551,16 @@ export async function startFalFake(
       const action = segments[4]
       if (job?.match) logged.match = job.match
       const state = stateFor(job?.match)
+      if (method === 'GET' && action === 'status' && segments[5] === 'stream') {
+        if (scriptedError('stream', res, state)) return
+        if (!job || job.app !== app) return send(res, 404, { detail: 'Request not found' })
+        return streamStatus(job, req, res)
+      }
       if (method === 'GET' && action === 'status') {
         if (scriptedError('status', res, state)) return
         if (!job || job.app !== app) return send(res, 404, { detail: 'Request not found' })
-        if (job.state !== 'pending' || isComplete(job)) {
-          if (job.state === 'pending') job.state = 'completed'
-          return send(res, 200, {
-            status: 'COMPLETED',
-            ...jobUrls(job),
-            logs: null,
-            metrics: { inference_time: 1.5 },
-          })
-        }
-        const poll = job.polls++
-        const queuedPolls = Math.ceil(job.statusPolls / 2)
-        if (poll < queuedPolls) {
-          return send(res, 202, {
-            status: 'IN_QUEUE',
-            ...jobUrls(job),
-            queue_position: queuedPolls - 1 - poll,
-          })
-        }
-        return send(res, 202, { status: 'IN_PROGRESS', ...jobUrls(job), logs: [] })
+        const status = nextStatus(job)
+        return send(res, status.status === 'COMPLETED' ? 200 : 202, status)
       }
       if (method === 'GET' && action === undefined) {
         if (scriptedError('result', res, state)) return
@@ -564,6 +611,8 @@ export async function startFalFake(
         state: 'pending',
         match,
         statusPolls: state.script.statusPolls ?? 2,
+        silentStream: state.script.silentStream ?? false,
+        queueStepMs: state.script.queueStepMs ?? 5,
         completeAfterMs: state.script.completeAfterMs ?? 0,
         noImageUrl: state.script.noImageUrl ?? false,
         noVideoUrl: state.script.noVideoUrl ?? false,

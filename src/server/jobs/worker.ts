@@ -45,6 +45,9 @@ const failureCodes: Record<ProviderFailure, ErrorCode> = {
   canceled: 'GENERATION_CANCELED',
 }
 
+/** How long a reported progress waits before it is saved (later reports in between replace it). */
+const progressSaveDelayMs = 100
+
 /** Failures worth another try later (the same input may well work). */
 const transientFailures = new Set<ProviderFailure>(['unavailable', 'rate_limited'])
 
@@ -159,7 +162,28 @@ export function startWorker(options: WorkerOptions): Worker {
       Math.max(50, Math.floor(options.leaseMs / 3)),
     )
 
-    let queuePosition = row.queuePosition
+    // Progress is saved a moment after it is reported, as where it ended up: fal often says
+    // "queued" and "running" within milliseconds, and only the latter is worth a write.
+    let savedPosition = row.queuePosition
+    let reportedPosition = row.queuePosition
+    let progressTimer: NodeJS.Timeout | undefined
+    const saveProgress = () => {
+      progressTimer = undefined
+      const next = reportedPosition
+      if (next === savedPosition || controller.signal.aborted) return
+      savedPosition = next
+      void db
+        .update(generations)
+        .set({ queuePosition: next })
+        .where(
+          and(eq(generations.id, row.id), eq(generations.lockedBy, id), eq(generations.status, 'running')),
+        )
+        .returning()
+        .then(([changed]) => {
+          if (changed) options.notifier.generationChanged(row.id, changed)
+        })
+        .catch((error: unknown) => jobLog.warn({ err: error }, 'saving the queue position failed'))
+    }
     try {
       if (row.cancelRequested) stop('canceled')
       const falKey = row.usesOwnKey ? ((await options.readOwnFalKey(row.userId)) ?? undefined) : undefined
@@ -182,26 +206,8 @@ export function startWorker(options: WorkerOptions): Worker {
           log: jobLog,
           falKey,
           onProgress: (progress) => {
-            // Only a new queue position is worth a write: "running" with no position is what
-            // the claim already stored.
-            const next = progress.queuePosition ?? null
-            if (next === queuePosition) return
-            queuePosition = next
-            void db
-              .update(generations)
-              .set({ queuePosition: next })
-              .where(
-                and(
-                  eq(generations.id, row.id),
-                  eq(generations.lockedBy, id),
-                  eq(generations.status, 'running'),
-                ),
-              )
-              .returning()
-              .then(([changed]) => {
-                if (changed) options.notifier.generationChanged(row.id, changed)
-              })
-              .catch((error: unknown) => jobLog.warn({ err: error }, 'saving the queue position failed'))
+            reportedPosition = progress.queuePosition ?? null
+            progressTimer ??= setTimeout(saveProgress, progressSaveDelayMs)
           },
         },
       )
@@ -216,6 +222,7 @@ export function startWorker(options: WorkerOptions): Worker {
       await handleFailure(row, error, controller.signal.reason as StopReason | undefined, jobLog)
     } finally {
       clearTimeout(timeout)
+      clearTimeout(progressTimer)
       clearInterval(heartbeat)
       inFlight.delete(row.id)
     }

@@ -11,7 +11,7 @@ type ProvidersConfig = Config['providers']
 
 /** Knobs tests turn (shorter polls and retry waits, a wrapped fetch); production uses defaults. */
 export type ProviderTuning = {
-  fal?: Pick<FalAdapterOptions, 'pollIntervalMs' | 'maxWaitMs' | 'retry' | 'fetch'>
+  fal?: Pick<FalAdapterOptions, 'pollIntervalMs' | 'streamCheckMs' | 'maxWaitMs' | 'retry' | 'fetch'>
   openai?: Pick<OpenAiSeoOptions, 'maxRetries' | 'timeoutMs' | 'fetch'>
 }
 
@@ -37,6 +37,7 @@ export async function createProviders(
     key: config.fal.key,
     model,
     baseUrl: config.fal.baseUrl,
+    statusUpdates: config.fal.statusUpdates,
     ...deps.tuning?.fal,
   })
 

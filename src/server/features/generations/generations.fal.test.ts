@@ -51,6 +51,21 @@ describe('generations through fal', () => {
   const submits = () =>
     fal.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/fal-ai/nano-banana/edit'))
 
+  it("shows fal's queue position while the job waits there, then clears it", async () => {
+    fal.script({ statusPolls: 4, queueStepMs: 600 })
+    const client = await signedInClient(server)
+    const imageAssetId = await uploadPhoto(client)
+    const { generation } = await (await createGeneration(client, { mode: 'image', imageAssetId })).json()
+    await expect
+      .poll(async () => {
+        const read = await (await client.request(`/api/generations/${generation.id}`)).json()
+        return [read.generation.status, read.generation.queuePosition]
+      })
+      .toEqual(['running', 1])
+    const done = await waitForStatus(client, generation.id, ['succeeded', 'failed'])
+    expect([done.status, done.queuePosition]).toEqual(['succeeded', null])
+  })
+
   it('succeeds when fal answers 503 twice and then accepts, holding the quota once', async () => {
     fal.script({ submit: [503, 503, 'ok'] })
     const client = await signedInClient(server)

@@ -265,11 +265,67 @@ describe('fal image edit: waiting and the result', () => {
     expect(fake.requests.some((r) => r.path === `/fal-ai/nano-banana/requests/${started.requestId}`)).toBe(
       true,
     )
-    expect(
-      fake.requests.filter(
-        (r) => r.path === `/fal-ai/nano-banana/requests/${started.requestId}/status?logs=0`,
-      ).length,
-    ).toBe(3)
+    // The status came over one status stream; nothing polled.
+    const statusCalls = fake.requests.filter((r) => r.path.includes(`/requests/${started.requestId}/status`))
+    expect(statusCalls.map((r) => r.path)).toEqual([
+      `/fal-ai/nano-banana/requests/${started.requestId}/status/stream?logs=0`,
+    ])
+  })
+
+  it('polls every status instead when told to (FAL_STATUS_UPDATES=poll)', async () => {
+    const provider = createFalImageProvider(adapterOptions({ statusUpdates: 'poll' }))
+    fake.script({ statusPolls: 2 })
+    const started = await provider.startImageEdit(productRequest(), context().ctx)
+    if (started.kind !== 'queued') throw new Error('expected a queued request')
+    const { ctx, progress } = context()
+    expect((await provider.resumeImageEdit(started.requestId, ctx)).image.mime).toBe('image/jpeg')
+    expect(progress).toEqual([{ state: 'queued', queuePosition: 0 }, { state: 'running' }])
+    const statusCalls = fake.requests.filter((r) => r.path.includes(`/requests/${started.requestId}/status`))
+    expect(statusCalls.map((r) => r.path)).toEqual(
+      Array(3).fill(`/fal-ai/nano-banana/requests/${started.requestId}/status?logs=0`),
+    )
+  })
+
+  it('falls back to polling when the status stream is refused, and finishes', async () => {
+    fake.script({ stream: 404, statusPolls: 2 })
+    const provider = createFalImageProvider(adapterOptions())
+    const started = await provider.startImageEdit(productRequest(), context().ctx)
+    if (started.kind !== 'queued') throw new Error('expected a queued request')
+    const { ctx, lines } = context()
+    expect((await provider.resumeImageEdit(started.requestId, ctx)).image.mime).toBe('image/jpeg')
+    const paths = fake.requests
+      .filter((r) => r.path.includes(`/requests/${started.requestId}/status`))
+      .map((r) => r.path.split('/').slice(-1)[0])
+    expect(paths).toEqual(['stream?logs=0', 'status?logs=0', 'status?logs=0', 'status?logs=0'])
+    expect(lines.some((line) => line.includes('fal status stream'))).toBe(true)
+  })
+
+  it('checks on a status stream that goes silent with a poll, and finishes', async () => {
+    fake.script({ silentStream: true, statusPolls: 2, completeAfterMs: 50 })
+    const provider = createFalImageProvider(adapterOptions({ streamCheckMs: 30 }))
+    const started = await provider.startImageEdit(productRequest(), context().ctx)
+    if (started.kind !== 'queued') throw new Error('expected a queued request')
+    const { ctx } = context()
+    expect((await provider.resumeImageEdit(started.requestId, ctx)).image.mime).toBe('image/jpeg')
+    const polls = fake.requests.filter((r) => r.path.endsWith(`/requests/${started.requestId}/status?logs=0`))
+    expect(polls.length).toBeGreaterThanOrEqual(1)
+  })
+
+  it('an abort while following the status stream stops it with canceled', async () => {
+    fake.script({ completeAfterMs: 60_000 })
+    const provider = createFalImageProvider(adapterOptions())
+    const started = await provider.startImageEdit(productRequest(), context().ctx)
+    if (started.kind !== 'queued') throw new Error('expected a queued request')
+    const controller = new AbortController()
+    const { ctx, progress } = context({ signal: controller.signal })
+    const waiting = provider.resumeImageEdit(started.requestId, ctx)
+    await expect.poll(() => progress.length).toBeGreaterThan(0)
+    controller.abort()
+    const error = await failureOf(waiting)
+    expect(error.failure).toBe('canceled')
+    // Nothing polled after the stream closed, and no result was read.
+    expect(fake.requests.filter((r) => r.path.endsWith('/status?logs=0'))).toEqual([])
+    expect(fake.requests.some((r) => r.path.endsWith(`/requests/${started.requestId}`))).toBe(false)
   })
 
   it('reports the prompt used when the same process started the request', async () => {
@@ -319,7 +375,7 @@ describe('fal image edit: waiting and the result', () => {
 
   it('an abort while waiting stops polling with canceled', async () => {
     fake.script({ completeAfterMs: 60_000 })
-    const provider = createFalImageProvider(adapterOptions())
+    const provider = createFalImageProvider(adapterOptions({ statusUpdates: 'poll' }))
     const started = await provider.startImageEdit(productRequest(), context().ctx)
     if (started.kind !== 'queued') throw new Error('expected a queued request')
     const controller = new AbortController()
@@ -345,9 +401,9 @@ describe('fal image edit: waiting and the result', () => {
     expect(fake.requests).toEqual([])
   })
 
-  it('gives up with timeout after the longest wait', async () => {
+  it.each(['stream', 'poll'] as const)('gives up with timeout after the longest wait (%s)', async (mode) => {
     fake.script({ completeAfterMs: 60_000 })
-    const provider = createFalImageProvider(adapterOptions({ maxWaitMs: 100 }))
+    const provider = createFalImageProvider(adapterOptions({ maxWaitMs: 100, statusUpdates: mode }))
     const started = await provider.startImageEdit(productRequest(), context().ctx)
     if (started.kind !== 'queued') throw new Error('expected a queued request')
     const error = await failureOf(provider.resumeImageEdit(started.requestId, context().ctx))

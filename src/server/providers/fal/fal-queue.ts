@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { RetryOptions } from '@fal-ai/client'
+import type { FalClient, QueueStatus, RetryOptions } from '@fal-ai/client'
 import { type ProviderCallContext, ProviderError, type ProviderProgress } from '../types.ts'
 import { type FalClientSettings, openFalClient } from './fal-client.ts'
 import { falError, toFalProviderError } from './fal-errors.ts'
@@ -13,8 +13,16 @@ export type FalAdapterOptions = {
   model: string
   /** Another origin for all fal traffic (FAL_BASE_URL), e.g. the local fake. */
   baseUrl?: string | undefined
+  /**
+   * How a job's status is followed: 'stream' (the default) keeps fal's status stream open and
+   * hears each change as it happens; 'poll' asks every pollIntervalMs. A stream that fails
+   * falls back to polling.
+   */
+  statusUpdates?: 'stream' | 'poll' | undefined
   /** Time between status polls; fal's own default is 500 ms, a job-runner needs less chatter. */
   pollIntervalMs?: number | undefined
+  /** While streaming, how long a silent stream is trusted before one status poll checks on it. */
+  streamCheckMs?: number | undefined
   /** Longest one resume call waits for a result before failing with 'timeout'. */
   maxWaitMs?: number | undefined
   /** Overrides of the client's retry options (tests shorten the waits). */
@@ -29,6 +37,7 @@ export type FalAdapterOptions = {
 
 const defaults = {
   pollIntervalMs: 1000,
+  streamCheckMs: 10_000,
   // Veo can queue for a while on a busy account (2 concurrent jobs for new accounts).
   maxWaitMs: 30 * 60_000,
   maxDownloadBytes: 200 * 1024 * 1024,
@@ -65,6 +74,8 @@ function isTransientStatus(status: number): boolean {
 export function createFalQueue(options: FalAdapterOptions): FalQueue {
   const model = options.model
   const pollIntervalMs = options.pollIntervalMs ?? defaults.pollIntervalMs
+  const streamCheckMs = options.streamCheckMs ?? defaults.streamCheckMs
+  const statusUpdates = options.statusUpdates ?? 'stream'
   const maxWaitMs = options.maxWaitMs ?? defaults.maxWaitMs
   const maxDownloadBytes = options.maxDownloadBytes ?? defaults.maxDownloadBytes
   const baseFetch = options.fetch ?? globalThis.fetch
@@ -130,6 +141,80 @@ export function createFalQueue(options: FalAdapterOptions): FalQueue {
     return { bytes, contentType: response.headers.get('content-type') }
   }
 
+  /**
+   * Follows a request on fal's status stream (`…/status/stream`), passing each status to
+   * `take`, until it says COMPLETED (true) or the stream ends or fails without it (false: the
+   * caller polls from there, so a stream can only make a job finish sooner, never fail it).
+   * A stream silent for streamCheckMs gets one status poll to check on it; the deadline or the
+   * job's abort closes it.
+   */
+  async function followStatusStream(
+    fal: FalClient,
+    requestId: string,
+    ctx: ProviderCallContext,
+    take: (status: QueueStatus) => boolean,
+    deadline: number,
+  ): Promise<boolean> {
+    const aborted = (cause: unknown) => falError('canceled', cause)
+    let stream: Awaited<ReturnType<FalClient['queue']['streamStatus']>>
+    try {
+      stream = await fal.queue.streamStatus(model, { requestId, logs: false })
+    } catch (error) {
+      if (ctx.signal.aborted) throw aborted(error)
+      ctx.log.info({ provider: 'fal', model, requestId, err: error }, 'fal status stream refused; polling')
+      return false
+    }
+    // Once finished (completed, closed or failed), late events and checks are ignored.
+    let isFinished = false
+    let isCompleted = false
+    let timer: NodeJS.Timeout | undefined
+    const finish = (completed: boolean) => {
+      if (isFinished) return
+      isFinished = true
+      isCompleted = completed
+      clearTimeout(timer)
+      stream.abort()
+    }
+    const close = () => finish(false)
+    const onStatus = (status: QueueStatus) => {
+      if (isFinished) return
+      if (take(status)) finish(true)
+      else watch()
+    }
+    const watch = () => {
+      clearTimeout(timer)
+      const remaining = deadline - Date.now()
+      if (remaining <= 0) return close()
+      timer = setTimeout(check, Math.min(streamCheckMs, remaining))
+    }
+    const check = async () => {
+      try {
+        onStatus(await fal.queue.status(model, { requestId, logs: false, abortSignal: ctx.signal }))
+      } catch {
+        // The polling that follows reports (or maps) the failure.
+        close()
+      }
+    }
+    ctx.signal.addEventListener('abort', close, { once: true })
+    stream.on('data', onStatus)
+    watch()
+    try {
+      await stream.done()
+    } catch (error) {
+      if (ctx.signal.aborted) throw aborted(error)
+      if (!isCompleted) {
+        ctx.log.info({ provider: 'fal', model, requestId, err: error }, 'fal status stream failed; polling')
+      }
+    } finally {
+      // The stream ended by itself (or failed): stop listening either way.
+      const completed = isCompleted
+      finish(completed)
+      ctx.signal.removeEventListener('abort', close)
+    }
+    if (ctx.signal.aborted) throw aborted(new Error('status stream aborted'))
+    return isCompleted
+  }
+
   return {
     model,
 
@@ -179,9 +264,9 @@ export function createFalQueue(options: FalAdapterOptions): FalQueue {
         const fal = open(ctx)
         const deadline = Date.now() + maxWaitMs
         let lastReported = ''
-        for (;;) {
-          const status = await fal.queue.status(model, { requestId, logs: false, abortSignal: ctx.signal })
-          if (status.status === 'COMPLETED') break
+        /** Reports a status's progress (changes only); true once it is COMPLETED. */
+        const take = (status: QueueStatus): boolean => {
+          if (status.status === 'COMPLETED') return true
           const progress: ProviderProgress =
             status.status === 'IN_QUEUE'
               ? { state: 'queued', queuePosition: status.queue_position }
@@ -191,6 +276,14 @@ export function createFalQueue(options: FalAdapterOptions): FalQueue {
             lastReported = progressKey(progress)
             ctx.onProgress?.(progress)
           }
+          return false
+        }
+        let isCompleted =
+          statusUpdates === 'stream' && (await followStatusStream(fal, requestId, ctx, take, deadline))
+        while (!isCompleted) {
+          const status = await fal.queue.status(model, { requestId, logs: false, abortSignal: ctx.signal })
+          isCompleted = take(status)
+          if (isCompleted) break
           if (Date.now() + pollIntervalMs > deadline) {
             throw falError('timeout', new Error(`no result after ${maxWaitMs} ms`))
           }
