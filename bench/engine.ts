@@ -425,6 +425,7 @@ async function benchOrchestration(): Promise<Figure[]> {
     const peakRssMb = memory.stop()
     const report = await ask(app, 'report')
     if (!report) throw new Error('the app child sent no report')
+    if (process.env.BENCH_DUMP) writeFileSync(process.env.BENCH_DUMP, JSON.stringify({ jobs, report }))
 
     const totals = jobs.map((job) => job.totalMs)
     const label = `${jobCount} image jobs, fal ${benchFalDelayMs / 1000} s`

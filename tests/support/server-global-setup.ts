@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { drizzle } from 'drizzle-orm/pglite'
+import { migrate } from 'drizzle-orm/pglite/migrator'
 import type { TestProject } from 'vitest/node'
-import { openDatabase } from '../../src/server/db/client.ts'
+import { migrationsFolder } from '../../src/server/db/migrations-folder.ts'
 import { createPostgresTemplate } from './postgres.ts'
 
 declare module 'vitest' {
@@ -21,13 +23,14 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'vitrin-test-'))
+  // Built here, in this thread, because only the engine itself can dump its data folder; the
+  // app opens copies on its database thread (db/pglite-thread.ts) from the same migrations.
   const pglite = new PGlite()
-  const database = await openDatabase({ pglite })
-  await database.migrate()
+  await migrate(drizzle(pglite), { migrationsFolder })
   const dump = await pglite.dumpDataDir('none')
   const templatePath = join(dir, 'template.tar')
   writeFileSync(templatePath, Buffer.from(await dump.arrayBuffer()))
-  await database.close()
+  await pglite.close()
   project.provide('pgliteTemplatePath', templatePath)
 
   const postgresUrl = process.env.TEST_DATABASE_URL

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs'
-import { PGlite } from '@electric-sql/pglite'
 import { inject } from 'vitest'
 import { type Database, openDatabase } from '../../src/server/db/client.ts'
 import { createPostgresDatabase } from './postgres.ts'
@@ -24,7 +23,6 @@ export async function openTestDatabase(): Promise<Database> {
       },
     }
   }
-  const dump = new Blob([readFileSync(inject('pgliteTemplatePath'))])
-  const pglite = new PGlite('memory://', { loadDataDir: dump })
-  return openDatabase({ pglite })
+  const dump = readFileSync(inject('pgliteTemplatePath'))
+  return openDatabase({ pgliteDump: dump.buffer.slice(dump.byteOffset, dump.byteOffset + dump.byteLength) })
 }

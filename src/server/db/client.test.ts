@@ -1,5 +1,6 @@
-import { readdirSync } from 'node:fs'
-import { PGlite } from '@electric-sql/pglite'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { getTableName, is, sql } from 'drizzle-orm'
 import { PgTable } from 'drizzle-orm/pg-core'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -24,8 +25,11 @@ async function openEmptyDatabase(): Promise<{ open: () => Promise<Database>; dro
     const fresh = await createPostgresDatabase(url, 'template0')
     return { open: () => openDatabase({ databaseUrl: fresh.url, poolMax: 4 }), drop: fresh.drop }
   }
-  const pglite = new PGlite()
-  return { open: () => openDatabase({ pglite }), drop: async () => {} }
+  const dataDir = mkdtempSync(join(tmpdir(), 'vitrin-db-test-'))
+  return {
+    open: () => openDatabase({ dataDir }),
+    drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+  }
 }
 
 async function publicTables(database: Database): Promise<string[]> {

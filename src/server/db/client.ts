@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import type { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { migrationsFolder } from './migrations-folder.ts'
+import { openPgliteThread, type PgliteClient } from './pglite-thread.ts'
 import * as schema from './schema/index.ts'
 
 export { schema }
@@ -14,8 +14,8 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Database = {
   db: Db
   kind: 'pglite' | 'postgres'
-  /** The embedded engine, when kind is pglite (for tooling that needs the raw instance). */
-  pglite?: PGlite
+  /** The embedded engine's client, when kind is pglite (for tooling that counts its statements). */
+  pglite?: PgliteClient
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>
   /** Applies pending migrations from the one migration folder. */
@@ -28,25 +28,31 @@ export async function openDatabase(options: {
   databaseUrl?: string | undefined
   dataDir?: string
   poolMax?: number
-  /** Open an existing PGlite instance (tests build one from a template). */
-  pglite?: PGlite
+  /** Open an in-memory copy of a PGlite data folder dump (tests start from a migrated template). */
+  pgliteDump?: ArrayBuffer
   /** Told when an idle PostgreSQL connection dies (a server restart, a failover). */
   onConnectionError?: (error: Error) => void
 }): Promise<Database> {
   if (options.databaseUrl)
     return openPostgres(options.databaseUrl, options.poolMax ?? 10, options.onConnectionError)
-  if (options.pglite) return wrapPglite(options.pglite)
-  const { PGlite } = await import('@electric-sql/pglite')
+  if (options.pgliteDump) return wrapPglite(openPgliteThread({ kind: 'dump', dump: options.pgliteDump }))
   const dir = resolve(options.dataDir ?? './data', 'pglite')
   // PGlite creates only the last folder level itself.
   mkdirSync(dirname(dir), { recursive: true })
-  return wrapPglite(new PGlite(dir))
+  return wrapPglite(openPgliteThread({ kind: 'dir', dataDir: dir }))
 }
 
-async function wrapPglite(pglite: PGlite): Promise<Database> {
+async function wrapPglite(pglite: PgliteClient): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/pglite')
-  const db = drizzle(pglite, { schema }) as unknown as Db
-  await pglite.waitReady
+  // The thread client speaks the part of PGlite's API the query layer uses.
+  const asPglite = pglite as unknown as import('@electric-sql/pglite').PGlite
+  const db = drizzle(asPglite, { schema }) as unknown as Db
+  try {
+    await pglite.waitReady
+  } catch (error) {
+    await pglite.close()
+    throw error
+  }
   return {
     db,
     kind: 'pglite',
@@ -56,7 +62,7 @@ async function wrapPglite(pglite: PGlite): Promise<Database> {
     },
     migrate: async () => {
       const { migrate } = await import('drizzle-orm/pglite/migrator')
-      await migrate(drizzle(pglite, { schema }), { migrationsFolder })
+      await migrate(drizzle(asPglite, { schema }), { migrationsFolder })
     },
     close: async () => {
       if (!pglite.closed) await pglite.close()

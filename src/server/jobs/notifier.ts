@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events'
-import type { generations } from '../db/schema/index.ts'
+import type { assets, generations } from '../db/schema/index.ts'
 
 type GenerationRow = typeof generations.$inferSelect
+type AssetRow = typeof assets.$inferSelect
 
 /**
  * In-process signals: "there is new work" for the embedded worker, and "this generation
@@ -13,10 +14,14 @@ export type Notifier = {
   onWorkAvailable(listener: () => void): () => void
   /**
    * Says a generation changed. With `row` (the row as the statement that changed it returned
-   * it), listeners can skip reading it back; without, they read the database.
+   * it), listeners can skip reading it back; without, they read the database. `assets` are
+   * files it has just stored (its result), which listeners need not read either.
    */
-  generationChanged(id: string, row?: GenerationRow): void
-  onGenerationChanged(id: string, listener: (row: GenerationRow | undefined) => void): () => void
+  generationChanged(id: string, row?: GenerationRow, assets?: AssetRow[]): void
+  onGenerationChanged(
+    id: string,
+    listener: (row: GenerationRow | undefined, assets: AssetRow[] | undefined) => void,
+  ): () => void
 }
 
 export function createNotifier(): Notifier {
@@ -28,7 +33,7 @@ export function createNotifier(): Notifier {
       emitter.on('work', listener)
       return () => emitter.off('work', listener)
     },
-    generationChanged: (id, row) => emitter.emit(`generation:${id}`, row),
+    generationChanged: (id, row, assets) => emitter.emit(`generation:${id}`, row, assets),
     onGenerationChanged(id, listener) {
       emitter.on(`generation:${id}`, listener)
       return () => emitter.off(`generation:${id}`, listener)

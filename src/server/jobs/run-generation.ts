@@ -19,13 +19,19 @@ export type RunDeps = {
   log: Logger
   /** Stores the provider's request id before waiting on it, so a restart can resume it. */
   rememberRequestId: (requestId: string) => Promise<void>
+  /** Told of each file the generation stored (its result). */
+  onStored?: (asset: typeof assets.$inferSelect) => void
 }
 
 async function readImage(deps: RunDeps, assetId: string | null): Promise<ImageFile> {
   if (!assetId) throw new Error('generation has no input image')
   const [asset] = await deps.db.select().from(assets).where(eq(assets.id, assetId))
   if (!asset) throw new Error(`input asset ${assetId} is gone`)
-  return { bytes: await deps.storage.get(asset.storageKey), mime: asset.mime as ImageMime }
+  return {
+    bytes: await deps.storage.get(asset.storageKey),
+    mime: asset.mime as ImageMime,
+    sha256: asset.checksum,
+  }
 }
 
 /** Waits for a queued provider request, or takes an immediate result. */
@@ -39,8 +45,16 @@ async function settle<T>(
   if (row.providerRequestId) return resume(row.providerRequestId)
   const started = await start()
   if (started.kind === 'done') return started.result
-  await deps.rememberRequestId(started.requestId)
-  return resume(started.requestId)
+  // Following the request starts at once, while its id is written down; the id is on record
+  // before its result is used.
+  const remembered = deps.rememberRequestId(started.requestId).then(
+    () => null,
+    (error: unknown) => error,
+  )
+  const result = await resume(started.requestId)
+  const failure = await remembered
+  if (failure) throw failure
+  return result
 }
 
 function downloadName(row: GenerationRow, extension: string): string {
@@ -90,6 +104,7 @@ export async function runGeneration(
       width: size.width,
       height: size.height,
     })
+    deps.onStored?.(stored)
     return {
       type: 'image',
       assetId: stored.id,
@@ -114,6 +129,7 @@ export async function runGeneration(
     mime: 'video/mp4',
     fileName: downloadName(row, 'mp4'),
   })
+  deps.onStored?.(stored)
   if (!row.inputAssetId) throw new Error('video without an input image')
   return {
     type: 'video',

@@ -3,8 +3,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { GenerationMode } from '../../shared/contracts/generations.ts'
 import type { ErrorCode } from '../../shared/errors.ts'
 import type { Db } from '../db/client.ts'
-import { generations } from '../db/schema/index.ts'
-import { commitQuota, releaseQuota } from '../features/quota/quota.service.ts'
+import { type assets, generations } from '../db/schema/index.ts'
+import { commitQuotaCtes, releaseQuotaCtes } from '../features/quota/quota.service.ts'
 import type { Logger } from '../logger.ts'
 import { ProviderError, type ProviderFailure } from '../providers/types.ts'
 import type { ObjectStorage } from '../storage/types.ts'
@@ -52,6 +52,7 @@ const progressSaveDelayMs = 100
 const transientFailures = new Set<ProviderFailure>(['unavailable', 'rate_limited'])
 
 type GenerationRow = typeof generations.$inferSelect
+type AssetRow = typeof assets.$inferSelect
 type StopReason = 'canceled' | 'timeout' | 'shutdown' | 'lease-lost'
 
 /**
@@ -112,28 +113,39 @@ export function startWorker(options: WorkerOptions): Worker {
     return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
   }
 
-  /** Applies an outcome only while this worker still holds the job. */
+  /**
+   * Applies an outcome only while this worker still holds the job, and settles its quota in the
+   * same statement (kept on success, given back on failure): both happen, or neither.
+   */
   async function finish(
     row: GenerationRow,
     values: Partial<typeof generations.$inferInsert>,
     quota: 'commit' | 'release' | 'keep',
+    storedAssets: AssetRow[] = [],
   ) {
     const now = new Date()
-    const updated = await db.transaction(async (tx) => {
-      const [changed] = await tx
+    const done = db.$with('done').as(
+      db
         .update(generations)
         .set({ ...values, lockedBy: null, leaseUntil: null })
         .where(
           and(eq(generations.id, row.id), eq(generations.lockedBy, id), eq(generations.status, 'running')),
         )
-        .returning()
-      if (!changed) return null
-      if (row.quotaReservationId && quota === 'commit') await commitQuota(tx, row.quotaReservationId, now)
-      if (row.quotaReservationId && quota === 'release') await releaseQuota(tx, row.quotaReservationId, now)
-      return changed
-    })
-    if (updated) options.notifier.generationChanged(row.id, updated)
-    return updated !== null
+        .returning(),
+    )
+    const reservation = sql`(select ${done.quotaReservationId} from ${done})`
+    const settle =
+      !row.quotaReservationId || quota === 'keep'
+        ? []
+        : quota === 'commit'
+          ? commitQuotaCtes(db, reservation, now)
+          : releaseQuotaCtes(db, reservation, now)
+    const [updated] = await db
+      .with(done, ...settle)
+      .select()
+      .from(done)
+    if (updated) options.notifier.generationChanged(row.id, updated, storedAssets)
+    return updated !== undefined
   }
 
   async function process(row: GenerationRow) {
@@ -164,6 +176,7 @@ export function startWorker(options: WorkerOptions): Worker {
 
     // Progress is saved a moment after it is reported, as where it ended up: fal often says
     // "queued" and "running" within milliseconds, and only the latter is worth a write.
+    const storedAssets: AssetRow[] = []
     let savedPosition = row.queuePosition
     let reportedPosition = row.queuePosition
     let progressTimer: NodeJS.Timeout | undefined
@@ -193,6 +206,7 @@ export function startWorker(options: WorkerOptions): Worker {
           storage: options.storage,
           providers: options.providers,
           log: jobLog,
+          onStored: (asset) => storedAssets.push(asset),
           rememberRequestId: async (requestId) => {
             await db
               .update(generations)
@@ -216,6 +230,7 @@ export function startWorker(options: WorkerOptions): Worker {
         row,
         { status: 'succeeded', result, errorCode: null, finishedAt: new Date(), queuePosition: null },
         'commit',
+        storedAssets,
       )
       jobLog.info('generation succeeded')
     } catch (error) {

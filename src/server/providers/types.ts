@@ -8,7 +8,12 @@ import type { Logger } from '../logger.ts'
 export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp'
 
 /** An image in memory (an upload or a result). */
-export type ImageFile = { bytes: Buffer; mime: ImageMime }
+export type ImageFile = {
+  bytes: Buffer
+  mime: ImageMime
+  /** SHA-256 of `bytes` (hex), when known already (a stored asset's checksum). */
+  sha256?: string | undefined
+}
 export type VideoFile = { bytes: Buffer; mime: 'video/mp4' }
 
 export type ImageEditRequest = {

@@ -27,6 +27,11 @@ import {
 
 /** How often an event stream looks at the database when nothing in this process says "changed". */
 const eventPollMs = 1000
+/**
+ * The same, once this process's own worker has reported on the job: its notices carry every
+ * change, and the look at the database is only a safety net.
+ */
+const eventSafetyPollMs = 5000
 const keepAliveMs = 15_000
 
 export function generationsRoutes(deps: GenerationDeps) {
@@ -84,9 +89,12 @@ export function generationsRoutes(deps: GenerationDeps) {
           // The row a notice carried, if the latest notice carried one: it saves a read.
           let noticed: GenerationRow | undefined
           const assetCache = new Map<string, AssetRow>()
-          const unsubscribe = deps.notifier.onGenerationChanged(id, (changed) => {
+          let pollMs = eventPollMs
+          const unsubscribe = deps.notifier.onGenerationChanged(id, (changed, stored) => {
             isDirty = true
             noticed = changed
+            if (changed) pollMs = eventSafetyPollMs
+            for (const asset of stored ?? []) if (asset.userId === userId) assetCache.set(asset.id, asset)
             wake?.()
           })
           stream.onAbort(() => {
@@ -126,7 +134,7 @@ export function generationsRoutes(deps: GenerationDeps) {
               row = null
               if (isDirty) continue
               await new Promise<void>((resolve) => {
-                const timer = setTimeout(resolve, eventPollMs)
+                const timer = setTimeout(resolve, pollMs)
                 wake = () => {
                   clearTimeout(timer)
                   resolve()

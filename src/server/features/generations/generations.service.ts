@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, lt, or } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import {
   type createGenerationRequestSchema,
@@ -18,7 +18,7 @@ import type { Notifier } from '../../jobs/notifier.ts'
 import type { RateLimiter, RateLimitRule } from '../../rate-limit/rate-limiter.ts'
 import type { ObjectStorage } from '../../storage/types.ts'
 import { getActiveSubscription, type SubscriptionRow } from '../billing/subscription.service.ts'
-import { releaseQuota, reserveQuota } from '../quota/quota.service.ts'
+import { quotaExceeded, quotaHoldFor, releaseQuotaCtes, reservationCtes } from '../quota/quota.service.ts'
 import { assetIdsOf, presentGeneration } from './generations.present.ts'
 
 /** SEO copy is unlimited, but not unthrottled: 30 per user per 10 minutes. */
@@ -105,26 +105,40 @@ async function enqueue(
   // Read once, for both the own-key check and the quota.
   const subscription = mode === 'seo' ? null : await getActiveSubscription(deps.db, userId, deps.now())
   const isOwnKey = await usesOwnKey(deps, userId, mode, subscription)
-  const row = await deps.db.transaction(async (tx) => {
-    const reservation =
-      mode === 'seo' || isOwnKey
-        ? null
-        : await reserveQuota(tx, userId, mode === 'image' ? 'images' : 'videos', deps.now(), subscription)
-    const [created] = await tx
-      .insert(generations)
-      .values({
-        ...values,
-        userId,
-        provider: providerFor(deps, mode),
-        usesOwnKey: isOwnKey,
-        quotaReservationId: reservation?.reservationId ?? null,
-      })
-      .returning()
-    if (!created) throw new Error('generation insert returned no row')
-    return created
-  })
+  const row = {
+    ...values,
+    userId,
+    provider: providerFor(deps, mode),
+    usesOwnKey: isOwnKey,
+  } satisfies typeof generations.$inferInsert
+  let created: GenerationRow | undefined
+  if (mode === 'seo' || isOwnKey) {
+    ;[created] = await deps.db.insert(generations).values(row).returning()
+  } else {
+    const resource = mode === 'image' ? 'images' : 'videos'
+    const hold = await quotaHoldFor(deps.db, userId, resource, deps.now(), subscription)
+    // The quota hold and the row in one statement (no transaction kept open across round
+    // trips): when the quota is used up, `reserved` is empty and no row is inserted.
+    const inserted = (await deps.db.execute(sql`
+      with ${reservationCtes(hold)}
+      insert into ${generations} (
+        user_id, tool, mode, aspect_ratio, prompt, context, input_asset_id, reference_asset_id,
+        source_generation_id, provider, uses_own_key, quota_reservation_id
+      )
+      select ${row.userId}, ${row.tool}, ${row.mode}, ${row.aspectRatio}, ${row.prompt ?? null},
+        ${JSON.stringify(row.context ?? {})}::jsonb, ${row.inputAssetId ?? null},
+        ${row.referenceAssetId ?? null}, ${row.sourceGenerationId ?? null}, ${row.provider}, false,
+        reserved.id
+      from reserved
+      returning id
+    `)) as unknown as { rows: { id: string }[] }
+    const id = inserted.rows[0]?.id
+    if (!id) throw quotaExceeded(resource)
+    ;[created] = await deps.db.select().from(generations).where(eq(generations.id, id))
+  }
+  if (!created) throw new Error('generation insert returned no row')
   deps.notifier.workAvailable()
-  const [view] = await presentRows(deps.db, [row], new Map(knownAssets.map((asset) => [asset.id, asset])))
+  const [view] = await presentRows(deps.db, [created], new Map(knownAssets.map((asset) => [asset.id, asset])))
   if (!view) throw new Error('generation could not be presented')
   return view
 }
@@ -291,8 +305,9 @@ export async function cancelGeneration(
 ): Promise<GenerationView> {
   const row = await getOwnedRow(deps.db, userId, id)
   if (isTerminalStatus(row.status)) return getGeneration(deps, userId, id)
-  const canceledNow = await deps.db.transaction(async (tx) => {
-    const [canceled] = await tx
+  // A queued one: canceled, and its quota given back, in one statement.
+  const canceled = deps.db.$with('canceled').as(
+    deps.db
       .update(generations)
       .set({
         status: 'canceled',
@@ -302,16 +317,22 @@ export async function cancelGeneration(
         leaseUntil: null,
       })
       .where(and(eq(generations.id, id), eq(generations.status, 'queued')))
-      .returning()
-    if (canceled?.quotaReservationId) await releaseQuota(tx, canceled.quotaReservationId, deps.now())
-    if (!canceled) {
-      await tx
-        .update(generations)
-        .set({ cancelRequested: true })
-        .where(and(eq(generations.id, id), eq(generations.status, 'running')))
-    }
-    return canceled
-  })
+      .returning(),
+  )
+  const [canceledNow] = await deps.db
+    .with(
+      canceled,
+      ...releaseQuotaCtes(deps.db, sql`(select ${canceled.quotaReservationId} from ${canceled})`, deps.now()),
+    )
+    .select({ id: canceled.id })
+    .from(canceled)
+  // A running one: flagged; its worker stops it and gives the quota back.
+  if (!canceledNow) {
+    await deps.db
+      .update(generations)
+      .set({ cancelRequested: true })
+      .where(and(eq(generations.id, id), eq(generations.status, 'running')))
+  }
   deps.notifier.generationChanged(id)
   if (!canceledNow) deps.notifier.workAvailable()
   return getGeneration(deps, userId, id)

@@ -1,4 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, type SQL, sql } from 'drizzle-orm'
+import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { UsageResponse } from '../../../shared/contracts/billing.ts'
 import { AppError } from '../../../shared/errors.ts'
 import { getPlan } from '../../../shared/plans.ts'
@@ -11,70 +12,109 @@ import {
   type SubscriptionRow,
 } from '../billing/subscription.service.ts'
 
-const usedColumn = { images: usageMonthly.imagesUsed, videos: usageMonthly.videosUsed } as const
-const usedField = { images: 'imagesUsed', videos: 'videosUsed' } as const
 const usedColumnName = { images: 'images_used', videos: 'videos_used' } as const
 
+/** What a reservation needs: the active plan's quota for the resource, and this month. */
+export type QuotaHold = { userId: string; resource: QuotaResource; period: string; quota: number }
+
 /**
- * Holds one image or video of this month's quota for a generation. Atomic: the counter only
- * moves while it is below the plan's quota, so concurrent requests can never overshoot it.
- * Throws NO_SUBSCRIPTION or QUOTA_EXCEEDED_IMAGES / QUOTA_EXCEEDED_VIDEOS.
+ * Checks that a unit of quota can be asked for at all, and says how much the plan allows.
+ * Throws NO_SUBSCRIPTION, or QUOTA_EXCEEDED_* for a plan without any of this resource.
  */
-export async function reserveQuota(
+export async function quotaHoldFor(
   db: Db,
   userId: string,
   resource: QuotaResource,
   now: Date,
   /** The active subscription, when the caller has just read it (saves reading it again). */
   knownSubscription?: SubscriptionRow | null,
-): Promise<{ reservationId: string }> {
+): Promise<QuotaHold> {
   const subscription =
     knownSubscription === undefined ? await getActiveSubscription(db, userId, now) : knownSubscription
   if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'No active plan')
   const plan = getPlan(subscription.planId)
   const quota = resource === 'images' ? plan.imageQuota : plan.videoQuota
-  const period = usagePeriod(now)
+  if (quota <= 0) throw quotaExceeded(resource)
+  return { userId, resource, period: usagePeriod(now), quota }
+}
 
-  const exceeded = () =>
-    new AppError(
-      resource === 'images' ? 'QUOTA_EXCEEDED_IMAGES' : 'QUOTA_EXCEEDED_VIDEOS',
-      `Monthly ${resource === 'images' ? 'image' : 'video'} quota reached`,
-    )
-  if (quota <= 0) throw exceeded()
-  // One statement, atomic on its own: count the unit in this month's row (made on first use)
-  // only while it is under the quota, and record the reservation only if it was counted.
-  const result = (await db.execute(sql`
-    with counted as (
-      insert into ${usageMonthly} (user_id, period, ${sql.raw(usedColumnName[resource])})
-      values (${userId}, ${period}, 1)
+export function quotaExceeded(resource: QuotaResource): AppError {
+  return new AppError(
+    resource === 'images' ? 'QUOTA_EXCEEDED_IMAGES' : 'QUOTA_EXCEEDED_VIDEOS',
+    `Monthly ${resource === 'images' ? 'image' : 'video'} quota reached`,
+  )
+}
+
+/**
+ * The two common table expressions that hold a unit, for the start of a `with` statement:
+ * `counted` counts the unit in this month's row (made on first use) only while it is under the
+ * quota, and `reserved` records the reservation only if it was counted. One statement is atomic
+ * on its own, so concurrent requests can never overshoot the quota; a statement built on them
+ * (inserting the generation, say) writes nothing when `reserved` is empty.
+ */
+export function reservationCtes(hold: QuotaHold): SQL {
+  const used = sql.raw(usedColumnName[hold.resource])
+  return sql`counted as (
+      insert into ${usageMonthly} (user_id, period, ${used})
+      values (${hold.userId}, ${hold.period}, 1)
       on conflict (user_id, period) do update
-        set ${sql.raw(usedColumnName[resource])} = ${usageMonthly}.${sql.raw(usedColumnName[resource])} + 1
-        where ${usageMonthly}.${sql.raw(usedColumnName[resource])} < ${quota}
+        set ${used} = ${usageMonthly}.${used} + 1
+        where ${usageMonthly}.${used} < ${hold.quota}
       returning id
-    )
-    insert into ${quotaReservations} (user_id, period, resource)
-    select ${userId}, ${period}, ${resource} from counted
-    returning id
-  `)) as unknown as { rows: { id: string }[] }
+    ),
+    reserved as (
+      insert into ${quotaReservations} (user_id, period, resource)
+      select ${hold.userId}, ${hold.period}, ${hold.resource} from counted
+      returning id
+    )`
+}
+
+/**
+ * Holds one image or video of this month's quota on its own (generations hold theirs in the
+ * statement that queues them). Throws NO_SUBSCRIPTION or QUOTA_EXCEEDED_IMAGES / _VIDEOS.
+ */
+export async function reserveQuota(
+  db: Db,
+  userId: string,
+  resource: QuotaResource,
+  now: Date,
+  knownSubscription?: SubscriptionRow | null,
+): Promise<{ reservationId: string }> {
+  const hold = await quotaHoldFor(db, userId, resource, now, knownSubscription)
+  const result = (await db.execute(
+    sql`with ${reservationCtes(hold)} select id from reserved`,
+  )) as unknown as { rows: { id: string }[] }
   const reservationId = result.rows[0]?.id
-  if (!reservationId) throw exceeded()
+  if (!reservationId) throw quotaExceeded(resource)
   return { reservationId }
 }
 
-/** Keeps a reserved unit (the generation succeeded). Only the first settle of a reservation counts. */
-export async function commitQuota(db: Db, reservationId: string, now: Date): Promise<boolean> {
-  const rows = await db
-    .update(quotaReservations)
-    .set({ status: 'committed', settledAt: now })
-    .where(and(eq(quotaReservations.id, reservationId), eq(quotaReservations.status, 'reserved')))
-    .returning({ id: quotaReservations.id })
-  return rows.length > 0
+/** A reservation id, or an expression giving one (a column of an earlier expression). */
+type ReservationRef = string | SQL
+
+/**
+ * Keeps a reserved unit (the generation succeeded): the statement, for use as a common table
+ * expression beside the generation's own update. Only the first settle of a reservation counts.
+ */
+export function commitQuotaCtes(db: Db, reservationId: ReservationRef, now: Date) {
+  return [
+    db.$with('quota_committed').as(
+      db
+        .update(quotaReservations)
+        .set({ status: 'committed', settledAt: now })
+        .where(and(eq(quotaReservations.id, reservationId), eq(quotaReservations.status, 'reserved')))
+        .returning({ id: quotaReservations.id }),
+    ),
+  ] as const
 }
 
-/** Gives a reserved unit back (failure or cancel), exactly once, to the month it was taken from. */
-export async function releaseQuota(db: Db, reservationId: string, now: Date): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const [released] = await tx
+/**
+ * Gives a reserved unit back (failure or cancel), exactly once, to the month it was taken from:
+ * the statements, for use as common table expressions beside the generation's own update.
+ */
+export function releaseQuotaCtes(db: Db, reservationId: ReservationRef, now: Date) {
+  const released = db.$with('quota_released').as(
+    db
       .update(quotaReservations)
       .set({ status: 'released', settledAt: now })
       .where(and(eq(quotaReservations.id, reservationId), eq(quotaReservations.status, 'reserved')))
@@ -82,15 +122,41 @@ export async function releaseQuota(db: Db, reservationId: string, now: Date): Pr
         userId: quotaReservations.userId,
         period: quotaReservations.period,
         resource: quotaReservations.resource,
-      })
-    if (!released) return false
-    const column = usedColumn[released.resource]
-    await tx
+      }),
+  )
+  const resource = sql`(select ${released.resource} from ${released})`
+  const givenBack = (column: AnyPgColumn, name: QuotaResource) =>
+    sql`case when ${resource} = ${name} then greatest(${column} - 1, 0) else ${column} end`
+  const usage = db.$with('quota_given_back').as(
+    db
       .update(usageMonthly)
-      .set({ [usedField[released.resource]]: sql`greatest(${column} - 1, 0)` })
-      .where(and(eq(usageMonthly.userId, released.userId), eq(usageMonthly.period, released.period)))
-    return true
-  })
+      .set({
+        imagesUsed: givenBack(usageMonthly.imagesUsed, 'images'),
+        videosUsed: givenBack(usageMonthly.videosUsed, 'videos'),
+      })
+      .where(
+        and(
+          eq(usageMonthly.userId, sql`(select ${released.userId} from ${released})`),
+          eq(usageMonthly.period, sql`(select ${released.period} from ${released})`),
+        ),
+      )
+      .returning({ id: usageMonthly.id }),
+  )
+  return [released, usage] as const
+}
+
+/** Keeps a reserved unit on its own. True when this call settled it. */
+export async function commitQuota(db: Db, reservationId: string, now: Date): Promise<boolean> {
+  const [committed] = commitQuotaCtes(db, reservationId, now)
+  const rows = await db.with(committed).select().from(committed)
+  return rows.length > 0
+}
+
+/** Gives a reserved unit back on its own, in one statement. True when this call settled it. */
+export async function releaseQuota(db: Db, reservationId: string, now: Date): Promise<boolean> {
+  const [released, usage] = releaseQuotaCtes(db, reservationId, now)
+  const rows = await db.with(released, usage).select().from(released)
+  return rows.length > 0
 }
 
 /** This month's usage against the active plan (no plan: quotas of 0). No usage row means 0 used. */

@@ -55,7 +55,10 @@ export type DownloadedFile = { bytes: Buffer; contentType: string | null }
  */
 export type FalQueue = {
   readonly model: string
-  upload(file: { bytes: Buffer; mime: string }, ctx: ProviderCallContext): Promise<string>
+  upload(
+    file: { bytes: Buffer; mime: string; sha256?: string | undefined },
+    ctx: ProviderCallContext,
+  ): Promise<string>
   submit(input: Record<string, unknown>, ctx: ProviderCallContext): Promise<string>
   /** Polls until COMPLETED, reporting progress, then returns the model's output JSON. */
   waitForResult(requestId: string, ctx: ProviderCallContext): Promise<unknown>
@@ -100,14 +103,18 @@ export function createFalQueue(options: FalAdapterOptions): FalQueue {
   // storage once, and jobs started together share the one upload in flight.
   const uploadReuseMs = options.uploadReuseMs ?? defaults.uploadReuseMs
   const uploads = new Map<string, { url: Promise<string>; at: number }>()
-  const uploadKey = (file: { bytes: Buffer; mime: string }, ctx: ProviderCallContext) =>
-    createHash('sha256')
+  // A stored asset's checksum stands for its bytes, so they are not hashed again per job.
+  const uploadKey = (
+    file: { bytes: Buffer; mime: string; sha256?: string | undefined },
+    ctx: ProviderCallContext,
+  ) => {
+    const hash = createHash('sha256')
       .update(ctx.falKey ? `user:${ctx.falKey}` : 'server')
       .update('\0')
       .update(file.mime)
       .update('\0')
-      .update(file.bytes)
-      .digest('base64url')
+    return (file.sha256 ? hash.update(`sha256:${file.sha256}`) : hash.update(file.bytes)).digest('base64url')
+  }
 
   async function uploadOnce(
     file: { bytes: Buffer; mime: string },
