@@ -305,6 +305,8 @@ export async function startFalFake(
   const pendingUploads = new Map<string, string>()
   let shared = scriptState({})
   const keyed = new Map<string, ScriptState>()
+  /** Job id → wake-ups of its status streams waiting for the next state. */
+  const waiters = new Map<string, Set<() => void>>()
   /** Output file id → the keyed script of the job that made it. */
   const outputMatches = new Map<string, string>()
   let origin = ''
@@ -425,7 +427,6 @@ export async function startFalFake(
     req.once('close', () => {
       isOpen = false
     })
-    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
     let lastSent = ''
     while (isOpen) {
       const status = nextStatus(job)
@@ -439,12 +440,28 @@ export async function startFalFake(
         if (isOpen) await new Promise((resolve) => req.once('close', resolve))
         return
       }
-      // Queue positions step along quickly; then wait for the job's time, looking at least
-      // every 20 ms for a cancel or the client leaving.
+      // Queue positions step along; then wait for the job's time, a cancel or the client leaving.
       const untilDone = job.submittedAt + job.completeAfterMs - Date.now()
-      await pause(job.polls < job.statusPolls ? job.queueStepMs : Math.min(20, Math.max(1, untilDone)))
+      const wait = job.polls < job.statusPolls ? job.queueStepMs : Math.max(1, untilDone)
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer)
+          req.off('close', wake)
+          waiters.get(job.id)?.delete(wake)
+          resolve()
+        }
+        const timer = setTimeout(wake, wait)
+        req.once('close', wake)
+        if (!waiters.has(job.id)) waiters.set(job.id, new Set())
+        waiters.get(job.id)?.add(wake)
+      })
     }
     res.end()
+  }
+
+  /** Wakes the status streams of a job whose state changed (a cancel). */
+  function wakeStreams(job: FalFakeJob) {
+    for (const wake of [...(waiters.get(job.id) ?? [])]) wake()
   }
 
   /** 422 for an input the real model would refuse at validation. */
@@ -574,6 +591,7 @@ export async function startFalFake(
         if (!job || job.app !== app) return send(res, 404, { status: 'NOT_FOUND' })
         if (job.state === 'completed') return send(res, 400, { status: 'ALREADY_COMPLETED' })
         job.state = 'canceled'
+        wakeStreams(job)
         return send(res, 202, { status: 'CANCELLATION_REQUESTED' })
       }
       return send(res, 405, { detail: 'Method not allowed' })

@@ -7,6 +7,7 @@ import { type assets, generations } from '../db/schema/index.ts'
 import { commitQuotaCtes, releaseQuotaCtes } from '../features/quota/quota.service.ts'
 import type { Logger } from '../logger.ts'
 import { ProviderError, type ProviderFailure } from '../providers/types.ts'
+import { withSharedReads } from '../storage/shared-reads.ts'
 import type { ObjectStorage } from '../storage/types.ts'
 import type { Notifier } from './notifier.ts'
 import { type Providers, runGeneration } from './run-generation.ts'
@@ -63,6 +64,8 @@ export function startWorker(options: WorkerOptions): Worker {
   const id = `worker-${randomUUID().slice(0, 8)}`
   const log = options.logger.child({ worker: id })
   const { db } = options
+  // Jobs started together from one photo read its file once.
+  const storage = withSharedReads(options.storage)
   const inFlight = new Map<string, AbortController>()
   let isStopping = false
   const wakers = new Set<() => void>()
@@ -203,7 +206,7 @@ export function startWorker(options: WorkerOptions): Worker {
       const result = await runGeneration(
         {
           db,
-          storage: options.storage,
+          storage,
           providers: options.providers,
           log: jobLog,
           onStored: (asset) => storedAssets.push(asset),
