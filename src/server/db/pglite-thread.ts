@@ -65,13 +65,14 @@ export function openPgliteThread(start: ThreadStart): PgliteClient {
   }
   worker.on('error', (error) => failAll(error))
   worker.on('exit', (code) => {
+    if (isClosed) return
     isClosed = true
-    if (code !== 0 || pending.size > 0) failAll(new Error(`the database thread stopped (exit code ${code})`))
+    failAll(new Error(`the database thread stopped (exit code ${code})`))
   })
 
   function send<T>(request: Unsent): Promise<T> {
-    if (failure) return Promise.reject(failure)
     if (isClosed) return Promise.reject(new Error('the database is closed'))
+    if (failure) return Promise.reject(failure)
     const id = nextId++
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
@@ -115,8 +116,11 @@ export function openPgliteThread(start: ThreadStart): PgliteClient {
     },
     async close() {
       if (isClosed) return
+      // PGlite closes its files cleanly first; then the thread ends.
       await send({ op: 'close' }).catch(() => undefined)
       isClosed = true
+      for (const waiting of pending.values()) waiting.reject(new Error('the database is closed'))
+      pending.clear()
       await worker.terminate()
     },
   }

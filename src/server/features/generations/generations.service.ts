@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import {
   type createGenerationRequestSchema,
@@ -56,6 +56,16 @@ async function usesOwnKey(
     .from(providerKeys)
     .where(and(eq(providerKeys.userId, userId), eq(providerKeys.provider, 'fal')))
   return key !== undefined
+}
+
+/** A generations row as a raw statement returned it (database names and values), typed. */
+function rowFromDriver(raw: Record<string, unknown>): GenerationRow {
+  return Object.fromEntries(
+    Object.entries(getTableColumns(generations)).map(([key, column]) => {
+      const value = raw[column.name]
+      return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)]
+    }),
+  ) as GenerationRow
 }
 
 async function loadAssets(db: Db, ids: string[]) {
@@ -130,11 +140,12 @@ async function enqueue(
         ${row.referenceAssetId ?? null}, ${row.sourceGenerationId ?? null}, ${row.provider}, false,
         reserved.id
       from reserved
-      returning id
-    `)) as unknown as { rows: { id: string }[] }
-    const id = inserted.rows[0]?.id
-    if (!id) throw quotaExceeded(resource)
-    ;[created] = await deps.db.select().from(generations).where(eq(generations.id, id))
+      returning *
+    `)) as unknown as { rows: Record<string, unknown>[] }
+    const [raw] = inserted.rows
+    if (!raw) throw quotaExceeded(resource)
+    // The row as inserted (a read afterwards could already see the worker's claim).
+    created = rowFromDriver(raw)
   }
   if (!created) throw new Error('generation insert returned no row')
   deps.notifier.workAvailable()
