@@ -19,13 +19,16 @@ export type RunDeps = {
   log: Logger
   /** Stores the provider's request id before waiting on it, so a restart can resume it. */
   rememberRequestId: (requestId: string) => Promise<void>
+  /** Asset rows already read (the input photo's, with the claim), so they are not read again. */
+  knownAssets?: (typeof assets.$inferSelect)[]
   /** Told of each file the generation stored (its result). */
   onStored?: (asset: typeof assets.$inferSelect) => void
 }
 
 async function readImage(deps: RunDeps, assetId: string | null): Promise<ImageFile> {
   if (!assetId) throw new Error('generation has no input image')
-  const [asset] = await deps.db.select().from(assets).where(eq(assets.id, assetId))
+  const known = deps.knownAssets?.find((asset) => asset.id === assetId)
+  const [asset] = known ? [known] : await deps.db.select().from(assets).where(eq(assets.id, assetId))
   if (!asset) throw new Error(`input asset ${assetId} is gone`)
   return {
     bytes: await deps.storage.get(asset.storageKey),

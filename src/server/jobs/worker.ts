@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { GenerationMode } from '../../shared/contracts/generations.ts'
 import type { ErrorCode } from '../../shared/errors.ts'
 import type { Db } from '../db/client.ts'
-import { type assets, generations } from '../db/schema/index.ts'
+import { assets, generations } from '../db/schema/index.ts'
 import { commitQuotaCtes, releaseQuotaCtes } from '../features/quota/quota.service.ts'
 import type { Logger } from '../logger.ts'
 import { ProviderError, type ProviderFailure } from '../providers/types.ts'
@@ -54,6 +54,8 @@ const transientFailures = new Set<ProviderFailure>(['unavailable', 'rate_limited
 
 type GenerationRow = typeof generations.$inferSelect
 type AssetRow = typeof assets.$inferSelect
+/** A claimed job and its input photo's row (null when the photo is gone). */
+type Claimed = { row: GenerationRow; input: AssetRow | null }
 type StopReason = 'canceled' | 'timeout' | 'shutdown' | 'lease-lost'
 
 /**
@@ -90,7 +92,7 @@ export function startWorker(options: WorkerOptions): Worker {
    * Claims up to `limit` due jobs, oldest first, in one statement: a burst of new requests is
    * picked up in one round trip, and the rows come back whole (no second read per job).
    */
-  async function claim(limit: number): Promise<GenerationRow[]> {
+  async function claim(limit: number): Promise<Claimed[]> {
     const due = db
       .select({ id: generations.id })
       .from(generations)
@@ -101,19 +103,29 @@ export function startWorker(options: WorkerOptions): Worker {
       .orderBy(generations.createdAt)
       .for('update', { skipLocked: true })
       .limit(limit)
+    const claimed = db.$with('claimed').as(
+      db
+        .update(generations)
+        .set({
+          status: 'running',
+          attempts: sql`${generations.attempts} + 1`,
+          lockedBy: id,
+          leaseUntil: sql`now() + ${options.leaseMs} * interval '1 millisecond'`,
+          startedAt: sql`coalesce(${generations.startedAt}, now())`,
+          updatedAt: sql`now()`,
+        })
+        .where(inArray(generations.id, due))
+        .returning(),
+    )
+    // The input photo's row comes along, so a job starts without reading it again.
     const rows = await db
-      .update(generations)
-      .set({
-        status: 'running',
-        attempts: sql`${generations.attempts} + 1`,
-        lockedBy: id,
-        leaseUntil: sql`now() + ${options.leaseMs} * interval '1 millisecond'`,
-        startedAt: sql`coalesce(${generations.startedAt}, now())`,
-        updatedAt: sql`now()`,
-      })
-      .where(inArray(generations.id, due))
-      .returning()
-    return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .with(claimed)
+      .select()
+      .from(claimed)
+      .leftJoin(assets, eq(assets.id, claimed.inputAssetId))
+    return rows
+      .map((row) => ({ row: row.claimed, input: row.assets }))
+      .sort((a, b) => a.row.createdAt.getTime() - b.row.createdAt.getTime())
   }
 
   /**
@@ -151,7 +163,7 @@ export function startWorker(options: WorkerOptions): Worker {
     return updated !== undefined
   }
 
-  async function process(row: GenerationRow) {
+  async function process(row: GenerationRow, input: AssetRow | null) {
     const controller = new AbortController()
     inFlight.set(row.id, controller)
     const jobLog = log.child({ generationId: row.id, mode: row.mode, attempt: row.attempts })
@@ -209,6 +221,7 @@ export function startWorker(options: WorkerOptions): Worker {
           storage,
           providers: options.providers,
           log: jobLog,
+          knownAssets: input ? [input] : [],
           onStored: (asset) => storedAssets.push(asset),
           rememberRequestId: async (requestId) => {
             await db
@@ -327,7 +340,7 @@ export function startWorker(options: WorkerOptions): Worker {
       let claimFailed = false
       if (free > 0 && (shouldLook || hasNews || isBacklogPossible)) {
         hasNews = false
-        let rows: GenerationRow[] = []
+        let rows: Claimed[] = []
         try {
           rows = await claim(free)
         } catch (error) {
@@ -335,8 +348,8 @@ export function startWorker(options: WorkerOptions): Worker {
           log.error({ err: error }, 'claiming a job failed')
         }
         isBacklogPossible = !claimFailed && rows.length === free
-        for (const row of rows) {
-          const job = process(row).finally(() => {
+        for (const { row, input } of rows) {
+          const job = process(row, input).finally(() => {
             running.delete(job)
             // A freed slot with work possibly waiting: look (again, if a claim is in flight).
             if (isBacklogPossible) {
