@@ -19,7 +19,7 @@ import {
   type GenerationDeps,
   type GenerationRow,
   getGeneration,
-  getOwnedRow,
+  getOwnedRowWithInput,
   listGenerations,
   presentRows,
   setSaved,
@@ -79,7 +79,8 @@ export function generationsRoutes(deps: GenerationDeps) {
       .get('/:id/events', async (c) => {
         const userId = currentUser(c).id
         const id = c.req.param('id')
-        let row: GenerationRow | null = await getOwnedRow(deps.db, userId, id)
+        const owned = await getOwnedRowWithInput(deps.db, userId, id)
+        let row: GenerationRow | null = owned.row
         return streamSSE(c, async (stream) => {
           let lastSeen = ''
           let lastSentAt = 0
@@ -88,7 +89,7 @@ export function generationsRoutes(deps: GenerationDeps) {
           let isDirty = false
           // The row a notice carried, if the latest notice carried one: it saves a read.
           let noticed: GenerationRow | undefined
-          const assetCache = new Map<string, AssetRow>()
+          const assetCache = new Map<string, AssetRow>(owned.input ? [[owned.input.id, owned.input]] : [])
           let pollMs = eventPollMs
           const unsubscribe = deps.notifier.onGenerationChanged(id, (changed, stored) => {
             isDirty = true

@@ -220,6 +220,25 @@ export async function findOwnedRow(db: Db, userId: string, id: string): Promise<
   return row ?? null
 }
 
+/**
+ * The user's own generation row with its input photo's row (null when it has none or it is
+ * gone), in one read; NOT_FOUND for a missing one or someone else's.
+ */
+export async function getOwnedRowWithInput(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<{ row: GenerationRow; input: AssetRow | null }> {
+  if (!uuidPattern.test(id)) throw new AppError('NOT_FOUND', 'No such generation')
+  const [found] = await db
+    .select()
+    .from(generations)
+    .leftJoin(assets, eq(assets.id, generations.inputAssetId))
+    .where(and(eq(generations.id, id), eq(generations.userId, userId)))
+  if (!found) throw new AppError('NOT_FOUND', 'No such generation')
+  return { row: found.generations, input: found.assets }
+}
+
 /** The user's own generation row, or NOT_FOUND (also for someone else's). */
 export async function getOwnedRow(db: Db, userId: string, id: string): Promise<GenerationRow> {
   const row = await findOwnedRow(db, userId, id)
