@@ -109,11 +109,14 @@ async function enqueue(
   userId: string,
   values: Omit<typeof generations.$inferInsert, 'userId' | 'provider' | 'quotaReservationId' | 'usesOwnKey'>,
   knownAssets: AssetRow[] = [],
+  /** The active subscription, when the caller has already started reading it. */
+  subscriptionRead?: Promise<SubscriptionRow | null>,
 ): Promise<GenerationView> {
   const mode = values.mode
   if (mode === 'seo') await deps.rateLimiter.consume(seoRateLimit, userId)
   // Read once, for both the own-key check and the quota.
-  const subscription = mode === 'seo' ? null : await getActiveSubscription(deps.db, userId, deps.now())
+  const subscription =
+    mode === 'seo' ? null : await (subscriptionRead ?? getActiveSubscription(deps.db, userId, deps.now()))
   const isOwnKey = await usesOwnKey(deps, userId, mode, subscription)
   const row = {
     ...values,
@@ -163,9 +166,14 @@ export async function createGeneration(
   if (!(generationModes as readonly string[]).includes(input.mode)) {
     throw new AppError('INVALID_GENERATION_MODE', 'Invalid generation mode', { fields: { mode: 'invalid' } })
   }
-  const inputAsset = await requireOwnedAsset(deps.db, userId, input.imageAssetId)
   const referenceAssetId = input.tool === 'fashion' ? input.referenceAssetId : undefined
-  if (referenceAssetId) await requireOwnedAsset(deps.db, userId, referenceAssetId)
+  // The plan is read while the inputs are checked (independent reads, sent together).
+  const subscriptionRead = mode === 'seo' ? undefined : getActiveSubscription(deps.db, userId, deps.now())
+  subscriptionRead?.catch(() => undefined)
+  const [inputAsset] = await Promise.all([
+    requireOwnedAsset(deps.db, userId, input.imageAssetId),
+    referenceAssetId ? requireOwnedAsset(deps.db, userId, referenceAssetId) : null,
+  ])
   return enqueue(
     deps,
     userId,
@@ -181,6 +189,7 @@ export async function createGeneration(
       referenceAssetId: referenceAssetId ?? null,
     },
     [inputAsset],
+    subscriptionRead,
   )
 }
 
