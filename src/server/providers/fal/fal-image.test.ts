@@ -32,6 +32,20 @@ function adapterOptions(overrides: Partial<FalAdapterOptions> = {}): FalAdapterO
   return { key: serverKey, model, baseUrl: fake.url, pollIntervalMs: 20, retry: fastRetry, ...overrides }
 }
 
+/** Starts a job that never completes, waits until it reports progress, then aborts it. */
+async function abortWhileWaiting(statusUpdates: 'stream' | 'poll') {
+  fake.script({ completeAfterMs: 60_000 })
+  const provider = createFalImageProvider(adapterOptions({ statusUpdates }))
+  const started = await provider.startImageEdit(productRequest(), context().ctx)
+  if (started.kind !== 'queued') throw new Error('expected a queued request')
+  const controller = new AbortController()
+  const { ctx, progress } = context({ signal: controller.signal })
+  const waiting = provider.resumeImageEdit(started.requestId, ctx)
+  await expect.poll(() => progress.length).toBeGreaterThan(0)
+  controller.abort()
+  return { error: await failureOf(waiting), requestId: started.requestId }
+}
+
 function captureLog() {
   const lines: string[] = []
   const sink = new Writable({
@@ -312,20 +326,11 @@ describe('fal image edit: waiting and the result', () => {
   })
 
   it('an abort while following the status stream stops it with canceled', async () => {
-    fake.script({ completeAfterMs: 60_000 })
-    const provider = createFalImageProvider(adapterOptions())
-    const started = await provider.startImageEdit(productRequest(), context().ctx)
-    if (started.kind !== 'queued') throw new Error('expected a queued request')
-    const controller = new AbortController()
-    const { ctx, progress } = context({ signal: controller.signal })
-    const waiting = provider.resumeImageEdit(started.requestId, ctx)
-    await expect.poll(() => progress.length).toBeGreaterThan(0)
-    controller.abort()
-    const error = await failureOf(waiting)
+    const { error, requestId } = await abortWhileWaiting('stream')
     expect(error.failure).toBe('canceled')
     // Nothing polled after the stream closed, and no result was read.
     expect(fake.requests.filter((r) => r.path.endsWith('/status?logs=0'))).toEqual([])
-    expect(fake.requests.some((r) => r.path.endsWith(`/requests/${started.requestId}`))).toBe(false)
+    expect(fake.requests.some((r) => r.path.endsWith(`/requests/${requestId}`))).toBe(false)
   })
 
   it('reports the prompt used when the same process started the request', async () => {
@@ -374,16 +379,7 @@ describe('fal image edit: waiting and the result', () => {
   })
 
   it('an abort while waiting stops polling with canceled', async () => {
-    fake.script({ completeAfterMs: 60_000 })
-    const provider = createFalImageProvider(adapterOptions({ statusUpdates: 'poll' }))
-    const started = await provider.startImageEdit(productRequest(), context().ctx)
-    if (started.kind !== 'queued') throw new Error('expected a queued request')
-    const controller = new AbortController()
-    const { ctx, progress } = context({ signal: controller.signal })
-    const waiting = provider.resumeImageEdit(started.requestId, ctx)
-    await expect.poll(() => progress.length).toBeGreaterThan(0)
-    controller.abort()
-    const error = await failureOf(waiting)
+    const { error } = await abortWhileWaiting('poll')
     expect(error.failure).toBe('canceled')
     const polls = fake.requests.filter((r) => r.path.endsWith('/status?logs=0')).length
     await new Promise((resolve) => setTimeout(resolve, 80))
