@@ -20,6 +20,9 @@ import {
 // 3. The server's peak RSS during that burst (report only).
 // The app and the fal fake each run in their own process, so that this load generator shares
 // an event loop with neither. Exits 1 when a budget is missed.
+// To look into a run: BENCH_DUMP=<file> writes each job's timings and the server's report (its
+// fal calls and rows) there as JSON; BENCH_CPU_PROFILE=<file> profiles the server (see
+// support/engine-server.ts); BENCH_DATABASE_URL runs the server on PostgreSQL.
 
 const uploadRuns = 5
 const jobCount = 20
@@ -425,7 +428,8 @@ async function benchOrchestration(): Promise<Figure[]> {
     const peakRssMb = memory.stop()
     const report = await ask(app, 'report')
     if (!report) throw new Error('the app child sent no report')
-    if (process.env.BENCH_DUMP) writeFileSync(process.env.BENCH_DUMP, JSON.stringify({ jobs, report }))
+    const dumpPath = process.env.BENCH_DUMP
+    if (dumpPath) writeFileSync(dumpPath, JSON.stringify({ jobs, report }))
 
     const totals = jobs.map((job) => job.totalMs)
     const label = `${jobCount} image jobs, fal ${benchFalDelayMs / 1000} s`
