@@ -46,4 +46,23 @@ describe('Tabs', () => {
     await user.keyboard('{Home}')
     expect(document.activeElement).toBe(tab('One'))
   })
+
+  it('moves from the focused tab even when the selection has not caught up yet', async () => {
+    const user = userEvent.setup()
+    const chosen: string[] = []
+    // The selection follows the address in the app, which can lag a quick second key press:
+    // here it never moves at all.
+    await renderWeb(
+      <Tabs idPrefix="t" label="Sections" tabs={items} selected="one" onSelect={(id) => chosen.push(id)}>
+        <p>Panel</p>
+      </Tabs>,
+    )
+    const tab = (name: string) => screen.getByRole('tab', { name })
+    tab('One').focus()
+    await user.keyboard('{ArrowRight}{ArrowRight}')
+    expect(document.activeElement).toBe(tab('Three'))
+    await user.keyboard('{ArrowLeft}')
+    expect(document.activeElement).toBe(tab('Two'))
+    expect(chosen).toEqual(['two', 'three', 'two'])
+  })
 })

@@ -20,7 +20,10 @@ export function Tabs<T extends string>(props: {
   const panelId = (id: T) => `${idPrefix}-panel-${id}`
 
   function handleKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    const index = tabs.findIndex((tab) => tab.id === selected)
+    // Move from the tab that has focus: the selection follows the address, which may not have
+    // caught up with a quick second key press yet.
+    const focused = tabs.findIndex((tab) => tabRefs.current.get(tab.id) === event.target)
+    const index = focused >= 0 ? focused : tabs.findIndex((tab) => tab.id === selected)
     const last = tabs.length - 1
     const next =
       event.key === 'ArrowRight'
