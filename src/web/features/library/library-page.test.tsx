@@ -1,25 +1,14 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { Route, Routes } from 'react-router'
-import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { jsonResponse as json, stubFetchForEachTest } from '../../../../tests/support/fetch-mock.ts'
 import { renderWeb } from '../../../../tests/support/render-web.tsx'
 import type { GenerationView } from '../../../shared/contracts/generations.ts'
 import { LibraryPage } from '../../app/routes/library.tsx'
 import { LatestGenerations } from './components/latest-generations.tsx'
 
-let fetchMock: Mock<typeof fetch>
-
-beforeEach(() => {
-  fetchMock = vi.fn<typeof fetch>()
-  vi.stubGlobal('fetch', fetchMock)
-})
-
-afterEach(() => {
-  vi.unstubAllGlobals()
-})
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+const fetchMock = stubFetchForEachTest()
 
 const asset = (id: string) => ({
   id,

@@ -1,31 +1,20 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { Route, Routes, useLocation } from 'react-router'
-import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { jsonResponse as json, stubFetchForEachTest } from '../../../../../tests/support/fetch-mock.ts'
 import { renderWeb } from '../../../../../tests/support/render-web.tsx'
 import { SessionProvider } from '../../session/session-context.tsx'
 import { AccessCodeForm, normalizeCodeInput } from './access-code-form.tsx'
 
-let fetchMock: Mock<typeof fetch>
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
-
 const betaUser = { id: 'b1', email: null, isBeta: true, createdAt: '2026-01-01T00:00:00.000Z' }
 
-beforeEach(() => {
-  fetchMock = vi.fn<typeof fetch>(async (input, init) => {
-    if (String(input) === '/api/session') return json(200, { user: null })
-    const { code } = JSON.parse(String(init?.body)) as { code: string }
-    if (code === 'VITRIN') return json(201, { user: betaUser })
-    if (code === 'SLOWWW') return json(429, { error: { code: 'RATE_LIMITED', message: 'slow down' } })
-    return json(400, { error: { code: 'ACCESS_CODE_INVALID', message: 'no' } })
-  })
-  vi.stubGlobal('fetch', fetchMock)
-})
-
-afterEach(() => {
-  vi.unstubAllGlobals()
+const _fetchMock = stubFetchForEachTest(async (input, init) => {
+  if (String(input) === '/api/session') return json(200, { user: null })
+  const { code } = JSON.parse(String(init?.body)) as { code: string }
+  if (code === 'VITRIN') return json(201, { user: betaUser })
+  if (code === 'SLOWWW') return json(429, { error: { code: 'RATE_LIMITED', message: 'slow down' } })
+  return json(400, { error: { code: 'ACCESS_CODE_INVALID', message: 'no' } })
 })
 
 function Where() {

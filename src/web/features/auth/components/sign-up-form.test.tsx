@@ -1,31 +1,23 @@
 import { act, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { Route, Routes, useLocation } from 'react-router'
-import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { jsonResponse as json, stubFetchForEachTest } from '../../../../../tests/support/fetch-mock.ts'
 import { renderWeb } from '../../../../../tests/support/render-web.tsx'
 import { SessionProvider, useSession } from '../../session/session-context.tsx'
 import { SignUpForm, signUpRedirectDelayMs } from './sign-up-form.tsx'
 
-let fetchMock: Mock<typeof fetch>
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
-
 const newUser = { id: 'u1', email: 'ayse@example.com', isBeta: false, createdAt: '2026-01-01T00:00:00.000Z' }
 
-beforeEach(() => {
-  fetchMock = vi.fn<typeof fetch>(async (input) => {
-    const url = String(input)
-    if (url === '/api/session') return json(200, { user: null })
-    if (url === '/api/auth/sign-up') return json(201, { user: newUser })
-    return json(404, { error: { code: 'NOT_FOUND', message: 'no' } })
-  })
-  vi.stubGlobal('fetch', fetchMock)
+const fetchMock = stubFetchForEachTest(async (input) => {
+  const url = String(input)
+  if (url === '/api/session') return json(200, { user: null })
+  if (url === '/api/auth/sign-up') return json(201, { user: newUser })
+  return json(404, { error: { code: 'NOT_FOUND', message: 'no' } })
 })
 
 afterEach(() => {
   vi.useRealTimers()
-  vi.unstubAllGlobals()
 })
 
 function Where() {

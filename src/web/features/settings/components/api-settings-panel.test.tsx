@@ -1,23 +1,12 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { jsonResponse as json, stubFetchForEachTest } from '../../../../../tests/support/fetch-mock.ts'
 import { renderWeb } from '../../../../../tests/support/render-web.tsx'
 import type { SettingsResponse } from '../../../../shared/contracts/settings.ts'
 import { ApiSettingsPanel } from './api-settings-panel.tsx'
 
-let fetchMock: Mock<typeof fetch>
-
-beforeEach(() => {
-  fetchMock = vi.fn<typeof fetch>()
-  vi.stubGlobal('fetch', fetchMock)
-})
-
-afterEach(() => {
-  vi.unstubAllGlobals()
-})
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+const fetchMock = stubFetchForEachTest()
 
 const base: SettingsResponse = {
   hasSubscription: true,

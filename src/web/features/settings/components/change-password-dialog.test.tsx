@@ -1,22 +1,11 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { jsonResponse as json, stubFetchForEachTest } from '../../../../../tests/support/fetch-mock.ts'
 import { renderWeb } from '../../../../../tests/support/render-web.tsx'
 import { ChangePasswordDialog } from './change-password-dialog.tsx'
 
-let fetchMock: Mock<typeof fetch>
-
-beforeEach(() => {
-  fetchMock = vi.fn<typeof fetch>()
-  vi.stubGlobal('fetch', fetchMock)
-})
-
-afterEach(() => {
-  vi.unstubAllGlobals()
-})
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+const fetchMock = stubFetchForEachTest()
 
 const field = (name: string) => screen.getByLabelText<HTMLInputElement>(name, { exact: true })
 
