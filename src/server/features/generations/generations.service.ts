@@ -219,13 +219,16 @@ export async function createVideoFromImage(
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** Matches the user's own generation only; null for an id that cannot be one. */
+function ownedBy(userId: string, id: string) {
+  return uuidPattern.test(id) ? and(eq(generations.id, id), eq(generations.userId, userId)) : null
+}
+
 /** The user's own generation row, or null (also for someone else's). */
 export async function findOwnedRow(db: Db, userId: string, id: string): Promise<GenerationRow | null> {
-  if (!uuidPattern.test(id)) return null
-  const [row] = await db
-    .select()
-    .from(generations)
-    .where(and(eq(generations.id, id), eq(generations.userId, userId)))
+  const owned = ownedBy(userId, id)
+  if (!owned) return null
+  const [row] = await db.select().from(generations).where(owned)
   return row ?? null
 }
 
@@ -238,12 +241,14 @@ export async function getOwnedRowWithInput(
   userId: string,
   id: string,
 ): Promise<{ row: GenerationRow; input: AssetRow | null }> {
-  if (!uuidPattern.test(id)) throw new AppError('NOT_FOUND', 'No such generation')
-  const [found] = await db
-    .select()
-    .from(generations)
-    .leftJoin(assets, eq(assets.id, generations.inputAssetId))
-    .where(and(eq(generations.id, id), eq(generations.userId, userId)))
+  const owned = ownedBy(userId, id)
+  const [found] = owned
+    ? await db
+        .select()
+        .from(generations)
+        .leftJoin(assets, eq(assets.id, generations.inputAssetId))
+        .where(owned)
+    : []
   if (!found) throw new AppError('NOT_FOUND', 'No such generation')
   return { row: found.generations, input: found.assets }
 }

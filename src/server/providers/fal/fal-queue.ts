@@ -49,18 +49,21 @@ const defaults = {
 
 export type DownloadedFile = { bytes: Buffer; contentType: string | null }
 
+/** A file to send to fal storage; `sha256` (hex of `bytes`), when known, spares hashing it again. */
+export type UploadFile = { bytes: Buffer; mime: string; sha256?: string | undefined }
+
 /**
  * The queue protocol steps both adapters share: upload to fal storage, submit, poll until
  * completed, read the result, download the output, cancel.
  */
 export type FalQueue = {
   readonly model: string
-  upload(
-    file: { bytes: Buffer; mime: string; sha256?: string | undefined },
-    ctx: ProviderCallContext,
-  ): Promise<string>
+  upload(file: UploadFile, ctx: ProviderCallContext): Promise<string>
   submit(input: Record<string, unknown>, ctx: ProviderCallContext): Promise<string>
-  /** Polls until COMPLETED, reporting progress, then returns the model's output JSON. */
+  /**
+   * Follows the request (its status stream, or polls) until COMPLETED, reporting progress, then
+   * returns the model's output JSON.
+   */
   waitForResult(requestId: string, ctx: ProviderCallContext): Promise<unknown>
   download(url: string, ctx: ProviderCallContext, requestId: string): Promise<DownloadedFile>
   cancel(requestId: string, ctx: ProviderCallContext): Promise<void>
@@ -104,10 +107,7 @@ export function createFalQueue(options: FalAdapterOptions): FalQueue {
   const uploadReuseMs = options.uploadReuseMs ?? defaults.uploadReuseMs
   const uploads = new Map<string, { url: Promise<string>; at: number }>()
   // A stored asset's checksum stands for its bytes, so they are not hashed again per job.
-  const uploadKey = (
-    file: { bytes: Buffer; mime: string; sha256?: string | undefined },
-    ctx: ProviderCallContext,
-  ) => {
+  const uploadKey = (file: UploadFile, ctx: ProviderCallContext) => {
     const hash = createHash('sha256')
       .update(ctx.falKey ? `user:${ctx.falKey}` : 'server')
       .update('\0')
@@ -116,10 +116,7 @@ export function createFalQueue(options: FalAdapterOptions): FalQueue {
     return (file.sha256 ? hash.update(`sha256:${file.sha256}`) : hash.update(file.bytes)).digest('base64url')
   }
 
-  async function uploadOnce(
-    file: { bytes: Buffer; mime: string },
-    ctx: ProviderCallContext,
-  ): Promise<string> {
+  async function uploadOnce(file: UploadFile, ctx: ProviderCallContext): Promise<string> {
     try {
       const fal = open(ctx)
       // Data URIs are not auto-uploaded by the client (since 0.13), so we always send bytes
@@ -214,8 +211,7 @@ export function createFalQueue(options: FalAdapterOptions): FalQueue {
       }
     } finally {
       // The stream ended by itself (or failed): stop listening either way.
-      const completed = isCompleted
-      finish(completed)
+      finish(isCompleted)
       ctx.signal.removeEventListener('abort', close)
     }
     if (ctx.signal.aborted) throw aborted(new Error('status stream aborted'))
