@@ -30,12 +30,13 @@ export function createRateLimiter(db: Db, now: () => Date = () => new Date()): R
     const isExpired = sql`${rateLimitBuckets.windowStart} <= ${windowFloor.toISOString()}::timestamptz`
     const [row] = await db
       .insert(rateLimitBuckets)
-      .values({ key: `${rule.name}:${subject}`, windowStart: at, count: 1 })
+      .values({ key: `${rule.name}:${subject}`, windowStart: at, count: 1, lastHitAt: at })
       .onConflictDoUpdate({
         target: rateLimitBuckets.key,
         set: {
           count: sql`case when ${isExpired} then 1 else ${rateLimitBuckets.count} + 1 end`,
           windowStart: sql`case when ${isExpired} then ${at.toISOString()}::timestamptz else ${rateLimitBuckets.windowStart} end`,
+          lastHitAt: at,
         },
       })
       .returning({ count: rateLimitBuckets.count, windowStart: rateLimitBuckets.windowStart })

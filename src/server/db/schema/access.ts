@@ -8,6 +8,10 @@ export const accessCodes = pgTable('access_codes', {
   source: text('source', { enum: ['env', 'cli', 'bootstrap'] }).notNull(),
   note: text('note'),
   redemptionCount: integer('redemption_count').notNull().default(0),
+  /** How many beta accounts the code may make; null means no cap. */
+  maxRedemptions: integer('max_redemptions'),
+  /** After this moment the code is refused; null means it does not expire. */
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
 })
@@ -26,5 +30,8 @@ export const accessCodeRedemptions = pgTable(
     clientIp: text('client_ip'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('access_code_redemptions_code_idx').on(t.code)],
+  (t) => [
+    index('access_code_redemptions_code_idx').on(t.code),
+    index('access_code_redemptions_client_idx').on(t.clientIp, t.createdAt),
+  ],
 )

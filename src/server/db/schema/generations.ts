@@ -92,5 +92,9 @@ export const generations = pgTable(
     index('generations_queue_idx')
       .on(t.runAfter, t.createdAt)
       .where(sql`${t.status} in ('queued', 'running')`),
+    // The fair claim counts each user's running and queued jobs.
+    index('generations_user_active_idx')
+      .on(t.userId, t.status)
+      .where(sql`${t.status} in ('queued', 'running')`),
   ],
 )
