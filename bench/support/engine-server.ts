@@ -156,6 +156,8 @@ if (mode === 'orchestration') {
     readOwnFalKey: (userId) =>
       readFalKey({ db: database.db, keyBox: deps.keyBox, billing: deps.billing }, userId),
     concurrency: config.worker.concurrency,
+    maxRunningPerUser: config.worker.maxRunningPerUser,
+    isClaimSerialized: database.kind === 'postgres',
     leaseMs: 30_000,
     pollMs: 1000,
     maxAttempts: 4,

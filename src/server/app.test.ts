@@ -161,7 +161,7 @@ describe('the app with test hooks enabled', () => {
 describe('the app in production', () => {
   let server: TestServer
   beforeAll(async () => {
-    server = await startTestServer({ NODE_ENV: 'production' })
+    server = await startTestServer({ NODE_ENV: 'production', PUBLIC_URL: 'https://vitrin.test' })
   })
   afterAll(async () => {
     await server.close()

@@ -19,11 +19,13 @@ import { contactRoutes } from './features/contact/contact.routes.ts'
 import { generationsRoutes } from './features/generations/generations.routes.ts'
 import { healthRoutes } from './features/health/health.routes.ts'
 import { usageRoutes } from './features/quota/usage.routes.ts'
+import { accountRoutes } from './features/settings/account.routes.ts'
 import { settingsRoutes } from './features/settings/settings.routes.ts'
 import { testHookRoutes } from './features/test-hooks/test-hooks.routes.ts'
 import { resolveClientIp } from './http/client-ip.ts'
 import type { AppEnv } from './http/context.ts'
 import { handleError } from './http/errors.ts'
+import { createEventStreams } from './http/event-streams.ts'
 import { refuseCrossSite } from './http/origin-check.ts'
 import { requestContext } from './http/request-context.ts'
 import { securityHeaders } from './http/security-headers.ts'
@@ -79,6 +81,12 @@ export function createApp(deps: AppDeps) {
   app.route('/', healthRoutes({ database, isShuttingDown: deps.isShuttingDown }))
 
   const api = new Hono<AppEnv>()
+  // API answers are per user and change: never stored by browsers or proxies unless a route says
+  // otherwise (public-config, asset files). Error answers get the same from handleError.
+  api.use(async (c, next) => {
+    await next()
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store')
+  })
   const jsonBodyLimit = bodyLimit({
     maxSize: jsonBodyLimitBytes,
     onError: () => {
@@ -89,8 +97,16 @@ export function createApp(deps: AppDeps) {
   api.use((c, next) =>
     c.req.method === 'POST' && c.req.path === '/api/assets' ? next() : jsonBodyLimit(c, next),
   )
-  api.use(refuseCrossSite(config.publicUrl))
+  api.use(refuseCrossSite(config.publicUrl, config.trustProxy))
   const session = loadSession(deps.auth)
+  // Whoever ends sessions calls session.forget (sign-out, password changes, account deletion);
+  // open event streams then look at their own session at once.
+  const eventStreams = createEventStreams()
+  const forgetSessions = session.forget
+  session.forget = () => {
+    forgetSessions()
+    eventStreams.sessionsChanged()
+  }
   api.use(session)
   // Signing out, changing or resetting a password end sessions: cached lookups are dropped.
   api.use('/auth/*', async (c, next) => {
@@ -124,22 +140,46 @@ export function createApp(deps: AppDeps) {
     }),
   )
   const { db } = database
-  api.route('/', authRoutes({ auth: deps.auth, rateLimiter: deps.rateLimiter }))
+  api.route('/', authRoutes({ ...deps, db }))
   api.route('/access', accessRoutes({ db, auth: deps.auth, rateLimiter: deps.rateLimiter, now: deps.now }))
   api.route('/billing', billingRoutes({ db, billing: deps.billing, now: deps.now }))
   api.route('/usage', usageRoutes({ db, now: deps.now }))
   api.route('/settings', settingsRoutes({ db, keyBox: deps.keyBox, billing: deps.billing, now: deps.now }))
-  api.route('/assets', assetsRoutes({ db, storage: deps.storage }))
   api.route(
-    '/generations',
-    generationsRoutes({
+    '/account',
+    accountRoutes({
+      db,
+      storage: deps.storage,
+      auth: deps.auth,
+      rateLimiter: deps.rateLimiter,
+      forgetSessions: () => session.forget(),
+    }),
+  )
+  api.route(
+    '/assets',
+    assetsRoutes({
       db,
       storage: deps.storage,
       rateLimiter: deps.rateLimiter,
-      notifier: deps.notifier,
-      providers: config.providers,
+      limits: config.limits,
       now: deps.now,
     }),
+  )
+  api.route(
+    '/generations',
+    generationsRoutes(
+      {
+        db,
+        storage: deps.storage,
+        rateLimiter: deps.rateLimiter,
+        notifier: deps.notifier,
+        providers: config.providers,
+        limits: config.limits,
+        maxQueuedPerUser: config.worker.maxQueuedPerUser,
+        now: deps.now,
+      },
+      eventStreams,
+    ),
   )
   if (config.enableTestHooks) api.route('/test', testHookRoutes({ db: database.db, now: deps.now }))
   api.all('*', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from './config.ts'
+import { adoptListeningPort, ConfigError, loadConfig } from './config.ts'
 
 const secret = 'a'.repeat(32)
 
@@ -21,7 +21,7 @@ describe('loadConfig', () => {
       env: 'development',
       host: '0.0.0.0',
       port: 3000,
-      publicUrl: undefined,
+      publicUrl: 'http://localhost:3000',
       dataDir: './data',
       databaseUrl: undefined,
       databasePoolMax: 10,
@@ -128,12 +128,40 @@ describe('loadConfig', () => {
     expect(loadConfig({ APP_SECRET: secret }).appSecret).toBe(secret)
   })
 
-  it('refuses test hooks in production, and allows them elsewhere', () => {
-    expect(problemsOf({ ENABLE_TEST_HOOKS: 'true', NODE_ENV: 'production' })).toEqual([
-      expect.stringMatching(/^ENABLE_TEST_HOOKS:/),
+  it('refuses to start in production without PUBLIC_URL, and defaults it to this machine elsewhere', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      expect.stringMatching(/^PUBLIC_URL: is required in production/),
     ])
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://v.example/' }).publicUrl).toBe(
+      'https://v.example',
+    )
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080')
+    expect(loadConfig({ HOST: '::', PORT: '8080' }).publicUrl).toBe('http://localhost:8080')
+    expect(loadConfig({ HOST: '127.0.0.1', NODE_ENV: 'test' }).publicUrl).toBe('http://127.0.0.1:3000')
+    expect(loadConfig({ HOST: '::1' }).publicUrl).toBe('http://[::1]:3000')
+  })
+
+  it('names the real port in the default PUBLIC_URL once a PORT=0 server listens', () => {
+    const picked = loadConfig({ HOST: '127.0.0.1', PORT: '0' })
+    adoptListeningPort(picked, 43210)
+    expect(picked.publicUrl).toBe('http://127.0.0.1:43210')
+    const configured = loadConfig({ PORT: '0', PUBLIC_URL: 'https://v.example' })
+    adoptListeningPort(configured, 43210)
+    expect(configured.publicUrl).toBe('https://v.example')
+    const fixed = loadConfig({ PORT: '3000' })
+    adoptListeningPort(fixed, 43210)
+    expect(fixed.publicUrl).toBe('http://localhost:3000')
+  })
+
+  it('refuses test hooks in production, and allows them elsewhere', () => {
+    expect(
+      problemsOf({ ENABLE_TEST_HOOKS: 'true', NODE_ENV: 'production', PUBLIC_URL: 'https://v.example' }),
+    ).toEqual([expect.stringMatching(/^ENABLE_TEST_HOOKS:/)])
     expect(loadConfig({ ENABLE_TEST_HOOKS: 'true', NODE_ENV: 'test' }).enableTestHooks).toBe(true)
-    expect(loadConfig({ ENABLE_TEST_HOOKS: 'false', NODE_ENV: 'production' }).enableTestHooks).toBe(false)
+    expect(
+      loadConfig({ ENABLE_TEST_HOOKS: 'false', NODE_ENV: 'production', PUBLIC_URL: 'https://v.example' })
+        .enableTestHooks,
+    ).toBe(false)
   })
 
   it.each([
@@ -157,11 +185,24 @@ describe('loadConfig', () => {
       inProcess: true,
       maxAttempts: 4,
       retryBaseMs: 5000,
+      maxRunningPerUser: 2,
+      maxQueuedPerUser: 50,
     })
     expect(
       loadConfig({ WORKER_CONCURRENCY: '8', WORKER_MAX_ATTEMPTS: '2', WORKER_RETRY_BASE_MS: '250' }).worker,
     ).toMatchObject({ concurrency: 8, maxAttempts: 2, retryBaseMs: 250 })
     expect(() => loadConfig({ WORKER_MAX_ATTEMPTS: '0' })).toThrow(/WORKER_MAX_ATTEMPTS/)
+  })
+
+  it('reads the per-user job caps, refusing a cap of 0', () => {
+    expect(loadConfig({ WORKER_MAX_RUNNING_PER_USER: '3', MAX_QUEUED_PER_USER: '10' }).worker).toMatchObject({
+      maxRunningPerUser: 3,
+      maxQueuedPerUser: 10,
+    })
+    expect(problemsOf({ WORKER_MAX_RUNNING_PER_USER: '0', MAX_QUEUED_PER_USER: '0' })).toEqual([
+      expect.stringMatching(/^WORKER_MAX_RUNNING_PER_USER:/),
+      expect.stringMatching(/^MAX_QUEUED_PER_USER:/),
+    ])
   })
 
   it('accepts port 0 to pick a free port', () => {

@@ -16,7 +16,11 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   /** Port to listen on; 0 picks a free one. */
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  /** The public origin users reach, e.g. https://vitrin.example.com; used in emailed links. */
+  /**
+   * The public origin users reach, e.g. https://vitrin.example.com; the only source of emailed
+   * links (a request's Host is never used). Required in production; elsewhere it defaults to
+   * http://localhost:<PORT> (HOST when it is not a wildcard address).
+   */
   PUBLIC_URL: z.url().optional(),
   /** Folder for the embedded database, local files and the generated secret. */
   DATA_DIR: z.string().min(1).default('./data'),
@@ -59,7 +63,7 @@ const envSchema = z.object({
     )
     .pipe(z.array(z.string().regex(/^[A-Z0-9]{6}$/, 'each code must be 6 letters or digits')))
     .optional(),
-  /** Who takes payment for plans: manual (test billing; plan changes take effect at once, no payment). */
+  /** Who takes payment for plans: manual (no payment; users choose plans, except in production, where `npm run billing` sets them). */
   BILLING_PROVIDER: z.enum(['manual']).default('manual'),
   /** Who edits images: offline (built-in studio, no AI) or fal. A key alone does not switch it. */
   IMAGE_PROVIDER: z.enum(['offline', 'fal']).default('offline'),
@@ -105,6 +109,24 @@ const envSchema = z.object({
   WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
   /** Wait before the first retry; doubled for each further try. */
   WORKER_RETRY_BASE_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  /** Jobs one user may have running at once, across all workers; the rest of theirs wait their turn. */
+  WORKER_MAX_RUNNING_PER_USER: z.coerce.number().int().min(1).max(1000).default(2),
+  /** Jobs one user may have waiting or running at once; more are refused (QUEUE_FULL) until some finish. */
+  MAX_QUEUED_PER_USER: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** Generations (image, video and SEO together) one account may start per minute. */
+  GENERATIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Generations one client address may start per minute, across accounts. */
+  GENERATIONS_PER_MINUTE_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** Uploads one account may make per minute. */
+  UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Uploads one client address may make per minute, across accounts. */
+  UPLOADS_PER_MINUTE_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** Uploads no generation uses (as input or reference) are deleted after this many hours. */
+  UPLOAD_RETENTION_HOURS: z.coerce
+    .number()
+    .min(1)
+    .max(24 * 365)
+    .default(24),
   /** Run a worker inside the web server (the embedded default); false when `npm run worker` processes do the work. */
   IN_PROCESS_WORKER: booleanFromString.default(true),
   /** Test-only endpoints under /api/test (outbox, stored messages). Refused in production. */
@@ -135,6 +157,11 @@ function crossCheck(env: Record<string, string>): string[] {
   if (env.S3_BUCKET && (!env.S3_ACCESS_KEY_ID || !env.S3_SECRET_ACCESS_KEY)) {
     problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: are both required with S3_BUCKET')
   }
+  if (env.NODE_ENV === 'production' && !env.PUBLIC_URL) {
+    problems.push(
+      'PUBLIC_URL: is required in production (e.g. https://vitrin.example.com): emailed links are built from it, never from the request',
+    )
+  }
   const isTestHooks = ['true', '1', 'yes'].includes(env.ENABLE_TEST_HOOKS ?? '')
   if (isTestHooks && env.NODE_ENV === 'production') {
     problems.push('ENABLE_TEST_HOOKS: must not be set in production')
@@ -146,7 +173,8 @@ export type Config = {
   env: 'development' | 'production' | 'test'
   host: string
   port: number
-  publicUrl: string | undefined
+  /** Origin of every emailed link: PUBLIC_URL, or http://localhost:<PORT> outside production. */
+  publicUrl: string
   dataDir: string
   databaseUrl: string | undefined
   databasePoolMax: number
@@ -162,7 +190,21 @@ export type Config = {
   enableTestHooks: boolean
   accessCodes: string[]
   billingProvider: 'manual'
-  worker: { concurrency: number; inProcess: boolean; maxAttempts: number; retryBaseMs: number }
+  worker: {
+    concurrency: number
+    inProcess: boolean
+    maxAttempts: number
+    retryBaseMs: number
+    maxRunningPerUser: number
+    maxQueuedPerUser: number
+  }
+  limits: {
+    generationsPerMinute: number
+    generationsPerMinutePerClient: number
+    uploadsPerMinute: number
+    uploadsPerMinutePerClient: number
+    uploadRetentionHours: number
+  }
   storage: {
     kind: 'local' | 's3'
     s3?: {
@@ -201,6 +243,25 @@ export class ConfigError extends Error {
   }
 }
 
+/** The origin of a server listening on host:port, as a browser on this machine reaches it. */
+function localOrigin(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`
+}
+
+/**
+ * With PORT=0 the port is only known once listening: call this then, so the default PUBLIC_URL
+ * (and so every emailed link) names the real port. A configured PUBLIC_URL is left alone.
+ */
+export function adoptListeningPort(config: Config, port: number): void {
+  if (config.port !== 0) return
+  const url = new URL(config.publicUrl)
+  if (url.port === '0') {
+    url.port = String(port)
+    config.publicUrl = url.origin
+  }
+}
+
 /** Parses the environment once; empty strings count as unset. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env = Object.fromEntries(
@@ -222,7 +283,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     env: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,
-    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? localOrigin(e.HOST, e.PORT),
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
@@ -243,6 +304,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       inProcess: e.IN_PROCESS_WORKER,
       maxAttempts: e.WORKER_MAX_ATTEMPTS,
       retryBaseMs: e.WORKER_RETRY_BASE_MS,
+      maxRunningPerUser: e.WORKER_MAX_RUNNING_PER_USER,
+      maxQueuedPerUser: e.MAX_QUEUED_PER_USER,
+    },
+    limits: {
+      generationsPerMinute: e.GENERATIONS_PER_MINUTE,
+      generationsPerMinutePerClient: e.GENERATIONS_PER_MINUTE_PER_CLIENT,
+      uploadsPerMinute: e.UPLOADS_PER_MINUTE,
+      uploadsPerMinutePerClient: e.UPLOADS_PER_MINUTE_PER_CLIENT,
+      uploadRetentionHours: e.UPLOAD_RETENTION_HOURS,
     },
     storage:
       e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY

@@ -5,7 +5,6 @@ import { createSecretBox } from './crypto/secret-box.ts'
 import type { Database } from './db/client.ts'
 import { createMailer } from './email/outbox.ts'
 import { createEmailTransport, type EmailTransport } from './email/transport.ts'
-import { createPasswordResetSender } from './features/auth/password-reset-email.ts'
 import { createManualBillingProvider } from './features/billing/billing-provider.ts'
 import { createNotifier } from './jobs/notifier.ts'
 import type { Logger } from './logger.ts'
@@ -28,7 +27,6 @@ export async function createAppDeps(options: {
     throw new Error('createAppDeps needs config.appSecret (main.ts fills it in embedded mode)')
   const transport = options.transport ?? (await createEmailTransport({ smtpUrl: config.smtpUrl }))
   const mailer = createMailer({ db, transport, from: config.mailFrom, logger })
-  const sendPasswordResetEmail = createPasswordResetSender({ db, mailer, publicUrl: config.publicUrl })
   return {
     config,
     database,
@@ -41,9 +39,9 @@ export async function createAppDeps(options: {
       baseUrl: config.publicUrl,
       isProduction: config.env === 'production',
       logger,
-      sendPasswordResetEmail,
     }),
-    billing: createManualBillingProvider(db),
+    // In production no user may give themselves a plan for free: the operator sets plans.
+    billing: createManualBillingProvider(db, { canUsersChangePlan: config.env !== 'production' }),
     keyBox: createSecretBox(config.appSecret, 'provider-keys v1'),
     storage: await createStorage(config),
     notifier: createNotifier(),

@@ -1,13 +1,14 @@
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { createApp } from './app.ts'
-import { type Config, ConfigError, loadConfig } from './config.ts'
+import { adoptListeningPort, type Config, ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/client.ts'
 import { holdEmbeddedLock } from './db/embedded-lock.ts'
 import { createAppDeps } from './deps.ts'
 import { ensureSomeAccessCode, syncConfiguredCodes } from './features/access/access-codes.service.ts'
 import { startConfiguredWorker } from './jobs/worker-runtime.ts'
 import { createLogger } from './logger.ts'
+import { ensurePrivateDir } from './private-dir.ts'
 import { loadOrCreateSecret } from './secret.ts'
 
 // The only module with side effects: read config, open the database, serve, and shut down cleanly.
@@ -26,6 +27,10 @@ function readConfig(): Config {
 
 const config = readConfig()
 const logger = createLogger({ level: config.logLevel })
+
+// The data folder holds the embedded database, local files and the secret: owner-only, and
+// tightened at each start in case it was made (or copied) with wider rights.
+if (!config.databaseUrl || config.storage.kind === 'local') ensurePrivateDir(config.dataDir)
 
 if (!config.appSecret) {
   const { secret, isNew } = loadOrCreateSecret(config.dataDir)
@@ -58,6 +63,7 @@ const app = createApp(deps)
 const worker = config.worker.inProcess ? await startConfiguredWorker(deps) : null
 
 const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info: AddressInfo) => {
+  adoptListeningPort(config, info.port)
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   logger.info(
     {

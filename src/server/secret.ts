@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { ensurePrivateDir, privateFileMode } from './private-dir.ts'
 
 /**
  * The app secret for the embedded default: read from `<dataDir>/secret`, or created there on
@@ -12,9 +13,9 @@ export function loadOrCreateSecret(dataDir: string): { secret: string; isNew: bo
     const secret = readFileSync(path, 'utf8').trim()
     if (secret.length >= 32) return { secret, isNew: false }
   }
-  mkdirSync(dataDir, { recursive: true })
+  ensurePrivateDir(dataDir)
   const secret = randomBytes(48).toString('base64url')
-  writeFileSync(path, `${secret}\n`, { mode: 0o600 })
-  chmodSync(path, 0o600)
+  writeFileSync(path, `${secret}\n`, { mode: privateFileMode })
+  chmodSync(path, privateFileMode)
   return { secret, isNew: true }
 }

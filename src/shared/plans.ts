@@ -16,11 +16,15 @@ export type Plan = {
   priceMonthlyUsd: number
   imageQuota: number
   videoQuota: number
-  /** SEO copy is unlimited on every plan. */
+  /** SEO copy is unlimited on every plan (but needs an active plan or trial, and is rate-limited). */
   seoUnlimited: true
+  /** Storage for the user's uploads and results together, in bytes (decimal: 1 GB = 10^9 bytes). */
+  storageBytes: number
   isMostPopular: boolean
   features: readonly PlanFeature[]
 }
+
+const gigabyte = 1_000_000_000
 
 export const plans: readonly Plan[] = [
   {
@@ -29,6 +33,7 @@ export const plans: readonly Plan[] = [
     priceMonthlyUsd: 99,
     imageQuota: 250,
     videoQuota: 10,
+    storageBytes: 5 * gigabyte,
     seoUnlimited: true,
     isMostPopular: false,
     features: ['seoCopy', 'emailSupport'],
@@ -39,6 +44,7 @@ export const plans: readonly Plan[] = [
     priceMonthlyUsd: 299,
     imageQuota: 1000,
     videoQuota: 30,
+    storageBytes: 20 * gigabyte,
     seoUnlimited: true,
     isMostPopular: true,
     features: ['seoCopy', 'priorityChat'],
@@ -49,6 +55,7 @@ export const plans: readonly Plan[] = [
     priceMonthlyUsd: 499,
     imageQuota: 2500,
     videoQuota: 60,
+    storageBytes: 50 * gigabyte,
     seoUnlimited: true,
     isMostPopular: false,
     features: ['seoCopy', 'prioritySupport', 'apiAccess'],

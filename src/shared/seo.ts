@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { safeText, withoutUnsafeText } from './validation.ts'
 
 /** Limits of the Turkish SEO copy. */
 export const seoLimits = {
@@ -19,10 +20,10 @@ export type SeoContent = z.infer<typeof seoContentSchema>
 
 /** Optional product details the seller types, used as context for the copy. */
 export const productDetailsSchema = z.object({
-  name: z.string().trim().max(120).optional(),
-  category: z.string().trim().max(80).optional(),
-  brand: z.string().trim().max(80).optional(),
-  material: z.string().trim().max(80).optional(),
+  name: safeText().trim().max(120).optional(),
+  category: safeText().trim().max(80).optional(),
+  brand: safeText().trim().max(80).optional(),
+  material: safeText().trim().max(80).optional(),
 })
 export type ProductDetails = z.infer<typeof productDetailsSchema>
 
@@ -45,7 +46,7 @@ export function clampAtWord(text: string, max: number): string {
 export function normalizeSeoContent(raw: unknown): SeoContent | null {
   if (raw === null || typeof raw !== 'object') return null
   const value = raw as Record<string, unknown>
-  const text = (v: unknown) => (typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : '')
+  const text = (v: unknown) => (typeof v === 'string' ? withoutUnsafeText(v).replace(/\s+/g, ' ').trim() : '')
   const list = (v: unknown) => (Array.isArray(v) ? v.map(text).filter((s) => s.length > 0) : [])
   const title = clampAtWord(text(value.title), seoLimits.titleMax)
   const description = clampAtWord(text(value.description ?? value.metaDescription), seoLimits.descriptionMax)

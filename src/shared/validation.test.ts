@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { toFieldErrors } from './validation.ts'
+import { isSafeText, safeText, toFieldErrors, withoutUnsafeText } from './validation.ts'
 
 function fieldErrorsOf(schema: z.ZodType, input: unknown) {
   const result = schema.safeParse(input)
@@ -63,5 +63,23 @@ describe('toFieldErrors', () => {
 
   it('calls a number out of range invalid', () => {
     expect(fieldErrorsOf(z.object({ n: z.number().min(1) }), { n: 0 })).toEqual({ n: 'invalid' })
+  })
+})
+
+describe('safe text', () => {
+  it('refuses NUL, other control characters and lone surrogates, keeping tab, CR and LF', () => {
+    for (const bad of ['a\u0000b', 'a\u0007b', 'a\u001bb', 'a\u007fb', 'a\ud800b', 'a\udc00b', '\ud83d']) {
+      expect(isSafeText(bad), JSON.stringify(bad)).toBe(false)
+    }
+    for (const good of ['', 'Merhaba dünya', 'line\r\n\tnext', 'emoji 😀 ok', 'Ğüşiöç']) {
+      expect(isSafeText(good), JSON.stringify(good)).toBe(true)
+    }
+    expect(withoutUnsafeText('a\u0000b\ud800c\td')).toBe('abc\td')
+  })
+
+  it('names the field with the invalid reason', () => {
+    const schema = z.object({ note: safeText().trim().max(10) })
+    expect(fieldErrorsOf(schema, { note: 'x\u0000' })).toEqual({ note: 'invalid' })
+    expect(schema.parse({ note: '  ok  ' })).toEqual({ note: 'ok' })
   })
 })

@@ -21,6 +21,7 @@ for (const lang of langs as Lang[]) {
     test.use({ locale: browserLocale[lang] })
 
     test('Create: photo → image → video, then the library', async ({ page }) => {
+      test.slow() // an image and an ffmpeg video; keep them inside the time limit on a busy machine
       await page.addInitScript((l) => localStorage.setItem('vitrin.lang', l), lang)
       await enterAsBeta(page)
       await page.goto('/app/create')

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { serve } from '@hono/node-server'
 import type { AppDeps } from '../../src/server/app.ts'
 import { createApp } from '../../src/server/app.ts'
-import { type Config, loadConfig } from '../../src/server/config.ts'
+import { adoptListeningPort, type Config, loadConfig } from '../../src/server/config.ts'
 import type { Database } from '../../src/server/db/client.ts'
 import { createAppDeps } from '../../src/server/deps.ts'
 import type { EmailTransport, OutgoingEmail } from '../../src/server/email/transport.ts'
@@ -71,6 +71,8 @@ export async function startTestServer(
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     APP_SECRET: 'test-secret-test-secret-test-secret-0123',
     WEB_DIST_DIR: '/nonexistent-web-dist',
+    HOST: '127.0.0.1',
+    PORT: '0',
     ...env,
   })
   const logger = createLogger({ level: config.logLevel })
@@ -94,6 +96,8 @@ export async function startTestServer(
       readOwnFalKey: (userId) =>
         readFalKey({ db: database.db, keyBox: deps.keyBox, billing: deps.billing }, userId),
       concurrency: 2,
+      maxRunningPerUser: config.worker.maxRunningPerUser,
+      isClaimSerialized: database.kind === 'postgres',
       leaseMs: 2000,
       pollMs: 50,
       maxAttempts: 3,
@@ -108,6 +112,8 @@ export async function startTestServer(
   await new Promise<void>((resolve) => server.once('listening', () => resolve()))
   const { port } = server.address() as AddressInfo
   const url = `http://127.0.0.1:${port}`
+  // Without PUBLIC_URL, emailed links name this server's real port.
+  adoptListeningPort(config, port)
   return {
     url,
     database,
@@ -150,7 +156,20 @@ export async function resetDatabase(database: Database): Promise<void> {
     rows: { tablename: string }[]
   }
   const tables = result.rows.map((row) => `"${row.tablename}"`)
-  if (tables.length > 0) await database.db.execute(sql.raw(`truncate ${tables.join(', ')} cascade`))
+  if (tables.length === 0) return
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await database.db.execute(sql.raw(`truncate ${tables.join(', ')} cascade`))
+      return
+    } catch (error) {
+      // A worker's claim (generations, then assets) can deadlock with the truncate, which locks
+      // the tables one by one; PostgreSQL then aborts the truncate, which is safe to repeat.
+      const code =
+        (error as { cause?: { code?: string }; code?: string }).cause?.code ??
+        (error as { code?: string }).code
+      if (code !== '40P01' || attempt >= 3) throw error
+    }
+  }
 }
 
 /** A client with its own cookie jar, like one browser, against a test server. */

@@ -4,20 +4,24 @@ import { anonymous } from 'better-auth/plugins'
 import { maxPasswordLength, minPasswordLength } from '../../shared/contracts/auth.ts'
 import type { Db } from '../db/client.ts'
 import { accounts, sessions, users, verifications } from '../db/schema/index.ts'
-import type { Logger } from '../logger.ts'
+import { describeForLog, type Logger } from '../logger.ts'
+import { deleteResetTokens, resetTokenLifetimeSeconds } from './reset-tokens.ts'
 
 /** How long a session lasts; every session, beta or not, lasts 7 days and renews daily with use. */
 export const sessionLifetimeSeconds = 7 * 24 * 60 * 60
+/**
+ * The absolute lifetime of a session: however often it is renewed, a session created longer ago
+ * than this is refused and deleted (http/session.ts), so a stolen cookie cannot live forever.
+ */
+export const sessionMaxAgeSeconds = 30 * 24 * 60 * 60
 
 export type AuthOptions = {
   db: Db
   secret: string
-  /** Public origin, when configured; otherwise the library takes it from each request. */
-  baseUrl: string | undefined
+  /** The public origin (config.publicUrl); never taken from a request. */
+  baseUrl: string
   isProduction: boolean
   logger: Logger
-  /** Sends the reset email; the token goes into a link to our own confirm page. */
-  sendPasswordResetEmail: (input: { userId: string; email: string; token: string }) => Promise<void>
 }
 
 /**
@@ -27,7 +31,7 @@ export type AuthOptions = {
 export function createAuth(options: AuthOptions) {
   return betterAuth({
     appName: 'Vitrin',
-    ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+    baseURL: options.baseUrl,
     secret: options.secret,
     database: drizzleAdapter(options.db, {
       provider: 'pg',
@@ -42,10 +46,13 @@ export function createAuth(options: AuthOptions) {
       autoSignIn: true,
       minPasswordLength,
       maxPasswordLength,
-      resetPasswordTokenExpiresIn: 60 * 60,
+      // Reset tokens are issued by us (auth/reset-tokens.ts: one live token per user, equal
+      // timing for unknown emails); the library checks and consumes them in resetPassword.
+      resetPasswordTokenExpiresIn: resetTokenLifetimeSeconds,
       revokeSessionsOnPasswordReset: true,
-      sendResetPassword: async ({ user, token }) => {
-        await options.sendPasswordResetEmail({ userId: user.id, email: user.email, token })
+      onPasswordReset: async ({ user }) => {
+        // The used token is gone; so must be every other one the user was sent.
+        await deleteResetTokens(options.db, user.id)
       },
     },
     plugins: [
@@ -68,11 +75,8 @@ export function createAuth(options: AuthOptions) {
     logger: {
       level: 'warn',
       log: (level, message, ...args) => {
-        // Without PUBLIC_URL we take the origin from each request on purpose (our emails build
-        // their own links), so the library's start-up warning about it is noise.
-        if (message.includes('Base URL is not set')) return
         const log = options.logger.child({ component: 'auth' })
-        const payload = args.length > 0 ? { details: args.map(String).join(' ').slice(0, 500) } : {}
+        const payload = args.length > 0 ? { details: args.map(describeForLog).join(' ').slice(0, 500) } : {}
         if (level === 'error') log.error(payload, message)
         else if (level === 'warn') log.warn(payload, message)
         else log.debug(payload, message)

@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs'
+import { chmodSync, existsSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { ensurePrivateDir, privateDirMode } from '../private-dir.ts'
 import { migrationsFolder } from './migrations-folder.ts'
 import { openPgliteThread, type PgliteClient } from './pglite-thread.ts'
 import * as schema from './schema/index.ts'
@@ -37,9 +38,13 @@ export async function openDatabase(options: {
     return openPostgres(options.databaseUrl, options.poolMax ?? 10, options.onConnectionError)
   if (options.pgliteDump) return wrapPglite(openPgliteThread({ kind: 'dump', dump: options.pgliteDump }))
   const dir = resolve(options.dataDir ?? './data', 'pglite')
-  // PGlite creates only the last folder level itself.
-  mkdirSync(dirname(dir), { recursive: true })
-  return wrapPglite(openPgliteThread({ kind: 'dir', dataDir: dir }))
+  // PGlite creates only the last folder level itself. The data folder is owner-only: the
+  // database files (and their WAL: emails, reset tokens) are then out of other users' reach
+  // whatever modes PGlite gives them.
+  ensurePrivateDir(dirname(dir))
+  const database = await wrapPglite(openPgliteThread({ kind: 'dir', dataDir: dir }))
+  if (existsSync(dir)) chmodSync(dir, privateDirMode)
+  return database
 }
 
 async function wrapPglite(pglite: PgliteClient): Promise<Database> {

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { ensurePrivateDir, privateFileMode } from '../private-dir.ts'
 
 // The embedded database may be opened by one process at a time. The server marks its data
 // folder while it runs, so tools (such as the access-code CLI) can refuse instead of corrupting it.
@@ -29,7 +30,7 @@ export function embeddedLockHolder(dataDir: string): number | null {
 export function holdEmbeddedLock(dataDir: string): () => void {
   const holder = embeddedLockHolder(dataDir)
   if (holder) throw new Error(`the data folder ${dataDir} is in use by process ${holder}; stop it first`)
-  mkdirSync(dataDir, { recursive: true })
-  writeFileSync(lockPath(dataDir), String(process.pid))
+  ensurePrivateDir(dataDir)
+  writeFileSync(lockPath(dataDir), String(process.pid), { mode: privateFileMode })
   return () => rmSync(lockPath(dataDir), { force: true })
 }

@@ -20,6 +20,8 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
       requestId,
     },
   }
+  // An error is about this request only; it must not be stored and shown again.
+  c.header('Cache-Control', 'no-store')
   if (appError.code === 'RATE_LIMITED' && appError.details?.retryAfterSeconds !== undefined) {
     c.header('Retry-After', String(appError.details.retryAfterSeconds))
   }
@@ -34,7 +36,29 @@ function toAppError(error: Error): AppError {
     if (error.status === 400) return new AppError('INVALID_JSON', 'Malformed request body')
     if (error.status === 404) return new AppError('NOT_FOUND', 'Not found')
   }
-  return new AppError('INTERNAL', error.message, undefined, { cause: error })
+  if (hasDatabaseCode(error, refusedTextCodes)) {
+    // Text the database cannot store (e.g. a NUL byte) or read (a malformed uuid) that got past
+    // validation: the request is at fault, not the server.
+    return new AppError('VALIDATION_FAILED', 'Invalid text', { fields: { _root: 'invalid' } })
+  }
+  return new AppError('INTERNAL', 'Internal error', undefined, { cause: error })
+}
+
+/**
+ * SQLSTATEs that mean the request's text was refused: 22021 character_not_in_repertoire,
+ * 22P05 untranslatable_character, 22P02 invalid_text_representation.
+ */
+const refusedTextCodes = new Set(['22021', '22P05', '22P02'])
+
+/** Whether the error or one of its causes (Drizzle wraps database errors) carries one of `codes`. */
+function hasDatabaseCode(error: unknown, codes: ReadonlySet<string>): boolean {
+  let node: unknown = error
+  for (let depth = 0; depth < 5 && node && typeof node === 'object'; depth++) {
+    const code = (node as { code?: unknown }).code
+    if (typeof code === 'string' && codes.has(code)) return true
+    node = (node as { cause?: unknown }).cause
+  }
+  return false
 }
 
 /** A 400 naming every field at fault, e.g. "Invalid field(s): email, message". */

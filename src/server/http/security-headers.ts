@@ -21,6 +21,8 @@ export function securityHeaders(options: { isProduction: boolean }) {
       ...(options.isProduction ? { upgradeInsecureRequests: [] } : {}),
     },
     strictTransportSecurity: options.isProduction ? 'max-age=31536000; includeSubDomains' : false,
+    // frame-ancestors 'none' for browsers that read CSP, the same for those that do not.
+    xFrameOptions: 'DENY',
     crossOriginEmbedderPolicy: false,
     referrerPolicy: 'strict-origin-when-cross-origin',
     permissionsPolicy: { camera: [], microphone: [], geolocation: [] },

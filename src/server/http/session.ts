@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { AppError } from '../../shared/errors.ts'
-import type { Auth } from '../auth/auth.ts'
+import { type Auth, sessionMaxAgeSeconds } from '../auth/auth.ts'
 import type { AppEnv, RequestUser } from './context.ts'
 import { createSessionCache, type SessionCache } from './session-cache.ts'
 
@@ -24,6 +24,12 @@ export function loadSession(auth: Auth, cache: SessionCache<SignedIn> = createSe
       ? await cache.get(cookie, async () => {
           const result = await auth.api.getSession({ headers: c.req.raw.headers })
           if (!result) return null
+          // Renewal with use never carries a session past its absolute lifetime.
+          const endsAt = new Date(result.session.createdAt.getTime() + sessionMaxAgeSeconds * 1000)
+          if (endsAt <= new Date()) {
+            await (await auth.$context).internalAdapter.deleteSession(result.session.token)
+            return null
+          }
           return {
             value: {
               user: {
@@ -34,7 +40,7 @@ export function loadSession(auth: Auth, cache: SessionCache<SignedIn> = createSe
               },
               sessionId: result.session.id,
             },
-            expiresAt: result.session.expiresAt,
+            expiresAt: result.session.expiresAt < endsAt ? result.session.expiresAt : endsAt,
           }
         })
       : null

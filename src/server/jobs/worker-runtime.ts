@@ -1,4 +1,5 @@
 import type { AppDeps } from '../app.ts'
+import { sweepUnusedUploads } from '../features/assets/assets.service.ts'
 import { readFalKey } from '../features/settings/settings.service.ts'
 import { createProviders, describeProviders } from '../providers/index.ts'
 import { startWorker, type Worker } from './worker.ts'
@@ -6,12 +7,53 @@ import { startWorker, type Worker } from './worker.ts'
 /** Per-mode time limits: a video may legitimately take minutes at a provider. */
 export const jobTimeoutMs = { image: 5 * 60_000, video: 15 * 60_000, seo: 3 * 60_000 } as const
 
-/** Builds the configured providers, says which serve what, and starts a worker on them. */
+/** How often unused uploads are looked for (they are deleted UPLOAD_RETENTION_HOURS after upload). */
+export const uploadSweepIntervalMs = 15 * 60_000
+
+/**
+ * Deletes unused uploads past their retention now and then every interval, in whichever
+ * process runs workers (any number may: each upload is deleted once). Returns the stop.
+ */
+export function startUploadSweep(deps: AppDeps, intervalMs = uploadSweepIntervalMs): () => void {
+  const log = deps.logger.child({ component: 'upload-sweep' })
+  let isRunning = false
+  const sweep = async () => {
+    if (isRunning) return
+    isRunning = true
+    try {
+      const removed = await sweepUnusedUploads(
+        {
+          db: deps.database.db,
+          storage: deps.storage,
+          retentionHours: deps.config.limits.uploadRetentionHours,
+          log,
+        },
+        deps.now(),
+      )
+      if (removed > 0) log.info({ removed }, 'deleted unused uploads')
+    } catch (error) {
+      log.warn({ err: error }, 'sweeping unused uploads failed; will try again')
+    } finally {
+      isRunning = false
+    }
+  }
+  const first = setTimeout(sweep, 60_000)
+  const timer = setInterval(sweep, intervalMs)
+  first.unref()
+  timer.unref()
+  return () => {
+    clearTimeout(first)
+    clearInterval(timer)
+  }
+}
+
+/** Builds the configured providers, says which serve what, and starts a worker on them (and the upload sweep). */
 export async function startConfiguredWorker(deps: AppDeps): Promise<Worker> {
   const { config, logger } = deps
   for (const line of describeProviders(config.providers)) logger[line.level](line.message)
   const providers = await createProviders(config.providers, { logger })
-  return startWorker({
+  const stopSweep = startUploadSweep(deps)
+  const worker = startWorker({
     db: deps.database.db,
     storage: deps.storage,
     notifier: deps.notifier,
@@ -20,10 +62,19 @@ export async function startConfiguredWorker(deps: AppDeps): Promise<Worker> {
     readOwnFalKey: (userId) =>
       readFalKey({ db: deps.database.db, keyBox: deps.keyBox, billing: deps.billing }, userId),
     concurrency: config.worker.concurrency,
+    maxRunningPerUser: config.worker.maxRunningPerUser,
+    isClaimSerialized: deps.database.kind === 'postgres',
     leaseMs: 30_000,
     pollMs: 1000,
     maxAttempts: config.worker.maxAttempts,
     retryBaseMs: config.worker.retryBaseMs,
     timeoutMs: jobTimeoutMs,
   })
+  return {
+    id: worker.id,
+    stop: async () => {
+      stopSweep()
+      await worker.stop()
+    },
+  }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { GenerationMode } from '../../shared/contracts/generations.ts'
 import type { ErrorCode } from '../../shared/errors.ts'
 import type { Db } from '../db/client.ts'
@@ -22,6 +22,14 @@ export type WorkerOptions = {
   readOwnFalKey: (userId: string) => Promise<string | null>
   /** Jobs run at once by this worker. */
   concurrency: number
+  /** Jobs one user may have running at once, across every worker sharing the queue. */
+  maxRunningPerUser: number
+  /**
+   * Takes a database-wide lock around each claim, so claims by several processes see each
+   * other's and the per-user cap is exact. Needed on PostgreSQL; the embedded database runs one
+   * statement at a time anyway.
+   */
+  isClaimSerialized: boolean
   /** How long a claim holds without a heartbeat; a crashed worker's jobs are picked up after it. */
   leaseMs: number
   /** How often to look for work when nothing wakes the worker. */
@@ -48,6 +56,9 @@ const failureCodes: Record<ProviderFailure, ErrorCode> = {
 
 /** How long a reported progress waits before it is saved (later reports in between replace it). */
 const progressSaveDelayMs = 100
+
+/** The advisory lock serialized claims take; any constant unused elsewhere (see db/client.ts). */
+const claimLockId = 727_274_602
 
 /** Failures worth another try later (the same input may well work). */
 const transientFailures = new Set<ProviderFailure>(['unavailable', 'rate_limited'])
@@ -89,22 +100,45 @@ export function startWorker(options: WorkerOptions): Worker {
   })
 
   /**
-   * Claims up to `limit` due jobs, oldest first, in one statement: a burst of new requests is
-   * picked up in one round trip, and the rows come back whole (no second read per job).
+   * Claims up to `limit` due jobs in one statement, fairly: each user's jobs take turns, and a
+   * user's turn counts the jobs they already have running, so the next free slot goes to whoever
+   * has the fewest (then to the oldest job). Jobs past a user's running cap wait. A burst of new
+   * requests is picked up in one round trip, and the rows come back whole (no second read per job).
    */
-  async function claim(limit: number): Promise<Claimed[]> {
-    const due = db
-      .select({ id: generations.id })
-      .from(generations)
-      .where(
-        sql`(${generations.status} = 'queued' and ${generations.runAfter} <= now())
-            or (${generations.status} = 'running' and ${generations.leaseUntil} < now())`,
-      )
-      .orderBy(generations.createdAt)
-      .for('update', { skipLocked: true })
-      .limit(limit)
-    const claimed = db.$with('claimed').as(
-      db
+  async function claimIn(tx: Db, limit: number): Promise<Claimed[]> {
+    const isDue = (alias: string) => {
+      const column = (name: string) => sql.raw(`${alias}.${name}`)
+      return sql`((${column('status')} = 'queued' and ${column('run_after')} <= now())
+        or (${column('status')} = 'running' and ${column('lease_until')} < now()))`
+    }
+    // A user's turn for each due job: their running jobs (live leases only; expired ones are due
+    // again) plus the job's place among their due ones. FOR UPDATE is not allowed beside window
+    // functions, so the turns are worked out in a subquery and the rows locked outside it, where
+    // a row another claim took meanwhile is skipped or, once that claim is committed, no longer
+    // passes the due check (it is checked again on the newest version of the row).
+    const picked = sql`
+      select g.id from ${generations} g
+      join (
+        select due.id, coalesce(busy.running, 0) + due.place as turn
+        from (
+          select d.id, d.user_id,
+            row_number() over (partition by d.user_id order by d.created_at, d.id) as place
+          from ${generations} d
+          where ${isDue('d')}
+        ) due
+        left join (
+          select r.user_id, count(*) as running from ${generations} r
+          where r.status = 'running' and r.lease_until >= now()
+          group by r.user_id
+        ) busy on busy.user_id = due.user_id
+        where coalesce(busy.running, 0) + due.place <= ${options.maxRunningPerUser}
+      ) fair on fair.id = g.id
+      where ${isDue('g')}
+      order by fair.turn, g.created_at, g.id
+      limit ${limit}
+      for update of g skip locked`
+    const claimed = tx.$with('claimed').as(
+      tx
         .update(generations)
         .set({
           status: 'running',
@@ -114,11 +148,11 @@ export function startWorker(options: WorkerOptions): Worker {
           startedAt: sql`coalesce(${generations.startedAt}, now())`,
           updatedAt: sql`now()`,
         })
-        .where(inArray(generations.id, due))
+        .where(sql`${generations.id} in (${picked})`)
         .returning(),
     )
     // The input photo's row comes along, so a job starts without reading it again.
-    const rows = await db
+    const rows = await tx
       .with(claimed)
       .select()
       .from(claimed)
@@ -126,6 +160,20 @@ export function startWorker(options: WorkerOptions): Worker {
     return rows
       .map((row) => ({ row: row.claimed, input: row.assets }))
       .sort((a, b) => a.row.createdAt.getTime() - b.row.createdAt.getTime())
+  }
+
+  /**
+   * One claim. Serialized claims wait for each other, so each one's snapshot counts every job
+   * the previous ones started: without that, two overlapping claims could each see a user below
+   * the cap (e.g. one sees a retry that has just come due and the other does not) and together
+   * start more than the cap allows.
+   */
+  async function claim(limit: number): Promise<Claimed[]> {
+    if (!options.isClaimSerialized) return claimIn(db, limit)
+    return db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${claimLockId})`)
+      return claimIn(tx as unknown as Db, limit)
+    })
   }
 
   /**
@@ -379,7 +427,10 @@ export function startWorker(options: WorkerOptions): Worker {
     }
     await Promise.all(running)
   })()
-  log.info({ concurrency: options.concurrency }, 'worker started')
+  log.info(
+    { concurrency: options.concurrency, maxRunningPerUser: options.maxRunningPerUser },
+    'worker started',
+  )
 
   return {
     id,

@@ -3,7 +3,12 @@ import { openTestDatabase } from '../../../tests/support/test-database.ts'
 import { resetDatabase } from '../../../tests/support/test-server.ts'
 import { AppError } from '../../shared/errors.ts'
 import type { Database } from '../db/client.ts'
-import { createRateLimiter, type RateLimitRule } from './rate-limiter.ts'
+import {
+  type BackoffRule,
+  backoffDelaySeconds,
+  createRateLimiter,
+  type RateLimitRule,
+} from './rate-limiter.ts'
 
 const rule: RateLimitRule = { name: 'login', limit: 3, windowSeconds: 60 }
 
@@ -98,5 +103,79 @@ describe('createRateLimiter', () => {
     )
     expect(error).toBeInstanceOf(AppError)
     expect(error).toMatchObject({ code: 'RATE_LIMITED', status: 429, details: { retryAfterSeconds: 40 } })
+  })
+  const backoff: BackoffRule = {
+    name: 'sign-in-fail',
+    freeAttempts: 3,
+    maxDelaySeconds: 10,
+    windowSeconds: 3600,
+  }
+
+  it('computes growing delays past the free attempts, capped', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 50].map((n) => backoffDelaySeconds(backoff, n))).toEqual([
+      0, 0, 0, 1, 2, 4, 8, 10, 10,
+    ])
+  })
+
+  it('lets the free attempts through at once, then only after a wait that doubles, never counting refusals', async () => {
+    const limiter = createRateLimiter(database.db, now)
+    for (let i = 1; i <= 3; i++)
+      expect(await limiter.attempt(backoff, 'a')).toMatchObject({ isAllowed: true, count: i })
+    const waits: number[] = []
+    for (let i = 0; i < 5; i++) {
+      const refused = await limiter.attempt(backoff, 'a')
+      expect(refused.isAllowed).toBe(false)
+      // Asking again while refused changes nothing.
+      expect((await limiter.attempt(backoff, 'a')).count).toBe(refused.count)
+      waits.push(refused.retryAfterSeconds)
+      advance(refused.retryAfterSeconds * 1000 - 1)
+      expect((await limiter.attempt(backoff, 'a')).isAllowed).toBe(false)
+      advance(1)
+      expect((await limiter.attempt(backoff, 'a')).isAllowed).toBe(true)
+    }
+    expect(waits).toEqual([1, 2, 4, 8, 10])
+    expect((await limiter.peek(backoff, 'a'))?.count).toBe(8)
+    // Another subject is not slowed down.
+    expect((await limiter.attempt(backoff, 'b')).isAllowed).toBe(true)
+  })
+
+  it('lets one attempt through when several arrive together past the free ones', async () => {
+    const limiter = createRateLimiter(database.db, now)
+    for (let i = 0; i < 3; i++) await limiter.attempt(backoff, 'crowd')
+    advance(5_000)
+    const results = await Promise.all(Array.from({ length: 20 }, () => limiter.attempt(backoff, 'crowd')))
+    expect(results.filter((r) => r.isAllowed)).toHaveLength(1)
+  })
+
+  it('forgets backoff attempts when the window has passed', async () => {
+    const limiter = createRateLimiter(database.db, now)
+    for (let i = 0; i < 3; i++) await limiter.attempt(backoff, 'a')
+    expect((await limiter.attempt(backoff, 'a')).isAllowed).toBe(false)
+    advance(3_600_000)
+    expect(await limiter.peek(backoff, 'a')).toBeNull()
+    expect(await limiter.attempt(backoff, 'a')).toMatchObject({ isAllowed: true, count: 1 })
+  })
+
+  it('peeks without counting, clears a subject, and refunds one attempt', async () => {
+    const limiter = createRateLimiter(database.db, now)
+    expect(await limiter.peek(rule, 'p')).toBeNull()
+    await limiter.hit(rule, 'p')
+    advance(2_000)
+    await limiter.hit(rule, 'p')
+    const state = await limiter.peek(rule, 'p')
+    expect(state).toEqual({
+      count: 2,
+      windowStart: new Date('2030-01-01T12:00:00.000Z'),
+      lastHitAt: new Date('2030-01-01T12:00:02.000Z'),
+    })
+    expect((await limiter.peek(rule, 'p'))?.count).toBe(2)
+    await limiter.refund(rule, 'p')
+    expect((await limiter.peek(rule, 'p'))?.count).toBe(1)
+    await limiter.clear(rule, 'p')
+    expect(await limiter.peek(rule, 'p')).toBeNull()
+    expect((await limiter.hit(rule, 'p')).count).toBe(1)
+    await limiter.refund(rule, 'p')
+    await limiter.refund(rule, 'p')
+    expect((await limiter.hit(rule, 'p')).count).toBe(1)
   })
 })

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { AppError } from '../../shared/errors.ts'
 import type { Db } from '../db/client.ts'
 import { rateLimitBuckets } from '../db/schema/index.ts'
@@ -12,11 +12,53 @@ export type RateLimitRule = {
 
 export type RateLimitResult = { isAllowed: boolean; count: number; retryAfterSeconds: number }
 
+/**
+ * Growing delays instead of a hard lock: the first `freeAttempts` attempts in a window go
+ * through at once; after that, attempt n + 1 is let through only 2^(n - freeAttempts) seconds
+ * after attempt n (1 s, 2 s, 4 s, …), at most `maxDelaySeconds`. Refused attempts are not counted.
+ */
+export type BackoffRule = {
+  name: string
+  freeAttempts: number
+  maxDelaySeconds: number
+  /** The count is forgotten this long after the window's first attempt. */
+  windowSeconds: number
+}
+
+/** A bucket's live state, read without counting; null when it holds no attempt in a live window. */
+export type RateLimitState = { count: number; windowStart: Date; lastHitAt: Date }
+
+/** Seconds that must pass after the last attempt once `count` attempts were counted. */
+export function backoffDelaySeconds(rule: BackoffRule, count: number): number {
+  if (count < rule.freeAttempts) return 0
+  return Math.min(rule.maxDelaySeconds, 2 ** Math.min(count - rule.freeAttempts, 30))
+}
+
 export interface RateLimiter {
   /** Counts one attempt by `subject` (an IP, an email) and says whether it is within the rule. */
   hit(rule: RateLimitRule, subject: string): Promise<RateLimitResult>
   /** Like hit, but throws RATE_LIMITED when over the limit. */
   consume(rule: RateLimitRule, subject: string): Promise<void>
+  /** Reads a bucket without counting. */
+  peek(rule: { name: string; windowSeconds: number }, subject: string): Promise<RateLimitState | null>
+  /** Forgets every attempt of `subject` under the rule (e.g. after a successful sign-in). */
+  clear(rule: { name: string }, subject: string): Promise<void>
+  /** Takes back one counted attempt (one that turned out not to be a failure). */
+  refund(rule: { name: string }, subject: string): Promise<void>
+  /**
+   * Counts one attempt under a backoff rule, atomically, unless it comes too soon after the last
+   * one; a refused attempt is not counted and says how long to wait.
+   */
+  attempt(rule: BackoffRule, subject: string): Promise<RateLimitResult>
+}
+
+/** Throws RATE_LIMITED for a refused result, with the wait in details. */
+export function refuseIfLimited(result: RateLimitResult, name: string): void {
+  if (!result.isAllowed) {
+    throw new AppError('RATE_LIMITED', `Too many ${name} attempts`, {
+      retryAfterSeconds: result.retryAfterSeconds,
+    })
+  }
 }
 
 /**
@@ -49,15 +91,70 @@ export function createRateLimiter(db: Db, now: () => Date = () => new Date()): R
     }
   }
 
+  async function peek(
+    rule: { name: string; windowSeconds: number },
+    subject: string,
+  ): Promise<RateLimitState | null> {
+    const [row] = await db
+      .select({
+        count: rateLimitBuckets.count,
+        windowStart: rateLimitBuckets.windowStart,
+        lastHitAt: rateLimitBuckets.lastHitAt,
+      })
+      .from(rateLimitBuckets)
+      .where(eq(rateLimitBuckets.key, `${rule.name}:${subject}`))
+    if (!row || row.count <= 0) return null
+    const isExpired = row.windowStart.getTime() + rule.windowSeconds * 1000 <= now().getTime()
+    return isExpired ? null : row
+  }
+
+  async function attempt(rule: BackoffRule, subject: string): Promise<RateLimitResult> {
+    const at = now()
+    const atSql = sql`${at.toISOString()}::timestamptz`
+    const windowFloor = new Date(at.getTime() - rule.windowSeconds * 1000)
+    const isExpired = sql`${rateLimitBuckets.windowStart} <= ${windowFloor.toISOString()}::timestamptz`
+    // The wait the bucket's current count asks for, in seconds (see backoffDelaySeconds).
+    const delay = sql`case when ${rateLimitBuckets.count} < ${rule.freeAttempts} then 0 else least(${rule.maxDelaySeconds}::float8, power(2::float8, least(${rateLimitBuckets.count} - ${rule.freeAttempts}, 30))) end`
+    const [row] = await db
+      .insert(rateLimitBuckets)
+      .values({ key: `${rule.name}:${subject}`, windowStart: at, count: 1, lastHitAt: at })
+      .onConflictDoUpdate({
+        target: rateLimitBuckets.key,
+        set: {
+          count: sql`case when ${isExpired} then 1 else ${rateLimitBuckets.count} + 1 end`,
+          windowStart: sql`case when ${isExpired} then ${atSql} else ${rateLimitBuckets.windowStart} end`,
+          lastHitAt: at,
+        },
+        // One statement decides and counts, so attempts arriving together cannot all slip through.
+        setWhere: sql`${isExpired} or ${rateLimitBuckets.lastHitAt} + ${delay} * interval '1 second' <= ${atSql}`,
+      })
+      .returning({ count: rateLimitBuckets.count })
+    if (row) return { isAllowed: true, count: row.count, retryAfterSeconds: 0 }
+    const state = await peek(rule, subject)
+    const count = state?.count ?? 0
+    const readyAt = (state?.lastHitAt.getTime() ?? at.getTime()) + backoffDelaySeconds(rule, count) * 1000
+    return {
+      isAllowed: false,
+      count,
+      retryAfterSeconds: Math.max(1, Math.ceil((readyAt - at.getTime()) / 1000)),
+    }
+  }
+
   return {
     hit,
     async consume(rule, subject) {
-      const result = await hit(rule, subject)
-      if (!result.isAllowed) {
-        throw new AppError('RATE_LIMITED', `Too many ${rule.name} attempts`, {
-          retryAfterSeconds: result.retryAfterSeconds,
-        })
-      }
+      refuseIfLimited(await hit(rule, subject), rule.name)
     },
+    peek,
+    async clear(rule, subject) {
+      await db.delete(rateLimitBuckets).where(eq(rateLimitBuckets.key, `${rule.name}:${subject}`))
+    },
+    async refund(rule, subject) {
+      await db
+        .update(rateLimitBuckets)
+        .set({ count: sql`greatest(${rateLimitBuckets.count} - 1, 0)` })
+        .where(eq(rateLimitBuckets.key, `${rule.name}:${subject}`))
+    },
+    attempt,
   }
 }

@@ -16,7 +16,8 @@ export function createLocalDiskStorage(root: string): ObjectStorage {
     kind: 'local',
     async put(key, bytes) {
       const path = pathOf(key)
-      await mkdir(dirname(path), { recursive: true })
+      // Owner-only folders, owner-only files: uploads and results are private to their users.
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 })
       const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`
       await writeFile(temporary, bytes, { mode: 0o600 })
       await rename(temporary, path)

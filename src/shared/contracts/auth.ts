@@ -1,14 +1,38 @@
 import { z } from 'zod'
+import { isCommonPassword } from '../common-passwords.ts'
+import { safeText } from '../validation.ts'
 
 /** Shortest password accepted (the seed's rule). */
 export const minPasswordLength = 6
 /** Longest password accepted; longer ones only cost hashing time. */
 export const maxPasswordLength = 128
 
-const email = z.string().trim().toLowerCase().min(1).max(254).pipe(z.email())
-const password = z.string().min(minPasswordLength).max(maxPasswordLength)
+const email = safeText().trim().toLowerCase().min(1).max(254).pipe(z.email())
+/** A new password: the seed's length rule, and none of the most common passwords. */
+const password = z
+  .string()
+  .min(minPasswordLength)
+  .max(maxPasswordLength)
+  .superRefine((value, ctx) => {
+    if (isCommonPassword(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'This password is too common',
+        params: { reason: 'tooCommon' },
+      })
+    }
+  })
 
-export const signUpRequestSchema = z.object({ email, password })
+export const signUpRequestSchema = z.object({ email, password }).superRefine((value, ctx) => {
+  if (value.password.trim().toLowerCase() === value.email) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['password'],
+      message: 'The password must not be the email',
+      params: { reason: 'sameAsEmail' },
+    })
+  }
+})
 export type SignUpRequest = z.input<typeof signUpRequestSchema>
 
 export const signInRequestSchema = z.object({ email, password: z.string().min(1).max(maxPasswordLength) })
@@ -17,7 +41,7 @@ export type SignInRequest = z.input<typeof signInRequestSchema>
 export const passwordResetRequestSchema = z.object({ email })
 export type PasswordResetRequest = z.input<typeof passwordResetRequestSchema>
 
-export const passwordResetConfirmSchema = z.object({ token: z.string().min(1).max(200), password })
+export const passwordResetConfirmSchema = z.object({ token: safeText().min(1).max(200), password })
 export type PasswordResetConfirm = z.input<typeof passwordResetConfirmSchema>
 
 export const changePasswordRequestSchema = z.object({

@@ -24,6 +24,8 @@ export type BillingResponse = {
   provider: BillingProviderKind
   /** Whether the provider has a customer portal to send the user to. */
   hasCustomerPortal: boolean
+  /** Whether the user may choose or cancel a plan here; when not, the operator sets plans. */
+  canChangePlan: boolean
   subscription: SubscriptionView | null
 }
 
@@ -38,4 +40,6 @@ export type UsageResponse = {
   images: { used: number; quota: number }
   videos: { used: number; quota: number }
   seo: { unlimited: true }
+  /** Bytes the user's uploads and results take, against the plan's storage (0 without a plan). */
+  storage: { usedBytes: number; quotaBytes: number }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { locales } from '../i18n/locales.ts'
+import { safeText } from '../validation.ts'
 
 export const inquiryTypes = [
   'general',
@@ -11,18 +12,18 @@ export const inquiryTypes = [
 ] as const
 export type InquiryType = (typeof inquiryTypes)[number]
 
-const trimmed = (max: number) => z.string().trim().max(max)
+const trimmed = (max: number) => safeText().trim().max(max)
 
 /** POST /api/contact request body. `website` is a honeypot: people never see or fill it. */
 export const contactRequestSchema = z.object({
   name: trimmed(120).min(1),
-  email: z.string().trim().min(1).max(254).pipe(z.email()),
+  email: safeText().trim().min(1).max(254).pipe(z.email()),
   company: trimmed(160).optional().default(''),
   phone: trimmed(40).optional().default(''),
   inquiryType: z.enum(inquiryTypes).default('general'),
   message: trimmed(5000).min(1),
   locale: z.enum(locales).default('en'),
-  website: z.string().max(500).optional().default(''),
+  website: safeText().max(500).optional().default(''),
 })
 
 export type ContactRequest = z.input<typeof contactRequestSchema>

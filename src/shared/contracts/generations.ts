@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { aspectRatios } from '../scenes.ts'
 import { productDetailsSchema, type SeoContent } from '../seo.ts'
+import { safeText } from '../validation.ts'
 
 export const generationModes = ['image', 'video', 'seo'] as const
 export type GenerationMode = (typeof generationModes)[number]
@@ -16,10 +17,10 @@ export function isTerminalStatus(status: GenerationStatus): boolean {
 /** POST /api/generations. `mode` is checked separately so an unknown one gets its own message. */
 export const createGenerationRequestSchema = z.object({
   tool: z.enum(generationTools).default('product'),
-  mode: z.string().max(20),
+  mode: safeText().max(20),
   /** Default: 1:1 for products, 9:16 for fashion. */
   aspectRatio: z.enum(aspectRatios).optional(),
-  prompt: z.string().trim().max(1000).default(''),
+  prompt: safeText().trim().max(1000).default(''),
   imageAssetId: z.uuid(),
   referenceAssetId: z.uuid().optional(),
   details: productDetailsSchema.optional(),
@@ -28,7 +29,7 @@ export type CreateGenerationRequest = z.input<typeof createGenerationRequestSche
 
 /** POST /api/generations/:id/video: a video from an image result, with its own prompt. */
 export const createVideoRequestSchema = z.object({
-  prompt: z.string().trim().max(1000).default(''),
+  prompt: safeText().trim().max(1000).default(''),
   aspectRatio: z.enum(aspectRatios).optional(),
 })
 export type CreateVideoRequest = z.input<typeof createVideoRequestSchema>
@@ -36,7 +37,7 @@ export type CreateVideoRequest = z.input<typeof createVideoRequestSchema>
 export const listGenerationsQuerySchema = z.object({
   mode: z.enum(generationModes).optional(),
   saved: z.enum(['1', 'true']).optional(),
-  cursor: z.string().max(200).optional(),
+  cursor: safeText().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 })
 

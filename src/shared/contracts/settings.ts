@@ -25,3 +25,13 @@ export const saveFalKeyRequestSchema = z.object({
     .regex(/^[\x21-\x7e]+$/),
 })
 export type SaveFalKeyRequest = z.input<typeof saveFalKeyRequestSchema>
+
+/**
+ * DELETE /api/account. An account with a password re-enters it; a beta account (no password)
+ * sends the confirmation word instead, after the person has typed it in their language.
+ */
+export const deleteAccountRequestSchema = z.object({
+  password: z.string().min(1).max(128).optional(),
+  confirmation: z.literal('DELETE').optional(),
+})
+export type DeleteAccountRequest = z.input<typeof deleteAccountRequestSchema>

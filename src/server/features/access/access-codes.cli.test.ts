@@ -23,11 +23,35 @@ describe('npm run access-codes', () => {
     expect(generated.stdout.trim()).toMatch(/^[A-Z2-9]{6}$/)
 
     const listed = cli('list')
-    expect(listed.stdout).toMatch(/LAUNCH\s+active\s+0 uses\s+cli\s+launch event/)
+    expect(listed.stdout).toMatch(/LAUNCH\s+active\s+0 uses\s+no expiry\s+cli\s+launch event/)
     expect(cli('revoke', 'launch').stdout.trim()).toBe('revoked LAUNCH')
     expect(cli('list').stdout).toMatch(/LAUNCH\s+revoked/)
     expect(cli('revoke', 'NOSUCH').stdout.trim()).toBe('no such active code')
     expect(cli('frobnicate').status).toBe(2)
+  })
+
+  it('creates codes with a redemption cap and an expiry, and lists them', () => {
+    expect(cli('create', 'capped', '--max', '50', '--expires', '2999-01-31').stdout.trim()).toBe('CAPPED')
+    expect(cli('create', '--expires', '2999-06-01T12:30:00+02:00', 'timed1').stdout.trim()).toBe('TIMED1')
+    const listed = cli('list').stdout
+    expect(listed).toMatch(/CAPPED\s+active\s+0\/50 uses\s+expires 2999-01-31T23:59:59\.999Z\s+cli/)
+    expect(listed).toMatch(/TIMED1\s+active\s+0 uses\s+expires 2999-06-01T10:30:00\.000Z\s+cli/)
+  })
+
+  it.each([
+    [['--max', '0'], /--max: "0" is not a whole number/],
+    [['--max', 'many'], /--max: "many"/],
+    [['--max'], /--max needs a value/],
+    [['--expires', '2027-02-30'], /--expires: "2027-02-30" is not a date/],
+    [['--expires', 'tomorrow'], /--expires: "tomorrow" is not a date/],
+    [['--expires', '2001-01-01'], /--expires: 2001-01-01 is already past/],
+    [['--colour', 'red'], /unknown option --colour/],
+    [['ONE111', 'TWO222'], /unexpected argument "TWO222"/],
+  ])('refuses create %j with a clear message and exit code 1', (args, message) => {
+    const refused = cli('create', ...args)
+    expect(refused.status).toBe(1)
+    expect(refused.stderr).toMatch(message)
+    expect(refused.stdout).toBe('')
   })
 
   it('refuses to open the embedded database while a server holds it', () => {

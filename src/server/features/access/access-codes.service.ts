@@ -1,10 +1,15 @@
 import { randomInt } from 'node:crypto'
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, isNull, lt, min, or, sql } from 'drizzle-orm'
 import { accessCodeLength, accessCodeSchema } from '../../../shared/contracts/access.ts'
+import type { SessionUser } from '../../../shared/contracts/auth.ts'
 import { AppError } from '../../../shared/errors.ts'
+import type { Auth } from '../../auth/auth.ts'
+import { callAuth } from '../../auth/auth-errors.ts'
 import type { Db } from '../../db/client.ts'
 import { accessCodeRedemptions, accessCodes } from '../../db/schema/index.ts'
-import type { RateLimiter, RateLimitRule } from '../../rate-limit/rate-limiter.ts'
+import { type RateLimiter, type RateLimitRule, refuseIfLimited } from '../../rate-limit/rate-limiter.ts'
+import { presentUser } from '../auth/auth.service.ts'
+import { startTrial } from '../billing/subscription.service.ts'
 
 /** Ten tries per client per quarter hour: plenty for typos, hopeless for guessing 36^6 codes. */
 export const accessCodeRateLimit: RateLimitRule = { name: 'access-code', limit: 10, windowSeconds: 15 * 60 }
@@ -29,12 +34,26 @@ export type AccessCodeRow = typeof accessCodes.$inferSelect
 
 export async function createAccessCode(
   db: Db,
-  input: { code?: string; source: AccessCodeRow['source']; note?: string },
+  input: {
+    code?: string
+    source: AccessCodeRow['source']
+    note?: string
+    /** How many beta accounts it may make; unset means no cap. */
+    maxRedemptions?: number
+    /** When it stops working; unset means never. */
+    expiresAt?: Date
+  },
 ): Promise<AccessCodeRow> {
   const code = input.code ? normalizeAccessCode(input.code) : generateAccessCode()
   const [row] = await db
     .insert(accessCodes)
-    .values({ code, source: input.source, note: input.note ?? null })
+    .values({
+      code,
+      source: input.source,
+      note: input.note ?? null,
+      maxRedemptions: input.maxRedemptions ?? null,
+      expiresAt: input.expiresAt ?? null,
+    })
     .onConflictDoNothing()
     .returning()
   if (row) return row
@@ -68,36 +87,108 @@ export async function revokeAccessCode(db: Db, code: string, now: Date): Promise
   return rows.length > 0
 }
 
-/** Whether a code exists and is not revoked. */
-export async function isAccessCodeValid(db: Db, code: string): Promise<boolean> {
+/** The condition under which a code lets a new browser in: not revoked, not expired, under its cap. */
+function isUsable(at: Date) {
+  return and(
+    isNull(accessCodes.revokedAt),
+    or(isNull(accessCodes.expiresAt), gt(accessCodes.expiresAt, at)),
+    or(isNull(accessCodes.maxRedemptions), lt(accessCodes.redemptionCount, accessCodes.maxRedemptions)),
+  )
+}
+
+/** Whether a code exists, is not revoked or expired, and has redemptions left. */
+export async function isAccessCodeValid(db: Db, code: string, at: Date = new Date()): Promise<boolean> {
   const [row] = await db
     .select({ code: accessCodes.code })
     .from(accessCodes)
-    .where(and(eq(accessCodes.code, code), isNull(accessCodes.revokedAt)))
+    .where(and(eq(accessCodes.code, code), isUsable(at)))
   return row !== undefined
 }
 
-/** Records that a code let a new beta account in. */
-export async function recordRedemption(
-  db: Db,
-  input: { code: string; userId: string; clientIp: string },
-): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.insert(accessCodeRedemptions).values(input)
-    await tx
-      .update(accessCodes)
-      .set({ redemptionCount: sql`${accessCodes.redemptionCount} + 1` })
-      .where(eq(accessCodes.code, input.code))
-  })
+/**
+ * New beta accounts (trials) one client address may make per day. Generous enough for a team
+ * behind one office address; it stops one machine from minting trials in bulk.
+ */
+export const trialsPerClient = { limit: 20, windowSeconds: 24 * 60 * 60 }
+
+export type RedeemDeps = { db: Db; rateLimiter: RateLimiter; auth: Auth; now: () => Date }
+
+/**
+ * Checks a code. Only failed attempts count against the client's budget (accessCodeRateLimit):
+ * each attempt is counted up front, so guesses sent together are all counted, and handed back
+ * when the code is good. Throws ACCESS_CODE_INVALID or RATE_LIMITED.
+ */
+export async function checkAccessCode(
+  deps: Pick<RedeemDeps, 'db' | 'rateLimiter' | 'now'>,
+  raw: string,
+  clientIp: string,
+): Promise<string> {
+  refuseIfLimited(await deps.rateLimiter.hit(accessCodeRateLimit, clientIp), accessCodeRateLimit.name)
+  const code = normalizeAccessCode(raw)
+  if (!(await isAccessCodeValid(deps.db, code, deps.now())))
+    throw new AppError('ACCESS_CODE_INVALID', 'Unknown, revoked, expired or used-up access code')
+  await deps.rateLimiter.refund(accessCodeRateLimit, clientIp)
+  return code
 }
 
-export type RedeemDeps = { db: Db; rateLimiter: RateLimiter }
-
-/** Checks a code (rate-limited per client); throws ACCESS_CODE_INVALID or RATE_LIMITED. */
-export async function checkAccessCode(deps: RedeemDeps, raw: string, clientIp: string): Promise<string> {
-  await deps.rateLimiter.consume(accessCodeRateLimit, clientIp)
-  const code = normalizeAccessCode(raw)
-  if (!(await isAccessCodeValid(deps.db, code)))
-    throw new AppError('ACCESS_CODE_INVALID', 'Unknown or revoked access code')
-  return code
+/**
+ * Lets a new browser in with a checked code: claims one redemption (one conditional UPDATE, so
+ * concurrent redemptions never pass the cap or the expiry), makes the beta account, records the
+ * redemption and starts the trial. Throws RATE_LIMITED past trialsPerClient, ACCESS_CODE_INVALID
+ * when the code was used up or expired meanwhile.
+ */
+export async function redeemAccessCode(
+  deps: RedeemDeps,
+  input: { code: string; clientIp: string; headers: Headers },
+): Promise<{ headers: Headers; user: SessionUser }> {
+  const at = deps.now()
+  const since = new Date(at.getTime() - trialsPerClient.windowSeconds * 1000)
+  const [recent] = await deps.db
+    .select({ n: count(), oldest: min(accessCodeRedemptions.createdAt) })
+    .from(accessCodeRedemptions)
+    .where(
+      and(eq(accessCodeRedemptions.clientIp, input.clientIp), gt(accessCodeRedemptions.createdAt, since)),
+    )
+  if (recent && recent.n >= trialsPerClient.limit) {
+    const freesAt = (recent.oldest?.getTime() ?? at.getTime()) + trialsPerClient.windowSeconds * 1000
+    throw new AppError('RATE_LIMITED', 'Too many new beta accounts from this address', {
+      retryAfterSeconds: Math.max(1, Math.ceil((freesAt - at.getTime()) / 1000)),
+    })
+  }
+  const claimed = await deps.db
+    .update(accessCodes)
+    .set({ redemptionCount: sql`${accessCodes.redemptionCount} + 1` })
+    .where(and(eq(accessCodes.code, input.code), isUsable(at)))
+    .returning({ code: accessCodes.code })
+  if (claimed.length === 0) throw new AppError('ACCESS_CODE_INVALID', 'Access code used up or expired')
+  let userId: string
+  let result: { headers: Headers; user: SessionUser }
+  try {
+    const { headers, response } = await callAuth(() =>
+      deps.auth.api.signInAnonymous({ headers: input.headers, returnHeaders: true }),
+    )
+    if (!response) throw new Error('beta sign-in returned no user')
+    userId = response.user.id
+    result = {
+      headers,
+      user: presentUser({
+        id: userId,
+        email: response.user.email,
+        isBeta: true,
+        createdAt: response.user.createdAt,
+      }),
+    }
+  } catch (error) {
+    // No account was made: give the redemption back.
+    await deps.db
+      .update(accessCodes)
+      .set({ redemptionCount: sql`greatest(${accessCodes.redemptionCount} - 1, 0)` })
+      .where(eq(accessCodes.code, input.code))
+    throw error
+  }
+  await deps.db
+    .insert(accessCodeRedemptions)
+    .values({ code: input.code, userId, clientIp: input.clientIp, createdAt: at })
+  await startTrial(deps.db, userId, at)
+  return result
 }

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { nextClientIp } from '../../../../tests/support/factories.ts'
 import {
@@ -6,7 +7,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../../tests/support/test-server.ts'
-import { accessCodeRedemptions, accessCodes } from '../../db/schema/index.ts'
+import { accessCodeRedemptions, accessCodes, users } from '../../db/schema/index.ts'
 import {
   createAccessCode,
   ensureSomeAccessCode,
@@ -14,6 +15,7 @@ import {
   listAccessCodes,
   revokeAccessCode,
   syncConfiguredCodes,
+  trialsPerClient,
 } from './access-codes.service.ts'
 
 describe('access codes', () => {
@@ -83,6 +85,77 @@ describe('access codes', () => {
     const limited = await browser.request('/api/access', { json: { code: 'VITRIN' } })
     expect(limited.status).toBe(429)
     expect((await limited.json()).error.code).toBe('RATE_LIMITED')
+  })
+
+  it('never counts a valid code against the client: 15 new browsers behind one address all get in', async () => {
+    const officeIp = nextClientIp()
+    for (let i = 0; i < 15; i++) {
+      // Separate, cookie-less requests: fifteen colleagues, one address.
+      const response = await server.api('/api/access', {
+        json: { code: 'VITRIN' },
+        headers: { 'x-forwarded-for': officeIp },
+      })
+      expect(response.status, `colleague ${i + 1}`).toBe(201)
+    }
+    const [code] = await server.database.db.select().from(accessCodes)
+    expect(code?.redemptionCount).toBe(15)
+  })
+
+  it('limits new beta accounts per client address to 20 a day', async () => {
+    const officeIp = nextClientIp()
+    const redeem = () =>
+      server.api('/api/access', { json: { code: 'VITRIN' }, headers: { 'x-forwarded-for': officeIp } })
+    for (let i = 0; i < trialsPerClient.limit; i++) expect((await redeem()).status).toBe(201)
+    const refused = await redeem()
+    expect(refused.status).toBe(429)
+    const { error } = await refused.json()
+    expect(error.code).toBe('RATE_LIMITED')
+    expect(error.details.retryAfterSeconds).toBeGreaterThan(23 * 60 * 60)
+    // Another address is not affected.
+    expect((await client().request('/api/access', { json: { code: 'VITRIN' } })).status).toBe(201)
+  })
+
+  it('refuses a code past its redemption cap or its expiry like an unknown one', async () => {
+    await createAccessCode(server.database.db, { code: 'CAPTWO', source: 'cli', maxRedemptions: 2 })
+    await createAccessCode(server.database.db, {
+      code: 'GONE01',
+      source: 'cli',
+      expiresAt: new Date(Date.now() - 1000),
+    })
+    expect((await client().request('/api/access', { json: { code: 'CAPTWO' } })).status).toBe(201)
+    expect((await client().request('/api/access', { json: { code: 'captwo' } })).status).toBe(201)
+    for (const code of ['CAPTWO', 'GONE01']) {
+      const refused = await client().request('/api/access', { json: { code } })
+      expect(refused.status, code).toBe(400)
+      expect((await refused.json()).error.code).toBe('ACCESS_CODE_INVALID')
+    }
+    const [capped] = await server.database.db.select().from(accessCodes).where(eq(accessCodes.code, 'CAPTWO'))
+    expect(capped?.redemptionCount).toBe(2)
+    expect(
+      await server.database.db
+        .select()
+        .from(accessCodeRedemptions)
+        .where(eq(accessCodeRedemptions.code, 'CAPTWO')),
+    ).toHaveLength(2)
+  })
+
+  it('never lets concurrent redemptions pass the cap', async () => {
+    await createAccessCode(server.database.db, { code: 'RACE03', source: 'cli', maxRedemptions: 3 })
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, () => client().request('/api/access', { json: { code: 'RACE03' } })),
+    )
+    const statuses = responses.map((response) => response.status)
+    expect(statuses.filter((status) => status === 201)).toHaveLength(3)
+    expect(statuses.filter((status) => status !== 201).every((status) => status === 400)).toBe(true)
+    const [row] = await server.database.db.select().from(accessCodes).where(eq(accessCodes.code, 'RACE03'))
+    expect(row?.redemptionCount).toBe(3)
+    expect(
+      await server.database.db
+        .select()
+        .from(accessCodeRedemptions)
+        .where(eq(accessCodeRedemptions.code, 'RACE03')),
+    ).toHaveLength(3)
+    expect(await server.database.db.select().from(users).where(eq(users.isBeta, true))).toHaveLength(3)
   })
 
   it('makes one code on a first start with none, and none when some exist', async () => {

@@ -2,14 +2,13 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import type { SessionResponse } from '../../../shared/contracts/auth.ts'
 import type { Auth } from '../../auth/auth.ts'
-import { callAuth, forwardCookies } from '../../auth/auth-errors.ts'
+import { forwardCookies } from '../../auth/auth-errors.ts'
 import type { Db } from '../../db/client.ts'
 import type { AppEnv } from '../../http/context.ts'
 import { validate } from '../../http/validate.ts'
 import type { RateLimiter } from '../../rate-limit/rate-limiter.ts'
 import { presentUser } from '../auth/auth.service.ts'
-import { startTrial } from '../billing/subscription.service.ts'
-import { checkAccessCode, recordRedemption } from './access-codes.service.ts'
+import { checkAccessCode, redeemAccessCode } from './access-codes.service.ts'
 
 export type AccessDeps = { db: Db; auth: Auth; rateLimiter: RateLimiter; now: () => Date }
 
@@ -23,25 +22,12 @@ export function accessRoutes(deps: AccessDeps) {
     const signedIn = c.get('user')
     // Already inside (beta or account): a valid code changes nothing.
     if (signedIn) return c.json<SessionResponse>({ user: presentUser(signedIn) })
-
-    const { headers, response } = await callAuth(() =>
-      deps.auth.api.signInAnonymous({ headers: c.req.raw.headers, returnHeaders: true }),
-    )
-    if (!response) throw new Error('beta sign-in returned no user')
-    const userId = response.user.id
-    await recordRedemption(deps.db, { code, userId, clientIp: c.get('clientIp') })
-    await startTrial(deps.db, userId, deps.now())
+    const { headers, user } = await redeemAccessCode(deps, {
+      code,
+      clientIp: c.get('clientIp'),
+      headers: c.req.raw.headers,
+    })
     forwardCookies(headers, c.header)
-    return c.json<SessionResponse>(
-      {
-        user: presentUser({
-          id: userId,
-          email: response.user.email,
-          isBeta: true,
-          createdAt: response.user.createdAt,
-        }),
-      },
-      201,
-    )
+    return c.json<SessionResponse>({ user }, 201)
   })
 }

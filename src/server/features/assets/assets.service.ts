@@ -1,13 +1,54 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { AppError } from '../../../shared/errors.ts'
+import type { Config } from '../../config.ts'
 import type { Db } from '../../db/client.ts'
-import { assets } from '../../db/schema/index.ts'
+import { assets, generations } from '../../db/schema/index.ts'
+import type { Logger } from '../../logger.ts'
+import type { RateLimiter, RateLimitRule } from '../../rate-limit/rate-limiter.ts'
 import type { ObjectStorage } from '../../storage/types.ts'
+import { getActiveSubscription, type SubscriptionRow } from '../billing/subscription.service.ts'
+import { ensureStorageRoom } from '../quota/storage-quota.ts'
 import { normalizeUploadedImage } from './image-intake.ts'
 
 export type AssetRow = typeof assets.$inferSelect
-export type AssetDeps = { db: Db; storage: ObjectStorage }
+/** What storing and reading files needs (the worker stores results with this much). */
+export type AssetStorageDeps = { db: Db; storage: ObjectStorage }
+export type AssetDeps = AssetStorageDeps & {
+  rateLimiter: RateLimiter
+  limits: Pick<Config['limits'], 'uploadsPerMinute' | 'uploadsPerMinutePerClient' | 'uploadRetentionHours'>
+  now: () => Date
+}
+
+/** The per-minute upload limits: per account, and per client address across accounts. */
+export function uploadRateLimits(limits: AssetDeps['limits']): {
+  perAccount: RateLimitRule
+  perClient: RateLimitRule
+} {
+  return {
+    perAccount: { name: 'upload', limit: limits.uploadsPerMinute, windowSeconds: 60 },
+    perClient: { name: 'upload-ip', limit: limits.uploadsPerMinutePerClient, windowSeconds: 60 },
+  }
+}
+
+/**
+ * What an upload must pass before its body is read: the per-minute limits (RATE_LIMITED) and an
+ * active plan or trial (NO_SUBSCRIPTION, as for generating). Returns the plan, for the storage check.
+ */
+export async function admitUpload(
+  deps: AssetDeps,
+  userId: string,
+  clientIp: string,
+): Promise<SubscriptionRow> {
+  const rules = uploadRateLimits(deps.limits)
+  await Promise.all([
+    deps.rateLimiter.consume(rules.perAccount, userId),
+    deps.rateLimiter.consume(rules.perClient, clientIp),
+  ])
+  const subscription = await getActiveSubscription(deps.db, userId, deps.now())
+  if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'Uploading needs an active plan')
+  return subscription
+}
 
 const extensionOf: Record<string, string> = {
   'image/png': 'png',
@@ -35,7 +76,7 @@ export function safeFileName(name: string, mime: string): string {
  * written they are removed again, so nothing is left half-stored.
  */
 export async function storeAsset(
-  deps: AssetDeps,
+  deps: AssetStorageDeps,
   input: {
     userId: string
     kind: AssetRow['kind']
@@ -73,13 +114,18 @@ export async function storeAsset(
   }
 }
 
-/** Checks, cleans and stores an uploaded photo. */
+/**
+ * Checks, cleans and stores an uploaded photo, if it fits in the plan's storage
+ * (STORAGE_QUOTA_EXCEEDED otherwise; see ensureStorageRoom for how exact that is).
+ */
 export async function storeUpload(
-  deps: AssetDeps,
+  deps: AssetStorageDeps,
   userId: string,
   file: { bytes: Buffer; name: string },
+  subscription: SubscriptionRow,
 ): Promise<AssetRow> {
   const image = await normalizeUploadedImage(file.bytes)
+  await ensureStorageRoom(deps.db, userId, subscription, image.bytes.length)
   return storeAsset(deps, {
     userId,
     kind: 'upload',
@@ -114,5 +160,94 @@ export function presentAsset(row: AssetRow) {
     fileName: row.fileName,
     url: `/api/assets/${row.id}/file`,
     createdAt: row.createdAt.toISOString(),
+  }
+}
+
+/** A queued or running generation that uses the asset as its input or reference. */
+const usedByActiveJob = (assetId: unknown) => sql`exists (
+  select 1 from ${generations}
+  where ${generations.status} in ('queued', 'running')
+    and (${generations.inputAssetId} = ${assetId} or ${generations.referenceAssetId} = ${assetId})
+)`
+
+/** Removes stored objects whose rows are gone; a failure is logged (the object is orphaned). */
+async function deleteObjects(storage: ObjectStorage, keys: string[], log: Logger): Promise<void> {
+  await Promise.all(
+    keys.map((key) =>
+      storage
+        .delete(key)
+        .catch((error: unknown) =>
+          log.error({ err: error, storageKey: key }, 'deleting a stored object failed; it is orphaned'),
+        ),
+    ),
+  )
+}
+
+/**
+ * Deletes one of the user's own uploads: the row first (in one statement that refuses while a
+ * queued or running job uses it), then the stored object. NOT_FOUND for someone else's or an
+ * unknown id; FORBIDDEN for a result (results go with their generation); ASSET_IN_USE while a
+ * job uses it. Finished generations that used it keep their results and lose the input photo.
+ */
+export async function deleteUpload(
+  deps: AssetStorageDeps,
+  userId: string,
+  id: string,
+  log: Logger,
+): Promise<void> {
+  const asset = await getOwnedAsset(deps.db, userId, id)
+  if (asset.kind !== 'upload') throw new AppError('FORBIDDEN', 'Results are deleted with their generation')
+  const [deleted] = await deps.db
+    .delete(assets)
+    .where(and(eq(assets.id, asset.id), eq(assets.userId, userId), sql`not ${usedByActiveJob(assets.id)}`))
+    .returning({ storageKey: assets.storageKey })
+  if (!deleted) {
+    // Either a job uses it, or it went meanwhile (a second delete, the sweep).
+    const [still] = await deps.db.select({ id: assets.id }).from(assets).where(eq(assets.id, asset.id))
+    if (still) throw new AppError('ASSET_IN_USE', 'A running generation uses this photo')
+    throw new AppError('NOT_FOUND', 'No such asset')
+  }
+  await deleteObjects(deps.storage, [deleted.storageKey], log)
+}
+
+/** How many unused uploads one sweep statement removes; the sweep repeats until none are left. */
+const sweepBatchSize = 200
+
+/**
+ * Deletes uploads that no generation uses (as input or reference, in any state) and that are
+ * older than the retention period: rows first, then their objects. Returns how many went.
+ */
+export async function sweepUnusedUploads(
+  deps: AssetStorageDeps & { retentionHours: number; log: Logger },
+  now: Date,
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - deps.retentionHours * 3_600_000)
+  let total = 0
+  for (;;) {
+    const unused = deps.db
+      .select({ id: assets.id })
+      .from(assets)
+      .where(
+        and(
+          eq(assets.kind, 'upload'),
+          sql`${assets.createdAt} < ${cutoff.toISOString()}::timestamptz`,
+          sql`not exists (
+            select 1 from ${generations}
+            where ${generations.inputAssetId} = ${assets.id} or ${generations.referenceAssetId} = ${assets.id}
+          )`,
+        ),
+      )
+      .limit(sweepBatchSize)
+    const deleted = await deps.db
+      .delete(assets)
+      .where(sql`${assets.id} in (${unused})`)
+      .returning({ storageKey: assets.storageKey })
+    await deleteObjects(
+      deps.storage,
+      deleted.map((row) => row.storageKey),
+      deps.log,
+    )
+    total += deleted.length
+    if (deleted.length < sweepBatchSize) return total
   }
 }

@@ -7,14 +7,24 @@ import type {
   signInRequestSchema,
   signUpRequestSchema,
 } from '../../../shared/contracts/auth.ts'
+import { AppError } from '../../../shared/errors.ts'
 import type { Auth } from '../../auth/auth.ts'
 import { callAuth } from '../../auth/auth-errors.ts'
+import { deleteResetTokens, issueResetToken, resetTokenOwner } from '../../auth/reset-tokens.ts'
+import type { Db } from '../../db/client.ts'
+import type { Mailer } from '../../email/outbox.ts'
 import type { RequestUser } from '../../http/context.ts'
-import type { RateLimiter, RateLimitRule } from '../../rate-limit/rate-limiter.ts'
+import { requestContext } from '../../http/request-context.ts'
+import type { Logger } from '../../logger.ts'
+import {
+  type BackoffRule,
+  type RateLimiter,
+  type RateLimitRule,
+  refuseIfLimited,
+} from '../../rate-limit/rate-limiter.ts'
+import { sendPasswordResetEmail } from './password-reset-email.ts'
 
 export const authRateLimits = {
-  signInPerClient: { name: 'sign-in-ip', limit: 20, windowSeconds: 15 * 60 },
-  signInPerEmail: { name: 'sign-in-email', limit: 10, windowSeconds: 15 * 60 },
   signUpPerClient: { name: 'sign-up-ip', limit: 10, windowSeconds: 60 * 60 },
   signUpPerEmail: { name: 'sign-up-email', limit: 5, windowSeconds: 60 * 60 },
   resetPerClient: { name: 'reset-ip', limit: 10, windowSeconds: 60 * 60 },
@@ -22,7 +32,38 @@ export const authRateLimits = {
   changePasswordPerUser: { name: 'change-password', limit: 10, windowSeconds: 15 * 60 },
 } satisfies Record<string, RateLimitRule>
 
-export type AuthDeps = { auth: Auth; rateLimiter: RateLimiter }
+/**
+ * Sign-in is slowed down by failures, never locked: only wrong passwords count, per
+ * (email, client address) and per client address, and past the free ones each further try
+ * waits 1 s, 2 s, 4 s, … (at most 15 minutes) after the previous failure. A correct password
+ * from another address is never held back by someone else's failures; a success forgets the
+ * (email, client) failures. Counts are forgotten 24 hours after the first failure.
+ */
+export const signInBackoff = {
+  perAccountClient: {
+    name: 'sign-in-fail',
+    freeAttempts: 5,
+    maxDelaySeconds: 15 * 60,
+    windowSeconds: 24 * 60 * 60,
+  },
+  perClient: {
+    name: 'sign-in-fail-ip',
+    freeAttempts: 20,
+    maxDelaySeconds: 15 * 60,
+    windowSeconds: 24 * 60 * 60,
+  },
+} satisfies Record<string, BackoffRule>
+
+export type AuthDeps = {
+  auth: Auth
+  rateLimiter: RateLimiter
+  db: Db
+  mailer: Mailer
+  /** Read at send time: emailed links use config.publicUrl only. */
+  config: { publicUrl: string }
+  logger: Logger
+  now: () => Date
+}
 type CallContext = { headers: Headers; clientIp: string }
 
 /** Library calls answer with the headers to forward (the session cookie) and our view of the user. */
@@ -58,16 +99,35 @@ export async function signIn(
   input: z.output<typeof signInRequestSchema>,
   ctx: CallContext,
 ): Promise<AuthResult> {
-  await deps.rateLimiter.consume(authRateLimits.signInPerClient, ctx.clientIp)
-  await deps.rateLimiter.consume(authRateLimits.signInPerEmail, input.email)
-  const { headers, response } = await callAuth(() =>
-    deps.auth.api.signInEmail({
-      body: { email: input.email, password: input.password },
-      headers: ctx.headers,
-      returnHeaders: true,
-    }),
-  )
-  return { headers, user: presentUser({ ...response.user, isBeta: false }) }
+  // Each attempt is counted up front (so attempts sent together cannot all slip past a wait)
+  // and handed back when it turns out not to be a failure.
+  const { perClient, perAccountClient } = signInBackoff
+  const accountClient = `${input.email}|${ctx.clientIp}`
+  refuseIfLimited(await deps.rateLimiter.attempt(perAccountClient, accountClient), 'sign-in')
+  const forClient = await deps.rateLimiter.attempt(perClient, ctx.clientIp)
+  if (!forClient.isAllowed) {
+    await deps.rateLimiter.refund(perAccountClient, accountClient)
+    refuseIfLimited(forClient, 'sign-in')
+  }
+  try {
+    const { headers, response } = await callAuth(() =>
+      deps.auth.api.signInEmail({
+        body: { email: input.email, password: input.password },
+        headers: ctx.headers,
+        returnHeaders: true,
+      }),
+    )
+    await deps.rateLimiter.clear(perAccountClient, accountClient)
+    await deps.rateLimiter.refund(perClient, ctx.clientIp)
+    return { headers, user: presentUser({ ...response.user, isBeta: false }) }
+  } catch (error) {
+    // Only a wrong email or password counts; our own failures do not slow anyone down.
+    if (!(error instanceof AppError && error.code === 'AUTH_INVALID_CREDENTIALS')) {
+      await deps.rateLimiter.refund(perAccountClient, accountClient)
+      await deps.rateLimiter.refund(perClient, ctx.clientIp)
+    }
+    throw error
+  }
 }
 
 /** Ends the current session on the server and clears the cookie. */
@@ -79,8 +139,9 @@ export async function signOut(deps: AuthDeps, ctx: CallContext): Promise<Headers
 }
 
 /**
- * Emails a reset link when the account exists. The answer is the same either way, so the form
- * does not reveal who has an account.
+ * Emails a reset link when the account exists. The answer is the same either way, and so is the
+ * work done before it (issueResetToken), so neither the answer nor its timing reveals who has an
+ * account: the email is written and sent after the answer, in the background.
  */
 export async function requestPasswordReset(
   deps: AuthDeps,
@@ -89,24 +150,49 @@ export async function requestPasswordReset(
 ): Promise<void> {
   await deps.rateLimiter.consume(authRateLimits.resetPerClient, ctx.clientIp)
   await deps.rateLimiter.consume(authRateLimits.resetPerEmail, input.email)
-  await callAuth(() =>
-    deps.auth.api.requestPasswordReset({ body: { email: input.email }, headers: ctx.headers }),
-  )
+  const issued = await issueResetToken(deps.db, input.email, deps.now())
+  if (!issued) return
+  const context = requestContext.getStore()
+  const log = context?.log ?? deps.logger
+  const email = { email: issued.email, token: issued.token, locale: context?.locale ?? 'en' }
+  setImmediate(() => {
+    sendPasswordResetEmail(
+      { db: deps.db, mailer: deps.mailer, publicUrl: deps.config.publicUrl },
+      email,
+      log,
+    ).catch((error: unknown) =>
+      log.error({ err: error, kind: 'password_reset' }, 'reset email could not be queued'),
+    )
+  })
 }
 
-/** Sets a new password from an emailed token; the token works once, and every session ends. */
+/**
+ * Sets a new password from an emailed token; the token works once, every other reset token of
+ * the user dies with it (auth.ts, onPasswordReset), and every session ends.
+ */
 export async function confirmPasswordReset(
   deps: AuthDeps,
   input: z.output<typeof passwordResetConfirmSchema>,
   ctx: CallContext,
 ): Promise<void> {
   await deps.rateLimiter.consume(authRateLimits.resetPerClient, ctx.clientIp)
+  const owner = await resetTokenOwner(deps.db, input.token, deps.now())
+  if (owner) refusePasswordEqualToEmail(input.password, owner.email, 'password')
   await callAuth(() =>
     deps.auth.api.resetPassword({
       body: { token: input.token, newPassword: input.password },
       headers: ctx.headers,
     }),
   )
+}
+
+/** A password that is the account's own email (in any case) is refused as a field error. */
+function refusePasswordEqualToEmail(password: string, email: string, field: string): void {
+  if (password.trim().toLowerCase() === email.toLowerCase()) {
+    throw new AppError('VALIDATION_FAILED', 'The password must not be the email', {
+      fields: { [field]: 'sameAsEmail' },
+    })
+  }
 }
 
 /** Changes the password and ends the user's other sessions; this one gets a fresh cookie. */
@@ -117,6 +203,7 @@ export async function changePassword(
   ctx: CallContext,
 ): Promise<Headers> {
   await deps.rateLimiter.consume(authRateLimits.changePasswordPerUser, user.id)
+  refusePasswordEqualToEmail(input.newPassword, user.email, 'newPassword')
   const { headers } = await callAuth(() =>
     deps.auth.api.changePassword({
       body: {
@@ -128,5 +215,7 @@ export async function changePassword(
       returnHeaders: true,
     }),
   )
+  // A reset link sent before the change must not undo it.
+  await deleteResetTokens(deps.db, user.id)
   return headers
 }

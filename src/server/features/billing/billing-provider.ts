@@ -10,16 +10,26 @@ export interface BillingProvider {
   readonly hasCustomerPortal: boolean
   /** Whether money really moves, so that auto top-up can take effect. */
   readonly isLive: boolean
+  /** Whether users may choose or cancel their own plan; when not, an operator sets plans. */
+  readonly canUsersChangePlan: boolean
   changePlan(userId: string, planId: PlanId, now: Date): Promise<void>
   cancel(userId: string, now: Date): Promise<boolean>
 }
 
-/** Test billing: a plan change takes effect at once and no payment is taken. */
-export function createManualBillingProvider(db: Db): BillingProvider {
+/**
+ * Manual billing: a plan change takes effect at once and no payment is taken. Users may change
+ * their own plan only where that costs nothing real (development, tests); in production an
+ * operator sets plans with `npm run billing -- set-plan`, else anyone could take Pro for free.
+ */
+export function createManualBillingProvider(
+  db: Db,
+  options: { canUsersChangePlan: boolean } = { canUsersChangePlan: true },
+): BillingProvider {
   return {
     kind: 'manual',
     hasCustomerPortal: false,
     isLive: false,
+    canUsersChangePlan: options.canUsersChangePlan,
     async changePlan(userId, planId, now) {
       await activatePlan(db, { userId, planId, provider: 'manual', now })
     },

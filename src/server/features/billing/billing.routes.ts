@@ -1,5 +1,6 @@
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { type BillingResponse, choosePlanRequestSchema } from '../../../shared/contracts/billing.ts'
+import { AppError } from '../../../shared/errors.ts'
 import type { Db } from '../../db/client.ts'
 import type { AppEnv } from '../../http/context.ts'
 import { currentUser, requireUser } from '../../http/session.ts'
@@ -14,13 +15,25 @@ async function billingView(deps: BillingDeps, userId: string): Promise<BillingRe
   return {
     provider: deps.billing.kind,
     hasCustomerPortal: deps.billing.hasCustomerPortal,
+    canChangePlan: deps.billing.canUsersChangePlan,
     subscription: subscription ? presentSubscription(subscription) : null,
+  }
+}
+
+/** Refuses plan changes by users when the operator sets plans (manual billing in production). */
+function requireSelfService(deps: BillingDeps): MiddlewareHandler<AppEnv> {
+  return async (_c, next) => {
+    if (!deps.billing.canUsersChangePlan) {
+      throw new AppError('BILLING_MANAGED_BY_OPERATOR', 'Plans are set by the operator')
+    }
+    await next()
   }
 }
 
 export function billingRoutes(deps: BillingDeps) {
   return new Hono<AppEnv>()
     .use(requireUser)
+    .use('/subscription', requireSelfService(deps))
     .get('/', async (c) => c.json(await billingView(deps, currentUser(c).id)))
     .post('/subscription', validate('json', choosePlanRequestSchema), async (c) => {
       const userId = currentUser(c).id

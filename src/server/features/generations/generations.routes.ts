@@ -7,10 +7,17 @@ import {
   listGenerationsQuerySchema,
 } from '../../../shared/contracts/generations.ts'
 import type { AppEnv } from '../../http/context.ts'
+import {
+  createEventStreams,
+  type EventStreams,
+  eventStreamSessionCheckMs,
+  isSessionLive,
+} from '../../http/event-streams.ts'
 import { currentUser, requireUser } from '../../http/session.ts'
 import { validate } from '../../http/validate.ts'
 import {
   type AssetRow,
+  admitGeneration,
   cancelGeneration,
   createGeneration,
   createVideoFromImage,
@@ -34,13 +41,21 @@ const eventPollMs = 1000
 const eventSafetyPollMs = 5000
 const keepAliveMs = 15_000
 
-export function generationsRoutes(deps: GenerationDeps) {
+/**
+ * `streams` caps each user's open event streams and tells them when sessions end in this
+ * process (app.ts passes the one the sign-out routes signal); without it each router has its own.
+ */
+export function generationsRoutes(deps: GenerationDeps, streams: EventStreams = createEventStreams()) {
   return (
     new Hono<AppEnv>()
       .use(requireUser)
-      .post('/', validate('json', createGenerationRequestSchema), async (c) =>
-        c.json({ generation: await createGeneration(deps, currentUser(c).id, c.req.valid('json')) }, 202),
-      )
+      .post('/', validate('json', createGenerationRequestSchema), async (c) => {
+        await admitGeneration(deps, currentUser(c).id, c.get('clientIp'))
+        return c.json(
+          { generation: await createGeneration(deps, currentUser(c).id, c.req.valid('json')) },
+          202,
+        )
+      })
       .get('/', validate('query', listGenerationsQuerySchema), async (c) => {
         c.header('Cache-Control', 'no-store')
         return c.json(await listGenerations(deps, currentUser(c).id, c.req.valid('query')))
@@ -49,8 +64,9 @@ export function generationsRoutes(deps: GenerationDeps) {
         c.header('Cache-Control', 'no-store')
         return c.json({ generation: await getGeneration(deps, currentUser(c).id, c.req.param('id')) })
       })
-      .post('/:id/video', validate('json', createVideoRequestSchema), async (c) =>
-        c.json(
+      .post('/:id/video', validate('json', createVideoRequestSchema), async (c) => {
+        await admitGeneration(deps, currentUser(c).id, c.get('clientIp'))
+        return c.json(
           {
             generation: await createVideoFromImage(
               deps,
@@ -60,8 +76,8 @@ export function generationsRoutes(deps: GenerationDeps) {
             ),
           },
           202,
-        ),
-      )
+        )
+      })
       .post('/:id/save', async (c) =>
         c.json({ generation: await setSaved(deps, currentUser(c).id, c.req.param('id'), true) }),
       )
@@ -78,9 +94,11 @@ export function generationsRoutes(deps: GenerationDeps) {
       // Server-sent events: the generation whenever its state changes, until it is finished.
       .get('/:id/events', async (c) => {
         const userId = currentUser(c).id
+        const sessionId = c.get('sessionId')
         const id = c.req.param('id')
         const owned = await getOwnedRowWithInput(deps.db, userId, id)
         let row: GenerationRow | null = owned.row
+        const release = streams.open(userId)
         return streamSSE(c, async (stream) => {
           let lastSeen = ''
           let lastSentAt = 0
@@ -98,13 +116,28 @@ export function generationsRoutes(deps: GenerationDeps) {
             for (const asset of stored ?? []) if (asset.userId === userId) assetCache.set(asset.id, asset)
             wake?.()
           })
+          // The stream ends with its session: looked at every few seconds, and at once when a
+          // session ends in this process.
+          let isSessionCheckDue = false
+          let lastSessionCheck = Date.now()
+          const unwatchSessions = streams.onSessionsChanged(() => {
+            isSessionCheckDue = true
+            wake?.()
+          })
           stream.onAbort(() => {
             unsubscribe()
+            unwatchSessions()
+            release()
             wake?.()
           })
           let lastSent = Date.now()
           try {
             while (!stream.aborted) {
+              if (isSessionCheckDue || Date.now() - lastSessionCheck >= eventStreamSessionCheckMs) {
+                isSessionCheckDue = false
+                lastSessionCheck = Date.now()
+                if (!sessionId || !(await isSessionLive(deps.db, sessionId, deps.now()))) break
+              }
               // At most one read of the row per wake-up, none when a notice brought it; asset
               // rows are read once each.
               isDirty = false
@@ -133,7 +166,7 @@ export function generationsRoutes(deps: GenerationDeps) {
                 lastSent = Date.now()
               }
               row = null
-              if (isDirty) continue
+              if (isDirty || isSessionCheckDue) continue
               await new Promise<void>((resolve) => {
                 const timer = setTimeout(resolve, pollMs)
                 wake = () => {
@@ -144,6 +177,8 @@ export function generationsRoutes(deps: GenerationDeps) {
             }
           } finally {
             unsubscribe()
+            unwatchSessions()
+            release()
           }
         })
       })

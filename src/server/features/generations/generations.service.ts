@@ -19,6 +19,7 @@ import type { RateLimiter, RateLimitRule } from '../../rate-limit/rate-limiter.t
 import type { ObjectStorage } from '../../storage/types.ts'
 import { getActiveSubscription, type SubscriptionRow } from '../billing/subscription.service.ts'
 import { quotaExceeded, quotaHoldFor, releaseQuotaCtes, reservationCtes } from '../quota/quota.service.ts'
+import { ensureStorageRoom } from '../quota/storage-quota.ts'
 import { assetIdsOf, presentGeneration } from './generations.present.ts'
 
 /** SEO copy is unlimited, but not unthrottled: 30 per user per 10 minutes. */
@@ -30,7 +31,30 @@ export type GenerationDeps = {
   rateLimiter: RateLimiter
   notifier: Notifier
   providers: Config['providers']
+  limits: Pick<Config['limits'], 'generationsPerMinute' | 'generationsPerMinutePerClient'>
+  /** Generations one user may have queued or running; more are refused with QUEUE_FULL. */
+  maxQueuedPerUser: number
   now: () => Date
+}
+
+/** Per-minute limits on starting generations of every kind: per account, and per client address. */
+export function generationRateLimits(limits: GenerationDeps['limits']): {
+  perAccount: RateLimitRule
+  perClient: RateLimitRule
+} {
+  return {
+    perAccount: { name: 'generation', limit: limits.generationsPerMinute, windowSeconds: 60 },
+    perClient: { name: 'generation-ip', limit: limits.generationsPerMinutePerClient, windowSeconds: 60 },
+  }
+}
+
+/** Counts one attempt to start a generation; RATE_LIMITED past either per-minute limit. */
+export async function admitGeneration(deps: GenerationDeps, userId: string, clientIp: string): Promise<void> {
+  const rules = generationRateLimits(deps.limits)
+  await Promise.all([
+    deps.rateLimiter.consume(rules.perAccount, userId),
+    deps.rateLimiter.consume(rules.perClient, clientIp),
+  ])
 }
 
 export type GenerationRow = typeof generations.$inferSelect
@@ -114,43 +138,57 @@ async function enqueue(
 ): Promise<GenerationView> {
   const mode = values.mode
   if (mode === 'seo') await deps.rateLimiter.consume(seoRateLimit, userId)
-  // Read once, for both the own-key check and the quota.
-  const subscription =
-    mode === 'seo' ? null : await (subscriptionRead ?? getActiveSubscription(deps.db, userId, deps.now()))
-  const isOwnKey = await usesOwnKey(deps, userId, mode, subscription)
+  // Read once, for the plan check, the own-key check and the quota. Every mode needs a plan or
+  // trial (SEO too: with SEO_PROVIDER=openai each job is a paid model call).
+  const subscription = await (subscriptionRead ?? getActiveSubscription(deps.db, userId, deps.now()))
+  if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'No active plan')
+  // A full storage refuses new work (its result would be stored); one result may go past it.
+  const [isOwnKey] = await Promise.all([
+    usesOwnKey(deps, userId, mode, subscription),
+    ensureStorageRoom(deps.db, userId, subscription, 0),
+  ])
   const row = {
     ...values,
     userId,
     provider: providerFor(deps, mode),
     usesOwnKey: isOwnKey,
   } satisfies typeof generations.$inferInsert
-  let created: GenerationRow | undefined
-  if (mode === 'seo' || isOwnKey) {
-    ;[created] = await deps.db.insert(generations).values(row).returning()
-  } else {
-    const resource = mode === 'image' ? 'images' : 'videos'
-    const hold = await quotaHoldFor(deps.db, userId, resource, deps.now(), subscription)
-    // The quota hold and the row in one statement (no transaction kept open across round
-    // trips): when the quota is used up, `reserved` is empty and no row is inserted.
-    const inserted = (await deps.db.execute(sql`
-      with ${reservationCtes(hold)}
+  const resource = mode === 'image' ? 'images' : 'videos'
+  // Images and videos on the server's key hold a unit of quota; SEO and own-key jobs hold none.
+  const hold =
+    mode === 'seo' || isOwnKey
+      ? null
+      : await quotaHoldFor(deps.db, userId, resource, deps.now(), subscription)
+  // The queue check, the quota hold and the row in one statement (no transaction kept open
+  // across round trips): with the user's queue full, or the quota used up, nothing is written.
+  const hasRoom = sql`(select count(*) from ${generations} active
+    where active.user_id = ${userId} and active.status in ('queued', 'running')) < ${deps.maxQueuedPerUser}`
+  const result = (await deps.db.execute(sql`
+    with room as (select ${hasRoom} as is_open),
+    ${hold ? sql`${reservationCtes(hold, sql`(select is_open from room)`)},` : sql``}
+    inserted as (
       insert into ${generations} (
         user_id, tool, mode, aspect_ratio, prompt, context, input_asset_id, reference_asset_id,
         source_generation_id, provider, uses_own_key, quota_reservation_id
       )
-      select ${row.userId}, ${row.tool}, ${row.mode}, ${row.aspectRatio}, ${row.prompt ?? null},
+      select ${row.userId}, ${row.tool}, ${row.mode}, ${row.aspectRatio}, ${row.prompt ?? ''},
         ${JSON.stringify(row.context ?? {})}::jsonb, ${row.inputAssetId ?? null},
-        ${row.referenceAssetId ?? null}, ${row.sourceGenerationId ?? null}, ${row.provider}, false,
-        reserved.id
-      from reserved
+        ${row.referenceAssetId ?? null}, ${row.sourceGenerationId ?? null}, ${row.provider},
+        ${isOwnKey}, ${hold ? sql`reserved.id from reserved` : sql`null where (select is_open from room)`}
       returning *
-    `)) as unknown as { rows: Record<string, unknown>[] }
-    const [raw] = inserted.rows
-    if (!raw) throw quotaExceeded(resource)
-    // The row as inserted (a read afterwards could already see the worker's claim).
-    created = rowFromDriver(raw)
+    )
+    select room.is_open as queue_open, inserted.* from room left join inserted on true
+  `)) as unknown as { rows: Record<string, unknown>[] }
+  const [raw] = result.rows
+  if (!raw?.queue_open) {
+    throw new AppError('QUEUE_FULL', `At most ${deps.maxQueuedPerUser} generations may wait at once`)
   }
-  if (!created) throw new Error('generation insert returned no row')
+  if (raw.id === null || raw.id === undefined) {
+    if (hold) throw quotaExceeded(resource)
+    throw new Error('generation insert returned no row')
+  }
+  // The row as inserted (a read afterwards could already see the worker's claim).
+  const created = rowFromDriver(raw)
   deps.notifier.workAvailable()
   const [view] = await presentRows(deps.db, [created], new Map(knownAssets.map((asset) => [asset.id, asset])))
   if (!view) throw new Error('generation could not be presented')
@@ -168,8 +206,8 @@ export async function createGeneration(
   }
   const referenceAssetId = input.tool === 'fashion' ? input.referenceAssetId : undefined
   // The plan is read while the inputs are checked (independent reads, sent together).
-  const subscriptionRead = mode === 'seo' ? undefined : getActiveSubscription(deps.db, userId, deps.now())
-  subscriptionRead?.catch(() => undefined)
+  const subscriptionRead = getActiveSubscription(deps.db, userId, deps.now())
+  subscriptionRead.catch(() => undefined)
   const [inputAsset] = await Promise.all([
     requireOwnedAsset(deps.db, userId, input.imageAssetId),
     referenceAssetId ? requireOwnedAsset(deps.db, userId, referenceAssetId) : null,

@@ -17,7 +17,8 @@ describe('generations over HTTP, with a worker', () => {
   let server: TestServer
   beforeAll(async () => {
     server = await startTestServer(
-      { TRUST_PROXY: 'true', IMAGE_PROVIDER: 'fal', VIDEO_PROVIDER: 'fal' },
+      // Bursts here test the quota, not the per-minute limits (generation-limits.test.ts does).
+      { TRUST_PROXY: 'true', IMAGE_PROVIDER: 'fal', VIDEO_PROVIDER: 'fal', GENERATIONS_PER_MINUTE: '1000' },
       { providers: fake.providers },
     )
   })
@@ -160,10 +161,15 @@ describe('generations over HTTP, with a worker', () => {
     const done = await waitForStatus(client, (await seo.json()).generation.id, ['succeeded', 'failed'])
     expect(done.result?.type).toBe('seo')
 
-    const noPlan = await signedInClient(server, null)
+    // A plan that ended: its upload stays, but no mode may start, SEO included.
+    const noPlan = await signedInClient(server)
     const asset = await uploadPhoto(noPlan)
-    const refused = await createGeneration(noPlan, { mode: 'image', imageAssetId: asset })
-    expect((await refused.json()).error.code).toBe('NO_SUBSCRIPTION')
+    expect((await noPlan.request('/api/billing/subscription', { method: 'DELETE' })).status).toBeLessThan(300)
+    for (const mode of ['image', 'video', 'seo']) {
+      const refused = await createGeneration(noPlan, { mode, imageAssetId: asset })
+      expect(refused.status).toBe(403)
+      expect((await refused.json()).error.code).toBe('NO_SUBSCRIPTION')
+    }
   })
 
   it('makes a video from an image result with its own prompt, counting the video quota', async () => {

@@ -11,6 +11,7 @@ import {
   presentSubscription,
   type SubscriptionRow,
 } from '../billing/subscription.service.ts'
+import { storageQuotaBytes, storageUsedBytes } from './storage-quota.ts'
 
 const usedColumnName = { images: 'images_used', videos: 'videos_used' } as const
 
@@ -50,13 +51,17 @@ export function quotaExceeded(resource: QuotaResource): AppError {
  * `counted` counts the unit in this month's row (made on first use) only while it is under the
  * quota, and `reserved` records the reservation only if it was counted. One statement is atomic
  * on its own, so concurrent requests can never overshoot the quota; a statement built on them
- * (inserting the generation, say) writes nothing when `reserved` is empty.
+ * (inserting the generation, say) writes nothing when `reserved` is empty. With `onlyIf` (a
+ * boolean expression of the same statement), nothing is counted or reserved when it is false.
  */
-export function reservationCtes(hold: QuotaHold): SQL {
+export function reservationCtes(hold: QuotaHold, onlyIf?: SQL): SQL {
   const used = sql.raw(usedColumnName[hold.resource])
+  const source = onlyIf
+    ? sql`select ${hold.userId}, ${hold.period}, 1 where ${onlyIf}`
+    : sql`values (${hold.userId}, ${hold.period}, 1)`
   return sql`counted as (
       insert into ${usageMonthly} (user_id, period, ${used})
-      values (${hold.userId}, ${hold.period}, 1)
+      ${source}
       on conflict (user_id, period) do update
         set ${used} = ${usageMonthly}.${used} + 1
         where ${usageMonthly}.${used} < ${hold.quota}
@@ -162,11 +167,14 @@ export async function releaseQuota(db: Db, reservationId: string, now: Date): Pr
 /** This month's usage against the active plan (no plan: quotas of 0). No usage row means 0 used. */
 export async function getUsage(db: Db, userId: string, now: Date): Promise<UsageResponse> {
   const period = usagePeriod(now)
-  const subscription = await getActiveSubscription(db, userId, now)
-  const [row] = await db
-    .select()
-    .from(usageMonthly)
-    .where(and(eq(usageMonthly.userId, userId), eq(usageMonthly.period, period)))
+  const [subscription, [row], storageUsed] = await Promise.all([
+    getActiveSubscription(db, userId, now),
+    db
+      .select()
+      .from(usageMonthly)
+      .where(and(eq(usageMonthly.userId, userId), eq(usageMonthly.period, period))),
+    storageUsedBytes(db, userId),
+  ])
   const plan = subscription ? getPlan(subscription.planId) : null
   return {
     period,
@@ -174,5 +182,6 @@ export async function getUsage(db: Db, userId: string, now: Date): Promise<Usage
     images: { used: row?.imagesUsed ?? 0, quota: plan?.imageQuota ?? 0 },
     videos: { used: row?.videosUsed ?? 0, quota: plan?.videoQuota ?? 0 },
     seo: { unlimited: true },
+    storage: { usedBytes: storageUsed, quotaBytes: storageQuotaBytes(subscription) },
   }
 }

@@ -36,7 +36,12 @@ describe('settings and billing over HTTP', () => {
   it('activates a plan at once with test billing, changes it, and cancels it', async () => {
     const browser = await signedIn()
     const none = await (await browser.request('/api/billing')).json()
-    expect(none).toEqual({ provider: 'manual', hasCustomerPortal: false, subscription: null })
+    expect(none).toEqual({
+      provider: 'manual',
+      hasCustomerPortal: false,
+      canChangePlan: true,
+      subscription: null,
+    })
 
     const chosen = await (
       await browser.request('/api/billing/subscription', { json: { planId: 'starter' } })

@@ -79,6 +79,8 @@ describe('locale files', () => {
       tooShort: true,
       tooLong: true,
       invalid: true,
+      tooCommon: true,
+      sameAsEmail: true,
     } satisfies Record<FieldReason, true>
     expect(missingKeys(Object.keys(reasons).map((reason) => `errors.field.${reason}`))).toEqual({})
   })

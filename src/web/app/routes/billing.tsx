@@ -92,7 +92,13 @@ export function BillingPage() {
           </div>
         ) : billing ? (
           <>
-            {billing.provider === 'manual' ? <TestBillingNotice /> : null}
+            {billing.canChangePlan ? (
+              billing.provider === 'manual' ? (
+                <TestBillingNotice />
+              ) : null
+            ) : (
+              <TestBillingNotice isOperatorManaged />
+            )}
 
             <div className="grid gap-6 lg:grid-cols-5">
               <section aria-labelledby="billing-current-title" className={`${cardClass} lg:col-span-3`}>
@@ -103,7 +109,7 @@ export function BillingPage() {
                   <CurrentPlanSummary subscription={subscription} />
                 </div>
                 <div className="mt-6 flex flex-col gap-6 border-t border-slate-200 pt-6">
-                  {activePlanId ? (
+                  {activePlanId && billing.canChangePlan ? (
                     <div>
                       <button
                         type="button"
@@ -167,7 +173,11 @@ export function BillingPage() {
                 {t(activePlanId ? 'billing.plans.title' : 'billing.plans.titleNone')}
               </h2>
               <p className="mt-1 mb-4 text-sm text-slate-600">{t('billing.plans.subtitle')}</p>
-              <PlanOptions currentPlanId={activePlanId} onChoose={(plan) => open({ kind: 'choose', plan })} />
+              <PlanOptions
+                currentPlanId={activePlanId}
+                canChoose={billing.canChangePlan}
+                onChoose={(plan) => open({ kind: 'choose', plan })}
+              />
             </section>
           </>
         ) : null}

@@ -9,6 +9,7 @@ import { LatestGenerations } from '../../features/library/components/latest-gene
 import { useSession } from '../../features/session/session-context.tsx'
 import { QuotaAlerts } from '../../features/usage/components/quota-alerts.tsx'
 import { QuotaMeter } from '../../features/usage/components/quota-meter.tsx'
+import { StorageMeter } from '../../features/usage/components/storage-meter.tsx'
 import { UsageSkeleton } from '../../features/usage/components/usage-skeleton.tsx'
 import { useUsage } from '../../features/usage/hooks/use-usage.ts'
 import { ApiError } from '../../lib/api-client.ts'
@@ -145,6 +146,9 @@ function Dashboard(props: { usage: UsageResponse; who: string }) {
         <div className="mt-6 grid gap-8 sm:grid-cols-2">
           <QuotaMeter resource="images" used={usage.images.used} quota={usage.images.quota} />
           <QuotaMeter resource="videos" used={usage.videos.used} quota={usage.videos.quota} />
+        </div>
+        <div className="mt-8 border-t border-white/15 pt-6">
+          <StorageMeter usedBytes={usage.storage.usedBytes} quotaBytes={usage.storage.quotaBytes} />
         </div>
         <p className="mt-6 text-sm text-brand-100">{t('app.dashboard.usageNote')}</p>
       </section>

@@ -45,6 +45,7 @@ export function PricingPage() {
                       isCurrent: plan.id === currentPlanId,
                       // Wait for the current plan, so a card never flips from "Choose" to "Current plan".
                       isDisabled: billingState.status === 'loading',
+                      canChoose: billing?.canChangePlan !== false,
                       onChoose: () => setChoosing(plan),
                     }
                   : undefined
@@ -52,6 +53,11 @@ export function PricingPage() {
             />
           ))}
         </div>
+        {billing?.canChangePlan === false ? (
+          <p className="mt-10 text-center text-sm text-slate-600" data-testid="operator-billing-note">
+            {t('billing.operator.body')}
+          </p>
+        ) : null}
         <p className="mt-10 text-center text-sm text-slate-600">{t('pricing.quotaNote')}</p>
         <p className="mt-2 text-center text-sm text-slate-600">
           {t('pricing.enterprise')}

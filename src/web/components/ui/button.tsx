@@ -1,13 +1,15 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react'
 import { Link, type LinkProps } from 'react-router'
 
-export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'accent'
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'accent' | 'danger'
 export type ButtonSize = 'md' | 'lg'
 
 const base =
   'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2'
 const variants: Record<ButtonVariant, string> = {
   primary: 'bg-brand-700 text-white hover:bg-brand-800 focus-visible:outline-brand-700',
+  /** Irreversible actions (deleting an account). */
+  danger: 'bg-red-700 text-white hover:bg-red-800 focus-visible:outline-red-700',
   secondary:
     'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50 focus-visible:outline-brand-700',
   ghost: 'text-slate-700 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-brand-700',

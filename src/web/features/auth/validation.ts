@@ -1,3 +1,4 @@
+import { isCommonPassword } from '../../../shared/common-passwords.ts'
 import { maxPasswordLength, minPasswordLength, signUpRequestSchema } from '../../../shared/contracts/auth.ts'
 import type { TKey } from '../../../shared/i18n/messages.ts'
 import type { FieldReason } from '../../../shared/validation.ts'
@@ -29,6 +30,7 @@ export function checkNewPassword(password: string, confirmPassword: string): Aut
   if (password === '') errors.password = 'required'
   else if (password.length < minPasswordLength) errors.password = 'passwordTooShort'
   else if (password.length > maxPasswordLength) errors.password = 'tooLong'
+  else if (isCommonPassword(password)) errors.password = 'tooCommon'
   if (confirmPassword === '') errors.confirmPassword = 'required'
   else if (confirmPassword !== password) errors.confirmPassword = 'passwordMismatch'
   return errors

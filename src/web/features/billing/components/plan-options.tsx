@@ -7,6 +7,8 @@ export function PlanOptions(props: {
   currentPlanId: PlanId | null
   onChoose: (plan: Plan) => void
   isDisabled?: boolean
+  /** False when the operator sets plans: the other plans are shown without a button. */
+  canChoose?: boolean
 }) {
   const { t, formatUsd } = useI18n()
   return (
@@ -44,7 +46,7 @@ export function PlanOptions(props: {
               <Button variant="secondary" className="mt-4 w-full" disabled>
                 {t('billing.plans.current')}
               </Button>
-            ) : (
+            ) : props.canChoose === false ? null : (
               <Button
                 variant={plan.isMostPopular ? 'primary' : 'secondary'}
                 className="mt-4 w-full"

@@ -35,4 +35,28 @@ describe('PlanCard', () => {
       '/auth/signup?plan=pro',
     )
   })
+
+  it('offers no choose button when the operator sets plans, only the current plan marked', async () => {
+    const onChoose = () => {
+      throw new Error('not offered')
+    }
+    await renderWeb(
+      <>
+        <PlanCard plan={getPlan('pro')} ctaTo="/" choice={{ isCurrent: false, canChoose: false, onChoose }} />
+        <PlanCard
+          plan={getPlan('growth')}
+          ctaTo="/"
+          choice={{ isCurrent: true, canChoose: false, onChoose }}
+        />
+        <PlanCard plan={getPlan('starter')} ctaTo="/" choice={{ isCurrent: false, onChoose }} />
+      </>,
+    )
+    const pro = screen.getByRole('article', { name: 'Pro' })
+    expect(within(pro).queryByRole('button')).toBeNull()
+    expect(within(pro).queryByRole('link')).toBeNull()
+    const growth = screen.getByRole('article', { name: 'Growth' })
+    expect(within(growth).getByRole('button', { name: 'Current plan' })).toBeTruthy()
+    const starter = screen.getByRole('article', { name: 'Starter' })
+    expect(within(starter).getByRole('button', { name: 'Choose Starter' })).toBeTruthy()
+  })
 })

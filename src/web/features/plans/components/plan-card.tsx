@@ -19,6 +19,8 @@ export type PlanCardChoice = {
   onChoose: () => void
   /** While the current plan is still loading, or a choice is being made. */
   isDisabled?: boolean
+  /** False when the operator sets plans: no button that could only fail. */
+  canChoose?: boolean
 }
 
 /**
@@ -99,7 +101,7 @@ export function PlanCard(props: {
           <Button variant="secondary" className="w-full" disabled>
             {t('billing.plans.current')}
           </Button>
-        ) : (
+        ) : choice.canChoose === false ? null : (
           <Button
             variant={plan.isMostPopular || props.isSelected ? 'primary' : 'secondary'}
             className="w-full"

@@ -1,5 +1,9 @@
 import type { ChangePasswordRequest } from '../../../../shared/contracts/auth.ts'
-import type { SettingsResponse, UpdateSettingsRequest } from '../../../../shared/contracts/settings.ts'
+import type {
+  DeleteAccountRequest,
+  SettingsResponse,
+  UpdateSettingsRequest,
+} from '../../../../shared/contracts/settings.ts'
 import { apiRequest } from '../../../lib/api-client.ts'
 
 export function getSettings(): Promise<SettingsResponse> {
@@ -23,4 +27,9 @@ export function deleteFalKey(): Promise<SettingsResponse> {
 /** Changes the password; the server ends the user's other sessions. */
 export function changePassword(request: ChangePasswordRequest): Promise<{ ok: true }> {
   return apiRequest<{ ok: true }>('/api/auth/password', { method: 'POST', body: request })
+}
+
+/** Deletes the account, its files and data; the server ends every session and clears the cookie. */
+export async function deleteAccount(request: DeleteAccountRequest): Promise<void> {
+  await apiRequest<null>('/api/account', { method: 'DELETE', body: request })
 }

@@ -1,4 +1,5 @@
 import { type FormEvent, useRef, useState } from 'react'
+import { isCommonPassword } from '../../../../shared/common-passwords.ts'
 import { maxPasswordLength, minPasswordLength } from '../../../../shared/contracts/auth.ts'
 import { Button, buttonClasses } from '../../../components/ui/button.tsx'
 import { FormField, inputClasses } from '../../../components/ui/form-field.tsx'
@@ -37,6 +38,7 @@ export function ChangePasswordDialog(props: { onClose: () => void; onChanged: ()
     if (values.current === '') errors.current = t('settings.passwordDialog.required')
     if (values.next.length < minPasswordLength) errors.next = t('settings.passwordDialog.tooShort')
     else if (values.next.length > maxPasswordLength) errors.next = t('settings.passwordDialog.tooLong')
+    else if (isCommonPassword(values.next)) errors.next = t('errors.field.tooCommon')
     if (values.confirm !== values.next) errors.confirm = t('settings.passwordDialog.mismatch')
     return errors
   }
@@ -60,7 +62,13 @@ export function ChangePasswordDialog(props: { onClose: () => void; onChanged: ()
         setFieldErrors({ current: t('errors.AUTH_WRONG_PASSWORD') })
         focusFirstInvalid()
       } else if (error instanceof ApiError && error.code === 'VALIDATION_FAILED') {
-        setFieldErrors({ next: t('settings.passwordDialog.tooShort') })
+        const reason = error.details?.fields?.newPassword
+        setFieldErrors({
+          next:
+            reason === 'tooCommon' || reason === 'sameAsEmail'
+              ? t(`errors.field.${reason}`)
+              : t('settings.passwordDialog.tooShort'),
+        })
         focusFirstInvalid()
       } else {
         setFormError(errorMessage(t, error))

@@ -1,9 +1,12 @@
-import { useId, useState } from 'react'
+import { startTransition, useId, useState } from 'react'
+import { useNavigate } from 'react-router'
 import type { SessionUser } from '../../../../shared/contracts/auth.ts'
 import { Button } from '../../../components/ui/button.tsx'
 import { inputClasses } from '../../../components/ui/form-field.tsx'
 import { useI18n } from '../../../lib/i18n.tsx'
+import { useSession } from '../../session/session-context.tsx'
 import { ChangePasswordDialog } from './change-password-dialog.tsx'
+import { DeleteAccountDialog } from './delete-account-dialog.tsx'
 
 /** Profile: the email (read-only) and Change Password; beta accounts have neither, and are told why. */
 export function ProfilePanel(props: { user: SessionUser }) {
@@ -12,7 +15,11 @@ export function ProfilePanel(props: { user: SessionUser }) {
   const emailId = useId()
   const emailHintId = useId()
   const [isDialogOpen, setDialogOpen] = useState(false)
+  const [isDeleteOpen, setDeleteOpen] = useState(false)
   const [message, setMessage] = useState('')
+  const session = useSession()
+  const navigate = useNavigate()
+  const isBeta = user.isBeta || user.email === null
 
   return (
     <section aria-labelledby="settings-profile-title" className="space-y-8">
@@ -59,9 +66,37 @@ export function ProfilePanel(props: { user: SessionUser }) {
           </div>
         </>
       )}
+      <div className="max-w-xl rounded-2xl border border-red-200 bg-white p-5 sm:p-6">
+        <h3 className="font-semibold text-red-800">{t('settings.profile.deleteTitle')}</h3>
+        <p className="mt-1 text-sm text-slate-700">{t('settings.profile.deleteBody')}</p>
+        <Button
+          variant="danger"
+          className="mt-4"
+          onClick={() => {
+            setMessage('')
+            setDeleteOpen(true)
+          }}
+        >
+          {t('settings.profile.deleteAccount')}
+        </Button>
+      </div>
       <p role="status" className="text-sm font-medium text-emerald-800">
         {message}
       </p>
+      {isDeleteOpen ? (
+        <DeleteAccountDialog
+          hasPassword={!isBeta}
+          onClose={() => setDeleteOpen(false)}
+          onDeleted={() => {
+            // The server has ended the session and cleared the cookie; forget the user here too,
+            // in one transition with the move home, so the page guard never sees a gap.
+            startTransition(() => {
+              session.setUser(null)
+              void navigate('/', { replace: true })
+            })
+          }}
+        />
+      ) : null}
       {isDialogOpen ? (
         <ChangePasswordDialog
           onClose={() => setDialogOpen(false)}

@@ -1,0 +1,22 @@
+import { chmodSync, mkdirSync, statSync } from 'node:fs'
+
+/** Owner-only folders: the data folder holds the database (emails, reset tokens), files and the secret. */
+export const privateDirMode = 0o700
+/** Owner-only files. */
+export const privateFileMode = 0o600
+
+/**
+ * Creates `path` (and any missing parents) readable by its owner only, and takes group and
+ * other rights away from it when it already exists with them. A folder owned by someone else
+ * (e.g. a mounted volume) is left as it is: only its owner may change its mode.
+ */
+export function ensurePrivateDir(path: string): void {
+  mkdirSync(path, { recursive: true, mode: privateDirMode })
+  const { mode } = statSync(path)
+  if ((mode & 0o077) === 0) return
+  try {
+    chmodSync(path, privateDirMode)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error
+  }
+}

@@ -1,0 +1,19 @@
+import { intlTag, type Locale } from '../../../shared/i18n/locales.ts'
+
+const units = [
+  { unit: 'gigabyte', size: 1e9 },
+  { unit: 'megabyte', size: 1e6 },
+  { unit: 'kilobyte', size: 1e3 },
+] as const
+
+/** A size in the largest decimal unit it reaches, as each language writes it ("1.5 GB", "1,5 GB"). */
+export function formatBytes(locale: Locale, bytes: number): string {
+  const { unit, size } = units.find((u) => bytes >= u.size) ?? { unit: 'byte', size: 1 }
+  const value = bytes / size
+  return new Intl.NumberFormat(intlTag[locale], {
+    style: 'unit',
+    unit,
+    unitDisplay: 'short',
+    maximumFractionDigits: value < 10 && unit !== 'byte' ? 1 : 0,
+  }).format(value)
+}
