@@ -6,14 +6,17 @@ const units = [
   { unit: 'kilobyte', size: 1e3 },
 ] as const
 
-/** A size in the largest decimal unit it reaches, as each language writes it ("1.5 GB", "1,5 GB"). */
+/**
+ * A size in the largest decimal unit it reaches, as each language writes it ("1.5 GB", "1,5 GB");
+ * anything under a kilobyte reads in kilobytes ("0 kB"), not in the awkward "0 byte".
+ */
 export function formatBytes(locale: Locale, bytes: number): string {
-  const { unit, size } = units.find((u) => bytes >= u.size) ?? { unit: 'byte', size: 1 }
+  const { unit, size } = units.find((u) => bytes >= u.size) ?? { unit: 'kilobyte', size: 1e3 }
   const value = bytes / size
   return new Intl.NumberFormat(intlTag[locale], {
     style: 'unit',
     unit,
     unitDisplay: 'short',
-    maximumFractionDigits: value < 10 && unit !== 'byte' ? 1 : 0,
+    maximumFractionDigits: value < 10 ? 1 : 0,
   }).format(value)
 }

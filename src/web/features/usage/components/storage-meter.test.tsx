@@ -6,7 +6,8 @@ import { StorageMeter } from './storage-meter.tsx'
 
 describe('formatBytes', () => {
   it.each([
-    ['en', 0, '0 byte'],
+    ['en', 0, '0 kB'],
+    ['en', 512, '0.5 kB'],
     ['en', 512_000, '512 kB'],
     ['en', 1_500_000_000, '1.5 GB'],
     ['en', 20_000_000_000, '20 GB'],
