@@ -63,6 +63,12 @@ const config = loadConfig({
         OPENAI_API_KEY: 'bench-unused',
         OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
         WORKER_CONCURRENCY: String(benchWorkerConcurrency),
+        // The burst is one seller's: let all of it run at once and within the per-minute limit,
+        // so this measures the engine's overhead, not the fairness caps (tested in fair-queue.test.ts).
+        WORKER_MAX_RUNNING_PER_USER: String(benchWorkerConcurrency),
+        GENERATIONS_PER_MINUTE: '1000',
+        UPLOADS_PER_MINUTE: '1000',
+        EVENT_STREAMS_PER_USER: String(benchWorkerConcurrency * 2),
       }
     : {}),
 })

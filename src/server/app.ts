@@ -101,7 +101,7 @@ export function createApp(deps: AppDeps) {
   const session = loadSession(deps.auth)
   // Whoever ends sessions calls session.forget (sign-out, password changes, account deletion);
   // open event streams then look at their own session at once.
-  const eventStreams = createEventStreams()
+  const eventStreams = createEventStreams({ maxPerUser: config.limits.eventStreamsPerUser })
   const forgetSessions = session.forget
   session.forget = () => {
     forgetSessions()

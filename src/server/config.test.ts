@@ -205,6 +205,21 @@ describe('loadConfig', () => {
     ])
   })
 
+  it('reads the per-minute limits and the event-stream cap, with their defaults', () => {
+    expect(loadConfig({}).limits).toMatchObject({
+      generationsPerMinute: 20,
+      generationsPerMinutePerClient: 60,
+      uploadsPerMinute: 30,
+      uploadsPerMinutePerClient: 60,
+      eventStreamsPerUser: 10,
+      uploadRetentionHours: 24,
+    })
+    expect(loadConfig({ EVENT_STREAMS_PER_USER: '3' }).limits.eventStreamsPerUser).toBe(3)
+    expect(problemsOf({ EVENT_STREAMS_PER_USER: '0' })).toEqual([
+      expect.stringMatching(/^EVENT_STREAMS_PER_USER:/),
+    ])
+  })
+
   it('accepts port 0 to pick a free port', () => {
     expect(loadConfig({ PORT: '0' }).port).toBe(0)
   })

@@ -117,6 +117,8 @@ const envSchema = z.object({
   GENERATIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Generations one client address may start per minute, across accounts. */
   GENERATIONS_PER_MINUTE_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** Event streams (live job updates) one user may hold open in one server process. */
+  EVENT_STREAMS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(10),
   /** Uploads one account may make per minute. */
   UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
   /** Uploads one client address may make per minute, across accounts. */
@@ -202,6 +204,7 @@ export type Config = {
     generationsPerMinute: number
     generationsPerMinutePerClient: number
     uploadsPerMinute: number
+    eventStreamsPerUser: number
     uploadsPerMinutePerClient: number
     uploadRetentionHours: number
   }
@@ -311,6 +314,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       generationsPerMinute: e.GENERATIONS_PER_MINUTE,
       generationsPerMinutePerClient: e.GENERATIONS_PER_MINUTE_PER_CLIENT,
       uploadsPerMinute: e.UPLOADS_PER_MINUTE,
+      eventStreamsPerUser: e.EVENT_STREAMS_PER_USER,
       uploadsPerMinutePerClient: e.UPLOADS_PER_MINUTE_PER_CLIENT,
       uploadRetentionHours: e.UPLOAD_RETENTION_HOURS,
     },

@@ -4,8 +4,9 @@ import type { Db } from '../db/client.ts'
 import { sessions } from '../db/schema/index.ts'
 
 /**
- * Open event streams (server-sent events) one user may hold in one process. A browser tab
- * follows one generation at a time; more than this is a script holding connections open.
+ * Open event streams (server-sent events) one user may hold in one process, unless
+ * EVENT_STREAMS_PER_USER says otherwise. A browser tab follows one generation at a time; more
+ * than this is a script holding connections open.
  */
 export const maxEventStreamsPerUser = 10
 

@@ -47,6 +47,33 @@ describe('createRateLimiter', () => {
     expect(refused?.retryAfterSeconds).toBe(45)
   })
 
+  it('counts several rules in one statement and refuses when any of them is over', async () => {
+    const limiter = createRateLimiter(database.db, now)
+    const perAccount = { name: 'per-account', limit: 3, windowSeconds: 60 }
+    const perClient = { name: 'per-client', limit: 5, windowSeconds: 60 }
+    const both = (account: string) =>
+      limiter.consumeAll([
+        [perAccount, account],
+        [perClient, '203.0.113.9'],
+      ])
+    for (let i = 0; i < 3; i++) await both('alice')
+    await expect(both('alice')).rejects.toMatchObject({ code: 'RATE_LIMITED' })
+    // The client's bucket counted alice's four tries: bob gets one more, then the client is over.
+    await both('bob')
+    await expect(both('bob')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { retryAfterSeconds: 60 },
+    })
+    advance(60_000)
+    await both('alice')
+    await expect(
+      limiter.consumeAll([
+        [perAccount, 'x'],
+        [{ ...perClient, windowSeconds: 30 }, 'y'],
+      ]),
+    ).rejects.toThrow(/one window length/)
+  })
+
   it('keeps refusing until the window has passed, then starts a new window', async () => {
     const limiter = createRateLimiter(database.db, now)
     for (let i = 0; i < 3; i++) await limiter.hit(rule, 'subject')

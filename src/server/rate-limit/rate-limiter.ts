@@ -39,6 +39,11 @@ export interface RateLimiter {
   hit(rule: RateLimitRule, subject: string): Promise<RateLimitResult>
   /** Like hit, but throws RATE_LIMITED when over the limit. */
   consume(rule: RateLimitRule, subject: string): Promise<void>
+  /**
+   * Counts one attempt under each (rule, subject) in one statement (the rules must share one
+   * window length) and throws RATE_LIMITED when any is over its limit.
+   */
+  consumeAll(entries: readonly (readonly [RateLimitRule, string])[]): Promise<void>
   /** Reads a bucket without counting. */
   peek(rule: { name: string; windowSeconds: number }, subject: string): Promise<RateLimitState | null>
   /** Forgets every attempt of `subject` under the rule (e.g. after a successful sign-in). */
@@ -88,6 +93,51 @@ export function createRateLimiter(db: Db, now: () => Date = () => new Date()): R
       isAllowed: row.count <= rule.limit,
       count: row.count,
       retryAfterSeconds: Math.max(1, Math.ceil((windowEndsAt - at.getTime()) / 1000)),
+    }
+  }
+
+  async function consumeAll(entries: readonly (readonly [RateLimitRule, string])[]): Promise<void> {
+    const [first] = entries
+    if (!first) return
+    const windowSeconds = first[0].windowSeconds
+    if (entries.some(([rule]) => rule.windowSeconds !== windowSeconds)) {
+      throw new Error('consumeAll needs rules with one window length')
+    }
+    const at = now()
+    const windowFloor = new Date(at.getTime() - windowSeconds * 1000)
+    const isExpired = sql`${rateLimitBuckets.windowStart} <= ${windowFloor.toISOString()}::timestamptz`
+    // Keys in one order, so concurrent statements lock the same rows in the same order.
+    const keyed = entries
+      .map(([rule, subject]) => ({ rule, key: `${rule.name}:${subject}` }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    const rows = await db
+      .insert(rateLimitBuckets)
+      .values(keyed.map(({ key }) => ({ key, windowStart: at, count: 1, lastHitAt: at })))
+      .onConflictDoUpdate({
+        target: rateLimitBuckets.key,
+        set: {
+          count: sql`case when ${isExpired} then 1 else ${rateLimitBuckets.count} + 1 end`,
+          windowStart: sql`case when ${isExpired} then ${at.toISOString()}::timestamptz else ${rateLimitBuckets.windowStart} end`,
+          lastHitAt: at,
+        },
+      })
+      .returning({
+        key: rateLimitBuckets.key,
+        count: rateLimitBuckets.count,
+        windowStart: rateLimitBuckets.windowStart,
+      })
+    for (const { rule, key } of keyed) {
+      const row = rows.find((r) => r.key === key)
+      if (!row) throw new Error('rate limit upsert returned no row')
+      const windowEndsAt = row.windowStart.getTime() + windowSeconds * 1000
+      refuseIfLimited(
+        {
+          isAllowed: row.count <= rule.limit,
+          count: row.count,
+          retryAfterSeconds: Math.max(1, Math.ceil((windowEndsAt - at.getTime()) / 1000)),
+        },
+        rule.name,
+      )
     }
   }
 
@@ -145,6 +195,7 @@ export function createRateLimiter(db: Db, now: () => Date = () => new Date()): R
     async consume(rule, subject) {
       refuseIfLimited(await hit(rule, subject), rule.name)
     },
+    consumeAll,
     peek,
     async clear(rule, subject) {
       await db.delete(rateLimitBuckets).where(eq(rateLimitBuckets.key, `${rule.name}:${subject}`))

@@ -41,9 +41,9 @@ export async function admitUpload(
   clientIp: string,
 ): Promise<SubscriptionRow> {
   const rules = uploadRateLimits(deps.limits)
-  await Promise.all([
-    deps.rateLimiter.consume(rules.perAccount, userId),
-    deps.rateLimiter.consume(rules.perClient, clientIp),
+  await deps.rateLimiter.consumeAll([
+    [rules.perAccount, userId],
+    [rules.perClient, clientIp],
   ])
   const subscription = await getActiveSubscription(deps.db, userId, deps.now())
   if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'Uploading needs an active plan')

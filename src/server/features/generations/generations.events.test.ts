@@ -99,3 +99,25 @@ describe('generation event streams', () => {
     await readToEnd(stream)
   }, 15_000)
 })
+
+describe('generation event streams with EVENT_STREAMS_PER_USER set', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startTestServer({ EVENT_STREAMS_PER_USER: '2' })
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it('refuses the stream past the configured cap', async () => {
+    const client = await signedInClient(server)
+    const id = await queuedGeneration(client)
+    const streams = [await openStream(client, id), await openStream(client, id)]
+    try {
+      await Promise.all(streams.map(firstEvent))
+      expect((await client.request(`/api/generations/${id}/events`)).status).toBe(429)
+    } finally {
+      for (const stream of streams) stream.abort()
+    }
+  })
+})

@@ -50,9 +50,10 @@ export function generationsRoutes(deps: GenerationDeps, streams: EventStreams = 
     new Hono<AppEnv>()
       .use(requireUser)
       .post('/', validate('json', createGenerationRequestSchema), async (c) => {
-        await admitGeneration(deps, currentUser(c).id, c.get('clientIp'))
+        const admission = admitGeneration(deps, currentUser(c).id, c.get('clientIp'))
+        admission.catch(() => undefined)
         return c.json(
-          { generation: await createGeneration(deps, currentUser(c).id, c.req.valid('json')) },
+          { generation: await createGeneration(deps, currentUser(c).id, c.req.valid('json'), admission) },
           202,
         )
       })

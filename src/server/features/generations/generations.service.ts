@@ -19,7 +19,7 @@ import type { RateLimiter, RateLimitRule } from '../../rate-limit/rate-limiter.t
 import type { ObjectStorage } from '../../storage/types.ts'
 import { getActiveSubscription, type SubscriptionRow } from '../billing/subscription.service.ts'
 import { quotaExceeded, quotaHoldFor, releaseQuotaCtes, reservationCtes } from '../quota/quota.service.ts'
-import { ensureStorageRoom } from '../quota/storage-quota.ts'
+import { storageQuotaBytes, storageQuotaExceeded } from '../quota/storage-quota.ts'
 import { assetIdsOf, presentGeneration } from './generations.present.ts'
 
 /** SEO copy is unlimited, but not unthrottled: 30 per user per 10 minutes. */
@@ -51,9 +51,9 @@ export function generationRateLimits(limits: GenerationDeps['limits']): {
 /** Counts one attempt to start a generation; RATE_LIMITED past either per-minute limit. */
 export async function admitGeneration(deps: GenerationDeps, userId: string, clientIp: string): Promise<void> {
   const rules = generationRateLimits(deps.limits)
-  await Promise.all([
-    deps.rateLimiter.consume(rules.perAccount, userId),
-    deps.rateLimiter.consume(rules.perClient, clientIp),
+  await deps.rateLimiter.consumeAll([
+    [rules.perAccount, userId],
+    [rules.perClient, clientIp],
   ])
 }
 
@@ -142,11 +142,7 @@ async function enqueue(
   // trial (SEO too: with SEO_PROVIDER=openai each job is a paid model call).
   const subscription = await (subscriptionRead ?? getActiveSubscription(deps.db, userId, deps.now()))
   if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'No active plan')
-  // A full storage refuses new work (its result would be stored); one result may go past it.
-  const [isOwnKey] = await Promise.all([
-    usesOwnKey(deps, userId, mode, subscription),
-    ensureStorageRoom(deps.db, userId, subscription, 0),
-  ])
+  const isOwnKey = await usesOwnKey(deps, userId, mode, subscription)
   const row = {
     ...values,
     userId,
@@ -159,13 +155,16 @@ async function enqueue(
     mode === 'seo' || isOwnKey
       ? null
       : await quotaHoldFor(deps.db, userId, resource, deps.now(), subscription)
-  // The queue check, the quota hold and the row in one statement (no transaction kept open
-  // across round trips): with the user's queue full, or the quota used up, nothing is written.
+  // The queue and storage checks, the quota hold and the row in one statement (no transaction
+  // kept open across round trips): with the user's queue full, their storage full (the result
+  // would be stored; one result may go past it), or the quota used up, nothing is written.
   const hasRoom = sql`(select count(*) from ${generations} active
     where active.user_id = ${userId} and active.status in ('queued', 'running')) < ${deps.maxQueuedPerUser}`
+  const hasStorage = sql`(select coalesce(sum(${assets.bytes}), 0) from ${assets}
+    where ${assets.userId} = ${userId}) < ${storageQuotaBytes(subscription)}`
   const result = (await deps.db.execute(sql`
-    with room as (select ${hasRoom} as is_open),
-    ${hold ? sql`${reservationCtes(hold, sql`(select is_open from room)`)},` : sql``}
+    with room as (select ${hasRoom} as is_open, ${hasStorage} as has_storage),
+    ${hold ? sql`${reservationCtes(hold, sql`(select is_open and has_storage from room)`)},` : sql``}
     inserted as (
       insert into ${generations} (
         user_id, tool, mode, aspect_ratio, prompt, context, input_asset_id, reference_asset_id,
@@ -174,15 +173,16 @@ async function enqueue(
       select ${row.userId}, ${row.tool}, ${row.mode}, ${row.aspectRatio}, ${row.prompt ?? ''},
         ${JSON.stringify(row.context ?? {})}::jsonb, ${row.inputAssetId ?? null},
         ${row.referenceAssetId ?? null}, ${row.sourceGenerationId ?? null}, ${row.provider},
-        ${isOwnKey}, ${hold ? sql`reserved.id from reserved` : sql`null where (select is_open from room)`}
+        ${isOwnKey}, ${hold ? sql`reserved.id from reserved` : sql`null where (select is_open and has_storage from room)`}
       returning *
     )
-    select room.is_open as queue_open, inserted.* from room left join inserted on true
+    select room.is_open as queue_open, room.has_storage, inserted.* from room left join inserted on true
   `)) as unknown as { rows: Record<string, unknown>[] }
   const [raw] = result.rows
   if (!raw?.queue_open) {
     throw new AppError('QUEUE_FULL', `At most ${deps.maxQueuedPerUser} generations may wait at once`)
   }
+  if (!raw.has_storage) throw storageQuotaExceeded()
   if (raw.id === null || raw.id === undefined) {
     if (hold) throw quotaExceeded(resource)
     throw new Error('generation insert returned no row')
@@ -199,6 +199,8 @@ export async function createGeneration(
   deps: GenerationDeps,
   userId: string,
   input: z.output<typeof createGenerationRequestSchema>,
+  /** The per-minute admission (admitGeneration), started by the caller; its refusal comes first. */
+  admission: Promise<void> = Promise.resolve(),
 ): Promise<GenerationView> {
   const mode = input.mode as GenerationMode
   if (!(generationModes as readonly string[]).includes(input.mode)) {
@@ -208,10 +210,14 @@ export async function createGeneration(
   // The plan is read while the inputs are checked (independent reads, sent together).
   const subscriptionRead = getActiveSubscription(deps.db, userId, deps.now())
   subscriptionRead.catch(() => undefined)
-  const [inputAsset] = await Promise.all([
+  const inputsRead = Promise.all([
     requireOwnedAsset(deps.db, userId, input.imageAssetId),
     referenceAssetId ? requireOwnedAsset(deps.db, userId, referenceAssetId) : null,
   ])
+  inputsRead.catch(() => undefined)
+  // The reads go out beside the admission's count, and a refused admission still answers first.
+  await admission
+  const [inputAsset] = await inputsRead
   return enqueue(
     deps,
     userId,
