@@ -106,7 +106,7 @@ export function BillingPage() {
                   {t('billing.current.title')}
                 </h2>
                 <div className="mt-4">
-                  <CurrentPlanSummary subscription={subscription} />
+                  <CurrentPlanSummary subscription={subscription} canChoose={billing.canChangePlan} />
                 </div>
                 <div className="mt-6 flex flex-col gap-6 border-t border-slate-200 pt-6">
                   {activePlanId && billing.canChangePlan ? (
@@ -170,9 +170,17 @@ export function BillingPage() {
 
             <section aria-labelledby="billing-plans-title">
               <h2 id="billing-plans-title" className="text-lg font-semibold text-slate-900">
-                {t(activePlanId ? 'billing.plans.title' : 'billing.plans.titleNone')}
+                {t(
+                  !billing.canChangePlan
+                    ? 'billing.plans.titleOperator'
+                    : activePlanId
+                      ? 'billing.plans.title'
+                      : 'billing.plans.titleNone',
+                )}
               </h2>
-              <p className="mt-1 mb-4 text-sm text-slate-600">{t('billing.plans.subtitle')}</p>
+              <p className="mt-1 mb-4 text-sm text-slate-600">
+                {t(billing.canChangePlan ? 'billing.plans.subtitle' : 'billing.plans.subtitleOperator')}
+              </p>
               <PlanOptions
                 currentPlanId={activePlanId}
                 canChoose={billing.canChangePlan}

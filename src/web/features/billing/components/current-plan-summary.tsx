@@ -10,14 +10,17 @@ const statusClass: Record<SubscriptionStatus, string> = {
 }
 
 /** The subscription's plan, price, status and period; or that there is none. */
-export function CurrentPlanSummary(props: { subscription: SubscriptionView | null }) {
+/** `canChoose` false: plans are set by the operator, so the text does not ask the user to choose one. */
+export function CurrentPlanSummary(props: { subscription: SubscriptionView | null; canChoose?: boolean }) {
   const { t, locale, formatUsd } = useI18n()
   const { subscription } = props
   if (!subscription) {
     return (
       <div data-testid="current-plan">
         <p className="text-lg font-semibold text-slate-900">{t('billing.current.none')}</p>
-        <p className="mt-1 text-slate-600">{t('billing.current.noneBody')}</p>
+        <p className="mt-1 text-slate-600">
+          {t(props.canChoose === false ? 'billing.current.noneBodyOperator' : 'billing.current.noneBody')}
+        </p>
       </div>
     )
   }
@@ -63,7 +66,11 @@ export function CurrentPlanSummary(props: { subscription: SubscriptionView | nul
           </dd>
         </div>
       </dl>
-      {isActive ? null : <p className="mt-4 text-slate-600">{t('billing.current.inactiveBody')}</p>}
+      {isActive ? null : (
+        <p className="mt-4 text-slate-600">
+          {t(props.canChoose === false ? 'billing.current.noneBodyOperator' : 'billing.current.inactiveBody')}
+        </p>
+      )}
     </div>
   )
 }
