@@ -5,6 +5,11 @@ import { nextClientIp } from './factories.ts'
 import { makeJpeg } from './fake-providers.ts'
 import { createTestClient, type TestClient, type TestServer } from './test-server.ts'
 
+/** The id of the user signed in on this client. */
+export async function userIdOf(client: TestClient): Promise<string> {
+  return ((await (await client.request('/api/session')).json()) as { user: { id: string } }).user.id
+}
+
 /** A signed-up user with a plan, in its own cookie jar. */
 export async function signedInClient(
   server: TestServer,

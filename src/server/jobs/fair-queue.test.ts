@@ -6,6 +6,7 @@ import {
   signedInClient,
   uploadPhoto,
   usage,
+  userIdOf,
   waitForStatus,
 } from '../../../tests/support/generation-client.ts'
 import {
@@ -18,10 +19,6 @@ import { generations, quotaReservations } from '../db/schema/index.ts'
 import type { Worker } from './worker.ts'
 
 type Row = typeof generations.$inferSelect
-
-async function userIdOf(client: TestClient): Promise<string> {
-  return (await (await client.request('/api/session')).json()).user.id
-}
 
 /** Queues `count` jobs of one mode for a user, one after another, and returns their ids in order. */
 async function queueJobs(client: TestClient, mode: 'image' | 'video' | 'seo', count: number) {

@@ -71,48 +71,24 @@ export function refuseIfLimited(result: RateLimitResult, name: string): void {
  * One upsert per attempt: it starts a new window when the old one has passed.
  */
 export function createRateLimiter(db: Db, now: () => Date = () => new Date()): RateLimiter {
-  async function hit(rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
-    const at = now()
-    const windowFloor = new Date(at.getTime() - rule.windowSeconds * 1000)
-    const isExpired = sql`${rateLimitBuckets.windowStart} <= ${windowFloor.toISOString()}::timestamptz`
-    const [row] = await db
-      .insert(rateLimitBuckets)
-      .values({ key: `${rule.name}:${subject}`, windowStart: at, count: 1, lastHitAt: at })
-      .onConflictDoUpdate({
-        target: rateLimitBuckets.key,
-        set: {
-          count: sql`case when ${isExpired} then 1 else ${rateLimitBuckets.count} + 1 end`,
-          windowStart: sql`case when ${isExpired} then ${at.toISOString()}::timestamptz else ${rateLimitBuckets.windowStart} end`,
-          lastHitAt: at,
-        },
-      })
-      .returning({ count: rateLimitBuckets.count, windowStart: rateLimitBuckets.windowStart })
-    if (!row) throw new Error('rate limit upsert returned no row')
-    const windowEndsAt = row.windowStart.getTime() + rule.windowSeconds * 1000
-    return {
-      isAllowed: row.count <= rule.limit,
-      count: row.count,
-      retryAfterSeconds: Math.max(1, Math.ceil((windowEndsAt - at.getTime()) / 1000)),
-    }
-  }
-
-  async function consumeAll(entries: readonly (readonly [RateLimitRule, string])[]): Promise<void> {
-    const [first] = entries
-    if (!first) return
-    const windowSeconds = first[0].windowSeconds
+  /**
+   * Counts one attempt under each (rule, subject) in one upsert (the rules share one window
+   * length) and answers in the order given. Keys are written in one order, so concurrent
+   * statements lock the same rows in the same order.
+   */
+  async function count(entries: readonly (readonly [RateLimitRule, string])[]): Promise<RateLimitResult[]> {
+    const windowSeconds = entries[0]?.[0].windowSeconds
+    if (windowSeconds === undefined) return []
     if (entries.some(([rule]) => rule.windowSeconds !== windowSeconds)) {
-      throw new Error('consumeAll needs rules with one window length')
+      throw new Error('rules counted together need one window length')
     }
     const at = now()
     const windowFloor = new Date(at.getTime() - windowSeconds * 1000)
     const isExpired = sql`${rateLimitBuckets.windowStart} <= ${windowFloor.toISOString()}::timestamptz`
-    // Keys in one order, so concurrent statements lock the same rows in the same order.
-    const keyed = entries
-      .map(([rule, subject]) => ({ rule, key: `${rule.name}:${subject}` }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    const keys = entries.map(([rule, subject]) => `${rule.name}:${subject}`)
     const rows = await db
       .insert(rateLimitBuckets)
-      .values(keyed.map(({ key }) => ({ key, windowStart: at, count: 1, lastHitAt: at })))
+      .values([...new Set(keys)].sort().map((key) => ({ key, windowStart: at, count: 1, lastHitAt: at })))
       .onConflictDoUpdate({
         target: rateLimitBuckets.key,
         set: {
@@ -126,19 +102,29 @@ export function createRateLimiter(db: Db, now: () => Date = () => new Date()): R
         count: rateLimitBuckets.count,
         windowStart: rateLimitBuckets.windowStart,
       })
-    for (const { rule, key } of keyed) {
-      const row = rows.find((r) => r.key === key)
+    return entries.map(([rule], i) => {
+      const row = rows.find((r) => r.key === keys[i])
       if (!row) throw new Error('rate limit upsert returned no row')
       const windowEndsAt = row.windowStart.getTime() + windowSeconds * 1000
-      refuseIfLimited(
-        {
-          isAllowed: row.count <= rule.limit,
-          count: row.count,
-          retryAfterSeconds: Math.max(1, Math.ceil((windowEndsAt - at.getTime()) / 1000)),
-        },
-        rule.name,
-      )
-    }
+      return {
+        isAllowed: row.count <= rule.limit,
+        count: row.count,
+        retryAfterSeconds: Math.max(1, Math.ceil((windowEndsAt - at.getTime()) / 1000)),
+      }
+    })
+  }
+
+  async function hit(rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
+    const [result] = await count([[rule, subject]])
+    if (!result) throw new Error('rate limit upsert returned no row')
+    return result
+  }
+
+  async function consumeAll(entries: readonly (readonly [RateLimitRule, string])[]): Promise<void> {
+    const results = await count(entries)
+    results.forEach((result, i) => {
+      refuseIfLimited(result, entries[i]?.[0].name ?? 'rate-limited')
+    })
   }
 
   async function peek(

@@ -1,6 +1,4 @@
-import { loadConfig } from '../../config.ts'
-import { openDatabase } from '../../db/client.ts'
-import { embeddedLockHolder } from '../../db/embedded-lock.ts'
+import { runOperatorCommand } from '../../db/operator-command.ts'
 import { createAccessCode, listAccessCodes, revokeAccessCode } from './access-codes.service.ts'
 
 // `npm run access-codes -- create [CODE] [--note "…"] [--max N] [--expires DATE] | list | revoke CODE`
@@ -55,25 +53,12 @@ function parseCreate(args: string[]): CreateOptions {
 }
 
 const createOptions = command === 'create' ? parseCreate(rest) : undefined
-const config = loadConfig()
-if (!config.databaseUrl) {
-  const holder = embeddedLockHolder(config.dataDir)
-  if (holder) {
-    process.stderr.write(
-      `Vitrin (process ${holder}) is using the embedded database in ${config.dataDir}. Stop it first, or set ACCESS_CODES and restart.\n`,
-    )
-    process.exit(1)
-  }
-}
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 })
-let exitCode = 0
-try {
-  await database.migrate()
+await runOperatorCommand(async (db) => {
   if (createOptions) {
-    const row = await createAccessCode(database.db, { ...createOptions, source: 'cli' })
+    const row = await createAccessCode(db, { ...createOptions, source: 'cli' })
     write(row.code)
   } else if (command === 'list') {
-    const rows = await listAccessCodes(database.db)
+    const rows = await listAccessCodes(db)
     if (rows.length === 0) write('no access codes')
     const now = Date.now()
     for (const row of rows) {
@@ -92,18 +77,13 @@ try {
     }
   } else if (command === 'revoke' && rest[0]) {
     write(
-      (await revokeAccessCode(database.db, rest[0], new Date()))
+      (await revokeAccessCode(db, rest[0], new Date()))
         ? `revoked ${rest[0].toUpperCase()}`
         : 'no such active code',
     )
   } else {
     process.stderr.write(`${usage}\n`)
-    exitCode = 2
+    return 2
   }
-} catch (error) {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
-  exitCode = 1
-} finally {
-  await database.close()
-}
-process.exit(exitCode)
+  return 0
+}, 'Stop it first, or set ACCESS_CODES and restart.')

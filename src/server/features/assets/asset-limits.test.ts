@@ -9,6 +9,7 @@ import {
   signedInClient,
   upload,
   uploadPhoto,
+  userIdOf,
 } from '../../../../tests/support/generation-client.ts'
 import {
   createTestClient,
@@ -23,10 +24,6 @@ import { createLogger } from '../../logger.ts'
 import { storeAsset, sweepUnusedUploads } from './assets.service.ts'
 
 const log = createLogger({ level: 'silent' })
-
-async function userIdOf(client: TestClient): Promise<string> {
-  return (await (await client.request('/api/session')).json()).user.id
-}
 
 async function errorCode(response: Response): Promise<string> {
   return ((await response.json()) as { error: { code: string } }).error.code

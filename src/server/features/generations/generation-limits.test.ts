@@ -1,7 +1,12 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { nextClientIp } from '../../../../tests/support/factories.ts'
-import { createGeneration, signedInClient, uploadPhoto } from '../../../../tests/support/generation-client.ts'
+import {
+  createGeneration,
+  signedInClient,
+  uploadPhoto,
+  userIdOf,
+} from '../../../../tests/support/generation-client.ts'
 import {
   createTestClient,
   resetDatabase,
@@ -10,10 +15,6 @@ import {
   type TestServer,
 } from '../../../../tests/support/test-server.ts'
 import { generations, subscriptions } from '../../db/schema/index.ts'
-
-async function userIdOf(client: TestClient): Promise<string> {
-  return (await (await client.request('/api/session')).json()).user.id
-}
 
 describe('generations: a plan for every mode, per-minute limits', () => {
   let server: TestServer

@@ -19,7 +19,7 @@ import type { RateLimiter, RateLimitRule } from '../../rate-limit/rate-limiter.t
 import type { ObjectStorage } from '../../storage/types.ts'
 import { getActiveSubscription, type SubscriptionRow } from '../billing/subscription.service.ts'
 import { quotaExceeded, quotaHoldFor, releaseQuotaCtes, reservationCtes } from '../quota/quota.service.ts'
-import { storageQuotaBytes, storageQuotaExceeded } from '../quota/storage-quota.ts'
+import { storageQuotaBytes, storageQuotaExceeded, storageUsedSql } from '../quota/storage-quota.ts'
 import { assetIdsOf, presentGeneration } from './generations.present.ts'
 
 /** SEO copy is unlimited, but not unthrottled: 30 per user per 10 minutes. */
@@ -160,8 +160,7 @@ async function enqueue(
   // would be stored; one result may go past it), or the quota used up, nothing is written.
   const hasRoom = sql`(select count(*) from ${generations} active
     where active.user_id = ${userId} and active.status in ('queued', 'running')) < ${deps.maxQueuedPerUser}`
-  const hasStorage = sql`(select coalesce(sum(${assets.bytes}), 0) from ${assets}
-    where ${assets.userId} = ${userId}) < ${storageQuotaBytes(subscription)}`
+  const hasStorage = sql`${storageUsedSql(userId)} < ${storageQuotaBytes(subscription)}`
   const result = (await deps.db.execute(sql`
     with room as (select ${hasRoom} as is_open, ${hasStorage} as has_storage),
     ${hold ? sql`${reservationCtes(hold, sql`(select is_open and has_storage from room)`)},` : sql``}

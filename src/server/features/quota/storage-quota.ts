@@ -1,16 +1,18 @@
-import { eq, sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import { AppError } from '../../../shared/errors.ts'
 import { getPlan } from '../../../shared/plans.ts'
 import type { Db } from '../../db/client.ts'
 import { assets } from '../../db/schema/index.ts'
 import type { SubscriptionRow } from '../billing/subscription.service.ts'
 
+/** The bytes the user's files (uploads and results) take in storage, as an SQL expression. */
+export function storageUsedSql(userId: string): SQL<number> {
+  return sql<number>`(select coalesce(sum(${assets.bytes}), 0)::float8 from ${assets} where ${assets.userId} = ${userId})`
+}
+
 /** Bytes the user's files (uploads and results) take in storage. */
 export async function storageUsedBytes(db: Db, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ used: sql<number>`coalesce(sum(${assets.bytes}), 0)::float8` })
-    .from(assets)
-    .where(eq(assets.userId, userId))
+  const [row] = await db.select({ used: storageUsedSql(userId) }).from(sql`(select 1) as one`)
   return Number(row?.used ?? 0)
 }
 
