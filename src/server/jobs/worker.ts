@@ -144,9 +144,11 @@ export function startWorker(options: WorkerOptions): Worker {
           status: 'running',
           attempts: sql`${generations.attempts} + 1`,
           lockedBy: id,
-          leaseUntil: sql`now() + ${options.leaseMs} * interval '1 millisecond'`,
-          startedAt: sql`coalesce(${generations.startedAt}, now())`,
-          updatedAt: sql`now()`,
+          // The clock, not now(): a serialized claim's transaction began before it waited for the
+          // claim lock, and now() is that moment, earlier than the job really started.
+          leaseUntil: sql`clock_timestamp() + ${options.leaseMs} * interval '1 millisecond'`,
+          startedAt: sql`coalesce(${generations.startedAt}, clock_timestamp())`,
+          updatedAt: sql`clock_timestamp()`,
         })
         .where(sql`${generations.id} in (${picked})`)
         .returning(),
