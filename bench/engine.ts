@@ -3,7 +3,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
-import type { GenerationView } from '../src/shared/contracts/generations.ts'
+import type { GenerationView } from '#shared/contracts/generations.ts'
 import { type Figure, printFigures } from './lib/report.ts'
 import {
   benchFalDelayMs,

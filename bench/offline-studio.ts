@@ -4,16 +4,16 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { createOfflineStudio } from '../src/server/providers/offline-studio/index.ts'
-import { doneResult, testContext } from '../src/server/providers/offline-studio/measure.ts'
+import { createOfflineStudio } from '#server/providers/offline-studio/index.ts'
+import { doneResult, testContext } from '#server/providers/offline-studio/measure.ts'
 import {
   busyPhoto,
   garmentPhoto,
   largeProductPhoto,
   productPhoto,
   referencePhoto,
-} from '../src/server/providers/offline-studio/test-photos.ts'
-import { fashionStyles, productScenes } from '../src/shared/scenes.ts'
+} from '#server/providers/offline-studio/test-photos.ts'
+import { fashionStyles, productScenes } from '#shared/scenes.ts'
 import { type Figure, printFigures } from './lib/report.ts'
 
 // `npx tsx bench/offline-studio.ts`: the offline studio against its budgets. An image from a

@@ -9,4 +9,4 @@ process.stdout.write(
     ? `web app built in ${Math.round(performance.now() - started)} ms\n`
     : 'web app unchanged since the last build; reusing it\n',
 )
-await import('../src/server/main.ts')
+await import('#server/main.ts')

@@ -1,5 +1,5 @@
 import sharp from 'sharp'
-import { type FalFakeJob, sizeForRatio, startFalFake } from '../../tests/fakes/fal-server.ts'
+import { type FalFakeJob, sizeForRatio, startFalFake } from '#tests/fakes/fal-server.ts'
 import { benchFalDelayMs, type ChildReady } from './engine-settings.ts'
 
 // Child process for bench/engine.ts: the fal fake, answering every job after a fixed delay.

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
-import { createApp } from '../../src/server/app.ts'
-import { loadConfig } from '../../src/server/config.ts'
-import { openDatabase } from '../../src/server/db/client.ts'
-import { createAppDeps } from '../../src/server/deps.ts'
-import { createLogger } from '../../src/server/logger.ts'
+import { createApp } from '#server/app.ts'
+import { loadConfig } from '#server/config.ts'
+import { openDatabase } from '#server/db/client.ts'
+import { createAppDeps } from '#server/deps.ts'
+import { createLogger } from '#server/logger.ts'
 
 // Child process for bench/usage.ts: serves either the real app (embedded database in a temp
 // folder) or a bare Hono endpoint, and prints its port as JSON on stdout.

@@ -3,8 +3,8 @@ import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../tests/support/test-server.ts'
-import type { ErrorBody } from '../shared/errors.ts'
+import type { ErrorBody } from '#shared/errors.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /** A GET that sends the path exactly as written. */
 function rawGet(baseUrl: string, path: string): Promise<{ status: number; body: string }> {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { isLocale, type Locale } from '../shared/i18n/locales.ts'
+import { isLocale, type Locale } from '#shared/i18n/locales.ts'
 
 const booleanFromString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

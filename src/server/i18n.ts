@@ -1,8 +1,8 @@
-import { enMessages } from '../shared/i18n/locales/en/index.ts'
-import { trMessages } from '../shared/i18n/locales/tr/index.ts'
-import type { Locale } from '../shared/i18n/locales.ts'
-import type { AppMessages, TKey } from '../shared/i18n/messages.ts'
-import { type Messages, type MessageVars, translate } from '../shared/i18n/translate.ts'
+import { enMessages } from '#shared/i18n/locales/en/index.ts'
+import { trMessages } from '#shared/i18n/locales/tr/index.ts'
+import type { Locale } from '#shared/i18n/locales.ts'
+import type { AppMessages, TKey } from '#shared/i18n/messages.ts'
+import { type Messages, type MessageVars, translate } from '#shared/i18n/translate.ts'
 
 const catalogues: Record<Locale, AppMessages> = { en: enMessages, tr: trMessages }
 

@@ -2,11 +2,11 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { openDatabase } from './db/client.ts'
-import { holdEmbeddedLock } from './db/embedded-lock.ts'
+import { openDatabase } from '#server/db/client.ts'
+import { holdEmbeddedLock } from '#server/db/embedded-lock.ts'
+import { createLocalDiskStorage } from '#server/storage/local-disk.ts'
 import { ensurePrivateDir } from './private-dir.ts'
 import { loadOrCreateSecret } from './secret.ts'
-import { createLocalDiskStorage } from './storage/local-disk.ts'
 
 const modeOf = (path: string) => statSync(path).mode & 0o777
 

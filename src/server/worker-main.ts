@@ -1,7 +1,7 @@
+import { openDatabase } from '#server/db/client.ts'
+import { startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
 import { type Config, ConfigError, loadConfig } from './config.ts'
-import { openDatabase } from './db/client.ts'
 import { createAppDeps } from './deps.ts'
-import { startConfiguredWorker } from './jobs/worker-runtime.ts'
 import { createLogger } from './logger.ts'
 
 // `npm run worker`: a separate generation worker process against the shared PostgreSQL. Run as

@@ -1,9 +1,9 @@
 import './index.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { AppRouter } from './app/router.tsx'
-import { SessionProvider } from './features/session/session-context.tsx'
-import { detectInitialLocale, I18nProvider, loadBaseMessages } from './lib/i18n.tsx'
+import { AppRouter } from '#web/app/router.tsx'
+import { SessionProvider } from '#web/features/session/session-context.tsx'
+import { detectInitialLocale, I18nProvider, loadBaseMessages } from '#web/lib/i18n.tsx'
 
 async function start() {
   const locale = detectInitialLocale()

@@ -1,11 +1,11 @@
 import { randomInt, randomUUID } from 'node:crypto'
 import { type APIRequestContext, expect, type Page } from '@playwright/test'
-import enAuth from '../../src/shared/i18n/locales/en/auth.json' with { type: 'json' }
-import enCommon from '../../src/shared/i18n/locales/en/common.json' with { type: 'json' }
-import enErrors from '../../src/shared/i18n/locales/en/errors.json' with { type: 'json' }
-import trAuth from '../../src/shared/i18n/locales/tr/auth.json' with { type: 'json' }
-import trCommon from '../../src/shared/i18n/locales/tr/common.json' with { type: 'json' }
-import trErrors from '../../src/shared/i18n/locales/tr/errors.json' with { type: 'json' }
+import enAuth from '#shared/i18n/locales/en/auth.json' with { type: 'json' }
+import enCommon from '#shared/i18n/locales/en/common.json' with { type: 'json' }
+import enErrors from '#shared/i18n/locales/en/errors.json' with { type: 'json' }
+import trAuth from '#shared/i18n/locales/tr/auth.json' with { type: 'json' }
+import trCommon from '#shared/i18n/locales/tr/common.json' with { type: 'json' }
+import trErrors from '#shared/i18n/locales/tr/errors.json' with { type: 'json' }
 
 export type Lang = 'en' | 'tr'
 export const langs: readonly Lang[] = ['en', 'tr']

@@ -1,19 +1,19 @@
 import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
-import type { BillingResponse, UsageResponse } from '../../src/shared/contracts/billing.ts'
-import type { SettingsResponse } from '../../src/shared/contracts/settings.ts'
-import enApp from '../../src/shared/i18n/locales/en/app.json' with { type: 'json' }
-import enBilling from '../../src/shared/i18n/locales/en/billing.json' with { type: 'json' }
-import enCommon from '../../src/shared/i18n/locales/en/common.json' with { type: 'json' }
-import enErrors from '../../src/shared/i18n/locales/en/errors.json' with { type: 'json' }
-import enSettings from '../../src/shared/i18n/locales/en/settings.json' with { type: 'json' }
-import enStudio from '../../src/shared/i18n/locales/en/studio.json' with { type: 'json' }
-import trApp from '../../src/shared/i18n/locales/tr/app.json' with { type: 'json' }
-import trBilling from '../../src/shared/i18n/locales/tr/billing.json' with { type: 'json' }
-import trCommon from '../../src/shared/i18n/locales/tr/common.json' with { type: 'json' }
-import trErrors from '../../src/shared/i18n/locales/tr/errors.json' with { type: 'json' }
-import trSettings from '../../src/shared/i18n/locales/tr/settings.json' with { type: 'json' }
-import trStudio from '../../src/shared/i18n/locales/tr/studio.json' with { type: 'json' }
-import type { PlanId } from '../../src/shared/plans.ts'
+import type { BillingResponse, UsageResponse } from '#shared/contracts/billing.ts'
+import type { SettingsResponse } from '#shared/contracts/settings.ts'
+import enApp from '#shared/i18n/locales/en/app.json' with { type: 'json' }
+import enBilling from '#shared/i18n/locales/en/billing.json' with { type: 'json' }
+import enCommon from '#shared/i18n/locales/en/common.json' with { type: 'json' }
+import enErrors from '#shared/i18n/locales/en/errors.json' with { type: 'json' }
+import enSettings from '#shared/i18n/locales/en/settings.json' with { type: 'json' }
+import enStudio from '#shared/i18n/locales/en/studio.json' with { type: 'json' }
+import trApp from '#shared/i18n/locales/tr/app.json' with { type: 'json' }
+import trBilling from '#shared/i18n/locales/tr/billing.json' with { type: 'json' }
+import trCommon from '#shared/i18n/locales/tr/common.json' with { type: 'json' }
+import trErrors from '#shared/i18n/locales/tr/errors.json' with { type: 'json' }
+import trSettings from '#shared/i18n/locales/tr/settings.json' with { type: 'json' }
+import trStudio from '#shared/i18n/locales/tr/studio.json' with { type: 'json' }
+import type { PlanId } from '#shared/plans.ts'
 import { uniqueClientIp, uniqueEmail } from './support/clients.ts'
 import { intlTag, type Lang } from './support/i18n.ts'
 

@@ -1,9 +1,5 @@
 import { devices, expect, type Page, type Route, test } from '@playwright/test'
-import type {
-  AssetView,
-  GenerationListResponse,
-  GenerationView,
-} from '../../src/shared/contracts/generations.ts'
+import type { AssetView, GenerationListResponse, GenerationView } from '#shared/contracts/generations.ts'
 import { appMsg, expectDashboardLoaded, signUpWithPlan } from './app-support.ts'
 import { expectNoSeriousA11yViolations } from './support/axe.ts'
 import { screenshotPath } from './support/clients.ts'

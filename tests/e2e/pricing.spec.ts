@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { plans } from '../../src/shared/plans.ts'
+import { plans } from '#shared/plans.ts'
 import { browserLocale, formatPrice, langs, msg } from './support/i18n.ts'
 
 test.describe.configure({ mode: 'parallel' })

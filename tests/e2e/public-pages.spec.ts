@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { plans } from '../../src/shared/plans.ts'
+import { plans } from '#shared/plans.ts'
 import { expectNoSeriousA11yViolations } from './support/axe.ts'
 import { screenshotPath } from './support/clients.ts'
 import {

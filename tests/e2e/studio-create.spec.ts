@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
-import type { AssetView, GenerationListResponse } from '../../src/shared/contracts/generations.ts'
+import type { AssetView, GenerationListResponse } from '#shared/contracts/generations.ts'
 import { expectNoSeriousA11yViolations } from './support/axe.ts'
 import {
   dropFile,

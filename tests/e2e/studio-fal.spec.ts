@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { validSeoCopy } from '../fakes/openai-server.ts'
+import { validSeoCopy } from '#tests/fakes/openai-server.ts'
 import { falRequests, scriptFal, scriptOpenAI, seoReply } from './support/fakes.ts'
 import { productPhotoPng } from './support/images.ts'
 import { studioProvidersBaseURL } from './support/servers.ts'

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import type { Db } from '../../src/server/db/client.ts'
-import { users } from '../../src/server/db/schema/index.ts'
-import { activatePlan } from '../../src/server/features/billing/subscription.service.ts'
-import type { PlanId } from '../../src/shared/plans.ts'
+import type { Db } from '#server/db/client.ts'
+import { users } from '#server/db/schema/index.ts'
+import { activatePlan } from '#server/features/billing/subscription.service.ts'
+import type { PlanId } from '#shared/plans.ts'
 
 /** A user row straight in the database (no password), for service-level tests. */
 export async function createUser(

@@ -1,11 +1,11 @@
 import sharp from 'sharp'
-import type { Providers } from '../../src/server/jobs/run-generation.ts'
+import type { Providers } from '#server/jobs/run-generation.ts'
 import {
   type ImageEditResult,
   ProviderError,
   type ProviderFailure,
   type VideoResult,
-} from '../../src/server/providers/types.ts'
+} from '#server/providers/types.ts'
 
 /** A small real JPEG of a given colour, for results and uploads in tests. */
 export async function makeJpeg(width = 64, height = 64, color = '#c2410c'): Promise<Buffer> {

@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
-import type { GenerationView } from '../../src/shared/contracts/generations.ts'
-import type { PlanId } from '../../src/shared/plans.ts'
+import type { GenerationView } from '#shared/contracts/generations.ts'
+import type { PlanId } from '#shared/plans.ts'
 import { nextClientIp } from './factories.ts'
 import { makeJpeg } from './fake-providers.ts'
 import { createTestClient, type TestClient, type TestServer } from './test-server.ts'

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { openDatabase } from '../../src/server/db/client.ts'
+import { openDatabase } from '#server/db/client.ts'
 
 /** Same server, another database name. */
 export function withDatabaseName(url: string, name: string): string {

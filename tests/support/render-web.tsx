@@ -1,8 +1,8 @@
 import { type RenderResult, render } from '@testing-library/react'
 import type { ReactElement } from 'react'
 import { MemoryRouter } from 'react-router'
-import type { Locale } from '../../src/shared/i18n/locales.ts'
-import { I18nProvider, loadMessages } from '../../src/web/lib/i18n.tsx'
+import type { Locale } from '#shared/i18n/locales.ts'
+import { I18nProvider, loadMessages } from '#web/lib/i18n.tsx'
 
 export type RenderWebOptions = {
   /** The language to render in; its real messages are loaded. Default: en. */

@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'
 import type { TestProject } from 'vitest/node'
-import { migrationsFolder } from '../../src/server/db/migrations-folder.ts'
+import { migrationsFolder } from '#server/db/migrations-folder.ts'
 import { createPostgresTemplate } from './postgres.ts'
 
 declare module 'vitest' {

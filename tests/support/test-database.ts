@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { inject } from 'vitest'
-import { type Database, openDatabase } from '../../src/server/db/client.ts'
+import { type Database, openDatabase } from '#server/db/client.ts'
 import { createPostgresDatabase } from './postgres.ts'
 
 /** Which engine this test project runs on: PGlite by default, PostgreSQL for the `server-pg` project. */

@@ -1,5 +1,5 @@
 import { APIError } from 'better-auth/api'
-import { AppError, type ErrorCode } from '../../shared/errors.ts'
+import { AppError, type ErrorCode } from '#shared/errors.ts'
 
 const codeMap: Record<string, ErrorCode> = {
   INVALID_EMAIL_OR_PASSWORD: 'AUTH_INVALID_CREDENTIALS',

@@ -1,10 +1,10 @@
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { anonymous } from 'better-auth/plugins'
-import { maxPasswordLength, minPasswordLength } from '../../shared/contracts/auth.ts'
-import type { Db } from '../db/client.ts'
-import { accounts, sessions, users, verifications } from '../db/schema/index.ts'
-import { describeForLog, type Logger } from '../logger.ts'
+import type { Db } from '#server/db/client.ts'
+import { accounts, sessions, users, verifications } from '#server/db/schema/index.ts'
+import { describeForLog, type Logger } from '#server/logger.ts'
+import { maxPasswordLength, minPasswordLength } from '#shared/contracts/auth.ts'
 import { deleteResetTokens, resetTokenLifetimeSeconds } from './reset-tokens.ts'
 
 /** How long a session lasts; every session, beta or not, lasts 7 days and renews daily with use. */

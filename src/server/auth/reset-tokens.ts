@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { and, eq, like, sql } from 'drizzle-orm'
-import type { Db } from '../db/client.ts'
-import { users, verifications } from '../db/schema/index.ts'
+import type { Db } from '#server/db/client.ts'
+import { users, verifications } from '#server/db/schema/index.ts'
 
 // The auth library keeps reset tokens in `verifications`, one row per token: identifier
 // `reset-password:<token>` (stored as is), value the user's id. Its resetPassword endpoint

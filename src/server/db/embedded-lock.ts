@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensurePrivateDir, privateFileMode } from '../private-dir.ts'
+import { ensurePrivateDir, privateFileMode } from '#server/private-dir.ts'
 
 // The embedded database may be opened by one process at a time. The server marks its data
 // folder while it runs, so tools (such as the access-code CLI) can refuse instead of corrupting it.

@@ -1,4 +1,4 @@
-import { loadConfig } from '../config.ts'
+import { loadConfig } from '#server/config.ts'
 import { openDatabase } from './client.ts'
 
 // `npm run db:migrate`: applies pending migrations to the configured database and exits.

@@ -1,4 +1,4 @@
-import { loadConfig } from '../config.ts'
+import { loadConfig } from '#server/config.ts'
 import { type Db, openDatabase } from './client.ts'
 import { embeddedLockHolder } from './embedded-lock.ts'
 

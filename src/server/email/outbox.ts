@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/client.ts'
-import { emailOutbox } from '../db/schema/index.ts'
-import type { Logger } from '../logger.ts'
+import type { Db } from '#server/db/client.ts'
+import { emailOutbox } from '#server/db/schema/index.ts'
+import type { Logger } from '#server/logger.ts'
 import type { EmailTransport, OutgoingEmail } from './transport.ts'
 
 export type EmailKind = 'contact_notification' | 'password_reset'

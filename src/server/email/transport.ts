@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts'
+import type { Logger } from '#server/logger.ts'
 
 export type OutgoingEmail = {
   to: string

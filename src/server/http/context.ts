@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts'
+import type { Logger } from '#server/logger.ts'
 
 /** The signed-in user as routes see it. */
 export type RequestUser = { id: string; email: string; isBeta: boolean; createdAt: Date }

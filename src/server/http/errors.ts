@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { z } from 'zod'
-import { AppError, type ErrorBody } from '../../shared/errors.ts'
-import { toFieldErrors } from '../../shared/validation.ts'
+import { AppError, type ErrorBody } from '#shared/errors.ts'
+import { toFieldErrors } from '#shared/validation.ts'
 import type { AppEnv } from './context.ts'
 
 /** Maps anything thrown in a handler to the one error wire shape; logs only what is ours to fix (5xx). */

@@ -1,7 +1,7 @@
 import { and, eq, gt } from 'drizzle-orm'
-import { AppError } from '../../shared/errors.ts'
-import type { Db } from '../db/client.ts'
-import { sessions } from '../db/schema/index.ts'
+import type { Db } from '#server/db/client.ts'
+import { sessions } from '#server/db/schema/index.ts'
+import { AppError } from '#shared/errors.ts'
 
 /**
  * Open event streams (server-sent events) one user may hold in one process, unless

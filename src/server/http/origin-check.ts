@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { AppError } from '../../shared/errors.ts'
+import { AppError } from '#shared/errors.ts'
 import type { AppEnv } from './context.ts'
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { Locale } from '../../shared/i18n/locales.ts'
-import type { Logger } from '../logger.ts'
+import type { Logger } from '#server/logger.ts'
+import type { Locale } from '#shared/i18n/locales.ts'
 
 /**
  * What code deep in a request (such as the auth library's email callbacks, which receive no

@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signedInClient, uploadPhoto } from '../../../tests/support/generation-client.ts'
-import { startTestServer, type TestServer } from '../../../tests/support/test-server.ts'
+import { signedInClient, uploadPhoto } from '#tests/support/generation-client.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /** A POST with headers fetch will not send as given (Host), e.g. a browser at another address. */
 function rawPost(baseUrl: string, path: string, headers: Record<string, string>): Promise<number> {

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
-import { AppError } from '../../shared/errors.ts'
-import { type Auth, sessionMaxAgeSeconds } from '../auth/auth.ts'
+import { type Auth, sessionMaxAgeSeconds } from '#server/auth/auth.ts'
+import { AppError } from '#shared/errors.ts'
 import type { AppEnv, RequestUser } from './context.ts'
 import { createSessionCache, type SessionCache } from './session-cache.ts'
 

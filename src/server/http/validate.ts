@@ -1,7 +1,7 @@
 import { zValidator } from '@hono/zod-validator'
 import type { ValidationTargets } from 'hono'
 import type { z } from 'zod'
-import { AppError } from '../../shared/errors.ts'
+import { AppError } from '#shared/errors.ts'
 import { validationError } from './errors.ts'
 
 /**

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createScriptedProviders } from '../../../tests/support/fake-providers.ts'
+import { generations, quotaReservations } from '#server/db/schema/index.ts'
+import { createScriptedProviders } from '#tests/support/fake-providers.ts'
 import {
   createGeneration,
   signedInClient,
@@ -8,14 +9,13 @@ import {
   usage,
   userIdOf,
   waitForStatus,
-} from '../../../tests/support/generation-client.ts'
+} from '#tests/support/generation-client.ts'
 import {
   resetDatabase,
   startTestServer,
   type TestClient,
   type TestServer,
-} from '../../../tests/support/test-server.ts'
-import { generations, quotaReservations } from '../db/schema/index.ts'
+} from '#tests/support/test-server.ts'
 import type { Worker } from './worker.ts'
 
 type Row = typeof generations.$inferSelect

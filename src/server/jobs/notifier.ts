@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events'
-import type { assets, generations } from '../db/schema/index.ts'
+import type { assets, generations } from '#server/db/schema/index.ts'
 
 type GenerationRow = typeof generations.$inferSelect
 type AssetRow = typeof assets.$inferSelect

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm'
-import { imageSize } from '../../shared/scenes.ts'
-import type { Db } from '../db/client.ts'
-import { assets, type GenerationResultRecord, type generations } from '../db/schema/index.ts'
-import { storeAsset } from '../features/assets/assets.service.ts'
-import type { Logger } from '../logger.ts'
-import type { Providers } from '../providers/index.ts'
-import type { ImageFile, ImageMime, ProviderCallContext, Started } from '../providers/types.ts'
-import type { ObjectStorage } from '../storage/types.ts'
+import type { Db } from '#server/db/client.ts'
+import { assets, type GenerationResultRecord, type generations } from '#server/db/schema/index.ts'
+import { storeAsset } from '#server/features/assets/assets.service.ts'
+import type { Logger } from '#server/logger.ts'
+import type { Providers } from '#server/providers/index.ts'
+import type { ImageFile, ImageMime, ProviderCallContext, Started } from '#server/providers/types.ts'
+import type { ObjectStorage } from '#server/storage/types.ts'
+import { imageSize } from '#shared/scenes.ts'
 
 export type { Providers }
 

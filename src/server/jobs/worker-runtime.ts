@@ -1,7 +1,7 @@
-import type { AppDeps } from '../app.ts'
-import { sweepUnusedUploads } from '../features/assets/assets.service.ts'
-import { readFalKey } from '../features/settings/settings.service.ts'
-import { createProviders, describeProviders } from '../providers/index.ts'
+import type { AppDeps } from '#server/app.ts'
+import { sweepUnusedUploads } from '#server/features/assets/assets.service.ts'
+import { readFalKey } from '#server/features/settings/settings.service.ts'
+import { createProviders, describeProviders } from '#server/providers/index.ts'
 import { startWorker, type Worker } from './worker.ts'
 
 /** Per-mode time limits: a video may legitimately take minutes at a provider. */

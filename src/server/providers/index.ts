@@ -1,5 +1,5 @@
-import type { Config } from '../config.ts'
-import type { Logger } from '../logger.ts'
+import type { Config } from '#server/config.ts'
+import type { Logger } from '#server/logger.ts'
 import type { FalAdapterOptions } from './fal/fal-queue.ts'
 import type { OpenAiSeoOptions } from './openai-compatible/openai-seo.ts'
 import type { ImageProvider, SeoProvider, VideoProvider } from './types.ts'

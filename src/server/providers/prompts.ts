@@ -1,5 +1,5 @@
-import type { ProductDetails } from '../../shared/seo.ts'
-import { seoLimits } from '../../shared/seo.ts'
+import type { ProductDetails } from '#shared/seo.ts'
+import { seoLimits } from '#shared/seo.ts'
 
 // Prompt building shared by the AI providers. Pure functions, so the engine can also rebuild
 // "the prompt used" for a request that was resumed after a restart (see buildImagePrompt).

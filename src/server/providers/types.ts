@@ -1,6 +1,6 @@
-import type { AspectRatio } from '../../shared/scenes.ts'
-import type { ProductDetails, SeoContent } from '../../shared/seo.ts'
-import type { Logger } from '../logger.ts'
+import type { Logger } from '#server/logger.ts'
+import type { AspectRatio } from '#shared/scenes.ts'
+import type { ProductDetails, SeoContent } from '#shared/seo.ts'
 
 // The one contract every generation provider implements. The engine chooses a provider per
 // capability from configuration; adapters never see HTTP requests, users or quotas.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { openTestDatabase } from '../../../tests/support/test-database.ts'
-import { resetDatabase } from '../../../tests/support/test-server.ts'
-import { AppError } from '../../shared/errors.ts'
-import type { Database } from '../db/client.ts'
+import type { Database } from '#server/db/client.ts'
+import { AppError } from '#shared/errors.ts'
+import { openTestDatabase } from '#tests/support/test-database.ts'
+import { resetDatabase } from '#tests/support/test-server.ts'
 import {
   type BackoffRule,
   backoffDelaySeconds,

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
-import { AppError } from '../../shared/errors.ts'
-import type { Db } from '../db/client.ts'
-import { rateLimitBuckets } from '../db/schema/index.ts'
+import type { Db } from '#server/db/client.ts'
+import { rateLimitBuckets } from '#server/db/schema/index.ts'
+import { AppError } from '#shared/errors.ts'
 
 export type RateLimitRule = {
   /** What is limited, e.g. "contact"; part of the bucket key. */

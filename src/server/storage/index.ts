@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { Config } from '../config.ts'
+import type { Config } from '#server/config.ts'
 import { createLocalDiskStorage } from './local-disk.ts'
 import type { ObjectStorage } from './types.ts'
 

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { nextClientIp } from '../../../tests/support/factories.ts'
-import { uploadPhoto } from '../../../tests/support/generation-client.ts'
-import { createTestClient, startTestServer, type TestServer } from '../../../tests/support/test-server.ts'
+import { nextClientIp } from '#tests/support/factories.ts'
+import { uploadPhoto } from '#tests/support/generation-client.ts'
+import { createTestClient, startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 // Deleting data on S3: the objects must leave the bucket, not only the rows the database.
 // s3rver as in s3.test.ts (no type declarations; required and given the small shape used here).

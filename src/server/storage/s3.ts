@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts'
+import type { Config } from '#server/config.ts'
 import { type ObjectStorage, StorageNotFoundError } from './types.ts'
 
 export type S3StorageOptions = NonNullable<Config['storage']['s3']>

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { isCommonPassword } from '../common-passwords.ts'
-import { safeText } from '../validation.ts'
+import { isCommonPassword } from '#shared/common-passwords.ts'
+import { safeText } from '#shared/validation.ts'
 
 /** Shortest password accepted (the seed's rule). */
 export const minPasswordLength = 6

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { type PlanId, planIds } from '../plans.ts'
+import { type PlanId, planIds } from '#shared/plans.ts'
 
 export const subscriptionStatuses = ['active', 'canceled', 'expired'] as const
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number]

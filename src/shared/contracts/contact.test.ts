@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toFieldErrors } from '../validation.ts'
+import { toFieldErrors } from '#shared/validation.ts'
 import { contactRequestSchema, inquiryTypes } from './contact.ts'
 
 const minimal = { name: 'Can', email: 'can@example.com', message: 'Hello' }

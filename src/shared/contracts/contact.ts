@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { locales } from '../i18n/locales.ts'
-import { safeText } from '../validation.ts'
+import { locales } from '#shared/i18n/locales.ts'
+import { safeText } from '#shared/validation.ts'
 
 export const inquiryTypes = [
   'general',

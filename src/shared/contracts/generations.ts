@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { aspectRatios } from '../scenes.ts'
-import { productDetailsSchema, type SeoContent } from '../seo.ts'
-import { safeText } from '../validation.ts'
+import { aspectRatios } from '#shared/scenes.ts'
+import { productDetailsSchema, type SeoContent } from '#shared/seo.ts'
+import { safeText } from '#shared/validation.ts'
 
 export const generationModes = ['image', 'video', 'seo'] as const
 export type GenerationMode = (typeof generationModes)[number]

@@ -1,4 +1,4 @@
-import { type ErrorBody, type ErrorCode, type ErrorDetails, isErrorCode } from '../../shared/errors.ts'
+import { type ErrorBody, type ErrorCode, type ErrorDetails, isErrorCode } from '#shared/errors.ts'
 
 /** A failed API call: `code` is an error code from shared/errors.ts, or NETWORK when no answer came. */
 export class ApiError extends Error {

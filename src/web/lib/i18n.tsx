@@ -7,23 +7,23 @@ import {
   useMemo,
   useState,
 } from 'react'
-import { defaultLocale, isLocale, type Locale } from '../../shared/i18n/locales.ts'
-import type { AppMessages, TKey } from '../../shared/i18n/messages.ts'
+import { defaultLocale, isLocale, type Locale } from '#shared/i18n/locales.ts'
+import type { AppMessages, TKey } from '#shared/i18n/messages.ts'
 import {
   formatNumber,
   formatUsd,
   type Messages,
   type MessageVars,
   translate,
-} from '../../shared/i18n/translate.ts'
+} from '#shared/i18n/translate.ts'
 
 /** localStorage key holding the chosen language; `public/lang-init.js` reads the same key. */
 export const languageStorageKey = 'vitrin.lang'
 
 /** Loads one language's messages; each language is its own chunk, so only one is downloaded. */
 export async function loadMessages(locale: Locale): Promise<AppMessages> {
-  if (locale === 'tr') return (await import('../../shared/i18n/locales/tr/index.ts')).trMessages
-  return (await import('../../shared/i18n/locales/en/index.ts')).enMessages
+  if (locale === 'tr') return (await import('#shared/i18n/locales/tr/index.ts')).trMessages
+  return (await import('#shared/i18n/locales/en/index.ts')).enMessages
 }
 
 /**
@@ -34,8 +34,8 @@ export async function loadMessages(locale: Locale): Promise<AppMessages> {
 export async function loadBaseMessages(locale: Locale): Promise<AppMessages> {
   const base =
     locale === 'tr'
-      ? (await import('../../shared/i18n/locales/tr/base.ts')).trBaseMessages
-      : (await import('../../shared/i18n/locales/en/base.ts')).enBaseMessages
+      ? (await import('#shared/i18n/locales/tr/base.ts')).trBaseMessages
+      : (await import('#shared/i18n/locales/en/base.ts')).enBaseMessages
   // Partial until ensureAllMessages completes it; only landing-page keys are read before then.
   return base as unknown as AppMessages
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { APIRequestContext, APIResponse } from '@playwright/test'
-import type { SeoContent } from '../../../src/shared/seo.ts'
-import type { FalFakeRequest, FalFakeScript } from '../../fakes/fal-server.ts'
-import type { OpenAiFakeReplies, OpenAiFakeRequest } from '../../fakes/openai-server.ts'
+import type { SeoContent } from '#shared/seo.ts'
+import type { FalFakeRequest, FalFakeScript } from '#tests/fakes/fal-server.ts'
+import type { OpenAiFakeReplies, OpenAiFakeRequest } from '#tests/fakes/openai-server.ts'
 import { falFakeURL, openaiFakeURL } from './servers.ts'
 
 // Scripting the fake providers behind the fake-provider app (servers.ts), over their
@@ -17,8 +17,8 @@ import { falFakeURL, openaiFakeURL } from './servers.ts'
 // must not share the run with other specs driving the fake-provider app in parallel.
 // fal storage uploads carry no marker, so an `upload` script only works shared.
 
-export type { FalFakeScript, FalFakeStep, FalFakeSteps } from '../../fakes/fal-server.ts'
-export type { OpenAiFakeReplies, OpenAiFakeReply } from '../../fakes/openai-server.ts'
+export type { FalFakeScript, FalFakeStep, FalFakeSteps } from '#tests/fakes/fal-server.ts'
+export type { OpenAiFakeReplies, OpenAiFakeReply } from '#tests/fakes/openai-server.ts'
 
 /** A marker no other test sends: put it in the prompt (fal) or `details.name` (SEO). */
 export function uniqueMarker(label = 'e2e'): string {

@@ -1,17 +1,17 @@
-import enCommon from '../../../src/shared/i18n/locales/en/common.json' with { type: 'json' }
-import enContact from '../../../src/shared/i18n/locales/en/contact.json' with { type: 'json' }
-import enErrors from '../../../src/shared/i18n/locales/en/errors.json' with { type: 'json' }
-import enLanding from '../../../src/shared/i18n/locales/en/landing.json' with { type: 'json' }
-import enPages from '../../../src/shared/i18n/locales/en/pages.json' with { type: 'json' }
-import enPlans from '../../../src/shared/i18n/locales/en/plans.json' with { type: 'json' }
-import enPricing from '../../../src/shared/i18n/locales/en/pricing.json' with { type: 'json' }
-import trCommon from '../../../src/shared/i18n/locales/tr/common.json' with { type: 'json' }
-import trContact from '../../../src/shared/i18n/locales/tr/contact.json' with { type: 'json' }
-import trErrors from '../../../src/shared/i18n/locales/tr/errors.json' with { type: 'json' }
-import trLanding from '../../../src/shared/i18n/locales/tr/landing.json' with { type: 'json' }
-import trPages from '../../../src/shared/i18n/locales/tr/pages.json' with { type: 'json' }
-import trPlans from '../../../src/shared/i18n/locales/tr/plans.json' with { type: 'json' }
-import trPricing from '../../../src/shared/i18n/locales/tr/pricing.json' with { type: 'json' }
+import enCommon from '#shared/i18n/locales/en/common.json' with { type: 'json' }
+import enContact from '#shared/i18n/locales/en/contact.json' with { type: 'json' }
+import enErrors from '#shared/i18n/locales/en/errors.json' with { type: 'json' }
+import enLanding from '#shared/i18n/locales/en/landing.json' with { type: 'json' }
+import enPages from '#shared/i18n/locales/en/pages.json' with { type: 'json' }
+import enPlans from '#shared/i18n/locales/en/plans.json' with { type: 'json' }
+import enPricing from '#shared/i18n/locales/en/pricing.json' with { type: 'json' }
+import trCommon from '#shared/i18n/locales/tr/common.json' with { type: 'json' }
+import trContact from '#shared/i18n/locales/tr/contact.json' with { type: 'json' }
+import trErrors from '#shared/i18n/locales/tr/errors.json' with { type: 'json' }
+import trLanding from '#shared/i18n/locales/tr/landing.json' with { type: 'json' }
+import trPages from '#shared/i18n/locales/tr/pages.json' with { type: 'json' }
+import trPlans from '#shared/i18n/locales/tr/plans.json' with { type: 'json' }
+import trPricing from '#shared/i18n/locales/tr/pricing.json' with { type: 'json' }
 
 export type Lang = 'en' | 'tr'
 export const langs: readonly Lang[] = ['en', 'tr']

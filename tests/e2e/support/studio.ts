@@ -1,11 +1,7 @@
 import { type APIResponse, type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
-import type { SessionResponse } from '../../../src/shared/contracts/auth.ts'
-import type { UsageResponse } from '../../../src/shared/contracts/billing.ts'
-import type {
-  AssetView,
-  GenerationStatus,
-  GenerationView,
-} from '../../../src/shared/contracts/generations.ts'
+import type { SessionResponse } from '#shared/contracts/auth.ts'
+import type { UsageResponse } from '#shared/contracts/billing.ts'
+import type { AssetView, GenerationStatus, GenerationView } from '#shared/contracts/generations.ts'
 import { authScreens, expectPath } from '../accounts-support.ts'
 import { uniqueClientIp } from './clients.ts'
 import { intlTag, type Lang } from './i18n.ts'

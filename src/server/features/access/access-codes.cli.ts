@@ -1,4 +1,4 @@
-import { runOperatorCommand } from '../../db/operator-command.ts'
+import { runOperatorCommand } from '#server/db/operator-command.ts'
 import { createAccessCode, listAccessCodes, revokeAccessCode } from './access-codes.service.ts'
 
 // `npm run access-codes -- create [CODE] [--note "…"] [--max N] [--expires DATE] | list | revoke CODE`

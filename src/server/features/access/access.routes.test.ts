@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { nextClientIp } from '../../../../tests/support/factories.ts'
+import { accessCodeRedemptions, accessCodes, users } from '#server/db/schema/index.ts'
+import { nextClientIp } from '#tests/support/factories.ts'
 import {
   createTestClient,
   resetDatabase,
   startTestServer,
   type TestServer,
-} from '../../../../tests/support/test-server.ts'
-import { accessCodeRedemptions, accessCodes, users } from '../../db/schema/index.ts'
+} from '#tests/support/test-server.ts'
 import {
   createAccessCode,
   ensureSomeAccessCode,

@@ -2,25 +2,25 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { nextClientIp } from '../../../../tests/support/factories.ts'
-import { makeJpeg } from '../../../../tests/support/fake-providers.ts'
+import { assets, generations } from '#server/db/schema/index.ts'
+import { createLogger } from '#server/logger.ts'
+import { getPlan } from '#shared/plans.ts'
+import { nextClientIp } from '#tests/support/factories.ts'
+import { makeJpeg } from '#tests/support/fake-providers.ts'
 import {
   createGeneration,
   signedInClient,
   upload,
   uploadPhoto,
   userIdOf,
-} from '../../../../tests/support/generation-client.ts'
+} from '#tests/support/generation-client.ts'
 import {
   createTestClient,
   resetDatabase,
   startTestServer,
   type TestClient,
   type TestServer,
-} from '../../../../tests/support/test-server.ts'
-import { getPlan } from '../../../shared/plans.ts'
-import { assets, generations } from '../../db/schema/index.ts'
-import { createLogger } from '../../logger.ts'
+} from '#tests/support/test-server.ts'
 import { storeAsset, sweepUnusedUploads } from './assets.service.ts'
 
 const log = createLogger({ level: 'silent' })

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
-import type { AppEnv } from '../../http/context.ts'
-import { currentUser, requireUser } from '../../http/session.ts'
+import type { AppEnv } from '#server/http/context.ts'
+import { currentUser, requireUser } from '#server/http/session.ts'
 import {
   type AssetDeps,
   admitUpload,

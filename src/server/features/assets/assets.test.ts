@@ -3,10 +3,10 @@ import { join } from 'node:path'
 import { deflateSync } from 'node:zlib'
 import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { makeJpeg, makePng } from '../../../../tests/support/fake-providers.ts'
-import { signedInClient, upload } from '../../../../tests/support/generation-client.ts'
-import { resetDatabase, startTestServer, type TestServer } from '../../../../tests/support/test-server.ts'
-import { assets } from '../../db/schema/index.ts'
+import { assets } from '#server/db/schema/index.ts'
+import { makeJpeg, makePng } from '#tests/support/fake-providers.ts'
+import { signedInClient, upload } from '#tests/support/generation-client.ts'
+import { resetDatabase, startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 /** A real, valid PNG of 20000×20000 one-bit pixels: ~50 KB on disk, 400 megapixels decoded. */
 function decompressionBombPng(): Buffer {

@@ -1,6 +1,6 @@
 import sharp, { type Metadata } from 'sharp'
-import { AppError } from '../../../shared/errors.ts'
-import type { ImageMime } from '../../providers/types.ts'
+import type { ImageMime } from '#server/providers/types.ts'
+import { AppError } from '#shared/errors.ts'
 
 /** Uploads may be at most 10 MB. */
 export const maxUploadBytes = 10 * 1024 * 1024

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import busboy from 'busboy'
-import { AppError } from '../../../shared/errors.ts'
+import { AppError } from '#shared/errors.ts'
 
 export type ReceivedFile = { fieldName: string; name: string; bytes: Buffer }
 

@@ -1,14 +1,14 @@
 import { request as httpRequest } from 'node:http'
 import { and, eq, like, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
-import { nextClientIp } from '../../../../tests/support/factories.ts'
+import { emailOutbox, rateLimitBuckets, sessions, users, verifications } from '#server/db/schema/index.ts'
+import { nextClientIp } from '#tests/support/factories.ts'
 import {
   createTestClient,
   resetDatabase,
   startTestServer,
   type TestServer,
-} from '../../../../tests/support/test-server.ts'
-import { emailOutbox, rateLimitBuckets, sessions, users, verifications } from '../../db/schema/index.ts'
+} from '#tests/support/test-server.ts'
 
 const password = 'secret1'
 

@@ -1,4 +1,8 @@
 import { Hono } from 'hono'
+import { forwardCookies } from '#server/auth/auth-errors.ts'
+import type { AppEnv } from '#server/http/context.ts'
+import { currentUser, requireUser } from '#server/http/session.ts'
+import { validate } from '#server/http/validate.ts'
 import {
   changePasswordRequestSchema,
   passwordResetConfirmSchema,
@@ -6,11 +10,7 @@ import {
   type SessionResponse,
   signInRequestSchema,
   signUpRequestSchema,
-} from '../../../shared/contracts/auth.ts'
-import { forwardCookies } from '../../auth/auth-errors.ts'
-import type { AppEnv } from '../../http/context.ts'
-import { currentUser, requireUser } from '../../http/session.ts'
-import { validate } from '../../http/validate.ts'
+} from '#shared/contracts/auth.ts'
 import {
   type AuthDeps,
   changePassword,

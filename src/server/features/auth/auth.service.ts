@@ -1,4 +1,18 @@
 import type { z } from 'zod'
+import type { Auth } from '#server/auth/auth.ts'
+import { callAuth } from '#server/auth/auth-errors.ts'
+import { deleteResetTokens, issueResetToken, resetTokenOwner } from '#server/auth/reset-tokens.ts'
+import type { Db } from '#server/db/client.ts'
+import type { Mailer } from '#server/email/outbox.ts'
+import type { RequestUser } from '#server/http/context.ts'
+import { requestContext } from '#server/http/request-context.ts'
+import type { Logger } from '#server/logger.ts'
+import {
+  type BackoffRule,
+  type RateLimiter,
+  type RateLimitRule,
+  refuseIfLimited,
+} from '#server/rate-limit/rate-limiter.ts'
 import type {
   changePasswordRequestSchema,
   passwordResetConfirmSchema,
@@ -6,22 +20,8 @@ import type {
   SessionUser,
   signInRequestSchema,
   signUpRequestSchema,
-} from '../../../shared/contracts/auth.ts'
-import { AppError } from '../../../shared/errors.ts'
-import type { Auth } from '../../auth/auth.ts'
-import { callAuth } from '../../auth/auth-errors.ts'
-import { deleteResetTokens, issueResetToken, resetTokenOwner } from '../../auth/reset-tokens.ts'
-import type { Db } from '../../db/client.ts'
-import type { Mailer } from '../../email/outbox.ts'
-import type { RequestUser } from '../../http/context.ts'
-import { requestContext } from '../../http/request-context.ts'
-import type { Logger } from '../../logger.ts'
-import {
-  type BackoffRule,
-  type RateLimiter,
-  type RateLimitRule,
-  refuseIfLimited,
-} from '../../rate-limit/rate-limiter.ts'
+} from '#shared/contracts/auth.ts'
+import { AppError } from '#shared/errors.ts'
 import { sendPasswordResetEmail } from './password-reset-email.ts'
 
 export const authRateLimits = {

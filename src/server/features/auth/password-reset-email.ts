@@ -1,8 +1,8 @@
-import type { Locale } from '../../../shared/i18n/locales.ts'
-import type { Db } from '../../db/client.ts'
-import { enqueueEmail, type Mailer } from '../../email/outbox.ts'
-import { translateFor } from '../../i18n.ts'
-import type { Logger } from '../../logger.ts'
+import type { Db } from '#server/db/client.ts'
+import { enqueueEmail, type Mailer } from '#server/email/outbox.ts'
+import { translateFor } from '#server/i18n.ts'
+import type { Logger } from '#server/logger.ts'
+import type { Locale } from '#shared/i18n/locales.ts'
 
 export type PasswordResetEmail = { email: string; token: string; locale: Locale }
 

@@ -1,7 +1,7 @@
 import { eq, or } from 'drizzle-orm'
-import type { PlanId } from '../../../shared/plans.ts'
-import type { Db } from '../../db/client.ts'
-import { users } from '../../db/schema/index.ts'
+import type { Db } from '#server/db/client.ts'
+import { users } from '#server/db/schema/index.ts'
+import type { PlanId } from '#shared/plans.ts'
 import { activatePlan, cancelSubscription, type SubscriptionRow } from './subscription.service.ts'
 
 export type OperatorPlanResult =

@@ -1,6 +1,6 @@
-import type { BillingProviderKind } from '../../../shared/contracts/billing.ts'
-import type { PlanId } from '../../../shared/plans.ts'
-import type { Db } from '../../db/client.ts'
+import type { Db } from '#server/db/client.ts'
+import type { BillingProviderKind } from '#shared/contracts/billing.ts'
+import type { PlanId } from '#shared/plans.ts'
 import { activatePlan, cancelSubscription } from './subscription.service.ts'
 
 /** Who takes payment for plans. Routes talk to this interface only. */

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createUser } from '../../../../tests/support/factories.ts'
-import { openDatabase } from '../../db/client.ts'
-import { subscriptions } from '../../db/schema/index.ts'
+import { openDatabase } from '#server/db/client.ts'
+import { subscriptions } from '#server/db/schema/index.ts'
+import { createUser } from '#tests/support/factories.ts'
 
 // The CLI as an operator runs it, on an embedded data folder of its own.
 const dataDir = mkdtempSync(join(tmpdir(), 'vitrin-billing-cli-'))

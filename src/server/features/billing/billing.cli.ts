@@ -1,5 +1,5 @@
-import { isPlanId } from '../../../shared/plans.ts'
-import { runOperatorCommand } from '../../db/operator-command.ts'
+import { runOperatorCommand } from '#server/db/operator-command.ts'
+import { isPlanId } from '#shared/plans.ts'
 import { setPlanByOperator } from './billing-operator.service.ts'
 
 // `npm run billing -- set-plan <email|user-id> <starter|growth|pro|none>`

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signedInClient } from '../../../../tests/support/generation-client.ts'
-import { startTestServer, type TestServer } from '../../../../tests/support/test-server.ts'
-import type { BillingResponse } from '../../../shared/contracts/billing.ts'
-import type { ErrorBody } from '../../../shared/errors.ts'
-import { subscriptions, users } from '../../db/schema/index.ts'
+import { subscriptions, users } from '#server/db/schema/index.ts'
+import type { BillingResponse } from '#shared/contracts/billing.ts'
+import type { ErrorBody } from '#shared/errors.ts'
+import { signedInClient } from '#tests/support/generation-client.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { setPlanByOperator } from './billing-operator.service.ts'
 
 describe('manual billing in production', () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createUser } from '../../../../tests/support/factories.ts'
-import { openTestDatabase } from '../../../../tests/support/test-database.ts'
-import { resetDatabase } from '../../../../tests/support/test-server.ts'
-import type { Database } from '../../db/client.ts'
-import { subscriptions } from '../../db/schema/index.ts'
+import type { Database } from '#server/db/client.ts'
+import { subscriptions } from '#server/db/schema/index.ts'
+import { createUser } from '#tests/support/factories.ts'
+import { openTestDatabase } from '#tests/support/test-database.ts'
+import { resetDatabase } from '#tests/support/test-server.ts'
 import { activatePlan, addOneMonth, getActiveSubscription, startTrial } from './subscription.service.ts'
 
 describe('addOneMonth', () => {

@@ -1,8 +1,8 @@
 import { and, desc, eq } from 'drizzle-orm'
-import type { SubscriptionView } from '../../../shared/contracts/billing.ts'
-import { betaTrial, type PlanId } from '../../../shared/plans.ts'
-import type { Db } from '../../db/client.ts'
-import { subscriptions } from '../../db/schema/index.ts'
+import type { Db } from '#server/db/client.ts'
+import { subscriptions } from '#server/db/schema/index.ts'
+import type { SubscriptionView } from '#shared/contracts/billing.ts'
+import { betaTrial, type PlanId } from '#shared/plans.ts'
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect
 

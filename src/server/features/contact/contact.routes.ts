@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
-import { contactRequestSchema } from '../../../shared/contracts/contact.ts'
-import type { AppEnv } from '../../http/context.ts'
-import { validate } from '../../http/validate.ts'
+import type { AppEnv } from '#server/http/context.ts'
+import { validate } from '#server/http/validate.ts'
+import { contactRequestSchema } from '#shared/contracts/contact.ts'
 import { type ContactDeps, submitContactMessage } from './contact.service.ts'
 
 export function contactRoutes(deps: ContactDeps) {

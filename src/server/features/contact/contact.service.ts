@@ -1,12 +1,12 @@
 import type { z } from 'zod'
-import type { contactRequestSchema } from '../../../shared/contracts/contact.ts'
-import type { Locale } from '../../../shared/i18n/locales.ts'
-import type { Db } from '../../db/client.ts'
-import { contactMessages } from '../../db/schema/index.ts'
-import { enqueueEmail, type Mailer } from '../../email/outbox.ts'
-import { translateFor } from '../../i18n.ts'
-import type { Logger } from '../../logger.ts'
-import type { RateLimiter, RateLimitRule } from '../../rate-limit/rate-limiter.ts'
+import type { Db } from '#server/db/client.ts'
+import { contactMessages } from '#server/db/schema/index.ts'
+import { enqueueEmail, type Mailer } from '#server/email/outbox.ts'
+import { translateFor } from '#server/i18n.ts'
+import type { Logger } from '#server/logger.ts'
+import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
+import type { contactRequestSchema } from '#shared/contracts/contact.ts'
+import type { Locale } from '#shared/i18n/locales.ts'
 
 export type ContactInput = z.output<typeof contactRequestSchema>
 

@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net'
 import { eq } from 'drizzle-orm'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { resetDatabase, startTestServer, type TestServer } from '../../../../tests/support/test-server.ts'
-import { contactMessages, emailOutbox } from '../../db/schema/index.ts'
+import { contactMessages, emailOutbox } from '#server/db/schema/index.ts'
+import { resetDatabase, startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 const validMessage = {
   name: 'Ayşe Yılmaz',

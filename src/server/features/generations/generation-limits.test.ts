@@ -1,20 +1,15 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { nextClientIp } from '../../../../tests/support/factories.ts'
-import {
-  createGeneration,
-  signedInClient,
-  uploadPhoto,
-  userIdOf,
-} from '../../../../tests/support/generation-client.ts'
+import { generations, subscriptions } from '#server/db/schema/index.ts'
+import { nextClientIp } from '#tests/support/factories.ts'
+import { createGeneration, signedInClient, uploadPhoto, userIdOf } from '#tests/support/generation-client.ts'
 import {
   createTestClient,
   resetDatabase,
   startTestServer,
   type TestClient,
   type TestServer,
-} from '../../../../tests/support/test-server.ts'
-import { generations, subscriptions } from '../../db/schema/index.ts'
+} from '#tests/support/test-server.ts'
 
 describe('generations: a plan for every mode, per-minute limits', () => {
   let server: TestServer

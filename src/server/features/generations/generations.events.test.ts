@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createGeneration, signedInClient, uploadPhoto } from '../../../../tests/support/generation-client.ts'
-import { startTestServer, type TestClient, type TestServer } from '../../../../tests/support/test-server.ts'
-import type { ErrorBody } from '../../../shared/errors.ts'
-import { maxEventStreamsPerUser } from '../../http/event-streams.ts'
+import { maxEventStreamsPerUser } from '#server/http/event-streams.ts'
+import type { ErrorBody } from '#shared/errors.ts'
+import { createGeneration, signedInClient, uploadPhoto } from '#tests/support/generation-client.ts'
+import { startTestServer, type TestClient, type TestServer } from '#tests/support/test-server.ts'
 
 /** A queued generation: no worker runs in these tests, so it stays queued and its stream open. */
 async function queuedGeneration(client: TestClient): Promise<string> {
@@ -94,7 +94,7 @@ describe('generation event streams', () => {
     const stream = await openStream(client, id)
     await firstEvent(stream)
     // Another process signed it out, or it expired: this one finds out at its next check.
-    const { sessions } = await import('../../db/schema/index.ts')
+    const { sessions } = await import('#server/db/schema/index.ts')
     await server.database.db.delete(sessions)
     await readToEnd(stream)
   }, 15_000)

@@ -1,17 +1,17 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type FalFake, startFalFake } from '../../../../tests/fakes/fal-server.ts'
+import { generations } from '#server/db/schema/index.ts'
+import { createLogger } from '#server/logger.ts'
+import { createProviders } from '#server/providers/index.ts'
+import { type FalFake, startFalFake } from '#tests/fakes/fal-server.ts'
 import {
   createGeneration,
   signedInClient,
   uploadPhoto,
   usage,
   waitForStatus,
-} from '../../../../tests/support/generation-client.ts'
-import { resetDatabase, startTestServer, type TestServer } from '../../../../tests/support/test-server.ts'
-import { generations } from '../../db/schema/index.ts'
-import { createLogger } from '../../logger.ts'
-import { createProviders } from '../../providers/index.ts'
+} from '#tests/support/generation-client.ts'
+import { resetDatabase, startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 // The engine with the real fal adapter, against the fal fake: the HTTP protocol end to end.
 

@@ -1,9 +1,5 @@
-import type {
-  AssetView,
-  GenerationResultView,
-  GenerationView,
-} from '../../../shared/contracts/generations.ts'
-import type { assets, GenerationResultRecord, generations } from '../../db/schema/index.ts'
+import type { assets, GenerationResultRecord, generations } from '#server/db/schema/index.ts'
+import type { AssetView, GenerationResultView, GenerationView } from '#shared/contracts/generations.ts'
 
 type GenerationRow = typeof generations.$inferSelect
 type AssetRow = typeof assets.$inferSelect

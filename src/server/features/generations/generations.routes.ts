@@ -1,20 +1,20 @@
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import {
-  createGenerationRequestSchema,
-  createVideoRequestSchema,
-  isTerminalStatus,
-  listGenerationsQuerySchema,
-} from '../../../shared/contracts/generations.ts'
-import type { AppEnv } from '../../http/context.ts'
+import type { AppEnv } from '#server/http/context.ts'
 import {
   createEventStreams,
   type EventStreams,
   eventStreamSessionCheckMs,
   isSessionLive,
-} from '../../http/event-streams.ts'
-import { currentUser, requireUser } from '../../http/session.ts'
-import { validate } from '../../http/validate.ts'
+} from '#server/http/event-streams.ts'
+import { currentUser, requireUser } from '#server/http/session.ts'
+import { validate } from '#server/http/validate.ts'
+import {
+  createGenerationRequestSchema,
+  createVideoRequestSchema,
+  isTerminalStatus,
+  listGenerationsQuerySchema,
+} from '#shared/contracts/generations.ts'
 import {
   type AssetRow,
   admitGeneration,

@@ -1,5 +1,23 @@
 import { and, desc, eq, getTableColumns, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
 import type { z } from 'zod'
+import type { Config } from '#server/config.ts'
+import type { Db } from '#server/db/client.ts'
+import { assets, generations, providerKeys } from '#server/db/schema/index.ts'
+import { getActiveSubscription, type SubscriptionRow } from '#server/features/billing/subscription.service.ts'
+import {
+  quotaExceeded,
+  quotaHoldFor,
+  releaseQuotaCtes,
+  reservationCtes,
+} from '#server/features/quota/quota.service.ts'
+import {
+  storageQuotaBytes,
+  storageQuotaExceeded,
+  storageUsedSql,
+} from '#server/features/quota/storage-quota.ts'
+import type { Notifier } from '#server/jobs/notifier.ts'
+import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
+import type { ObjectStorage } from '#server/storage/types.ts'
 import {
   type createGenerationRequestSchema,
   type createVideoRequestSchema,
@@ -9,17 +27,8 @@ import {
   generationModes,
   isTerminalStatus,
   type listGenerationsQuerySchema,
-} from '../../../shared/contracts/generations.ts'
-import { AppError } from '../../../shared/errors.ts'
-import type { Config } from '../../config.ts'
-import type { Db } from '../../db/client.ts'
-import { assets, generations, providerKeys } from '../../db/schema/index.ts'
-import type { Notifier } from '../../jobs/notifier.ts'
-import type { RateLimiter, RateLimitRule } from '../../rate-limit/rate-limiter.ts'
-import type { ObjectStorage } from '../../storage/types.ts'
-import { getActiveSubscription, type SubscriptionRow } from '../billing/subscription.service.ts'
-import { quotaExceeded, quotaHoldFor, releaseQuotaCtes, reservationCtes } from '../quota/quota.service.ts'
-import { storageQuotaBytes, storageQuotaExceeded, storageUsedSql } from '../quota/storage-quota.ts'
+} from '#shared/contracts/generations.ts'
+import { AppError } from '#shared/errors.ts'
 import { assetIdsOf, presentGeneration } from './generations.present.ts'
 
 /** SEO copy is unlimited, but not unthrottled: 30 per user per 10 minutes. */

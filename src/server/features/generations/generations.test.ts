@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createScriptedProviders } from '../../../../tests/support/fake-providers.ts'
+import { generations, quotaReservations, usageMonthly } from '#server/db/schema/index.ts'
+import { createScriptedProviders } from '#tests/support/fake-providers.ts'
 import {
   createGeneration,
   getGeneration,
@@ -8,9 +9,8 @@ import {
   uploadPhoto,
   usage,
   waitForStatus,
-} from '../../../../tests/support/generation-client.ts'
-import { resetDatabase, startTestServer, type TestServer } from '../../../../tests/support/test-server.ts'
-import { generations, quotaReservations, usageMonthly } from '../../db/schema/index.ts'
+} from '#tests/support/generation-client.ts'
+import { resetDatabase, startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 describe('generations over HTTP, with a worker', () => {
   const fake = createScriptedProviders()

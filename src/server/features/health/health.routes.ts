@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
-import type { Database } from '../../db/client.ts'
-import type { AppEnv } from '../../http/context.ts'
+import type { Database } from '#server/db/client.ts'
+import type { AppEnv } from '#server/http/context.ts'
 
 /** /healthz: the process answers. /readyz: it can also reach its database. */
 export function healthRoutes(deps: { database: Database; isShuttingDown: () => boolean }) {

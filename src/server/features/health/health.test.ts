@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testEngine } from '../../../../tests/support/test-database.ts'
-import { startTestServer, type TestServer } from '../../../../tests/support/test-server.ts'
+import { testEngine } from '#tests/support/test-database.ts'
+import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
 describe('health endpoints', () => {
   let server: TestServer

@@ -1,16 +1,16 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
-import type { UsageResponse } from '../../../shared/contracts/billing.ts'
-import { AppError } from '../../../shared/errors.ts'
-import { getPlan } from '../../../shared/plans.ts'
-import { type QuotaResource, usagePeriod } from '../../../shared/quota.ts'
-import type { Db } from '../../db/client.ts'
-import { quotaReservations, usageMonthly } from '../../db/schema/index.ts'
+import type { Db } from '#server/db/client.ts'
+import { quotaReservations, usageMonthly } from '#server/db/schema/index.ts'
 import {
   getActiveSubscription,
   presentSubscription,
   type SubscriptionRow,
-} from '../billing/subscription.service.ts'
+} from '#server/features/billing/subscription.service.ts'
+import type { UsageResponse } from '#shared/contracts/billing.ts'
+import { AppError } from '#shared/errors.ts'
+import { getPlan } from '#shared/plans.ts'
+import { type QuotaResource, usagePeriod } from '#shared/quota.ts'
 import { storageQuotaBytes, storageUsedBytes } from './storage-quota.ts'
 
 const usedColumnName = { images: 'images_used', videos: 'videos_used' } as const

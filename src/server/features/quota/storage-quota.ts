@@ -1,9 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm'
-import { AppError } from '../../../shared/errors.ts'
-import { getPlan } from '../../../shared/plans.ts'
-import type { Db } from '../../db/client.ts'
-import { assets } from '../../db/schema/index.ts'
-import type { SubscriptionRow } from '../billing/subscription.service.ts'
+import type { Db } from '#server/db/client.ts'
+import { assets } from '#server/db/schema/index.ts'
+import type { SubscriptionRow } from '#server/features/billing/subscription.service.ts'
+import { AppError } from '#shared/errors.ts'
+import { getPlan } from '#shared/plans.ts'
 
 /** The bytes the user's files (uploads and results) take in storage, as an SQL expression. */
 export function storageUsedSql(userId: string): SQL<number> {

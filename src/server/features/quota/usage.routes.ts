@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
-import type { Db } from '../../db/client.ts'
-import type { AppEnv } from '../../http/context.ts'
-import { currentUser, requireUser } from '../../http/session.ts'
+import type { Db } from '#server/db/client.ts'
+import type { AppEnv } from '#server/http/context.ts'
+import { currentUser, requireUser } from '#server/http/session.ts'
 import { getUsage } from './quota.service.ts'
 
 /** GET /api/usage: this month's usage and quotas, for meters and alerts. */

@@ -2,21 +2,6 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { nextClientIp } from '../../../../tests/support/factories.ts'
-import { createScriptedProviders } from '../../../../tests/support/fake-providers.ts'
-import {
-  createGeneration,
-  signedInClient,
-  uploadPhoto,
-  waitForStatus,
-} from '../../../../tests/support/generation-client.ts'
-import {
-  createTestClient,
-  resetDatabase,
-  startTestServer,
-  type TestClient,
-  type TestServer,
-} from '../../../../tests/support/test-server.ts'
 import {
   accounts,
   assets,
@@ -27,8 +12,23 @@ import {
   subscriptions,
   usageMonthly,
   users,
-} from '../../db/schema/index.ts'
-import { syncConfiguredCodes } from '../access/access-codes.service.ts'
+} from '#server/db/schema/index.ts'
+import { syncConfiguredCodes } from '#server/features/access/access-codes.service.ts'
+import { nextClientIp } from '#tests/support/factories.ts'
+import { createScriptedProviders } from '#tests/support/fake-providers.ts'
+import {
+  createGeneration,
+  signedInClient,
+  uploadPhoto,
+  waitForStatus,
+} from '#tests/support/generation-client.ts'
+import {
+  createTestClient,
+  resetDatabase,
+  startTestServer,
+  type TestClient,
+  type TestServer,
+} from '#tests/support/test-server.ts'
 
 const password = 'secret-pass-1'
 

@@ -1,9 +1,9 @@
 import { Hono } from 'hono'
 import { deleteCookie } from 'hono/cookie'
-import { deleteAccountRequestSchema } from '../../../shared/contracts/settings.ts'
-import type { AppEnv } from '../../http/context.ts'
-import { currentUser, requireUser } from '../../http/session.ts'
-import { validate } from '../../http/validate.ts'
+import type { AppEnv } from '#server/http/context.ts'
+import { currentUser, requireUser } from '#server/http/session.ts'
+import { validate } from '#server/http/validate.ts'
+import { deleteAccountRequestSchema } from '#shared/contracts/settings.ts'
 import { type AccountDeps, deleteAccount } from './account.service.ts'
 
 /** The session cookie's names: plain over HTTP, `__Secure-` prefixed in production. */

@@ -1,14 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { z } from 'zod'
-import type { deleteAccountRequestSchema } from '../../../shared/contracts/settings.ts'
-import { AppError } from '../../../shared/errors.ts'
-import type { Auth } from '../../auth/auth.ts'
-import type { Db } from '../../db/client.ts'
-import { accounts, assets, emailOutbox, users, verifications } from '../../db/schema/index.ts'
-import type { RequestUser } from '../../http/context.ts'
-import type { Logger } from '../../logger.ts'
-import type { RateLimiter, RateLimitRule } from '../../rate-limit/rate-limiter.ts'
-import type { ObjectStorage } from '../../storage/types.ts'
+import type { Auth } from '#server/auth/auth.ts'
+import type { Db } from '#server/db/client.ts'
+import { accounts, assets, emailOutbox, users, verifications } from '#server/db/schema/index.ts'
+import type { RequestUser } from '#server/http/context.ts'
+import type { Logger } from '#server/logger.ts'
+import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
+import type { ObjectStorage } from '#server/storage/types.ts'
+import type { deleteAccountRequestSchema } from '#shared/contracts/settings.ts'
+import { AppError } from '#shared/errors.ts'
 
 export type AccountDeps = { db: Db; storage: ObjectStorage; auth: Auth; rateLimiter: RateLimiter }
 

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { nextClientIp } from '../../../../tests/support/factories.ts'
+import { createSecretBox } from '#server/crypto/secret-box.ts'
+import { providerKeys } from '#server/db/schema/index.ts'
+import { createManualBillingProvider } from '#server/features/billing/billing-provider.ts'
+import { nextClientIp } from '#tests/support/factories.ts'
 import {
   createTestClient,
   resetDatabase,
   startTestServer,
   type TestServer,
-} from '../../../../tests/support/test-server.ts'
-import { createSecretBox } from '../../crypto/secret-box.ts'
-import { providerKeys } from '../../db/schema/index.ts'
-import { createManualBillingProvider } from '../billing/billing-provider.ts'
+} from '#tests/support/test-server.ts'
 import { readFalKey } from './settings.service.ts'
 
 const falKey = '5b1e7f0a-1111-2222-3333-444455556666:0123456789abcdef0123456789abcdef'

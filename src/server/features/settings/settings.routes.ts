@@ -1,8 +1,8 @@
 import { Hono } from 'hono'
-import { saveFalKeyRequestSchema, updateSettingsRequestSchema } from '../../../shared/contracts/settings.ts'
-import type { AppEnv } from '../../http/context.ts'
-import { currentUser, requireUser } from '../../http/session.ts'
-import { validate } from '../../http/validate.ts'
+import type { AppEnv } from '#server/http/context.ts'
+import { currentUser, requireUser } from '#server/http/session.ts'
+import { validate } from '#server/http/validate.ts'
+import { saveFalKeyRequestSchema, updateSettingsRequestSchema } from '#shared/contracts/settings.ts'
 import {
   deleteFalKey,
   getSettings,

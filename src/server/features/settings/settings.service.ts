@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm'
-import type { SettingsResponse } from '../../../shared/contracts/settings.ts'
-import { AppError } from '../../../shared/errors.ts'
-import type { SecretBox } from '../../crypto/secret-box.ts'
-import type { Db } from '../../db/client.ts'
-import { providerKeys, subscriptions } from '../../db/schema/index.ts'
-import type { BillingProvider } from '../billing/billing-provider.ts'
-import { getActiveSubscription } from '../billing/subscription.service.ts'
+import type { SecretBox } from '#server/crypto/secret-box.ts'
+import type { Db } from '#server/db/client.ts'
+import { providerKeys, subscriptions } from '#server/db/schema/index.ts'
+import type { BillingProvider } from '#server/features/billing/billing-provider.ts'
+import { getActiveSubscription } from '#server/features/billing/subscription.service.ts'
+import type { SettingsResponse } from '#shared/contracts/settings.ts'
+import { AppError } from '#shared/errors.ts'
 
 export type SettingsDeps = { db: Db; keyBox: SecretBox; billing: BillingProvider }
 

@@ -1,12 +1,12 @@
 import { desc, eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { usagePeriod } from '../../../shared/quota.ts'
-import type { Db } from '../../db/client.ts'
-import { contactMessages, emailOutbox, usageMonthly } from '../../db/schema/index.ts'
-import type { AppEnv } from '../../http/context.ts'
-import { currentUser, requireUser } from '../../http/session.ts'
-import { validate } from '../../http/validate.ts'
+import type { Db } from '#server/db/client.ts'
+import { contactMessages, emailOutbox, usageMonthly } from '#server/db/schema/index.ts'
+import type { AppEnv } from '#server/http/context.ts'
+import { currentUser, requireUser } from '#server/http/session.ts'
+import { validate } from '#server/http/validate.ts'
+import { usagePeriod } from '#shared/quota.ts'
 
 const usageSchema = z.object({ imagesUsed: z.number().int().min(0), videosUsed: z.number().int().min(0) })
 

@@ -1,5 +1,5 @@
 import { ApiError } from '@fal-ai/client'
-import type { Logger } from '../../logger.ts'
+import type { Logger } from '#server/logger.ts'
 import { ProviderError, type ProviderFailure } from '../types.ts'
 
 /**

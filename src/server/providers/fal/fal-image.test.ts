@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type FalFake, startFalFake } from '../../../../tests/fakes/fal-server.ts'
+import { type FalFake, startFalFake } from '#tests/fakes/fal-server.ts'
 import { buildImagePrompt } from '../prompts.ts'
 import {
   type ImageEditRequest,

@@ -1,4 +1,4 @@
-import type { AspectRatio } from '../../../shared/scenes.ts'
+import type { AspectRatio } from '#shared/scenes.ts'
 import { buildVideoPrompt } from '../prompts.ts'
 import {
   type ProviderCallContext,

@@ -1,5 +1,5 @@
 import sharp from 'sharp'
-import { type AspectRatio, imageSize } from '../../../shared/scenes.ts'
+import { type AspectRatio, imageSize } from '#shared/scenes.ts'
 import { clamp, grain, smoothstep } from './noise.ts'
 
 /** A full-frame background as raw sRGB pixels (3 channels), ready to composite onto. */

@@ -1,5 +1,5 @@
 import sharp from 'sharp'
-import type { AspectRatio, FashionStyleId } from '../../../shared/scenes.ts'
+import type { AspectRatio, FashionStyleId } from '#shared/scenes.ts'
 import {
   type Backdrop,
   blendInto,

@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type AspectRatio, imageSize, productScenes } from '../../../shared/scenes.ts'
+import { type AspectRatio, imageSize, productScenes } from '#shared/scenes.ts'
 import { type ImageEditRequest, ProviderError } from '../types.ts'
 import { createOfflineStudio } from './index.ts'
 import {

@@ -1,4 +1,4 @@
-import type { SeoContent } from '../../../shared/seo.ts'
+import type { SeoContent } from '#shared/seo.ts'
 import type {
   ImageEditRequest,
   ImageEditResult,

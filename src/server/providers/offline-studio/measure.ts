@@ -1,5 +1,5 @@
 import sharp from 'sharp'
-import { createLogger } from '../../logger.ts'
+import { createLogger } from '#server/logger.ts'
 import type { ProviderCallContext, Started } from '../types.ts'
 
 // Helpers for the offline studio's tests and benchmark: decode results and measure them, since

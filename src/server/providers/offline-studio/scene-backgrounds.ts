@@ -1,4 +1,4 @@
-import type { AspectRatio } from '../../../shared/scenes.ts'
+import type { AspectRatio } from '#shared/scenes.ts'
 import {
   type Backdrop,
   blendInto,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fashionStyles, productScenes } from '../../../shared/scenes.ts'
+import { fashionStyles, productScenes } from '#shared/scenes.ts'
 import { foldText, matchCameraMove, matchFashionStyle, matchProductScene } from './scene-match.ts'
 
 describe('product scene matching', () => {

@@ -1,9 +1,4 @@
-import {
-  type FashionStyleId,
-  fashionStyles,
-  type ProductSceneId,
-  productScenes,
-} from '../../../shared/scenes.ts'
+import { type FashionStyleId, fashionStyles, type ProductSceneId, productScenes } from '#shared/scenes.ts'
 
 // Picks a scene, style or camera move from free text in English or Turkish. Matching runs on
 // text folded to plain ASCII letters (ş→s, ı→i, …), so "ahsap" typed on an English keyboard

@@ -4,7 +4,7 @@ import {
   type ProductDetails,
   type SeoContent,
   seoLimits,
-} from '../../../shared/seo.ts'
+} from '#shared/seo.ts'
 import type { TurkishColour } from './dominant-colour.ts'
 
 // Turkish listing copy from what the seller typed and the product's colour, with no model:

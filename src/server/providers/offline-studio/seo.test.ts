@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { normalizeSeoContent, type ProductDetails, type SeoContent, seoLimits } from '../../../shared/seo.ts'
+import { normalizeSeoContent, type ProductDetails, type SeoContent, seoLimits } from '#shared/seo.ts'
 import { ProviderError } from '../types.ts'
 import { findDominantColour, nameColour, type TurkishColour } from './dominant-colour.ts'
 import { createOfflineStudio } from './index.ts'

@@ -3,8 +3,8 @@ import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
 } from 'openai/resources/chat/completions'
-import { normalizeSeoContent, type SeoContent } from '../../../shared/seo.ts'
-import type { Logger } from '../../logger.ts'
+import type { Logger } from '#server/logger.ts'
+import { normalizeSeoContent, type SeoContent } from '#shared/seo.ts'
 import { buildSeoPrompt } from '../prompts.ts'
 import {
   type ProviderCallContext,

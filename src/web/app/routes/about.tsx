@@ -1,8 +1,8 @@
-import { Container } from '../../components/ui/container.tsx'
-import { PageHeader } from '../../components/ui/page-header.tsx'
-import { ContactPrompt, ProseSection } from '../../components/ui/prose.tsx'
-import { useI18n } from '../../lib/i18n.tsx'
-import { useDocumentTitle } from '../../lib/use-document-title.ts'
+import { Container } from '#web/components/ui/container.tsx'
+import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { ContactPrompt, ProseSection } from '#web/components/ui/prose.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 const storySections = ['name', 'who', 'team'] as const
 const principles = ['honest', 'failures', 'data', 'simple'] as const

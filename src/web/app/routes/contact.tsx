@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react'
-import type { PublicConfig } from '../../../shared/contracts/public-config.ts'
-import { Container } from '../../components/ui/container.tsx'
-import { PageHeader } from '../../components/ui/page-header.tsx'
-import { ContactForm } from '../../features/contact/components/contact-form.tsx'
-import { apiRequest } from '../../lib/api-client.ts'
-import { useI18n } from '../../lib/i18n.tsx'
-import { useDocumentTitle } from '../../lib/use-document-title.ts'
+import type { PublicConfig } from '#shared/contracts/public-config.ts'
+import { Container } from '#web/components/ui/container.tsx'
+import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { ContactForm } from '#web/features/contact/components/contact-form.tsx'
+import { apiRequest } from '#web/lib/api-client.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 const professionalSetupUsd = 2500
 

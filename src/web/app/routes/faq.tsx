@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react'
-import { plans } from '../../../shared/plans.ts'
-import { Container } from '../../components/ui/container.tsx'
-import { PageHeader } from '../../components/ui/page-header.tsx'
-import { ContactPrompt } from '../../components/ui/prose.tsx'
-import { useI18n } from '../../lib/i18n.tsx'
-import { useDocumentTitle } from '../../lib/use-document-title.ts'
+import { plans } from '#shared/plans.ts'
+import { Container } from '#web/components/ui/container.tsx'
+import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { ContactPrompt } from '#web/components/ui/prose.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 type ItemId =
   | 'photos'

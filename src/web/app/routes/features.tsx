@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react'
-import type { TKey } from '../../../shared/i18n/messages.ts'
-import { getPlan, plans } from '../../../shared/plans.ts'
-import { ButtonLink } from '../../components/ui/button.tsx'
-import { Container } from '../../components/ui/container.tsx'
-import { PageHeader } from '../../components/ui/page-header.tsx'
-import { useI18n } from '../../lib/i18n.tsx'
-import { useDocumentTitle } from '../../lib/use-document-title.ts'
+import type { TKey } from '#shared/i18n/messages.ts'
+import { getPlan, plans } from '#shared/plans.ts'
+import { ButtonLink } from '#web/components/ui/button.tsx'
+import { Container } from '#web/components/ui/container.tsx'
+import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 type FeatureId = 'image' | 'video' | 'seo' | 'fashion' | 'library' | 'plans'
 

@@ -1,11 +1,11 @@
 import { type ReactNode, useEffect } from 'react'
-import type { TKey } from '../../../shared/i18n/messages.ts'
-import { plans } from '../../../shared/plans.ts'
-import { ButtonLink } from '../../components/ui/button.tsx'
-import { Container } from '../../components/ui/container.tsx'
-import { PlanCard } from '../../features/plans/components/plan-card.tsx'
-import { ensureAllMessages, useI18n } from '../../lib/i18n.tsx'
-import { useDocumentTitle } from '../../lib/use-document-title.ts'
+import type { TKey } from '#shared/i18n/messages.ts'
+import { plans } from '#shared/plans.ts'
+import { ButtonLink } from '#web/components/ui/button.tsx'
+import { Container } from '#web/components/ui/container.tsx'
+import { PlanCard } from '#web/features/plans/components/plan-card.tsx'
+import { ensureAllMessages, useI18n } from '#web/lib/i18n.tsx'
+import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 /** A stylised drawing of the idea (a plain shot becoming a styled scene); not a generated result. */
 function HeroIllustration() {

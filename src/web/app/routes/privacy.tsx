@@ -1,8 +1,8 @@
-import { Container } from '../../components/ui/container.tsx'
-import { PageHeader } from '../../components/ui/page-header.tsx'
-import { ContactPrompt, ProseList, ProseNote, ProseSection } from '../../components/ui/prose.tsx'
-import { useI18n } from '../../lib/i18n.tsx'
-import { useDocumentTitle } from '../../lib/use-document-title.ts'
+import { Container } from '#web/components/ui/container.tsx'
+import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { ContactPrompt, ProseList, ProseNote, ProseSection } from '#web/components/ui/prose.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 const paragraphSections = ['where', 'providers', 'training', 'cookies', 'security', 'choices'] as const
 

@@ -1,7 +1,7 @@
 import { useSearchParams } from 'react-router'
-import { ResetConfirmForm } from '../../features/auth/components/reset-confirm-form.tsx'
-import { useI18n } from '../../lib/i18n.tsx'
-import { useDocumentTitle } from '../../lib/use-document-title.ts'
+import { ResetConfirmForm } from '#web/features/auth/components/reset-confirm-form.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 /** /auth/reset-password/confirm?token=…: the page the reset email links to. */
 export function ResetPasswordConfirmPage() {

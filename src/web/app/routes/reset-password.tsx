@@ -1,6 +1,6 @@
-import { ResetRequestForm } from '../../features/auth/components/reset-request-form.tsx'
-import { useI18n } from '../../lib/i18n.tsx'
-import { useDocumentTitle } from '../../lib/use-document-title.ts'
+import { ResetRequestForm } from '#web/features/auth/components/reset-request-form.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 /** /auth/reset-password: asks for the email to send a reset link to. */
 export function ResetPasswordPage() {

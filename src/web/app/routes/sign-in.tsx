@@ -1,7 +1,7 @@
 import { useSearchParams } from 'react-router'
-import { SignInForm } from '../../features/auth/components/sign-in-form.tsx'
-import { useI18n } from '../../lib/i18n.tsx'
-import { useDocumentTitle } from '../../lib/use-document-title.ts'
+import { SignInForm } from '#web/features/auth/components/sign-in-form.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 /** /auth/signin?next=…: email and password, then on to `next` (a path on this site) or /app. */
 export function SignInPage() {

@@ -1,9 +1,9 @@
-import { getPlan } from '../../../shared/plans.ts'
-import { Container } from '../../components/ui/container.tsx'
-import { PageHeader } from '../../components/ui/page-header.tsx'
-import { ContactPrompt, ProseNote, ProseSection } from '../../components/ui/prose.tsx'
-import { useI18n } from '../../lib/i18n.tsx'
-import { useDocumentTitle } from '../../lib/use-document-title.ts'
+import { getPlan } from '#shared/plans.ts'
+import { Container } from '#web/components/ui/container.tsx'
+import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { ContactPrompt, ProseNote, ProseSection } from '#web/components/ui/prose.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 const laterSections = ['ai', 'plans', 'byok', 'service'] as const
 

@@ -1,6 +1,6 @@
 import { useId } from 'react'
-import { isLocale, locales } from '../../../shared/i18n/locales.ts'
-import { useI18n } from '../../lib/i18n.tsx'
+import { isLocale, locales } from '#shared/i18n/locales.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
 
 /** The language menu: a native select, so it works with keyboard, screen readers and phones alike. */
 export function LanguageSelect(props: { className?: string }) {

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useRef } from 'react'
 import { Outlet, useLocation } from 'react-router'
-import { useI18n } from '../../lib/i18n.tsx'
-import { Spinner } from '../ui/spinner.tsx'
+import { Spinner } from '#web/components/ui/spinner.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { SiteFooter } from './site-footer.tsx'
 import { SiteHeader } from './site-header.tsx'
 

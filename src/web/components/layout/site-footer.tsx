@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
-import type { TKey } from '../../../shared/i18n/messages.ts'
-import { useI18n } from '../../lib/i18n.tsx'
-import { Container } from '../ui/container.tsx'
+import type { TKey } from '#shared/i18n/messages.ts'
+import { Container } from '#web/components/ui/container.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { Logo } from './logo.tsx'
 
 const columns: { title: TKey; links: { to: string; label: TKey }[] }[] = [

@@ -1,9 +1,9 @@
-import { isCommonPassword } from '../../../shared/common-passwords.ts'
-import { maxPasswordLength, minPasswordLength, signUpRequestSchema } from '../../../shared/contracts/auth.ts'
-import type { TKey } from '../../../shared/i18n/messages.ts'
-import type { FieldReason } from '../../../shared/validation.ts'
-import { ApiError } from '../../lib/api-client.ts'
-import type { I18n } from '../../lib/i18n.tsx'
+import { isCommonPassword } from '#shared/common-passwords.ts'
+import { maxPasswordLength, minPasswordLength, signUpRequestSchema } from '#shared/contracts/auth.ts'
+import type { TKey } from '#shared/i18n/messages.ts'
+import type { FieldReason } from '#shared/validation.ts'
+import { ApiError } from '#web/lib/api-client.ts'
+import type { I18n } from '#web/lib/i18n.tsx'
 
 export type AuthField = 'email' | 'password' | 'confirmPassword'
 

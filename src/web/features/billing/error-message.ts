@@ -1,5 +1,5 @@
-import type { TKey } from '../../../shared/i18n/messages.ts'
-import { ApiError } from '../../lib/api-client.ts'
+import type { TKey } from '#shared/i18n/messages.ts'
+import { ApiError } from '#web/lib/api-client.ts'
 
 /** The translated message for a failed call: its error code's text, or the generic one. */
 export function errorMessage(t: (key: TKey) => string, error: unknown): string {

@@ -1,6 +1,6 @@
-import type { GenerationView } from '../../../shared/contracts/generations.ts'
-import { intlTag, type Locale } from '../../../shared/i18n/locales.ts'
-import type { I18n } from '../../lib/i18n.tsx'
+import type { GenerationView } from '#shared/contracts/generations.ts'
+import { intlTag, type Locale } from '#shared/i18n/locales.ts'
+import type { I18n } from '#web/lib/i18n.tsx'
 
 const modeKeys = {
   image: 'studio.library.modeImage',

@@ -1,5 +1,5 @@
-import type { GenerationMode } from '../../../shared/contracts/generations.ts'
-import type { LibraryFilter } from '../studio/api/studio-api.ts'
+import type { GenerationMode } from '#shared/contracts/generations.ts'
+import type { LibraryFilter } from '#web/features/studio/api/studio-api.ts'
 
 const modes: readonly GenerationMode[] = ['image', 'video', 'seo']
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router'
-import { PageSpinner } from '../../components/layout/root-layout.tsx'
+import { PageSpinner } from '#web/components/layout/root-layout.tsx'
 import { useSession } from './session-context.tsx'
 
 /** Where a signed-out visitor of `pathname` is sent: /access, remembering the page (but not for /app itself). */

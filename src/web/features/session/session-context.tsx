@@ -8,8 +8,8 @@ import {
   useMemo,
   useState,
 } from 'react'
-import type { SessionResponse, SessionUser } from '../../../shared/contracts/auth.ts'
-import { apiRequest } from '../../lib/api-client.ts'
+import type { SessionResponse, SessionUser } from '#shared/contracts/auth.ts'
+import { apiRequest } from '#web/lib/api-client.ts'
 
 export type SessionState =
   | { status: 'loading'; user: null }

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../../shared/errors.ts'
+import type { ErrorCode } from '#shared/errors.ts'
 
 /** The upload limit the server enforces (10 MB, counted in MiB as the server does). */
 export const maxUploadBytes = 10 * 1024 * 1024

@@ -1,4 +1,4 @@
-import type { SeoContent } from '../../../shared/seo.ts'
+import type { SeoContent } from '#shared/seo.ts'
 
 /** Features as the seed copies them: a bulleted list, one per line. */
 export function featuresAsText(features: SeoContent['features']): string {

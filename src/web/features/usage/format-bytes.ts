@@ -1,4 +1,4 @@
-import { intlTag, type Locale } from '../../../shared/i18n/locales.ts'
+import { intlTag, type Locale } from '#shared/i18n/locales.ts'
 
 const units = [
   { unit: 'gigabyte', size: 1e9 },

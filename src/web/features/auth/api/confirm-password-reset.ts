@@ -1,5 +1,5 @@
-import type { PasswordResetConfirm } from '../../../../shared/contracts/auth.ts'
-import { apiRequest } from '../../../lib/api-client.ts'
+import type { PasswordResetConfirm } from '#shared/contracts/auth.ts'
+import { apiRequest } from '#web/lib/api-client.ts'
 
 /** Sets a new password from an emailed token; the server then ends every session of the account. */
 export async function confirmPasswordReset(request: PasswordResetConfirm): Promise<void> {

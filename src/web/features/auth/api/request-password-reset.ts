@@ -1,5 +1,5 @@
-import type { PasswordResetRequest } from '../../../../shared/contracts/auth.ts'
-import { apiRequest } from '../../../lib/api-client.ts'
+import type { PasswordResetRequest } from '#shared/contracts/auth.ts'
+import { apiRequest } from '#web/lib/api-client.ts'
 
 /** Asks for a reset link; the server answers the same whether or not the account exists. */
 export async function requestPasswordReset(request: PasswordResetRequest): Promise<void> {

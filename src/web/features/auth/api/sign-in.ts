@@ -1,5 +1,5 @@
-import type { SessionUser, SignInRequest } from '../../../../shared/contracts/auth.ts'
-import { apiRequest } from '../../../lib/api-client.ts'
+import type { SessionUser, SignInRequest } from '#shared/contracts/auth.ts'
+import { apiRequest } from '#web/lib/api-client.ts'
 
 /** Signs in with email and password; the server sets the session cookie and answers with the user. */
 export function signIn(request: SignInRequest): Promise<{ user: SessionUser }> {

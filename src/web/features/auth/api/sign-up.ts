@@ -1,5 +1,5 @@
-import type { SessionUser, SignUpRequest } from '../../../../shared/contracts/auth.ts'
-import { apiRequest } from '../../../lib/api-client.ts'
+import type { SessionUser, SignUpRequest } from '#shared/contracts/auth.ts'
+import { apiRequest } from '#web/lib/api-client.ts'
 
 /** Creates an account and signs it in (the server sets the session cookie). */
 export function signUp(request: SignUpRequest): Promise<{ user: SessionUser }> {

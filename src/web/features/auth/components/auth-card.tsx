@@ -1,5 +1,5 @@
 import { type ReactNode, type RefObject, useEffect, useRef } from 'react'
-import { Container } from '../../../components/ui/container.tsx'
+import { Container } from '#web/components/ui/container.tsx'
 
 export type AuthCardIcon = 'key' | 'lock' | 'user' | 'mail' | 'check' | 'alert'
 export type AuthCardTone = 'brand' | 'success' | 'danger'

@@ -1,7 +1,7 @@
 import { useId } from 'react'
-import { minPasswordLength } from '../../../../shared/contracts/auth.ts'
-import { FormField } from '../../../components/ui/form-field.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
+import { minPasswordLength } from '#shared/contracts/auth.ts'
+import { FormField } from '#web/components/ui/form-field.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { type AuthFieldErrors, describedBy, describeFieldError } from '../validation.ts'
 import { PasswordInput } from './password-input.tsx'
 

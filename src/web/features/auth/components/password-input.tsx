@@ -1,6 +1,6 @@
 import { type InputHTMLAttributes, useState } from 'react'
-import { inputClasses } from '../../../components/ui/form-field.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
+import { inputClasses } from '#web/components/ui/form-field.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 
 /** A password field with a show/hide toggle (a pressed-state button, so its name never changes). */
 export function PasswordInput(

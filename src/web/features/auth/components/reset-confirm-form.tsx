@@ -1,10 +1,10 @@
 import { type FormEvent, useId, useRef, useState } from 'react'
-import type { TKey } from '../../../../shared/i18n/messages.ts'
-import { ButtonLink } from '../../../components/ui/button.tsx'
-import { TextLink } from '../../../components/ui/prose.tsx'
-import { ApiError } from '../../../lib/api-client.ts'
-import { useI18n } from '../../../lib/i18n.tsx'
-import { useSession } from '../../session/session-context.tsx'
+import type { TKey } from '#shared/i18n/messages.ts'
+import { ButtonLink } from '#web/components/ui/button.tsx'
+import { TextLink } from '#web/components/ui/prose.tsx'
+import { useSession } from '#web/features/session/session-context.tsx'
+import { ApiError } from '#web/lib/api-client.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { confirmPasswordReset } from '../api/confirm-password-reset.ts'
 import {
   type AuthFieldErrors,

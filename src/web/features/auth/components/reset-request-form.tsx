@@ -1,9 +1,9 @@
 import { type FormEvent, useId, useRef, useState } from 'react'
-import type { TKey } from '../../../../shared/i18n/messages.ts'
-import { Button } from '../../../components/ui/button.tsx'
-import { FormField, inputClasses } from '../../../components/ui/form-field.tsx'
-import { TextLink } from '../../../components/ui/prose.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
+import type { TKey } from '#shared/i18n/messages.ts'
+import { Button } from '#web/components/ui/button.tsx'
+import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { TextLink } from '#web/components/ui/prose.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { requestPasswordReset } from '../api/request-password-reset.ts'
 import {
   type AuthFieldErrors,

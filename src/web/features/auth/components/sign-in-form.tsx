@@ -1,11 +1,11 @@
 import { type FormEvent, useId, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { safeNextPath } from '../../../../shared/contracts/access.ts'
-import type { TKey } from '../../../../shared/i18n/messages.ts'
-import { FormField, inputClasses } from '../../../components/ui/form-field.tsx'
-import { TextLink } from '../../../components/ui/prose.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
-import { useSession } from '../../session/session-context.tsx'
+import { safeNextPath } from '#shared/contracts/access.ts'
+import type { TKey } from '#shared/i18n/messages.ts'
+import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { TextLink } from '#web/components/ui/prose.tsx'
+import { useSession } from '#web/features/session/session-context.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { signIn } from '../api/sign-in.ts'
 import {
   type AuthFieldErrors,

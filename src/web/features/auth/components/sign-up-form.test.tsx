@@ -2,9 +2,9 @@ import { act, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { Route, Routes, useLocation } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { jsonResponse as json, stubFetchForEachTest } from '../../../../../tests/support/fetch-mock.ts'
-import { renderWeb } from '../../../../../tests/support/render-web.tsx'
-import { SessionProvider, useSession } from '../../session/session-context.tsx'
+import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
+import { renderWeb } from '#tests/support/render-web.tsx'
+import { SessionProvider, useSession } from '#web/features/session/session-context.tsx'
 import { SignUpForm, signUpRedirectDelayMs } from './sign-up-form.tsx'
 
 const newUser = { id: 'u1', email: 'ayse@example.com', isBeta: false, createdAt: '2026-01-01T00:00:00.000Z' }

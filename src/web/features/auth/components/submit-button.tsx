@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
-import { Button } from '../../../components/ui/button.tsx'
-import { Spinner } from '../../../components/ui/spinner.tsx'
+import { Button } from '#web/components/ui/button.tsx'
+import { Spinner } from '#web/components/ui/spinner.tsx'
 
 /** A form's full-width submit button; while busy it is disabled and says what it is doing. */
 export function SubmitButton(props: {

@@ -1,6 +1,6 @@
-import type { BillingResponse } from '../../../../shared/contracts/billing.ts'
-import type { PlanId } from '../../../../shared/plans.ts'
-import { apiRequest } from '../../../lib/api-client.ts'
+import type { BillingResponse } from '#shared/contracts/billing.ts'
+import type { PlanId } from '#shared/plans.ts'
+import { apiRequest } from '#web/lib/api-client.ts'
 
 /** The user's latest subscription and what the billing provider offers. */
 export function getBilling(): Promise<BillingResponse> {

@@ -1,6 +1,6 @@
 import type { RefObject } from 'react'
-import type { Plan } from '../../../../shared/plans.ts'
-import { useI18n } from '../../../lib/i18n.tsx'
+import type { Plan } from '#shared/plans.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { ConfirmDialog } from './confirm-dialog.tsx'
 
 /** "Activate Growth?": what the plan costs and allows, and that test billing takes no payment. */

@@ -2,8 +2,8 @@ import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { describe, expect, it, vi } from 'vitest'
-import { renderWeb } from '../../../../../tests/support/render-web.tsx'
-import { ApiError } from '../../../lib/api-client.ts'
+import { renderWeb } from '#tests/support/render-web.tsx'
+import { ApiError } from '#web/lib/api-client.ts'
 import { ConfirmDialog } from './confirm-dialog.tsx'
 
 function Harness(props: { onConfirm: () => Promise<void> }) {

@@ -1,7 +1,7 @@
 import { type ReactNode, type RefObject, useRef, useState } from 'react'
-import { Button, buttonClasses } from '../../../components/ui/button.tsx'
-import { ModalDialog } from '../../../components/ui/modal-dialog.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
+import { Button, buttonClasses } from '#web/components/ui/button.tsx'
+import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { errorMessage } from '../error-message.ts'
 
 const dangerClasses =

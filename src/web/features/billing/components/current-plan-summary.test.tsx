@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { renderWeb } from '../../../../../tests/support/render-web.tsx'
+import { renderWeb } from '#tests/support/render-web.tsx'
 import { CurrentPlanSummary } from './current-plan-summary.tsx'
 
 describe('CurrentPlanSummary without a plan', () => {

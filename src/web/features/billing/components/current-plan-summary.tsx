@@ -1,6 +1,6 @@
-import type { SubscriptionStatus, SubscriptionView } from '../../../../shared/contracts/billing.ts'
-import { getPlan } from '../../../../shared/plans.ts'
-import { useI18n } from '../../../lib/i18n.tsx'
+import type { SubscriptionStatus, SubscriptionView } from '#shared/contracts/billing.ts'
+import { getPlan } from '#shared/plans.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { formatDate } from '../format-date.ts'
 
 const statusClass: Record<SubscriptionStatus, string> = {

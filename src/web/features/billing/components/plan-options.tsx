@@ -1,6 +1,6 @@
-import { type Plan, type PlanId, plans } from '../../../../shared/plans.ts'
-import { Button } from '../../../components/ui/button.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
+import { type Plan, type PlanId, plans } from '#shared/plans.ts'
+import { Button } from '#web/components/ui/button.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 
 /** The catalogue's plans as a compact list to switch between; the current one is marked. */
 export function PlanOptions(props: {

@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { Button } from '../../../components/ui/button.tsx'
+import { Button } from '#web/components/ui/button.tsx'
 
 /**
  * Manage Billing. There is no customer portal to open yet (no payment provider with one is

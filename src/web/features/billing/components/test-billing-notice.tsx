@@ -1,4 +1,4 @@
-import { useI18n } from '../../../lib/i18n.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 
 /**
  * Says plainly that no money moves: the `manual` provider activates plans without payment.

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { BillingResponse } from '../../../../shared/contracts/billing.ts'
+import type { BillingResponse } from '#shared/contracts/billing.ts'
 import { getBilling } from '../api/billing-api.ts'
 
 export type BillingState =

@@ -1,5 +1,5 @@
-import type { ContactRequest, ContactResponse } from '../../../../shared/contracts/contact.ts'
-import { apiRequest } from '../../../lib/api-client.ts'
+import type { ContactRequest, ContactResponse } from '#shared/contracts/contact.ts'
+import { apiRequest } from '#web/lib/api-client.ts'
 
 /** Sends the contact form to the server. */
 export function sendContactMessage(request: ContactRequest): Promise<ContactResponse> {

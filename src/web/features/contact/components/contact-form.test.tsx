@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import { jsonResponse as json, stubFetchForEachTest } from '../../../../../tests/support/fetch-mock.ts'
-import { renderWeb } from '../../../../../tests/support/render-web.tsx'
+import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
+import { renderWeb } from '#tests/support/render-web.tsx'
 import { ContactForm } from './contact-form.tsx'
 
 const fetchMock = stubFetchForEachTest()

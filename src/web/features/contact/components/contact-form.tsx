@@ -1,10 +1,10 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
-import { contactRequestSchema, type InquiryType, inquiryTypes } from '../../../../shared/contracts/contact.ts'
-import { type FieldReason, toFieldErrors } from '../../../../shared/validation.ts'
-import { Button } from '../../../components/ui/button.tsx'
-import { FormField, inputClasses } from '../../../components/ui/form-field.tsx'
-import { ApiError } from '../../../lib/api-client.ts'
-import { useI18n } from '../../../lib/i18n.tsx'
+import { contactRequestSchema, type InquiryType, inquiryTypes } from '#shared/contracts/contact.ts'
+import { type FieldReason, toFieldErrors } from '#shared/validation.ts'
+import { Button } from '#web/components/ui/button.tsx'
+import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { ApiError } from '#web/lib/api-client.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { sendContactMessage } from '../api/send-contact-message.ts'
 
 type Fields = {

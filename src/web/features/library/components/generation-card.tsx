@@ -1,5 +1,5 @@
-import type { GenerationView } from '../../../../shared/contracts/generations.ts'
-import { useI18n } from '../../../lib/i18n.tsx'
+import type { GenerationView } from '#shared/contracts/generations.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { formatDateTime, itemLabel, typeLabel } from '../generation-labels.ts'
 import { useLiveGeneration } from '../hooks/use-live-generation.ts'
 import { GenerationThumbnail } from './generation-thumbnail.tsx'

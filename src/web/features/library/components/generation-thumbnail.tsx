@@ -1,4 +1,4 @@
-import type { GenerationView } from '../../../../shared/contracts/generations.ts'
+import type { GenerationView } from '#shared/contracts/generations.ts'
 
 /** The picture that stands for a generation: its image, its video's poster, else the photo it came from. */
 function thumbnailUrl(generation: GenerationView): string | null {

@@ -1,8 +1,8 @@
 import { Link } from 'react-router'
-import type { GenerationMode } from '../../../../shared/contracts/generations.ts'
-import type { TKey } from '../../../../shared/i18n/messages.ts'
-import { useI18n } from '../../../lib/i18n.tsx'
-import type { LibraryFilter } from '../../studio/api/studio-api.ts'
+import type { GenerationMode } from '#shared/contracts/generations.ts'
+import type { TKey } from '#shared/i18n/messages.ts'
+import type { LibraryFilter } from '#web/features/studio/api/studio-api.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { searchForFilter } from '../library-filter.ts'
 
 const typeChoices: readonly { mode: GenerationMode | undefined; label: TKey }[] = [

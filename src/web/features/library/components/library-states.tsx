@@ -1,6 +1,6 @@
-import { ButtonLink } from '../../../components/ui/button.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
-import type { LibraryFilter } from '../../studio/api/studio-api.ts'
+import { ButtonLink } from '#web/components/ui/button.tsx'
+import type { LibraryFilter } from '#web/features/studio/api/studio-api.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
 
 /** The id of the empty state's heading, where focus goes when the last item is deleted. */
 export const emptyTitleId = 'library-empty-title'

@@ -1,5 +1,5 @@
-import type { GenerationStatus } from '../../../../shared/contracts/generations.ts'
-import { useI18n } from '../../../lib/i18n.tsx'
+import type { GenerationStatus } from '#shared/contracts/generations.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
 
 const tones: Record<GenerationStatus, string> = {
   queued: 'bg-slate-100 text-slate-800 ring-slate-300',

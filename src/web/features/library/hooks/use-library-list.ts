@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { GenerationView } from '../../../../shared/contracts/generations.ts'
-import { type LibraryFilter, listGenerations } from '../../studio/api/studio-api.ts'
+import type { GenerationView } from '#shared/contracts/generations.ts'
+import { type LibraryFilter, listGenerations } from '#web/features/studio/api/studio-api.ts'
 
 type ListState =
   | { status: 'loading' }

@@ -1,5 +1,5 @@
-import { type GenerationView, isTerminalStatus } from '../../../../shared/contracts/generations.ts'
-import { useGenerationWatch } from '../../studio/hooks/use-generation.ts'
+import { type GenerationView, isTerminalStatus } from '#shared/contracts/generations.ts'
+import { useGenerationWatch } from '#web/features/studio/hooks/use-generation.ts'
 
 /**
  * A listed generation, kept up to date while it is queued or running (the studio's watch:

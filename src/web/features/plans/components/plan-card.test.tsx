@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { renderWeb } from '../../../../../tests/support/render-web.tsx'
-import { getPlan } from '../../../../shared/plans.ts'
+import { getPlan } from '#shared/plans.ts'
+import { renderWeb } from '#tests/support/render-web.tsx'
 import { PlanCard } from './plan-card.tsx'
 
 const trUsd = (n: number) =>

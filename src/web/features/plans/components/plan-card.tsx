@@ -1,6 +1,6 @@
-import type { Plan } from '../../../../shared/plans.ts'
-import { Button, ButtonLink } from '../../../components/ui/button.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
+import type { Plan } from '#shared/plans.ts'
+import { Button, ButtonLink } from '#web/components/ui/button.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 
 function CheckIcon() {
   return (

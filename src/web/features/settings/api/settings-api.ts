@@ -1,10 +1,10 @@
-import type { ChangePasswordRequest } from '../../../../shared/contracts/auth.ts'
+import type { ChangePasswordRequest } from '#shared/contracts/auth.ts'
 import type {
   DeleteAccountRequest,
   SettingsResponse,
   UpdateSettingsRequest,
-} from '../../../../shared/contracts/settings.ts'
-import { apiRequest } from '../../../lib/api-client.ts'
+} from '#shared/contracts/settings.ts'
+import { apiRequest } from '#web/lib/api-client.ts'
 
 export function getSettings(): Promise<SettingsResponse> {
   return apiRequest<SettingsResponse>('/api/settings')

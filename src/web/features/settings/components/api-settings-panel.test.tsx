@@ -1,9 +1,9 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import { jsonResponse as json, stubFetchForEachTest } from '../../../../../tests/support/fetch-mock.ts'
-import { renderWeb } from '../../../../../tests/support/render-web.tsx'
-import type { SettingsResponse } from '../../../../shared/contracts/settings.ts'
+import type { SettingsResponse } from '#shared/contracts/settings.ts'
+import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
+import { renderWeb } from '#tests/support/render-web.tsx'
 import { ApiSettingsPanel } from './api-settings-panel.tsx'
 
 const fetchMock = stubFetchForEachTest()

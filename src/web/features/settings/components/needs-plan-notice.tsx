@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { useI18n } from '../../../lib/i18n.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 
 /** Why a plan's switches are disabled, with the way to choose a plan. */
 export function NeedsPlanNotice(props: { id: string }) {

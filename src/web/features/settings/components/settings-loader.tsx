@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react'
-import type { SettingsResponse } from '../../../../shared/contracts/settings.ts'
-import { Button } from '../../../components/ui/button.tsx'
-import { Spinner } from '../../../components/ui/spinner.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
+import type { SettingsResponse } from '#shared/contracts/settings.ts'
+import { Button } from '#web/components/ui/button.tsx'
+import { Spinner } from '#web/components/ui/spinner.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { errorMessage } from '../error-message.ts'
 import type { SettingsState } from '../hooks/use-settings.ts'
 

@@ -1,6 +1,6 @@
 import { useState } from 'react'
-import type { SettingsResponse, UpdateSettingsRequest } from '../../../../shared/contracts/settings.ts'
-import { useI18n } from '../../../lib/i18n.tsx'
+import type { SettingsResponse, UpdateSettingsRequest } from '#shared/contracts/settings.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { updateSettings } from '../api/settings-api.ts'
 import { errorMessage } from '../error-message.ts'
 

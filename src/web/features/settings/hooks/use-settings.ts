@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { SettingsResponse } from '../../../../shared/contracts/settings.ts'
+import type { SettingsResponse } from '#shared/contracts/settings.ts'
 import { getSettings } from '../api/settings-api.ts'
 
 export type SettingsState =

@@ -5,8 +5,8 @@ import type {
   GenerationListResponse,
   GenerationMode,
   GenerationView,
-} from '../../../../shared/contracts/generations.ts'
-import { ApiError, apiRequest } from '../../../lib/api-client.ts'
+} from '#shared/contracts/generations.ts'
+import { ApiError, apiRequest } from '#web/lib/api-client.ts'
 
 /**
  * Sends one photo to POST /api/assets. The server decides by content whether it is an image

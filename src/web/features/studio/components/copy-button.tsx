@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useI18n } from '../../../lib/i18n.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 
 /** Copies `text` to the clipboard and says so for a moment (also to screen readers). */
 export function CopyButton(props: { text: string; what: string; testId?: string }) {

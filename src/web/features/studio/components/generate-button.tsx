@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
-import { Button } from '../../../components/ui/button.tsx'
-import { Spinner } from '../../../components/ui/spinner.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
+import { Button } from '#web/components/ui/button.tsx'
+import { Spinner } from '#web/components/ui/spinner.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 import type { ModeQuota } from '../hooks/use-studio-quota.ts'
 
 /** Generate, with the reason it cannot run yet (no photo, quota gone, no plan) next to it. */

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
-import type { GenerationView } from '../../../../shared/contracts/generations.ts'
-import { buttonClasses } from '../../../components/ui/button.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
+import type { GenerationView } from '#shared/contracts/generations.ts'
+import { buttonClasses } from '#web/components/ui/button.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { SaveButton } from './save-button.tsx'
 import { SeoResult } from './seo-result.tsx'
 

@@ -1,8 +1,8 @@
 import { Link } from 'react-router'
-import type { GenerationView } from '../../../../shared/contracts/generations.ts'
-import { isErrorCode } from '../../../../shared/errors.ts'
-import { Spinner } from '../../../components/ui/spinner.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
+import type { GenerationView } from '#shared/contracts/generations.ts'
+import { isErrorCode } from '#shared/errors.ts'
+import { Spinner } from '#web/components/ui/spinner.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { useElapsedSeconds } from '../hooks/use-generation.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { type DragEvent, useId, useRef, useState } from 'react'
-import { intlTag, type Locale } from '../../../../shared/i18n/locales.ts'
-import { Spinner } from '../../../components/ui/spinner.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
+import { intlTag, type Locale } from '#shared/i18n/locales.ts'
+import { Spinner } from '#web/components/ui/spinner.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { acceptAttribute, sizeInMb } from '../file-checks.ts'
 import type { PhotoState } from '../hooks/use-photo-upload.ts'
 

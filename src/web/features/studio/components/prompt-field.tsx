@@ -1,6 +1,6 @@
 import { useId } from 'react'
-import { inputClasses } from '../../../components/ui/form-field.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
+import { inputClasses } from '#web/components/ui/form-field.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 
 /**
  * The prompt textarea with its pro-tip box and one-click suggestions. A suggestion fills the

@@ -1,8 +1,8 @@
 import { useState } from 'react'
-import type { GenerationView } from '../../../../shared/contracts/generations.ts'
-import { buttonClasses } from '../../../components/ui/button.tsx'
-import { ApiError } from '../../../lib/api-client.ts'
-import { useI18n } from '../../../lib/i18n.tsx'
+import type { GenerationView } from '#shared/contracts/generations.ts'
+import { buttonClasses } from '#web/components/ui/button.tsx'
+import { ApiError } from '#web/lib/api-client.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { setSaved } from '../api/studio-api.ts'
 
 /** Save to library (and undo). Shows the server's answer, not a guess. */

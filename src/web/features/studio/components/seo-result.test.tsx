@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { renderWeb } from '../../../../../tests/support/render-web.tsx'
+import { renderWeb } from '#tests/support/render-web.tsx'
 import { SeoResult } from './seo-result.tsx'
 
 const content = {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
-import { type SeoContent, seoLimits } from '../../../../shared/seo.ts'
-import { useI18n } from '../../../lib/i18n.tsx'
+import { type SeoContent, seoLimits } from '#shared/seo.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { featuresAsText, keywordsAsText } from '../seo-text.ts'
 import { CopyButton } from './copy-button.tsx'
 

@@ -1,8 +1,8 @@
 import type { FormEvent, ReactNode } from 'react'
-import type { AspectRatio } from '../../../../shared/scenes.ts'
-import { Container } from '../../../components/ui/container.tsx'
-import { PageHeader } from '../../../components/ui/page-header.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
+import type { AspectRatio } from '#shared/scenes.ts'
+import { Container } from '#web/components/ui/container.tsx'
+import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { ChoiceGroup } from './choice-group.tsx'
 
 /** Create's and Fashion's frame: the header, the form card, and the result beside it (below on a phone). */

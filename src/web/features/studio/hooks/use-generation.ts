@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
-import { type GenerationView, isTerminalStatus } from '../../../../shared/contracts/generations.ts'
-import { ApiError } from '../../../lib/api-client.ts'
+import { type GenerationView, isTerminalStatus } from '#shared/contracts/generations.ts'
+import { ApiError } from '#web/lib/api-client.ts'
 import { getGeneration } from '../api/studio-api.ts'
 
 /** How often to ask when the event stream is not available (or keeps failing). */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { AssetView } from '../../../../shared/contracts/generations.ts'
-import type { ErrorCode } from '../../../../shared/errors.ts'
-import { ApiError } from '../../../lib/api-client.ts'
+import type { AssetView } from '#shared/contracts/generations.ts'
+import type { ErrorCode } from '#shared/errors.ts'
+import { ApiError } from '#web/lib/api-client.ts'
 import { uploadAsset } from '../api/studio-api.ts'
 import { checkImageFile } from '../file-checks.ts'
 

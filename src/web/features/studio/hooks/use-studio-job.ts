@@ -4,9 +4,9 @@ import {
   type CreateGenerationRequest,
   type GenerationView,
   isTerminalStatus,
-} from '../../../../shared/contracts/generations.ts'
-import type { ErrorCode } from '../../../../shared/errors.ts'
-import { ApiError } from '../../../lib/api-client.ts'
+} from '#shared/contracts/generations.ts'
+import type { ErrorCode } from '#shared/errors.ts'
+import { ApiError } from '#web/lib/api-client.ts'
 import { cancelGeneration, createGeneration, createVideoFrom } from '../api/studio-api.ts'
 import { useGenerationWatch } from './use-generation.ts'
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
-import type { GenerationMode } from '../../../../shared/contracts/generations.ts'
-import { getSettings } from '../../settings/api/settings-api.ts'
-import { useUsage } from '../../usage/hooks/use-usage.ts'
+import type { GenerationMode } from '#shared/contracts/generations.ts'
+import { getSettings } from '#web/features/settings/api/settings-api.ts'
+import { useUsage } from '#web/features/usage/hooks/use-usage.ts'
 
 export type ModeQuota =
   | { kind: 'loading' }

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
-import { renderWeb } from '../../../../../tests/support/render-web.tsx'
+import { renderWeb } from '#tests/support/render-web.tsx'
 import { dismissalKey } from '../hooks/use-alert-dismissal.ts'
 import { QuotaAlerts } from './quota-alerts.tsx'
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
-import { type QuotaLevel, type QuotaResource, quotaLevel } from '../../../../shared/quota.ts'
-import { ButtonLink } from '../../../components/ui/button.tsx'
-import { useI18n } from '../../../lib/i18n.tsx'
+import { type QuotaLevel, type QuotaResource, quotaLevel } from '#shared/quota.ts'
+import { ButtonLink } from '#web/components/ui/button.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { useAlertDismissal } from '../hooks/use-alert-dismissal.ts'
 
 type AlertLevel = Exclude<QuotaLevel, 'ok'>

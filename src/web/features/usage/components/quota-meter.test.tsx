@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { renderWeb } from '../../../../../tests/support/render-web.tsx'
+import { renderWeb } from '#tests/support/render-web.tsx'
 import { QuotaMeter } from './quota-meter.tsx'
 
 describe('QuotaMeter', () => {

@@ -1,6 +1,6 @@
 import { useId } from 'react'
-import { percentUsed, type QuotaLevel, type QuotaResource, quotaLevel } from '../../../../shared/quota.ts'
-import { useI18n } from '../../../lib/i18n.tsx'
+import { percentUsed, type QuotaLevel, type QuotaResource, quotaLevel } from '#shared/quota.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
 
 /** Bar colour by level: white below 70 %, yellow from 70 %, orange from 90 %, red at 100 %. */
 const fillClass: Record<QuotaLevel, string> = {

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { renderWeb } from '../../../../../tests/support/render-web.tsx'
+import { renderWeb } from '#tests/support/render-web.tsx'
 import { formatBytes } from '../format-bytes.ts'
 import { StorageMeter } from './storage-meter.tsx'
 

@@ -1,6 +1,6 @@
 import { useId } from 'react'
-import { percentUsed, quotaLevel } from '../../../../shared/quota.ts'
-import { useI18n } from '../../../lib/i18n.tsx'
+import { percentUsed, quotaLevel } from '#shared/quota.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
 import { formatBytes } from '../format-bytes.ts'
 
 /** Storage used by uploads and results against the plan's storage, on the dark usage panel. */

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react'
-import type { QuotaLevel, QuotaResource } from '../../../../shared/quota.ts'
+import type { QuotaLevel, QuotaResource } from '#shared/quota.ts'
 
 /**
  * sessionStorage key of one dismissed alert. The level is part of the key, so dismissing the

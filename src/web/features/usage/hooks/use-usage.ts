@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { UsageResponse } from '../../../../shared/contracts/billing.ts'
+import type { UsageResponse } from '#shared/contracts/billing.ts'
 import { getUsage } from '../api/get-usage.ts'
 
 export type UsageState =
