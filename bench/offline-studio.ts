@@ -6,14 +6,14 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { createOfflineStudio } from '#server/providers/offline-studio/index.ts'
 import { doneResult, testContext } from '#server/providers/offline-studio/measure.ts'
+import { fashionStyles, productScenes } from '#shared/scenes.ts'
 import {
   busyPhoto,
   garmentPhoto,
   largeProductPhoto,
   productPhoto,
   referencePhoto,
-} from '#server/providers/offline-studio/test-photos.ts'
-import { fashionStyles, productScenes } from '#shared/scenes.ts'
+} from '#tests/support/test-photos.ts'
 import { type Figure, printFigures } from './lib/report.ts'
 
 // `npx tsx bench/offline-studio.ts`: the offline studio against its budgets. An image from a

@@ -38,7 +38,8 @@ const only = process.argv.slice(2)
 const wants = (stage: string) => only.length === 0 || only.includes(stage)
 
 if (wants('typecheck')) await check('typecheck', 'tsc', ['-p', 'tsconfig.json', '--noEmit'])
-if (wants('lint')) await check('lint', 'biome', ['check', '.'])
+// Biome, then the import boundaries of docs/conventions.md (scripts/check-boundaries.ts).
+if (wants('lint')) await check('lint', 'npm', ['run', '--silent', 'lint'])
 
 if (wants('vitest')) {
   console.log('\n▶ unit, web and server tests (vitest)')

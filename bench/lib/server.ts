@@ -6,8 +6,9 @@ import { join } from 'node:path'
 export type RunningServer = { url: string; msToServe: number; stop: () => Promise<void> }
 
 /**
- * Runs `npm start` on a fresh data folder and waits until `/` is served; reports how long that took.
- * With `webDistDir` it runs the server alone on that build instead, so nothing is built into dist/.
+ * Runs what `npm start` runs (scripts/start.ts) on a fresh data folder and waits until `/` is
+ * served; reports how long that took. With `webDistDir` it runs the server alone on that build
+ * instead, so nothing is built into dist/.
  */
 export async function startVitrin(
   port: number,
@@ -16,10 +17,11 @@ export async function startVitrin(
 ): Promise<RunningServer & { dataDir: string }> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vitrin-bench-'))
   const started = performance.now()
-  const [command, args]: [string, string[]] = options.webDistDir
-    ? ['node_modules/.bin/tsx', ['src/server/main.ts']]
-    : ['npm', ['start', '--silent']]
-  const child: ChildProcess = spawn(command, args, {
+  const entry = options.webDistDir ? 'src/server/main.ts' : 'scripts/start.ts'
+  // node --import tsx, not `npm start` or the tsx CLI: both are wrapper processes that can exit
+  // before the server under them has, and a next start on the same data folder would then find
+  // the folder still held. The child here is the server itself, so its exit is the server's.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
@@ -30,11 +32,11 @@ export async function startVitrin(
       ...(options.webDistDir ? { WEB_DIST_DIR: options.webDistDir } : {}),
       ...env,
     },
-    detached: true,
   })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const url = `http://127.0.0.1:${port}`
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`)
+    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`)
     const ok = await fetch(`${url}/`)
       .then((r) => r.ok)
       .catch(() => false)
@@ -47,8 +49,7 @@ export async function startVitrin(
     dataDir,
     msToServe,
     stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      if (child.pid) process.kill(-child.pid, 'SIGTERM')
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
       await exited
       if (!options.keepData) rmSync(dataDir, { recursive: true, force: true })
     },

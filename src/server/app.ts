@@ -2,15 +2,10 @@ import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
-import type { Auth } from '#server/auth/auth.ts'
-import type { SecretBox } from '#server/crypto/secret-box.ts'
-import type { Database } from '#server/db/client.ts'
-import type { Mailer } from '#server/email/outbox.ts'
 import { accessRoutes } from '#server/features/access/access.routes.ts'
 import { assetsRoutes } from '#server/features/assets/assets.routes.ts'
 import { authRoutes } from '#server/features/auth/auth.routes.ts'
 import { billingRoutes } from '#server/features/billing/billing.routes.ts'
-import type { BillingProvider } from '#server/features/billing/billing-provider.ts'
 import { contactRoutes } from '#server/features/contact/contact.routes.ts'
 import { generationsRoutes } from '#server/features/generations/generations.routes.ts'
 import { healthRoutes } from '#server/features/health/health.routes.ts'
@@ -27,31 +22,10 @@ import { requestContext } from '#server/http/request-context.ts'
 import { securityHeaders } from '#server/http/security-headers.ts'
 import { loadSession } from '#server/http/session.ts'
 import { mountWebApp } from '#server/http/web-app.ts'
-import type { Notifier } from '#server/jobs/notifier.ts'
-import type { RateLimiter } from '#server/rate-limit/rate-limiter.ts'
-import type { ObjectStorage } from '#server/storage/types.ts'
 import type { PublicConfig } from '#shared/contracts/public-config.ts'
 import { AppError } from '#shared/errors.ts'
 import { isLocale } from '#shared/i18n/locales.ts'
-import type { Config } from './config.ts'
-import type { Logger } from './logger.ts'
-
-/** Everything the HTTP app needs; built in main.ts (or by tests) and passed in. */
-export type AppDeps = {
-  config: Config
-  database: Database
-  logger: Logger
-  mailer: Mailer
-  rateLimiter: RateLimiter
-  auth: Auth
-  billing: BillingProvider
-  /** Encrypts users' provider keys. */
-  keyBox: SecretBox
-  storage: ObjectStorage
-  notifier: Notifier
-  now: () => Date
-  isShuttingDown: () => boolean
-}
+import type { AppDeps } from './deps.ts'
 
 const jsonBodyLimitBytes = 64 * 1024
 

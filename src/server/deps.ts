@@ -1,15 +1,38 @@
-import { createAuth } from '#server/auth/auth.ts'
-import { createSecretBox } from '#server/crypto/secret-box.ts'
+import { type Auth, createAuth } from '#server/auth/auth.ts'
+import { createSecretBox, type SecretBox } from '#server/crypto/secret-box.ts'
 import type { Database } from '#server/db/client.ts'
-import { createMailer } from '#server/email/outbox.ts'
+import { createMailer, type Mailer } from '#server/email/outbox.ts'
 import { createEmailTransport, type EmailTransport } from '#server/email/transport.ts'
-import { createManualBillingProvider } from '#server/features/billing/billing-provider.ts'
-import { createNotifier } from '#server/jobs/notifier.ts'
-import { createRateLimiter } from '#server/rate-limit/rate-limiter.ts'
+import { createNotifier, type Notifier } from '#server/events/notifier.ts'
+import {
+  type BillingProvider,
+  createManualBillingProvider,
+} from '#server/features/billing/billing-provider.ts'
+import { createRateLimiter, type RateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import { createStorage } from '#server/storage/index.ts'
-import type { AppDeps } from './app.ts'
+import type { ObjectStorage } from '#server/storage/types.ts'
 import type { Config } from './config.ts'
 import type { Logger } from './logger.ts'
+
+/**
+ * Everything the app and the worker need, built by createAppDeps (or by tests) and passed in:
+ * the HTTP app (app.ts) and the worker runtime (jobs/worker-runtime.ts) both take it.
+ */
+export type AppDeps = {
+  config: Config
+  database: Database
+  logger: Logger
+  mailer: Mailer
+  rateLimiter: RateLimiter
+  auth: Auth
+  billing: BillingProvider
+  /** Encrypts users' provider keys. */
+  keyBox: SecretBox
+  storage: ObjectStorage
+  notifier: Notifier
+  now: () => Date
+  isShuttingDown: () => boolean
+}
 
 /** Wires the services the app needs from config and an open database. */
 export async function createAppDeps(options: {

@@ -9,7 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 type Started = { child: ChildProcess; output: () => string; exited: Promise<number | null> }
 
 function startServer(env: Record<string, string>): Started {
-  const child = spawn('tsx', ['src/server/main.ts'], {
+  // node --import tsx, not the tsx CLI: the CLI is a wrapper process, and signals (SIGKILL
+  // above all) must reach the server itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     env: {
       ...process.env,
       HOST: '127.0.0.1',
@@ -76,6 +78,25 @@ describe('the server process', () => {
     expect(await server.exited).toBe(0)
     expect(server.output()).toContain('"msg":"stopped"')
   })
+
+  it('refuses a second server on the same data folder, and is not blocked by one killed with SIGKILL', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vitrin-main-'))
+    dirs.push(dataDir)
+    const first = startServer({ DATA_DIR: dataDir })
+    await waitForLine(first, /Vitrin is listening on/)
+
+    const second = startServer({ DATA_DIR: dataDir })
+    expect(await second.exited).toBe(1)
+    expect(second.output()).toContain(`the data folder ${dataDir} is in use by process ${first.child.pid}`)
+
+    // A crash: nothing runs on the way out, so whatever marks the folder stays behind.
+    first.child.kill('SIGKILL')
+    await first.exited
+    const third = startServer({ DATA_DIR: dataDir })
+    await waitForLine(third, /Vitrin is listening on/)
+    third.child.kill('SIGTERM')
+    expect(await third.exited).toBe(0)
+  }, 120_000)
 
   it('refuses to start with bad settings, listing every one, and exits 1', async () => {
     const server = startServer({ PORT: 'abc', LOG_LEVEL: 'loud', DATABASE_URL: 'postgres://db/vitrin' })

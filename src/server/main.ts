@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { openDatabase } from '#server/db/client.ts'
-import { holdEmbeddedLock } from '#server/db/embedded-lock.ts'
+import { type EmbeddedLock, EmbeddedLockHeldError, holdEmbeddedLock } from '#server/db/embedded-lock.ts'
 import { ensureSomeAccessCode, syncConfiguredCodes } from '#server/features/access/access-codes.service.ts'
 import { startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
 import { createApp } from './app.ts'
@@ -25,6 +25,18 @@ function readConfig(): Config {
   }
 }
 
+async function holdDataFolder(dataDir: string): Promise<EmbeddedLock> {
+  try {
+    return await holdEmbeddedLock(dataDir)
+  } catch (error) {
+    if (error instanceof EmbeddedLockHeldError) {
+      process.stderr.write(`${error.message}\n`)
+      process.exit(1)
+    }
+    throw error
+  }
+}
+
 const config = readConfig()
 const logger = createLogger({ level: config.logLevel })
 
@@ -32,13 +44,15 @@ const logger = createLogger({ level: config.logLevel })
 // tightened at each start in case it was made (or copied) with wider rights.
 if (!config.databaseUrl || config.storage.kind === 'local') ensurePrivateDir(config.dataDir)
 
+// Taken before anything in the data folder is written (the secret included).
+const lock = config.databaseUrl ? null : await holdDataFolder(config.dataDir)
+
 if (!config.appSecret) {
   const { secret, isNew } = loadOrCreateSecret(config.dataDir)
   config.appSecret = secret
   if (isNew) logger.info({ dataDir: config.dataDir }, 'generated a new app secret in the data folder')
 }
 
-const releaseLock = config.databaseUrl ? () => {} : holdEmbeddedLock(config.dataDir)
 const database = await openDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
@@ -93,7 +107,7 @@ async function shutdown(signal: string) {
     if ('closeIdleConnections' in server) server.closeIdleConnections()
   })
   await database.close()
-  releaseLock()
+  await lock?.release()
   logger.info('stopped')
   process.exit(0)
 }

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -38,9 +38,10 @@ describe('the data folder is private to its owner', () => {
     expect(modeOf(dataDir)).toBe(0o700)
     expect(modeOf(join(dataDir, 'secret'))).toBe(0o600)
 
-    const release = holdEmbeddedLock(dataDir)
-    expect(modeOf(join(dataDir, 'server.pid'))).toBe(0o600)
-    release()
+    const lock = await holdEmbeddedLock(dataDir)
+    expect(lock.path).toBe(join(realpathSync(dataDir), '.lock.sock'))
+    expect(modeOf(lock.path)).toBe(0o600)
+    await lock.release()
 
     const storage = createLocalDiskStorage(join(dataDir, 'files'))
     await storage.put('uploads/user-1/photo.jpg', Buffer.from('jpeg'), 'image/jpeg')

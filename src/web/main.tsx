@@ -2,8 +2,8 @@ import './index.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { AppRouter } from '#web/app/router.tsx'
-import { SessionProvider } from '#web/features/session/session-context.tsx'
 import { detectInitialLocale, I18nProvider, loadBaseMessages } from '#web/lib/i18n.tsx'
+import { SessionProvider } from '#web/lib/session.tsx'
 
 async function start() {
   const locale = detectInitialLocale()

@@ -52,7 +52,7 @@ test.describe('sign up', () => {
     await expect(screens.header.accessApp).toHaveCount(0)
 
     await expectPath(page, '/pricing', { plan: 'growth' })
-    // The seed's pause on the success screen, timed inside the page: 2 seconds, not less.
+    // The success screen's pause (signUpRedirectDelayMs), timed inside the page: 2 seconds, not less.
     const { shownAt, leftAt } = await successScreenTiming(page)
     expect(leftAt - shownAt).toBeGreaterThanOrEqual(1950)
     await expect(screens.header.dashboard).toBeVisible()

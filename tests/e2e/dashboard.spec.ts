@@ -21,8 +21,8 @@ type Resource = 'images' | 'videos'
 type Level = 'warning' | 'danger' | 'blocked'
 const resources: readonly Resource[] = ['images', 'videos']
 
-/** The seed's exact alert texts (section 8), written out here so a changed locale string fails. */
-const seedAlertText: Record<Resource, Record<Level, string>> = {
+/** The exact English alert texts, written out here so a changed locale string fails. */
+const englishAlertText: Record<Resource, Record<Level, string>> = {
   images: {
     warning: "You've used 70% of your monthly image quota. Consider upgrading or purchasing top-ups.",
     danger: "You've used 90% of your monthly image quota. You're approaching your limit.",
@@ -36,7 +36,7 @@ const seedAlertText: Record<Resource, Record<Level, string>> = {
 }
 
 const alertText = (lang: Lang, resource: Resource, level: Level) =>
-  lang === 'en' ? seedAlertText[resource][level] : appMsg(lang, `app.alerts.${resource}.${level}`)
+  lang === 'en' ? englishAlertText[resource][level] : appMsg(lang, `app.alerts.${resource}.${level}`)
 
 const meter = (page: Page, lang: Lang, resource: Resource) =>
   page.getByRole('meter', { name: appMsg(lang, `app.meter.${resource}`) })
@@ -138,7 +138,7 @@ for (const lang of langs) {
       await expect(page).toHaveURL(/\/pricing$/)
     })
 
-    test('alerts at 70, 90 and 100 % for images and videos, with the seed texts, meter colours and Buy More Credits', async ({
+    test('alerts at 70, 90 and 100 % for images and videos, with the alert texts, meter colours and Buy More Credits', async ({
       page,
     }) => {
       // Four page loads and an axe run.

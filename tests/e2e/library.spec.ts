@@ -1,5 +1,6 @@
 import { devices, expect, type Page, type Route, test } from '@playwright/test'
-import type { AssetView, GenerationListResponse, GenerationView } from '#shared/contracts/generations.ts'
+import type { AssetView } from '#shared/contracts/assets.ts'
+import type { GenerationListResponse, GenerationView } from '#shared/contracts/generations.ts'
 import { appMsg, expectDashboardLoaded, signUpWithPlan } from './app-support.ts'
 import { expectNoSeriousA11yViolations } from './support/axe.ts'
 import { screenshotPath } from './support/clients.ts'

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
-import type { AssetView, GenerationListResponse } from '#shared/contracts/generations.ts'
+import type { GenerationAssetView, GenerationListResponse } from '#shared/contracts/generations.ts'
 import { expectNoSeriousA11yViolations } from './support/axe.ts'
 import {
   dropFile,
@@ -231,7 +231,7 @@ test('fashion with a reference photo, 9:16 preselected; video autoplays muted', 
   expect([image.width, image.height]).toEqual([1080, 1920])
   const jobId = new URL(page.url()).searchParams.get('job')
   const job = (await (await page.request.get(`/api/generations/${jobId}`)).json()) as {
-    generation: { tool: string; input: AssetView | null }
+    generation: { tool: string; input: GenerationAssetView | null }
   }
   expect(job.generation.tool).toBe('fashion')
 

@@ -1,5 +1,6 @@
-// A fake fal.ai speaking the real queue and storage protocols (providers.md §2), for adapter
-// tests and for running the app by hand without an account. Start it from a test with
+// A fake fal.ai speaking the real queue and storage protocols (the calls
+// src/server/providers/fal/fal-queue.ts makes), for adapter tests and for running the app by
+// hand without an account. Start it from a test with
 // `startFalFake()`, or by hand: `npx tsx tests/fakes/fal-server.ts --port 4500` (see README.md).
 //
 // The app reaches it through FAL_BASE_URL: the adapter's fetch rewrites queue.fal.run, fal.run

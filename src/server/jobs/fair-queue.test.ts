@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { generations, quotaReservations } from '#server/db/schema/index.ts'
+import { type GenerationRow, generations, quotaReservations } from '#server/db/schema/index.ts'
 import { createScriptedProviders } from '#tests/support/fake-providers.ts'
 import {
   createGeneration,
@@ -18,8 +18,6 @@ import {
 } from '#tests/support/test-server.ts'
 import type { Worker } from './worker.ts'
 
-type Row = typeof generations.$inferSelect
-
 /** Queues `count` jobs of one mode for a user, one after another, and returns their ids in order. */
 async function queueJobs(client: TestClient, mode: 'image' | 'video' | 'seo', count: number) {
   const imageAssetId = await uploadPhoto(client)
@@ -33,7 +31,7 @@ async function queueJobs(client: TestClient, mode: 'image' | 'video' | 'seo', co
 }
 
 /** The most jobs of these rows that were running at the same moment. */
-function mostAtOnce(rows: Row[]): number {
+function mostAtOnce(rows: GenerationRow[]): number {
   const events = rows.flatMap((row) => {
     if (!row.startedAt) return []
     const end = row.finishedAt?.getTime() ?? Number.POSITIVE_INFINITY
@@ -154,7 +152,8 @@ describe('the job queue is fair between users', () => {
     const light = await signedInClient(server)
     const lightId = await userIdOf(light)
     await queueJobs(light, 'image', 3)
-    const count = (rows: Row[], status: Row['status']) => rows.filter((r) => r.status === status).length
+    const count = (rows: GenerationRow[], status: GenerationRow['status']) =>
+      rows.filter((r) => r.status === status).length
     await expect
       .poll(async () => {
         const [heavyRows, lightRows] = await Promise.all([rowsOf(heavyId), rowsOf(lightId)])

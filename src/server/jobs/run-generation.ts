@@ -1,6 +1,11 @@
 import { eq } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
-import { assets, type GenerationResultRecord, type generations } from '#server/db/schema/index.ts'
+import {
+  type AssetRow,
+  assets,
+  type GenerationResultRecord,
+  type GenerationRow,
+} from '#server/db/schema/index.ts'
 import { storeAsset } from '#server/features/assets/assets.service.ts'
 import type { Logger } from '#server/logger.ts'
 import type { Providers } from '#server/providers/index.ts'
@@ -10,8 +15,6 @@ import { imageSize } from '#shared/scenes.ts'
 
 export type { Providers }
 
-type GenerationRow = typeof generations.$inferSelect
-
 export type RunDeps = {
   db: Db
   storage: ObjectStorage
@@ -20,9 +23,9 @@ export type RunDeps = {
   /** Stores the provider's request id before waiting on it, so a restart can resume it. */
   rememberRequestId: (requestId: string) => Promise<void>
   /** Asset rows already read (the input photo's, with the claim), so they are not read again. */
-  knownAssets?: (typeof assets.$inferSelect)[]
+  knownAssets?: AssetRow[]
   /** Told of each file the generation stored (its result). */
-  onStored?: (asset: typeof assets.$inferSelect) => void
+  onStored?: (asset: AssetRow) => void
 }
 
 async function readImage(deps: RunDeps, assetId: string | null): Promise<ImageFile> {

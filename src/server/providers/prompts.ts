@@ -12,7 +12,7 @@ function cleanUserText(text: string): string {
     .replace(/[\s.,;:!]+$/, '')
 }
 
-/** Scene used when the seller gives no prompt: the seed's first suggestion. */
+/** Scene used when the seller gives no prompt: a white studio, as in the first of #shared/scenes.ts. */
 export const defaultProductScene = 'clean white studio background'
 /** Style used in the fashion tool when the seller gives no prompt. */
 export const defaultFashionStyle = 'minimalist studio'
@@ -25,7 +25,7 @@ export type ImagePromptInput = {
 }
 
 /**
- * The instruction sent to the image-edit model (seed 7.2). Product photos are wrapped as a
+ * The instruction sent to the image-edit model. Product photos are wrapped as a
  * professional e-commerce shot; the fashion tool either dresses the reference's model in the
  * garment (keeping its pose, light and background) or has a model wear it in the given style.
  */
@@ -57,12 +57,12 @@ export function buildImagePrompt(input: ImagePromptInput): string {
   )
 }
 
-/** Used when the seller gives no animation prompt (seed 7.3). */
+/** Used when the seller gives no animation prompt: a slow turn around the product. */
 export const defaultVideoPrompt =
   'Slow, smooth 360-degree rotation around the product, steady camera, soft studio lighting, ' +
   'professional product showcase.'
 
-/** The animation prompt sent to the image-to-video model (seed 7.3). */
+/** The animation prompt sent to the image-to-video model: the seller's text, or the default above. */
 export function buildVideoPrompt(prompt: string): string {
   const userText = cleanUserText(prompt)
   if (!userText) return defaultVideoPrompt
@@ -86,7 +86,7 @@ export function describeProductDetails(details: ProductDetails): string {
 }
 
 /**
- * The Turkish instruction for the vision model (seed 7.1). It always spells out the JSON shape
+ * The Turkish instruction for the vision model. It always spells out the JSON shape
  * and the limits, because compatible servers that ignore `response_format` only have the prompt.
  */
 export function buildSeoPrompt(details: ProductDetails, options: { isRetry?: boolean } = {}): string {

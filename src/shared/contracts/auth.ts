@@ -2,13 +2,13 @@ import { z } from 'zod'
 import { isCommonPassword } from '#shared/common-passwords.ts'
 import { safeText } from '#shared/validation.ts'
 
-/** Shortest password accepted (the seed's rule). */
+/** Shortest password accepted; the forms' messages (auth.validation.passwordTooShort) show it. */
 export const minPasswordLength = 6
 /** Longest password accepted; longer ones only cost hashing time. */
 export const maxPasswordLength = 128
 
 const email = safeText().trim().toLowerCase().min(1).max(254).pipe(z.email())
-/** A new password: the seed's length rule, and none of the most common passwords. */
+/** A new password: the length rule above, and none of the most common passwords. */
 const password = z
   .string()
   .min(minPasswordLength)
@@ -60,3 +60,6 @@ export type SessionUser = {
 
 /** GET /api/session: who is signed in, if anyone. */
 export type SessionResponse = { user: SessionUser | null }
+
+/** POST /api/auth/sign-up, /api/auth/sign-in and /api/access: the account now signed in. */
+export type SignedInResponse = { user: SessionUser }

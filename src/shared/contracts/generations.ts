@@ -41,9 +41,11 @@ export const listGenerationsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(50).default(20),
 })
 
-export type AssetView = {
+/** A file a generation shows (its input photo, its result), with the link that downloads it. */
+export type GenerationAssetView = {
   id: string
   url: string
+  /** `url` answered as an attachment with the file's download name. */
   downloadUrl: string
   mime: string
   width: number | null
@@ -52,8 +54,20 @@ export type AssetView = {
 }
 
 export type GenerationResultView =
-  | { type: 'image'; image: AssetView; description: string | null; promptUsed: string; provider: string }
-  | { type: 'video'; video: AssetView; poster: AssetView | null; promptUsed: string; provider: string }
+  | {
+      type: 'image'
+      image: GenerationAssetView
+      description: string | null
+      promptUsed: string
+      provider: string
+    }
+  | {
+      type: 'video'
+      video: GenerationAssetView
+      poster: GenerationAssetView | null
+      promptUsed: string
+      provider: string
+    }
   | ({ type: 'seo'; model: string; provider: string } & SeoContent)
 
 /** A generation as the web app sees it. */
@@ -71,7 +85,7 @@ export type GenerationView = {
   provider: string
   usesOwnKey: boolean
   isSaved: boolean
-  input: AssetView | null
+  input: GenerationAssetView | null
   result: GenerationResultView | null
   /** The image generation a video was made from. */
   sourceGenerationId: string | null
@@ -80,4 +94,8 @@ export type GenerationView = {
   finishedAt: string | null
 }
 
+/** POST /api/generations (202), GET /api/generations/:id and the actions on one generation. */
+export type GenerationResponse = { generation: GenerationView }
+
+/** GET /api/generations: one page, newest first; `nextCursor` asks for the next one. */
 export type GenerationListResponse = { items: GenerationView[]; nextCursor: string | null }

@@ -1,8 +1,8 @@
 import { lazy } from 'react'
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router'
 import { RootLayout } from '#web/components/layout/root-layout.tsx'
-import { RequireSession } from '#web/features/session/require-session.tsx'
 import { ensureAllMessages } from '#web/lib/i18n.tsx'
+import { RequireSession } from '#web/lib/require-session.tsx'
 
 // Each page is its own chunk, loaded when first visited. Declarative routing keeps the
 // router's share of the first download small (see docs/decisions/0004-web-bundle-budget.md).

@@ -15,10 +15,36 @@ export class ApiError extends Error {
   }
 }
 
+let unauthorizedHandler: (() => Promise<void> | void) | null = null
+let pendingUnauthorized: Promise<void> | null = null
+
+/**
+ * Sets what happens when any call answers 401 UNAUTHORIZED: the session ended elsewhere (a
+ * password change, expiry), so the session provider asks who is signed in and the page guard
+ * sends a signed-out user to /access. One handler at a time; `null` removes it. Set from the
+ * provider so this module knows nothing of sessions.
+ */
+export function setUnauthorizedHandler(handler: (() => Promise<void> | void) | null): void {
+  unauthorizedHandler = handler
+}
+
+/** Runs the handler once for a burst of 401s (a page often loads several things at once). */
+function reportUnauthorized(): void {
+  const handler = unauthorizedHandler
+  if (!handler || pendingUnauthorized) return
+  pendingUnauthorized = Promise.resolve()
+    .then(handler)
+    .catch(() => undefined)
+    .finally(() => {
+      pendingUnauthorized = null
+    })
+}
+
 /**
  * Calls the Vitrin API and returns its JSON answer (undefined for an empty one, e.g. 204);
  * throws ApiError for anything but a 2xx answer. The body is sent as JSON, or as multipart
- * when it is FormData. `fallbackCode` names a 4xx answer that carries no error code.
+ * when it is FormData. `fallbackCode` names a 4xx answer that carries no error code. A 401
+ * UNAUTHORIZED also starts the handler given to `setUnauthorizedHandler`.
  */
 export async function apiRequest<T>(
   path: string,
@@ -56,5 +82,6 @@ export async function apiRequest<T>(
     : response.status >= 500
       ? 'INTERNAL'
       : (init.fallbackCode ?? 'VALIDATION_FAILED')
+  if (code === 'UNAUTHORIZED') reportUnauthorized()
   throw new ApiError(code, response.status, error?.message ?? response.statusText, error?.details)
 }

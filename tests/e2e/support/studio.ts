@@ -1,7 +1,8 @@
 import { type APIResponse, type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
+import type { AssetResponse, AssetView } from '#shared/contracts/assets.ts'
 import type { SessionResponse } from '#shared/contracts/auth.ts'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
-import type { AssetView, GenerationStatus, GenerationView } from '#shared/contracts/generations.ts'
+import type { GenerationStatus, GenerationView } from '#shared/contracts/generations.ts'
 import { authScreens, expectPath } from '../accounts-support.ts'
 import { uniqueClientIp } from './clients.ts'
 import { intlTag, type Lang } from './i18n.ts'
@@ -99,7 +100,7 @@ export async function setImageUsage(page: Page, imagesUsed: number, videosUsed?:
 export async function uploadAsset(page: Page, file: TestFile): Promise<AssetView> {
   const response = await page.request.post('/api/assets', { multipart: { file } })
   await expectOk(response, 'upload')
-  return ((await response.json()) as { asset: AssetView }).asset
+  return ((await response.json()) as AssetResponse).asset
 }
 
 /** POST /api/generations (answers 202 with the queued generation). */

@@ -35,3 +35,6 @@ export const accessCodeRedemptions = pgTable(
     index('access_code_redemptions_client_idx').on(t.clientIp, t.createdAt),
   ],
 )
+
+export type AccessCodeRow = typeof accessCodes.$inferSelect
+export type AccessCodeRedemptionRow = typeof accessCodeRedemptions.$inferSelect

@@ -78,3 +78,8 @@ export const verifications = pgTable(
   },
   (t) => [index('verifications_identifier_idx').on(t.identifier)],
 )
+
+export type UserRow = typeof users.$inferSelect
+export type SessionRow = typeof sessions.$inferSelect
+export type AccountRow = typeof accounts.$inferSelect
+export type VerificationRow = typeof verifications.$inferSelect

@@ -90,3 +90,8 @@ export const providerKeys = pgTable(
   },
   (t) => [uniqueIndex('provider_keys_user_provider').on(t.userId, t.provider)],
 )
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect
+export type UsageMonthlyRow = typeof usageMonthly.$inferSelect
+export type QuotaReservationRow = typeof quotaReservations.$inferSelect
+export type ProviderKeyRow = typeof providerKeys.$inferSelect

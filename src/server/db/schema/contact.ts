@@ -17,3 +17,5 @@ export const contactMessages = pgTable(
   },
   (t) => [index('contact_messages_created_at_idx').on(t.createdAt)],
 )
+
+export type ContactMessageRow = typeof contactMessages.$inferSelect

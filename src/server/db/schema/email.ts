@@ -25,3 +25,5 @@ export const emailOutbox = pgTable(
   },
   (t) => [index('email_outbox_status_idx').on(t.status, t.createdAt)],
 )
+
+export type EmailOutboxRow = typeof emailOutbox.$inferSelect

@@ -98,3 +98,8 @@ export const generations = pgTable(
       .where(sql`${t.status} in ('queued', 'running')`),
   ],
 )
+
+export type AssetRow = typeof assets.$inferSelect
+export type GenerationRow = typeof generations.$inferSelect
+/** A generations row as inserted or updated (defaults and nullable columns optional). */
+export type NewGenerationRow = typeof generations.$inferInsert

@@ -8,3 +8,5 @@ export const rateLimitBuckets = pgTable('rate_limit_buckets', {
   /** When the last attempt was counted; growing delays (sign-in failures) are measured from it. */
   lastHitAt: timestamp('last_hit_at', { withTimezone: true }).notNull().defaultNow(),
 })
+
+export type RateLimitBucketRow = typeof rateLimitBuckets.$inferSelect

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { startLockHolder } from '#tests/support/embedded-lock-holder.ts'
 
 // The CLI as an operator runs it, on an embedded data folder of its own.
 const dataDir = mkdtempSync(join(tmpdir(), 'vitrin-cli-'))
@@ -28,7 +29,7 @@ describe('npm run access-codes', () => {
     expect(cli('list').stdout).toMatch(/LAUNCH\s+revoked/)
     expect(cli('revoke', 'NOSUCH').stdout.trim()).toBe('no such active code')
     expect(cli('frobnicate').status).toBe(2)
-  })
+  }, 120_000)
 
   it('creates codes with a redemption cap and an expiry, and lists them', () => {
     expect(cli('create', 'capped', '--max', '50', '--expires', '2999-01-31').stdout.trim()).toBe('CAPPED')
@@ -54,15 +55,16 @@ describe('npm run access-codes', () => {
     expect(refused.stdout).toBe('')
   })
 
-  it('refuses to open the embedded database while a server holds it', () => {
-    // This test process stands in for a running server.
-    writeFileSync(join(dataDir, 'server.pid'), String(process.pid))
+  it('refuses to open the embedded database while a server holds it', async () => {
+    // A real process holds the data folder, as a running server would.
+    const holder = await startLockHolder(dataDir)
     try {
       const refused = cli('list')
       expect(refused.status).toBe(1)
+      expect(refused.stderr).toContain(`Vitrin (process ${holder.pid}) is using the embedded database`)
       expect(refused.stderr).toContain('Stop it first')
     } finally {
-      rmSync(join(dataDir, 'server.pid'))
+      await holder.kill('SIGTERM')
     }
   })
 })

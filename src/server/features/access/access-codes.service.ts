@@ -3,9 +3,10 @@ import { and, asc, count, eq, gt, isNull, lt, min, or, sql } from 'drizzle-orm'
 import type { Auth } from '#server/auth/auth.ts'
 import { callAuth } from '#server/auth/auth-errors.ts'
 import type { Db } from '#server/db/client.ts'
-import { accessCodeRedemptions, accessCodes } from '#server/db/schema/index.ts'
+import { accessCodeRedemptions, accessCodes, users } from '#server/db/schema/index.ts'
 import { presentUser } from '#server/features/auth/auth.service.ts'
 import { startTrial } from '#server/features/billing/subscription.service.ts'
+import type { RequestUser } from '#server/http/context.ts'
 import { type RateLimiter, type RateLimitRule, refuseIfLimited } from '#server/rate-limit/rate-limiter.ts'
 import { accessCodeLength, accessCodeSchema } from '#shared/contracts/access.ts'
 import type { SessionUser } from '#shared/contracts/auth.ts'
@@ -131,64 +132,72 @@ export async function checkAccessCode(
   return code
 }
 
-/**
- * Lets a new browser in with a checked code: claims one redemption (one conditional UPDATE, so
- * concurrent redemptions never pass the cap or the expiry), makes the beta account, records the
- * redemption and starts the trial. Throws RATE_LIMITED past trialsPerClient, ACCESS_CODE_INVALID
- * when the code was used up or expired meanwhile.
- */
-export async function redeemAccessCode(
-  deps: RedeemDeps,
-  input: { code: string; clientIp: string; headers: Headers },
-): Promise<{ headers: Headers; user: SessionUser }> {
-  const at = deps.now()
+/** Refuses a client past trialsPerClient new beta accounts in the last day: RATE_LIMITED. */
+async function refuseTooManyTrials(db: Db, clientIp: string, at: Date): Promise<void> {
   const since = new Date(at.getTime() - trialsPerClient.windowSeconds * 1000)
-  const [recent] = await deps.db
+  const [recent] = await db
     .select({ n: count(), oldest: min(accessCodeRedemptions.createdAt) })
     .from(accessCodeRedemptions)
-    .where(
-      and(eq(accessCodeRedemptions.clientIp, input.clientIp), gt(accessCodeRedemptions.createdAt, since)),
-    )
+    .where(and(eq(accessCodeRedemptions.clientIp, clientIp), gt(accessCodeRedemptions.createdAt, since)))
   if (recent && recent.n >= trialsPerClient.limit) {
     const freesAt = (recent.oldest?.getTime() ?? at.getTime()) + trialsPerClient.windowSeconds * 1000
     throw new AppError('RATE_LIMITED', 'Too many new beta accounts from this address', {
       retryAfterSeconds: Math.max(1, Math.ceil((freesAt - at.getTime()) / 1000)),
     })
   }
-  const claimed = await deps.db
-    .update(accessCodes)
-    .set({ redemptionCount: sql`${accessCodes.redemptionCount} + 1` })
-    .where(and(eq(accessCodes.code, input.code), isUsable(at)))
-    .returning({ code: accessCodes.code })
-  if (claimed.length === 0) throw new AppError('ACCESS_CODE_INVALID', 'Access code used up or expired')
-  let userId: string
-  let result: { headers: Headers; user: SessionUser }
+}
+
+/**
+ * POST /api/access: checks the code (checkAccessCode), then lets a new browser in with it. A
+ * browser already inside (beta or account) keeps its user: a valid code changes nothing.
+ *
+ * For a new browser: the beta account is made first, then one transaction claims a redemption
+ * of the code (a conditional UPDATE, so concurrent redemptions never pass the cap or the
+ * expiry), records the redemption and starts the trial: all three are stored, or none. The
+ * account comes first because the auth library writes it outside our transaction (on PGlite a
+ * transaction holds the database, so a write from outside it would wait for it forever); when
+ * the transaction fails, that account is deleted again (its session goes with it, and its
+ * cookie is never sent). Throws ACCESS_CODE_INVALID (also when the code was used up or expired
+ * meanwhile) or RATE_LIMITED (attempts per client, or trialsPerClient).
+ */
+export async function redeemAccessCode(
+  deps: RedeemDeps,
+  input: { code: string; clientIp: string; headers: Headers; signedIn: RequestUser | null },
+): Promise<{ user: SessionUser; isNew: boolean; headers: Headers }> {
+  const code = await checkAccessCode(deps, input.code, input.clientIp)
+  if (input.signedIn) return { user: presentUser(input.signedIn), isNew: false, headers: new Headers() }
+  const at = deps.now()
+  await refuseTooManyTrials(deps.db, input.clientIp, at)
+  const { headers, response } = await callAuth(() =>
+    deps.auth.api.signInAnonymous({ headers: input.headers, returnHeaders: true }),
+  )
+  if (!response) throw new Error('beta sign-in returned no user')
+  const userId = response.user.id
   try {
-    const { headers, response } = await callAuth(() =>
-      deps.auth.api.signInAnonymous({ headers: input.headers, returnHeaders: true }),
-    )
-    if (!response) throw new Error('beta sign-in returned no user')
-    userId = response.user.id
-    result = {
-      headers,
-      user: presentUser({
-        id: userId,
-        email: response.user.email,
-        isBeta: true,
-        createdAt: response.user.createdAt,
-      }),
-    }
+    await deps.db.transaction(async (tx) => {
+      const claimed = await tx
+        .update(accessCodes)
+        .set({ redemptionCount: sql`${accessCodes.redemptionCount} + 1` })
+        .where(and(eq(accessCodes.code, code), isUsable(at)))
+        .returning({ code: accessCodes.code })
+      if (claimed.length === 0) throw new AppError('ACCESS_CODE_INVALID', 'Access code used up or expired')
+      await tx.insert(accessCodeRedemptions).values({ code, userId, clientIp: input.clientIp, createdAt: at })
+      await startTrial(tx as unknown as Db, userId, at)
+    })
   } catch (error) {
-    // No account was made: give the redemption back.
+    // The request fails with the first error. Should the delete fail too, the account left
+    // behind has no trial and no redemption, and its cookie was never sent: nobody can use it.
     await deps.db
-      .update(accessCodes)
-      .set({ redemptionCount: sql`greatest(${accessCodes.redemptionCount} - 1, 0)` })
-      .where(eq(accessCodes.code, input.code))
+      .delete(users)
+      .where(eq(users.id, userId))
+      .catch(() => undefined)
     throw error
   }
-  await deps.db
-    .insert(accessCodeRedemptions)
-    .values({ code: input.code, userId, clientIp: input.clientIp, createdAt: at })
-  await startTrial(deps.db, userId, at)
-  return result
+  const user = presentUser({
+    id: userId,
+    email: response.user.email,
+    isBeta: true,
+    createdAt: response.user.createdAt,
+  })
+  return { user, isNew: true, headers }
 }

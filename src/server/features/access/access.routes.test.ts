@@ -1,6 +1,12 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { accessCodeRedemptions, accessCodes, users } from '#server/db/schema/index.ts'
+import {
+  accessCodeRedemptions,
+  accessCodes,
+  sessions,
+  subscriptions,
+  users,
+} from '#server/db/schema/index.ts'
 import { nextClientIp } from '#tests/support/factories.ts'
 import {
   createTestClient,
@@ -156,6 +162,37 @@ describe('access codes', () => {
         .where(eq(accessCodeRedemptions.code, 'RACE03')),
     ).toHaveLength(3)
     expect(await server.database.db.select().from(users).where(eq(users.isBeta, true))).toHaveLength(3)
+  })
+
+  it('stores nothing of a redemption that fails half-way: no claim, no record, no account, no cookie', async () => {
+    const { db } = server.database
+    await createAccessCode(db, { code: 'HALF01', source: 'cli', maxRedemptions: 1 })
+    // The database refuses the trial, the last write of a redemption, after the code's claim
+    // and the redemption's record were written.
+    await db.execute(
+      sql.raw(`create function refuse_trial() returns trigger language plpgsql
+        as $$ begin raise exception 'no trial in this test'; end $$`),
+    )
+    await db.execute(
+      sql.raw(`create trigger refuse_trial before insert on subscriptions
+        for each row execute function refuse_trial()`),
+    )
+    try {
+      const refused = await client().request('/api/access', { json: { code: 'HALF01' } })
+      expect(refused.status).toBe(500)
+      expect(refused.headers.getSetCookie()).toEqual([])
+    } finally {
+      await db.execute(sql.raw('drop trigger refuse_trial on subscriptions'))
+      await db.execute(sql.raw('drop function refuse_trial()'))
+    }
+    const [code] = await db.select().from(accessCodes).where(eq(accessCodes.code, 'HALF01'))
+    expect(code?.redemptionCount).toBe(0)
+    expect(await db.select().from(accessCodeRedemptions)).toHaveLength(0)
+    expect(await db.select().from(users)).toHaveLength(0)
+    expect(await db.select().from(sessions)).toHaveLength(0)
+    expect(await db.select().from(subscriptions)).toHaveLength(0)
+    // Its one redemption was never used up.
+    expect((await client().request('/api/access', { json: { code: 'HALF01' } })).status).toBe(201)
   })
 
   it('makes one code on a first start with none, and none when some exist', async () => {

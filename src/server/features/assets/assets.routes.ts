@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '#server/http/context.ts'
 import { currentUser, requireUser } from '#server/http/session.ts'
+import type { AssetResponse } from '#shared/contracts/assets.ts'
 import {
   type AssetDeps,
   admitUpload,
@@ -36,14 +37,16 @@ export function assetsRoutes(deps: AssetDeps) {
       const subscription = await admitUpload(deps, userId, c.get('clientIp'))
       const file = await receiveSingleFile(c.req.raw, maxUploadBytes)
       const asset = await storeUpload(deps, userId, { bytes: file.bytes, name: file.name }, subscription)
-      return c.json({ asset: presentAsset(asset) }, 201)
+      return c.json<AssetResponse>({ asset: presentAsset(asset) }, 201)
     })
     .delete('/:id', async (c) => {
       await deleteUpload(deps, currentUser(c).id, c.req.param('id'), c.get('log'))
       return c.body(null, 204)
     })
     .get('/:id', async (c) =>
-      c.json({ asset: presentAsset(await getOwnedAsset(deps.db, currentUser(c).id, c.req.param('id'))) }),
+      c.json<AssetResponse>({
+        asset: presentAsset(await getOwnedAsset(deps.db, currentUser(c).id, c.req.param('id'))),
+      }),
     )
     .get('/:id/file', async (c) => {
       const asset = await getOwnedAsset(deps.db, currentUser(c).id, c.req.param('id'))

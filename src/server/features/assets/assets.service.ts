@@ -2,16 +2,16 @@ import { createHash, randomUUID } from 'node:crypto'
 import { and, eq, sql } from 'drizzle-orm'
 import type { Config } from '#server/config.ts'
 import type { Db } from '#server/db/client.ts'
-import { assets, generations } from '#server/db/schema/index.ts'
-import { getActiveSubscription, type SubscriptionRow } from '#server/features/billing/subscription.service.ts'
-import { ensureStorageRoom } from '#server/features/quota/storage-quota.ts'
+import { type AssetRow, assets, generations, type SubscriptionRow } from '#server/db/schema/index.ts'
+import { getActiveSubscription } from '#server/features/billing/subscription.service.ts'
+import { ensureStorageRoom } from '#server/features/quota/quota.service.ts'
 import type { Logger } from '#server/logger.ts'
 import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
+import type { AssetView } from '#shared/contracts/assets.ts'
 import { AppError } from '#shared/errors.ts'
 import { normalizeUploadedImage } from './image-intake.ts'
 
-export type AssetRow = typeof assets.$inferSelect
 /** What storing and reading files needs (the worker stores results with this much). */
 export type AssetStorageDeps = { db: Db; storage: ObjectStorage }
 export type AssetDeps = AssetStorageDeps & {
@@ -149,7 +149,7 @@ export async function getOwnedAsset(db: Db, userId: string, id: string): Promise
   return row
 }
 
-export function presentAsset(row: AssetRow) {
+export function presentAsset(row: AssetRow): AssetView {
   return {
     id: row.id,
     kind: row.kind,

@@ -8,9 +8,11 @@ import {
   passwordResetConfirmSchema,
   passwordResetRequestSchema,
   type SessionResponse,
+  type SignedInResponse,
   signInRequestSchema,
   signUpRequestSchema,
 } from '#shared/contracts/auth.ts'
+import type { OkResponse } from '#shared/contracts/common.ts'
 import {
   type AuthDeps,
   changePassword,
@@ -35,7 +37,7 @@ export function authRoutes(deps: AuthDeps) {
         clientIp: c.get('clientIp'),
       })
       forwardCookies(result.headers, c.header)
-      return c.json<SessionResponse>({ user: result.user }, 201)
+      return c.json<SignedInResponse>({ user: result.user }, 201)
     })
     .post('/auth/sign-in', validate('json', signInRequestSchema), async (c) => {
       const result = await signIn(deps, c.req.valid('json'), {
@@ -43,7 +45,7 @@ export function authRoutes(deps: AuthDeps) {
         clientIp: c.get('clientIp'),
       })
       forwardCookies(result.headers, c.header)
-      return c.json<SessionResponse>({ user: result.user })
+      return c.json<SignedInResponse>({ user: result.user })
     })
     .post('/auth/sign-out', async (c) => {
       if (c.get('user')) {
@@ -59,14 +61,14 @@ export function authRoutes(deps: AuthDeps) {
         headers: c.req.raw.headers,
         clientIp: c.get('clientIp'),
       })
-      return c.json({ ok: true as const }, 202)
+      return c.json<OkResponse>({ ok: true }, 202)
     })
     .post('/auth/password-reset/confirm', validate('json', passwordResetConfirmSchema), async (c) => {
       await confirmPasswordReset(deps, c.req.valid('json'), {
         headers: c.req.raw.headers,
         clientIp: c.get('clientIp'),
       })
-      return c.json({ ok: true as const })
+      return c.json<OkResponse>({ ok: true })
     })
     .post('/auth/password', requireUser, validate('json', changePasswordRequestSchema), async (c) => {
       const headers = await changePassword(deps, currentUser(c), c.req.valid('json'), {
@@ -74,6 +76,6 @@ export function authRoutes(deps: AuthDeps) {
         clientIp: c.get('clientIp'),
       })
       forwardCookies(headers, c.header)
-      return c.json({ ok: true as const })
+      return c.json<OkResponse>({ ok: true })
     })
 }

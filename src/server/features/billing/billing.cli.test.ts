@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '#server/db/client.ts'
 import { subscriptions } from '#server/db/schema/index.ts'
+import { startLockHolder } from '#tests/support/embedded-lock-holder.ts'
 import { createUser } from '#tests/support/factories.ts'
 
 // The CLI as an operator runs it, on an embedded data folder of its own.
@@ -57,14 +58,16 @@ describe('npm run billing', () => {
     expect(cli('give-pro', 'seller@example.com').status).toBe(2)
   }, 60_000)
 
-  it('refuses to open the embedded database while a server holds it', () => {
-    writeFileSync(join(dataDir, 'server.pid'), String(process.pid))
+  it('refuses to open the embedded database while a server holds it', async () => {
+    // A real process holds the data folder, as a running server would.
+    const holder = await startLockHolder(dataDir)
     try {
       const refused = cli('set-plan', 'seller@example.com', 'pro')
       expect(refused.status).toBe(1)
+      expect(refused.stderr).toContain(`Vitrin (process ${holder.pid}) is using the embedded database`)
       expect(refused.stderr).toContain('Stop it first')
     } finally {
-      rmSync(join(dataDir, 'server.pid'))
+      await holder.kill('SIGTERM')
     }
   })
 })

@@ -1,10 +1,11 @@
-import type { assets, GenerationResultRecord, generations } from '#server/db/schema/index.ts'
-import type { AssetView, GenerationResultView, GenerationView } from '#shared/contracts/generations.ts'
+import type { AssetRow, GenerationResultRecord, GenerationRow } from '#server/db/schema/index.ts'
+import type {
+  GenerationAssetView,
+  GenerationResultView,
+  GenerationView,
+} from '#shared/contracts/generations.ts'
 
-type GenerationRow = typeof generations.$inferSelect
-type AssetRow = typeof assets.$inferSelect
-
-export function presentAssetView(asset: AssetRow): AssetView {
+export function presentAssetView(asset: AssetRow): GenerationAssetView {
   const url = `/api/assets/${asset.id}/file`
   return {
     id: asset.id,

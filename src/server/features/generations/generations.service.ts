@@ -1,22 +1,19 @@
-import { and, desc, eq, getTableColumns, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNotNull, lt, or } from 'drizzle-orm'
 import type { z } from 'zod'
 import type { Config } from '#server/config.ts'
 import type { Db } from '#server/db/client.ts'
-import { assets, generations, providerKeys } from '#server/db/schema/index.ts'
-import { getActiveSubscription, type SubscriptionRow } from '#server/features/billing/subscription.service.ts'
 import {
-  quotaExceeded,
-  quotaHoldFor,
-  releaseQuotaCtes,
-  reservationCtes,
-} from '#server/features/quota/quota.service.ts'
-import {
-  storageQuotaBytes,
-  storageQuotaExceeded,
-  storageUsedSql,
-} from '#server/features/quota/storage-quota.ts'
-import type { Notifier } from '#server/jobs/notifier.ts'
-import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
+  type AssetRow,
+  assets,
+  type GenerationRow,
+  generations,
+  providerKeys,
+  type SubscriptionRow,
+} from '#server/db/schema/index.ts'
+import type { Notifier } from '#server/events/notifier.ts'
+import { getActiveSubscription } from '#server/features/billing/subscription.service.ts'
+import { quotaHoldFor, storageQuotaBytes } from '#server/features/quota/quota.service.ts'
+import type { RateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import {
   type createGenerationRequestSchema,
@@ -30,9 +27,14 @@ import {
 } from '#shared/contracts/generations.ts'
 import { AppError } from '#shared/errors.ts'
 import { assetIdsOf, presentGeneration } from './generations.present.ts'
-
-/** SEO copy is unlimited, but not unthrottled: 30 per user per 10 minutes. */
-export const seoRateLimit: RateLimitRule = { name: 'seo', limit: 30, windowSeconds: 600 }
+import {
+  type AdmissionLimits,
+  acceptJob,
+  admitJob,
+  admitSeoJob,
+  cancelJob,
+  type JobRequest,
+} from './job-queue.ts'
 
 export type GenerationDeps = {
   db: Db
@@ -40,33 +42,16 @@ export type GenerationDeps = {
   rateLimiter: RateLimiter
   notifier: Notifier
   providers: Config['providers']
-  limits: Pick<Config['limits'], 'generationsPerMinute' | 'generationsPerMinutePerClient'>
+  limits: AdmissionLimits
   /** Generations one user may have queued or running; more are refused with QUEUE_FULL. */
   maxQueuedPerUser: number
   now: () => Date
 }
 
-/** Per-minute limits on starting generations of every kind: per account, and per client address. */
-export function generationRateLimits(limits: GenerationDeps['limits']): {
-  perAccount: RateLimitRule
-  perClient: RateLimitRule
-} {
-  return {
-    perAccount: { name: 'generation', limit: limits.generationsPerMinute, windowSeconds: 60 },
-    perClient: { name: 'generation-ip', limit: limits.generationsPerMinutePerClient, windowSeconds: 60 },
-  }
-}
-
 /** Counts one attempt to start a generation; RATE_LIMITED past either per-minute limit. */
-export async function admitGeneration(deps: GenerationDeps, userId: string, clientIp: string): Promise<void> {
-  const rules = generationRateLimits(deps.limits)
-  await deps.rateLimiter.consumeAll([
-    [rules.perAccount, userId],
-    [rules.perClient, clientIp],
-  ])
+export function admitGeneration(deps: GenerationDeps, userId: string, clientIp: string): Promise<void> {
+  return admitJob(deps.rateLimiter, deps.limits, userId, clientIp)
 }
-
-export type GenerationRow = typeof generations.$inferSelect
 
 function providerFor(deps: GenerationDeps, mode: GenerationMode): string {
   return mode === 'image'
@@ -91,23 +76,11 @@ async function usesOwnKey(
   return key !== undefined
 }
 
-/** A generations row as a raw statement returned it (database names and values), typed. */
-function rowFromDriver(raw: Record<string, unknown>): GenerationRow {
-  return Object.fromEntries(
-    Object.entries(getTableColumns(generations)).map(([key, column]) => {
-      const value = raw[column.name]
-      return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)]
-    }),
-  ) as GenerationRow
-}
-
 async function loadAssets(db: Db, ids: string[]) {
-  if (ids.length === 0) return new Map<string, typeof assets.$inferSelect>()
+  if (ids.length === 0) return new Map<string, AssetRow>()
   const rows = await db.select().from(assets).where(inArray(assets.id, ids))
   return new Map(rows.map((row) => [row.id, row]))
 }
-
-export type AssetRow = typeof assets.$inferSelect
 
 /**
  * Presents rows, reading the assets they show except those already in `assetCache`; the ones
@@ -135,69 +108,34 @@ async function requireOwnedAsset(db: Db, userId: string, id: string): Promise<As
 /**
  * Accepts a generation: checks the inputs belong to the user, holds quota (image quota for
  * images, video quota for videos; SEO is rate-limited instead), and queues the job, all before
- * answering. The quota hold and the row are written together, or neither is.
+ * answering. The quota hold and the row are written together, or neither is (job-queue.ts).
  */
 async function enqueue(
   deps: GenerationDeps,
   userId: string,
-  values: Omit<typeof generations.$inferInsert, 'userId' | 'provider' | 'quotaReservationId' | 'usesOwnKey'>,
+  values: Omit<JobRequest, 'userId' | 'provider' | 'usesOwnKey'>,
   knownAssets: AssetRow[] = [],
   /** The active subscription, when the caller has already started reading it. */
   subscriptionRead?: Promise<SubscriptionRow | null>,
 ): Promise<GenerationView> {
   const mode = values.mode
-  if (mode === 'seo') await deps.rateLimiter.consume(seoRateLimit, userId)
+  if (mode === 'seo') await admitSeoJob(deps.rateLimiter, userId)
   // Read once, for the plan check, the own-key check and the quota. Every mode needs a plan or
   // trial (SEO too: with SEO_PROVIDER=openai each job is a paid model call).
   const subscription = await (subscriptionRead ?? getActiveSubscription(deps.db, userId, deps.now()))
   if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'No active plan')
   const isOwnKey = await usesOwnKey(deps, userId, mode, subscription)
-  const row = {
-    ...values,
-    userId,
-    provider: providerFor(deps, mode),
-    usesOwnKey: isOwnKey,
-  } satisfies typeof generations.$inferInsert
   const resource = mode === 'image' ? 'images' : 'videos'
   // Images and videos on the server's key hold a unit of quota; SEO and own-key jobs hold none.
   const hold =
     mode === 'seo' || isOwnKey
       ? null
       : await quotaHoldFor(deps.db, userId, resource, deps.now(), subscription)
-  // The queue and storage checks, the quota hold and the row in one statement (no transaction
-  // kept open across round trips): with the user's queue full, their storage full (the result
-  // would be stored; one result may go past it), or the quota used up, nothing is written.
-  const hasRoom = sql`(select count(*) from ${generations} active
-    where active.user_id = ${userId} and active.status in ('queued', 'running')) < ${deps.maxQueuedPerUser}`
-  const hasStorage = sql`${storageUsedSql(userId)} < ${storageQuotaBytes(subscription)}`
-  const result = (await deps.db.execute(sql`
-    with room as (select ${hasRoom} as is_open, ${hasStorage} as has_storage),
-    ${hold ? sql`${reservationCtes(hold, sql`(select is_open and has_storage from room)`)},` : sql``}
-    inserted as (
-      insert into ${generations} (
-        user_id, tool, mode, aspect_ratio, prompt, context, input_asset_id, reference_asset_id,
-        source_generation_id, provider, uses_own_key, quota_reservation_id
-      )
-      select ${row.userId}, ${row.tool}, ${row.mode}, ${row.aspectRatio}, ${row.prompt ?? ''},
-        ${JSON.stringify(row.context ?? {})}::jsonb, ${row.inputAssetId ?? null},
-        ${row.referenceAssetId ?? null}, ${row.sourceGenerationId ?? null}, ${row.provider},
-        ${isOwnKey}, ${hold ? sql`reserved.id from reserved` : sql`null where (select is_open and has_storage from room)`}
-      returning *
-    )
-    select room.is_open as queue_open, room.has_storage, inserted.* from room left join inserted on true
-  `)) as unknown as { rows: Record<string, unknown>[] }
-  const [raw] = result.rows
-  if (!raw?.queue_open) {
-    throw new AppError('QUEUE_FULL', `At most ${deps.maxQueuedPerUser} generations may wait at once`)
-  }
-  if (!raw.has_storage) throw storageQuotaExceeded()
-  if (raw.id === null || raw.id === undefined) {
-    if (hold) throw quotaExceeded(resource)
-    throw new Error('generation insert returned no row')
-  }
-  // The row as inserted (a read afterwards could already see the worker's claim).
-  const created = rowFromDriver(raw)
-  deps.notifier.workAvailable()
+  const created = await acceptJob(
+    deps,
+    { ...values, userId, provider: providerFor(deps, mode), usesOwnKey: isOwnKey },
+    { hold, storageQuotaBytes: storageQuotaBytes(subscription), maxQueuedPerUser: deps.maxQueuedPerUser },
+  )
   const [view] = await presentRows(deps.db, [created], new Map(knownAssets.map((asset) => [asset.id, asset])))
   if (!view) throw new Error('generation could not be presented')
   return view
@@ -401,36 +339,7 @@ export async function cancelGeneration(
 ): Promise<GenerationView> {
   const row = await getOwnedRow(deps.db, userId, id)
   if (isTerminalStatus(row.status)) return getGeneration(deps, userId, id)
-  // A queued one: canceled, and its quota given back, in one statement.
-  const canceled = deps.db.$with('canceled').as(
-    deps.db
-      .update(generations)
-      .set({
-        status: 'canceled',
-        errorCode: 'GENERATION_CANCELED',
-        finishedAt: deps.now(),
-        lockedBy: null,
-        leaseUntil: null,
-      })
-      .where(and(eq(generations.id, id), eq(generations.status, 'queued')))
-      .returning(),
-  )
-  const [canceledNow] = await deps.db
-    .with(
-      canceled,
-      ...releaseQuotaCtes(deps.db, sql`(select ${canceled.quotaReservationId} from ${canceled})`, deps.now()),
-    )
-    .select({ id: canceled.id })
-    .from(canceled)
-  // A running one: flagged; its worker stops it and gives the quota back.
-  if (!canceledNow) {
-    await deps.db
-      .update(generations)
-      .set({ cancelRequested: true })
-      .where(and(eq(generations.id, id), eq(generations.status, 'running')))
-  }
-  deps.notifier.generationChanged(id)
-  if (!canceledNow) deps.notifier.workAvailable()
+  await cancelJob(deps, id, deps.now)
   return getGeneration(deps, userId, id)
 }
 

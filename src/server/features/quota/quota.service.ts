@@ -1,17 +1,12 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { Db } from '#server/db/client.ts'
-import { quotaReservations, usageMonthly } from '#server/db/schema/index.ts'
-import {
-  getActiveSubscription,
-  presentSubscription,
-  type SubscriptionRow,
-} from '#server/features/billing/subscription.service.ts'
+import { assets, quotaReservations, type SubscriptionRow, usageMonthly } from '#server/db/schema/index.ts'
+import { getActiveSubscription, presentSubscription } from '#server/features/billing/subscription.service.ts'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
 import { AppError } from '#shared/errors.ts'
 import { getPlan } from '#shared/plans.ts'
 import { type QuotaResource, usagePeriod } from '#shared/quota.ts'
-import { storageQuotaBytes, storageUsedBytes } from './storage-quota.ts'
 
 const usedColumnName = { images: 'images_used', videos: 'videos_used' } as const
 
@@ -76,7 +71,8 @@ export function reservationCtes(hold: QuotaHold, onlyIf?: SQL): SQL {
 
 /**
  * Holds one image or video of this month's quota on its own (generations hold theirs in the
- * statement that queues them). Throws NO_SUBSCRIPTION or QUOTA_EXCEEDED_IMAGES / _VIDEOS.
+ * statement that queues them: acceptJob in features/generations/job-queue.ts). Throws
+ * NO_SUBSCRIPTION or QUOTA_EXCEEDED_IMAGES / _VIDEOS.
  */
 export async function reserveQuota(
   db: Db,
@@ -162,6 +158,44 @@ export async function releaseQuota(db: Db, reservationId: string, now: Date): Pr
   const [released, usage] = releaseQuotaCtes(db, reservationId, now)
   const rows = await db.with(released, usage).select().from(released)
   return rows.length > 0
+}
+
+/** The bytes the user's files (uploads and results) take in storage, as an SQL expression. */
+export function storageUsedSql(userId: string): SQL<number> {
+  return sql<number>`(select coalesce(sum(${assets.bytes}), 0)::float8 from ${assets} where ${assets.userId} = ${userId})`
+}
+
+/** Bytes the user's files (uploads and results) take in storage. */
+export async function storageUsedBytes(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ used: storageUsedSql(userId) }).from(sql`(select 1) as one`)
+  return Number(row?.used ?? 0)
+}
+
+/** The plan's storage in bytes; 0 without an active plan. */
+export function storageQuotaBytes(subscription: SubscriptionRow | null): number {
+  return subscription ? getPlan(subscription.planId).storageBytes : 0
+}
+
+export function storageQuotaExceeded(): AppError {
+  return new AppError('STORAGE_QUOTA_EXCEEDED', 'Storage quota reached')
+}
+
+/**
+ * Refuses with STORAGE_QUOTA_EXCEEDED unless `addedBytes` more still fit in the plan's storage
+ * (with 0: unless the user is below it). A check, not a hold: requests racing each other may
+ * together go past the quota by what they carry (an upload is at most 10 MB), and a job's
+ * result is stored by the worker after the check, so a user may end slightly over.
+ */
+export async function ensureStorageRoom(
+  db: Db,
+  userId: string,
+  subscription: SubscriptionRow | null,
+  addedBytes: number,
+): Promise<void> {
+  const quota = storageQuotaBytes(subscription)
+  const used = await storageUsedBytes(db, userId)
+  const isFull = addedBytes > 0 ? used + addedBytes > quota : used >= quota
+  if (isFull) throw storageQuotaExceeded()
 }
 
 /** This month's usage against the active plan (no plan: quotas of 0). No usage row means 0 used. */

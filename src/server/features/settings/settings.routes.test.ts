@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSecretBox } from '#server/crypto/secret-box.ts'
 import { providerKeys } from '#server/db/schema/index.ts'
-import { createManualBillingProvider } from '#server/features/billing/billing-provider.ts'
 import { nextClientIp } from '#tests/support/factories.ts'
 import {
   createTestClient,
@@ -108,7 +107,7 @@ describe('settings and billing over HTTP', () => {
     const deps = {
       db: server.database.db,
       keyBox: createSecretBox(server.config.appSecret ?? '', 'provider-keys v1'),
-      billing: createManualBillingProvider(server.database.db),
+      billing: server.deps.billing,
     }
     expect(await readFalKey(deps, row?.userId ?? '')).toBe(falKey)
     const wrongSecret = {

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import type { SecretBox } from '#server/crypto/secret-box.ts'
 import type { Db } from '#server/db/client.ts'
 import { providerKeys, subscriptions } from '#server/db/schema/index.ts'
-import type { BillingProvider } from '#server/features/billing/billing-provider.ts'
+import type { BillingProvider } from '#server/features/billing/billing.service.ts'
 import { getActiveSubscription } from '#server/features/billing/subscription.service.ts'
 import type { SettingsResponse } from '#shared/contracts/settings.ts'
 import { AppError } from '#shared/errors.ts'
@@ -29,7 +29,7 @@ export async function getSettings(deps: SettingsDeps, userId: string, now: Date)
   }
 }
 
-/** Stores the toggles on the active subscription (the seed keeps them there). */
+/** Stores the toggles on the active subscription (their columns are in db/schema/billing.ts). */
 export async function updateSettings(
   deps: SettingsDeps,
   userId: string,

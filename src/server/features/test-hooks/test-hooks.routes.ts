@@ -6,6 +6,7 @@ import { contactMessages, emailOutbox, usageMonthly } from '#server/db/schema/in
 import type { AppEnv } from '#server/http/context.ts'
 import { currentUser, requireUser } from '#server/http/session.ts'
 import { validate } from '#server/http/validate.ts'
+import type { OkResponse } from '#shared/contracts/common.ts'
 import { usagePeriod } from '#shared/quota.ts'
 
 const usageSchema = z.object({ imagesUsed: z.number().int().min(0), videosUsed: z.number().int().min(0) })
@@ -48,7 +49,7 @@ export function testHookRoutes(deps: { db: Db; now: () => Date }) {
             target: [usageMonthly.userId, usageMonthly.period],
             set: { imagesUsed: values.imagesUsed, videosUsed: values.videosUsed },
           })
-        return c.json({ ok: true as const })
+        return c.json<OkResponse>({ ok: true })
       })
   )
 }

@@ -358,7 +358,7 @@ describe('fal image edit: waiting and the result', () => {
     ])
   })
 
-  it('an empty images list is bad_output with the seed message', async () => {
+  it('an empty images list is bad_output with "No image URL returned from API"', async () => {
     fake.script({ noImageUrl: true })
     const provider = createFalImageProvider(adapterOptions())
     const started = await provider.startImageEdit(productRequest(), context().ctx)

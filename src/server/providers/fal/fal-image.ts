@@ -10,7 +10,7 @@ import {
 import { falError } from './fal-errors.ts'
 import { createFalQueue, createPromptMemory, type FalAdapterOptions, sniffImageMime } from './fal-queue.ts'
 
-/** The nano-banana/edit input, field for field and in the seed's order (providers.md §1a). */
+/** The nano-banana/edit input, field for field and in the order we send it (fal-image.test.ts pins it). */
 export type FalImageEditInput = {
   prompt: string
   image_urls: string[]
@@ -35,8 +35,8 @@ export function buildImageEditInput(request: ImageEditRequest, imageUrls: string
     output_format: 'jpeg',
     // false: fal keeps a URL (we download it) instead of inlining a data URI in the reply.
     sync_mode: false,
-    // The seed sends a ratio only when it is not 16:9 (16:9 then means "keep the input's
-    // ratio"); Vitrin offers 1:1 and 9:16, so in practice it is always sent.
+    // A ratio is sent only when it is not 16:9 (16:9 then means "keep the input's ratio");
+    // Vitrin offers 1:1 and 9:16, so in practice it is always sent.
     ...(request.aspectRatio !== ('16:9' as string) ? { aspect_ratio: request.aspectRatio } : {}),
   }
 }

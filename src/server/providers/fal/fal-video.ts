@@ -11,7 +11,7 @@ import {
 import { falError } from './fal-errors.ts'
 import { createFalQueue, createPromptMemory, type FalAdapterOptions, isMp4 } from './fal-queue.ts'
 
-/** The veo3 fast image-to-video input (providers.md §1b). */
+/** The veo3 fast image-to-video input, field for field (fal-video.test.ts pins it). */
 export type FalVideoInput = {
   prompt: string
   image_url: string

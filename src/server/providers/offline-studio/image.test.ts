@@ -1,6 +1,7 @@
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type AspectRatio, imageSize, productScenes } from '#shared/scenes.ts'
+import { busyPhoto, garmentPhoto, productPhoto, redSquarePhoto } from '#tests/support/test-photos.ts'
 import { type ImageEditRequest, ProviderError } from '../types.ts'
 import { createOfflineStudio } from './index.ts'
 import {
@@ -12,7 +13,6 @@ import {
   type Pixels,
   testContext,
 } from './measure.ts'
-import { busyPhoto, garmentPhoto, productPhoto, redSquarePhoto } from './test-photos.ts'
 
 const studio = createOfflineStudio({ ffmpegPath: '/usr/bin/ffmpeg' })
 const ratios: AspectRatio[] = ['1:1', '9:16']

@@ -2,12 +2,12 @@ import fc from 'fast-check'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { normalizeSeoContent, type ProductDetails, type SeoContent, seoLimits } from '#shared/seo.ts'
+import { garmentPhoto, productPhoto, redSquarePhoto } from '#tests/support/test-photos.ts'
 import { ProviderError } from '../types.ts'
 import { findDominantColour, nameColour, type TurkishColour } from './dominant-colour.ts'
 import { createOfflineStudio } from './index.ts'
 import { testContext } from './measure.ts'
 import { softLower, titleCase, upperFirst, writeSeoCopy } from './seo-copy.ts'
-import { garmentPhoto, productPhoto, redSquarePhoto } from './test-photos.ts'
 
 const lower = (text: string) => text.toLocaleLowerCase('tr-TR')
 

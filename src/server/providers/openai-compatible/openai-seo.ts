@@ -22,15 +22,15 @@ export type OpenAiSeoOptions = {
   baseUrl: string
   /** A chat model that accepts an image. */
   model: string
-  /** SDK retries on 408/409/429/5xx and connection errors (seed: 2). */
+  /** SDK retries on 408/409/429/5xx and connection errors (default 2). */
   maxRetries?: number | undefined
-  /** Per-request timeout in ms (seed: 10 minutes). */
+  /** Per-request timeout in ms (default 10 minutes). */
   timeoutMs?: number | undefined
   /** The fetch to use (tests may wrap it). */
   fetch?: typeof fetch | undefined
 }
 
-/** Strict structured output: every field required, nothing else allowed (providers.md §3). */
+/** Strict structured output: every field required, nothing else allowed (limits from #shared/seo.ts). */
 export const seoJsonSchema = {
   type: 'object',
   properties: {

@@ -2,8 +2,8 @@ import { Navigate, useSearchParams } from 'react-router'
 import { safeNextPath } from '#shared/contracts/access.ts'
 import { PageSpinner } from '#web/components/layout/root-layout.tsx'
 import { AccessCodeForm } from '#web/features/auth/components/access-code-form.tsx'
-import { useSession } from '#web/features/session/session-context.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useSession } from '#web/lib/session.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 /** /access?next=…: the beta code gate. Someone already signed in goes straight on to `next`. */

@@ -1,25 +1,22 @@
-import { useEffect, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
 import type { BillingResponse } from '#shared/contracts/billing.ts'
 import { getPlan, type Plan } from '#shared/plans.ts'
-import { Button } from '#web/components/ui/button.tsx'
+import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
 import { Container } from '#web/components/ui/container.tsx'
+import { LoadState } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
-import { cancelSubscription, choosePlan } from '#web/features/billing/api/billing-api.ts'
+import { cancelSubscription, choosePlan, getBilling } from '#web/features/billing/api/billing-api.ts'
 import { ChoosePlanDialog } from '#web/features/billing/components/choose-plan-dialog.tsx'
-import { ConfirmDialog } from '#web/features/billing/components/confirm-dialog.tsx'
 import { CurrentPlanSummary } from '#web/features/billing/components/current-plan-summary.tsx'
 import { PlanOptions } from '#web/features/billing/components/plan-options.tsx'
 import { PortalButton } from '#web/features/billing/components/portal-button.tsx'
 import { TestBillingNotice } from '#web/features/billing/components/test-billing-notice.tsx'
-import { errorMessage } from '#web/features/billing/error-message.ts'
-import { useBilling } from '#web/features/billing/hooks/use-billing.ts'
-import { useSession } from '#web/features/session/session-context.tsx'
+import { getUsage } from '#web/features/usage/api/get-usage.ts'
 import { QuotaMeter } from '#web/features/usage/components/quota-meter.tsx'
-import { useUsage } from '#web/features/usage/hooks/use-usage.ts'
-import { ApiError } from '#web/lib/api-client.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
+import { useResource } from '#web/lib/use-resource.ts'
 
 type Pending = { kind: 'choose'; plan: Plan } | { kind: 'cancel' } | null
 
@@ -27,21 +24,14 @@ const cardClass = 'rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm
 
 export function BillingPage() {
   const { t } = useI18n()
-  const session = useSession()
-  const { state, reload, replace } = useBilling()
-  const usage = useUsage()
+  const billingState = useResource(getBilling)
+  const usage = useResource(getUsage)
   const [pending, setPending] = useState<Pending>(null)
   const [message, setMessage] = useState('')
   const statusRef = useRef<HTMLParagraphElement>(null)
   // After a change the dialog hands focus to the confirmation message; after "Not now", back to its opener.
   const focusAfterDialogRef = useRef<HTMLElement | null>(null)
   useDocumentTitle(t('billing.title'))
-
-  const isUnauthorized =
-    state.status === 'error' && state.error instanceof ApiError && state.error.code === 'UNAUTHORIZED'
-  useEffect(() => {
-    if (isUnauthorized) void session.refresh()
-  }, [isUnauthorized, session.refresh])
 
   function open(next: Pending) {
     setMessage('')
@@ -50,14 +40,14 @@ export function BillingPage() {
   }
 
   function adopt(billing: BillingResponse, text: string) {
-    replace(billing)
+    billingState.replace(billing)
     usage.reload()
     focusAfterDialogRef.current = statusRef.current
     setPending(null)
     setMessage(text)
   }
 
-  const billing = state.status === 'ready' ? state.billing : null
+  const billing = billingState.status === 'ready' ? billingState.data : null
   const subscription = billing?.subscription ?? null
   const activePlanId = subscription?.status === 'active' ? subscription.planId : null
 
@@ -78,117 +68,114 @@ export function BillingPage() {
         >
           {message}
         </p>
-        {state.status === 'loading' ? (
-          <div className="flex min-h-40 items-center justify-center text-brand-700">
-            <Spinner label={t('billing.loading')} className="size-8" />
-          </div>
-        ) : state.status === 'error' ? (
-          <div role="alert" className="max-w-xl rounded-2xl border border-red-200 bg-red-50 p-6 text-red-900">
-            <p className="font-semibold">{t('billing.error.title')}</p>
-            <p className="mt-1 text-sm">{errorMessage(t, state.error)}</p>
-            <Button variant="secondary" className="mt-4" onClick={reload}>
-              {t('billing.error.retry')}
-            </Button>
-          </div>
-        ) : billing ? (
-          <>
-            {billing.canChangePlan ? (
-              billing.provider === 'manual' ? (
-                <TestBillingNotice />
-              ) : null
-            ) : (
-              <TestBillingNotice isOperatorManaged />
-            )}
+        <LoadState
+          state={billingState}
+          onRetry={billingState.reload}
+          loadingLabel={t('billing.loading')}
+          errorTitle={t('billing.error.title')}
+          retryLabel={t('billing.error.retry')}
+        >
+          {(billing) => (
+            <>
+              {billing.canChangePlan ? (
+                billing.provider === 'manual' ? (
+                  <TestBillingNotice />
+                ) : null
+              ) : (
+                <TestBillingNotice isOperatorManaged />
+              )}
 
-            <div className="grid gap-6 lg:grid-cols-5">
-              <section aria-labelledby="billing-current-title" className={`${cardClass} lg:col-span-3`}>
-                <h2 id="billing-current-title" className="text-lg font-semibold text-slate-900">
-                  {t('billing.current.title')}
-                </h2>
-                <div className="mt-4">
-                  <CurrentPlanSummary subscription={subscription} canChoose={billing.canChangePlan} />
-                </div>
-                <div className="mt-6 flex flex-col gap-6 border-t border-slate-200 pt-6">
-                  {activePlanId && billing.canChangePlan ? (
-                    <div>
-                      <button
-                        type="button"
-                        onClick={() => open({ kind: 'cancel' })}
-                        className="rounded-lg border border-red-300 bg-white px-4 py-2 text-sm font-semibold text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700"
-                      >
-                        {t('billing.cancel.button')}
-                      </button>
-                    </div>
-                  ) : null}
-                  {billing.hasCustomerPortal ? null : (
-                    <PortalButton
-                      label={t('billing.portal.button')}
-                      reason={t('billing.portal.unavailable')}
-                    />
+              <div className="grid gap-6 lg:grid-cols-5">
+                <section aria-labelledby="billing-current-title" className={`${cardClass} lg:col-span-3`}>
+                  <h2 id="billing-current-title" className="text-lg font-semibold text-slate-900">
+                    {t('billing.current.title')}
+                  </h2>
+                  <div className="mt-4">
+                    <CurrentPlanSummary subscription={subscription} canChoose={billing.canChangePlan} />
+                  </div>
+                  <div className="mt-6 flex flex-col gap-6 border-t border-slate-200 pt-6">
+                    {activePlanId && billing.canChangePlan ? (
+                      <div>
+                        <button
+                          type="button"
+                          onClick={() => open({ kind: 'cancel' })}
+                          className="rounded-lg border border-red-300 bg-white px-4 py-2 text-sm font-semibold text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700"
+                        >
+                          {t('billing.cancel.button')}
+                        </button>
+                      </div>
+                    ) : null}
+                    {billing.hasCustomerPortal ? null : (
+                      <PortalButton
+                        label={t('billing.portal.button')}
+                        reason={t('billing.portal.unavailable')}
+                      />
+                    )}
+                  </div>
+                </section>
+
+                <section
+                  aria-labelledby="billing-usage-title"
+                  className="rounded-2xl bg-brand-950 p-5 text-white shadow-sm sm:p-6 lg:col-span-2"
+                >
+                  <h2 id="billing-usage-title" className="text-lg font-semibold">
+                    {t('billing.usage.title')}
+                  </h2>
+                  <LoadState
+                    state={usage}
+                    onRetry={usage.reload}
+                    loading={
+                      <div className="mt-6 text-brand-100">
+                        <Spinner label={t('billing.usage.loading')} />
+                      </div>
+                    }
+                    variant="inline"
+                    className="mt-4"
+                    errorTitle={t('billing.usage.error')}
+                    retryLabel={t('billing.error.retry')}
+                  >
+                    {(usage) =>
+                      usage.subscription === null ? (
+                        <p className="mt-4 text-sm text-brand-100" data-testid="usage-no-plan">
+                          {t('billing.usage.noPlan', {
+                            images: usage.images.used,
+                            videos: usage.videos.used,
+                          })}
+                        </p>
+                      ) : (
+                        <div className="mt-6 space-y-6">
+                          <QuotaMeter resource="images" {...usage.images} />
+                          <QuotaMeter resource="videos" {...usage.videos} />
+                          <p className="text-sm text-brand-100">{t('billing.usage.seo')}</p>
+                        </div>
+                      )
+                    }
+                  </LoadState>
+                </section>
+              </div>
+
+              <section aria-labelledby="billing-plans-title">
+                <h2 id="billing-plans-title" className="text-lg font-semibold text-slate-900">
+                  {t(
+                    !billing.canChangePlan
+                      ? 'billing.plans.titleOperator'
+                      : activePlanId
+                        ? 'billing.plans.title'
+                        : 'billing.plans.titleNone',
                   )}
-                </div>
-              </section>
-
-              <section
-                aria-labelledby="billing-usage-title"
-                className="rounded-2xl bg-brand-950 p-5 text-white shadow-sm sm:p-6 lg:col-span-2"
-              >
-                <h2 id="billing-usage-title" className="text-lg font-semibold">
-                  {t('billing.usage.title')}
                 </h2>
-                {usage.status === 'loading' ? (
-                  <div className="mt-6 text-brand-100">
-                    <Spinner label={t('billing.usage.loading')} />
-                  </div>
-                ) : usage.status === 'error' ? (
-                  <div className="mt-4 text-sm">
-                    <p>{t('billing.usage.error')}</p>
-                    <button
-                      type="button"
-                      onClick={usage.reload}
-                      className="mt-2 rounded font-semibold text-white underline underline-offset-4"
-                    >
-                      {t('billing.error.retry')}
-                    </button>
-                  </div>
-                ) : usage.usage.subscription === null ? (
-                  <p className="mt-4 text-sm text-brand-100" data-testid="usage-no-plan">
-                    {t('billing.usage.noPlan', {
-                      images: usage.usage.images.used,
-                      videos: usage.usage.videos.used,
-                    })}
-                  </p>
-                ) : (
-                  <div className="mt-6 space-y-6">
-                    <QuotaMeter resource="images" {...usage.usage.images} />
-                    <QuotaMeter resource="videos" {...usage.usage.videos} />
-                    <p className="text-sm text-brand-100">{t('billing.usage.seo')}</p>
-                  </div>
-                )}
+                <p className="mt-1 mb-4 text-sm text-slate-600">
+                  {t(billing.canChangePlan ? 'billing.plans.subtitle' : 'billing.plans.subtitleOperator')}
+                </p>
+                <PlanOptions
+                  currentPlanId={activePlanId}
+                  canChoose={billing.canChangePlan}
+                  onChoose={(plan) => open({ kind: 'choose', plan })}
+                />
               </section>
-            </div>
-
-            <section aria-labelledby="billing-plans-title">
-              <h2 id="billing-plans-title" className="text-lg font-semibold text-slate-900">
-                {t(
-                  !billing.canChangePlan
-                    ? 'billing.plans.titleOperator'
-                    : activePlanId
-                      ? 'billing.plans.title'
-                      : 'billing.plans.titleNone',
-                )}
-              </h2>
-              <p className="mt-1 mb-4 text-sm text-slate-600">
-                {t(billing.canChangePlan ? 'billing.plans.subtitle' : 'billing.plans.subtitleOperator')}
-              </p>
-              <PlanOptions
-                currentPlanId={activePlanId}
-                canChoose={billing.canChangePlan}
-                onChoose={(plan) => open({ kind: 'choose', plan })}
-              />
-            </section>
-          </>
-        ) : null}
+            </>
+          )}
+        </LoadState>
       </Container>
 
       {pending?.kind === 'choose' ? (
@@ -211,6 +198,7 @@ export function BillingPage() {
           body={<p>{t('billing.cancel.body', { plan: getPlan(activePlanId).name })}</p>}
           confirmLabel={t('billing.cancel.confirm')}
           cancelLabel={t('billing.cancel.keep')}
+          busyLabel={t('billing.working')}
           finalFocusRef={focusAfterDialogRef}
           onClose={() => setPending(null)}
           onConfirm={async () => {

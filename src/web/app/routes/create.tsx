@@ -1,18 +1,21 @@
 import { type FormEvent, useState } from 'react'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
 import { type AspectRatio, productScenes } from '#shared/scenes.ts'
+import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
-import { ChoiceGroup } from '#web/features/studio/components/choice-group.tsx'
-import { GenerateButton } from '#web/features/studio/components/generate-button.tsx'
+import { GenerateButton } from '#web/features/generations/components/generate-button.tsx'
+import { StudioResultPanel } from '#web/features/generations/components/studio-result-panel.tsx'
+import { useStudioJob } from '#web/features/generations/hooks/use-studio-job.ts'
+import { isBlocked, modeQuota } from '#web/features/generations/mode-quota.ts'
+import { getSettings } from '#web/features/settings/api/settings-api.ts'
 import { PhotoDropZone } from '#web/features/studio/components/photo-drop-zone.tsx'
 import { PromptField } from '#web/features/studio/components/prompt-field.tsx'
 import { RatioChoice, StudioLayout } from '#web/features/studio/components/studio-layout.tsx'
-import { StudioResultPanel } from '#web/features/studio/components/studio-result-panel.tsx'
 import { usePhotoUpload } from '#web/features/studio/hooks/use-photo-upload.ts'
-import { useStudioJob } from '#web/features/studio/hooks/use-studio-job.ts'
-import { isBlocked, useStudioQuota } from '#web/features/studio/hooks/use-studio-quota.ts'
+import { getUsage } from '#web/features/usage/api/get-usage.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
+import { useResource } from '#web/lib/use-resource.ts'
 
 const detailFields = ['name', 'category', 'brand', 'material'] as const
 type Details = Record<(typeof detailFields)[number], string>
@@ -22,22 +25,24 @@ export function CreatePage() {
   const { t } = useI18n()
   useDocumentTitle(t('studio.create.documentTitle'))
   const photo = usePhotoUpload()
-  const quota = useStudioQuota()
-  const studio = useStudioJob({ onSettled: quota.reload })
+  // Meters and "left this month" follow every job (and every refusal): settling reloads usage.
+  const usage = useResource(getUsage)
+  const settings = useResource(getSettings)
+  const studio = useStudioJob({ onSettled: usage.reload })
   const [mode, setMode] = useState<GenerationMode>('image')
   const [ratio, setRatio] = useState<AspectRatio>('1:1')
   const [prompt, setPrompt] = useState('')
   const [details, setDetails] = useState<Details>({ name: '', category: '', brand: '', material: '' })
 
-  const modeQuota = quota.forMode(mode)
+  const quota = modeQuota(mode, usage, settings)
   const asset = photo.state.status === 'ready' ? photo.state.asset : null
   const hasPhoto = photo.state.status !== 'empty'
   const isDisabled =
     !asset ||
     studio.isBusy ||
     photo.state.status === 'uploading' ||
-    isBlocked(modeQuota) ||
-    modeQuota.kind === 'loading'
+    isBlocked(quota) ||
+    quota.kind === 'loading'
 
   function onSubmit(event: FormEvent) {
     event.preventDefault()
@@ -73,7 +78,7 @@ export function CreatePage() {
       title={t('studio.create.title')}
       subtitle={t('studio.create.subtitle')}
       onSubmit={onSubmit}
-      result={<StudioResultPanel studio={studio} videoQuota={quota.forMode('video')} />}
+      result={<StudioResultPanel studio={studio} videoQuota={modeQuota('video', usage, settings)} />}
     >
       <PhotoDropZone
         label={t('studio.upload.label')}
@@ -144,7 +149,7 @@ export function CreatePage() {
       </fieldset>
       <GenerateButton
         label={label}
-        quota={modeQuota}
+        quota={quota}
         hasPhoto={hasPhoto}
         isBusy={studio.isBusy}
         isStarting={studio.isStarting}

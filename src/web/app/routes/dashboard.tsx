@@ -1,33 +1,27 @@
-import { type ReactNode, useEffect, useRef } from 'react'
+import { type ReactNode, useRef } from 'react'
 import { Link } from 'react-router'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
 import { getPlan } from '#shared/plans.ts'
-import { Button, ButtonLink } from '#web/components/ui/button.tsx'
+import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
+import { LoadState } from '#web/components/ui/load-state.tsx'
 import { formatDate } from '#web/features/billing/format-date.ts'
-import { LatestGenerations } from '#web/features/library/components/latest-generations.tsx'
-import { useSession } from '#web/features/session/session-context.tsx'
+import { LatestGenerations } from '#web/features/generations/components/latest-generations.tsx'
+import { getUsage } from '#web/features/usage/api/get-usage.ts'
 import { QuotaAlerts } from '#web/features/usage/components/quota-alerts.tsx'
 import { QuotaMeter } from '#web/features/usage/components/quota-meter.tsx'
 import { StorageMeter } from '#web/features/usage/components/storage-meter.tsx'
 import { UsageSkeleton } from '#web/features/usage/components/usage-skeleton.tsx'
-import { useUsage } from '#web/features/usage/hooks/use-usage.ts'
-import { ApiError } from '#web/lib/api-client.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useSession } from '#web/lib/session.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
+import { useResource } from '#web/lib/use-resource.ts'
 
 export function DashboardPage() {
   const { t } = useI18n()
   const session = useSession()
-  const usage = useUsage()
+  const usage = useResource(getUsage)
   useDocumentTitle(t('app.dashboard.documentTitle'))
-
-  // A 401 means the session ended elsewhere (e.g. a password change): the guard then sends the user to /access.
-  const isUnauthorized =
-    usage.status === 'error' && usage.error instanceof ApiError && usage.error.code === 'UNAUTHORIZED'
-  useEffect(() => {
-    if (isUnauthorized) void session.refresh()
-  }, [isUnauthorized, session.refresh])
 
   const who =
     session.status === 'signed-in'
@@ -39,23 +33,16 @@ export function DashboardPage() {
   return (
     <div className="bg-slate-50">
       <Container className="py-8 sm:py-12">
-        {usage.status === 'loading' ? (
-          <UsageSkeleton label={t('app.dashboard.loading')} />
-        ) : usage.status === 'error' ? (
-          <div role="alert" className="max-w-xl rounded-2xl border border-red-200 bg-red-50 p-6 text-red-900">
-            <h1 className="text-lg font-semibold">{t('app.dashboard.error.title')}</h1>
-            <p className="mt-1 text-sm">
-              {t(usage.error instanceof ApiError ? `errors.${usage.error.code}` : 'errors.INTERNAL')}
-            </p>
-            <Button variant="secondary" className="mt-4" onClick={usage.reload}>
-              {t('app.dashboard.error.retry')}
-            </Button>
-          </div>
-        ) : usage.usage.subscription ? (
-          <Dashboard usage={usage.usage} who={who} />
-        ) : (
-          <Welcome who={who} />
-        )}
+        <LoadState
+          state={usage}
+          onRetry={usage.reload}
+          loading={<UsageSkeleton label={t('app.dashboard.loading')} />}
+          errorTitle={t('app.dashboard.error.title')}
+          errorTitleAs="h1"
+          retryLabel={t('app.dashboard.error.retry')}
+        >
+          {(data) => (data.subscription ? <Dashboard usage={data} who={who} /> : <Welcome who={who} />)}
+        </LoadState>
       </Container>
     </div>
   )

@@ -1,15 +1,18 @@
 import { type FormEvent, useState } from 'react'
 import { type AspectRatio, fashionStyles } from '#shared/scenes.ts'
-import { GenerateButton } from '#web/features/studio/components/generate-button.tsx'
+import { GenerateButton } from '#web/features/generations/components/generate-button.tsx'
+import { StudioResultPanel } from '#web/features/generations/components/studio-result-panel.tsx'
+import { useStudioJob } from '#web/features/generations/hooks/use-studio-job.ts'
+import { isBlocked, modeQuota } from '#web/features/generations/mode-quota.ts'
+import { getSettings } from '#web/features/settings/api/settings-api.ts'
 import { PhotoDropZone } from '#web/features/studio/components/photo-drop-zone.tsx'
 import { PromptField } from '#web/features/studio/components/prompt-field.tsx'
 import { RatioChoice, StudioLayout } from '#web/features/studio/components/studio-layout.tsx'
-import { StudioResultPanel } from '#web/features/studio/components/studio-result-panel.tsx'
 import { usePhotoUpload } from '#web/features/studio/hooks/use-photo-upload.ts'
-import { useStudioJob } from '#web/features/studio/hooks/use-studio-job.ts'
-import { isBlocked, useStudioQuota } from '#web/features/studio/hooks/use-studio-quota.ts'
+import { getUsage } from '#web/features/usage/api/get-usage.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
+import { useResource } from '#web/lib/use-resource.ts'
 
 /** Fashion Content: a garment on a model (optionally the model of a reference photo), then a video. */
 export function FashionPage() {
@@ -17,12 +20,14 @@ export function FashionPage() {
   useDocumentTitle(t('studio.fashion.documentTitle'))
   const garment = usePhotoUpload()
   const reference = usePhotoUpload()
-  const quota = useStudioQuota()
-  const studio = useStudioJob({ onSettled: quota.reload })
+  // Meters and "left this month" follow every job (and every refusal): settling reloads usage.
+  const usage = useResource(getUsage)
+  const settings = useResource(getSettings)
+  const studio = useStudioJob({ onSettled: usage.reload })
   const [ratio, setRatio] = useState<AspectRatio>('9:16')
   const [prompt, setPrompt] = useState('')
 
-  const imageQuota = quota.forMode('image')
+  const imageQuota = modeQuota('image', usage, settings)
   const garmentAsset = garment.state.status === 'ready' ? garment.state.asset : null
   const referenceAsset = reference.state.status === 'ready' ? reference.state.asset : null
   // A reference that is still uploading or was refused must not be silently left out.
@@ -52,7 +57,9 @@ export function FashionPage() {
       title={t('studio.fashion.title')}
       subtitle={t('studio.fashion.subtitle')}
       onSubmit={onSubmit}
-      result={<StudioResultPanel studio={studio} videoQuota={quota.forMode('video')} autoPlayVideo />}
+      result={
+        <StudioResultPanel studio={studio} videoQuota={modeQuota('video', usage, settings)} autoPlayVideo />
+      }
     >
       <PhotoDropZone
         label={t('studio.upload.garmentLabel')}

@@ -2,25 +2,25 @@ import { useEffect, useState } from 'react'
 import { useSearchParams } from 'react-router'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import { Button } from '#web/components/ui/button.tsx'
+import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
 import { Container } from '#web/components/ui/container.tsx'
+import { LoadState } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
-import { ConfirmDialog } from '#web/features/billing/components/confirm-dialog.tsx'
-import { GenerationCard, openButtonId } from '#web/features/library/components/generation-card.tsx'
-import { GenerationDialog } from '#web/features/library/components/generation-dialog.tsx'
-import { LibraryFilters } from '#web/features/library/components/library-filters.tsx'
+import { deleteGeneration } from '#web/features/generations/api/generations-api.ts'
+import { GenerationCard, openButtonId } from '#web/features/generations/components/generation-card.tsx'
+import { GenerationDialog } from '#web/features/generations/components/generation-dialog.tsx'
+import { LibraryFilters } from '#web/features/generations/components/library-filters.tsx'
 import {
   emptyTitleId,
   LibraryEmpty,
   LibrarySkeleton,
-} from '#web/features/library/components/library-states.tsx'
-import { itemLabel } from '#web/features/library/generation-labels.ts'
-import { useAnnouncer } from '#web/features/library/hooks/use-announcer.ts'
-import { useLibraryList } from '#web/features/library/hooks/use-library-list.ts'
-import { watchedIds } from '#web/features/library/hooks/use-live-generation.ts'
-import { filterFromSearch } from '#web/features/library/library-filter.ts'
-import { deleteGeneration } from '#web/features/studio/api/studio-api.ts'
-import { ApiError } from '#web/lib/api-client.ts'
+} from '#web/features/generations/components/library-states.tsx'
+import { itemLabel } from '#web/features/generations/generation-labels.ts'
+import { useLibraryList } from '#web/features/generations/hooks/use-library-list.ts'
+import { watchedIds } from '#web/features/generations/hooks/use-live-generation.ts'
+import { filterFromSearch } from '#web/features/generations/library-filter.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useAnnouncer } from '#web/lib/use-announcer.ts'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 const pageSize = 20
@@ -47,7 +47,7 @@ export function LibraryPage() {
     setFocusTarget(null)
   }, [focusTarget])
 
-  const items = list.status === 'ready' ? list.items : []
+  const items = list.status === 'ready' ? list.data.items : []
   const watched = watchedIds(items)
 
   function setOpen(id: string | null) {
@@ -103,58 +103,56 @@ export function LibraryPage() {
         <p role="status" aria-live="polite" className="sr-only" data-testid="library-announcer">
           {announcement}
         </p>
-        {list.status === 'loading' ? (
-          <LibrarySkeleton count={8} label={t('studio.library.loading')} />
-        ) : list.status === 'error' ? (
-          <div role="alert" className="max-w-xl rounded-2xl border border-red-200 bg-red-50 p-6 text-red-900">
-            <p className="font-semibold">{t('studio.library.error')}</p>
-            <p className="mt-1 text-sm">
-              {t(list.error instanceof ApiError ? `errors.${list.error.code}` : 'errors.INTERNAL')}
-            </p>
-            <Button variant="secondary" className="mt-4" onClick={list.reload}>
-              {t('studio.library.retry')}
-            </Button>
-          </div>
-        ) : list.items.length === 0 ? (
-          <LibraryEmpty filter={filter} />
-        ) : (
-          <>
-            <ul
-              className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 lg:grid-cols-4"
-              data-testid="library-grid"
-            >
-              {list.items.map((generation) => (
-                <li key={generation.id}>
-                  <GenerationCard
-                    generation={generation}
-                    isWatched={watched.has(generation.id)}
-                    onOpen={(item) => setOpen(item.id)}
-                    onDelete={handleDeleteRequest}
-                    onSettled={handleSettled}
-                  />
-                </li>
-              ))}
-            </ul>
-            {list.nextCursor ? (
-              <div className="flex flex-col items-center gap-2">
-                <Button
-                  variant="secondary"
-                  onClick={() => void handleLoadMore()}
-                  disabled={list.isLoadingMore}
-                  aria-busy={list.isLoadingMore}
-                  data-testid="load-more"
+        <LoadState
+          state={list}
+          onRetry={list.reload}
+          loading={<LibrarySkeleton count={8} label={t('studio.library.loading')} />}
+          errorTitle={t('studio.library.error')}
+          retryLabel={t('studio.library.retry')}
+        >
+          {(page) =>
+            page.items.length === 0 ? (
+              <LibraryEmpty filter={filter} />
+            ) : (
+              <>
+                <ul
+                  className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 lg:grid-cols-4"
+                  data-testid="library-grid"
                 >
-                  {list.isLoadingMore ? t('studio.library.loadingMore') : t('studio.library.loadMore')}
-                </Button>
-                {list.moreError ? (
-                  <p role="alert" className="text-sm text-red-800">
-                    {t('studio.library.error')}
-                  </p>
+                  {page.items.map((generation) => (
+                    <li key={generation.id}>
+                      <GenerationCard
+                        generation={generation}
+                        isWatched={watched.has(generation.id)}
+                        onOpen={(item) => setOpen(item.id)}
+                        onDelete={handleDeleteRequest}
+                        onSettled={handleSettled}
+                      />
+                    </li>
+                  ))}
+                </ul>
+                {page.nextCursor ? (
+                  <div className="flex flex-col items-center gap-2">
+                    <Button
+                      variant="secondary"
+                      onClick={() => void handleLoadMore()}
+                      disabled={list.isLoadingMore}
+                      aria-busy={list.isLoadingMore}
+                      data-testid="load-more"
+                    >
+                      {list.isLoadingMore ? t('studio.library.loadingMore') : t('studio.library.loadMore')}
+                    </Button>
+                    {list.moreError ? (
+                      <p role="alert" className="text-sm text-red-800">
+                        {t('studio.library.error')}
+                      </p>
+                    ) : null}
+                  </div>
                 ) : null}
-              </div>
-            ) : null}
-          </>
-        )}
+              </>
+            )
+          }
+        </LoadState>
       </Container>
       {openId && !deleting ? (
         <GenerationDialog
@@ -177,6 +175,7 @@ export function LibraryPage() {
           }
           confirmLabel={t('studio.library.deleteConfirm')}
           cancelLabel={t('studio.library.cancel')}
+          busyLabel={t('billing.working')}
           tone="danger"
           onConfirm={handleConfirmDelete}
           onClose={() => setDeleting(null)}

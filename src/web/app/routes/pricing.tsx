@@ -3,13 +3,13 @@ import { Link, useNavigate, useSearchParams } from 'react-router'
 import { isPlanId, type Plan, plans } from '#shared/plans.ts'
 import { Container } from '#web/components/ui/container.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
-import { choosePlan } from '#web/features/billing/api/billing-api.ts'
+import { choosePlan, getBilling } from '#web/features/billing/api/billing-api.ts'
 import { ChoosePlanDialog } from '#web/features/billing/components/choose-plan-dialog.tsx'
-import { useBilling } from '#web/features/billing/hooks/use-billing.ts'
 import { PlanCard } from '#web/features/plans/components/plan-card.tsx'
-import { useSession } from '#web/features/session/session-context.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useSession } from '#web/lib/session.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
+import { useResource } from '#web/lib/use-resource.ts'
 
 export function PricingPage() {
   const { t } = useI18n()
@@ -19,12 +19,12 @@ export function PricingPage() {
   const [searchParams] = useSearchParams()
   const navigate = useNavigate()
   // Signed in, the cards choose a plan; the current one comes from the billing API.
-  const { state: billingState } = useBilling({ isEnabled: isSignedIn })
+  const billingState = useResource(getBilling, { isEnabled: isSignedIn })
   const [choosing, setChoosing] = useState<Plan | null>(null)
 
   const requested = searchParams.get('plan')
   const selectedPlanId = isSignedIn && isPlanId(requested) ? requested : null
-  const billing = billingState.status === 'ready' ? billingState.billing : null
+  const billing = billingState.status === 'ready' ? billingState.data : null
   const subscription = billing?.subscription
   const currentPlanId = subscription?.status === 'active' ? subscription.planId : null
 

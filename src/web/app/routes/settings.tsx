@@ -1,18 +1,17 @@
-import { useEffect } from 'react'
 import { useSearchParams } from 'react-router'
 import { Container } from '#web/components/ui/container.tsx'
+import { LoadState } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
-import { useSession } from '#web/features/session/session-context.tsx'
+import { Tabs } from '#web/components/ui/tabs.tsx'
+import { getSettings } from '#web/features/settings/api/settings-api.ts'
 import { ApiSettingsPanel } from '#web/features/settings/components/api-settings-panel.tsx'
 import { BillingSettingsPanel } from '#web/features/settings/components/billing-settings-panel.tsx'
 import { IntegrationsPanel } from '#web/features/settings/components/integrations-panel.tsx'
 import { ProfilePanel } from '#web/features/settings/components/profile-panel.tsx'
-import { SettingsLoader } from '#web/features/settings/components/settings-loader.tsx'
-import { Tabs } from '#web/features/settings/components/tabs.tsx'
-import { useSettings } from '#web/features/settings/hooks/use-settings.ts'
-import { ApiError } from '#web/lib/api-client.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useSession } from '#web/lib/session.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
+import { useResource } from '#web/lib/use-resource.ts'
 
 const tabIds = ['profile', 'billing', 'api', 'integrations'] as const
 type TabId = (typeof tabIds)[number]
@@ -25,17 +24,11 @@ export function SettingsPage() {
   const { t } = useI18n()
   const session = useSession()
   const [searchParams, setSearchParams] = useSearchParams()
-  const { state, reload, replace } = useSettings()
+  const settings = useResource(getSettings)
   useDocumentTitle(t('settings.title'))
 
   const requested = searchParams.get('tab')
   const selected: TabId = isTabId(requested) ? requested : 'profile'
-
-  const isUnauthorized =
-    state.status === 'error' && state.error instanceof ApiError && state.error.code === 'UNAUTHORIZED'
-  useEffect(() => {
-    if (isUnauthorized) void session.refresh()
-  }, [isUnauthorized, session.refresh])
 
   function handleSelect(tab: TabId) {
     setSearchParams(
@@ -49,6 +42,13 @@ export function SettingsPage() {
   }
 
   const tabs = tabIds.map((id) => ({ id, label: t(`settings.tabs.${id}`) }))
+  const loadState = {
+    state: settings,
+    onRetry: settings.reload,
+    loadingLabel: t('settings.loading'),
+    errorTitle: t('settings.error.title'),
+    retryLabel: t('settings.error.retry'),
+  }
 
   return (
     <>
@@ -66,13 +66,13 @@ export function SettingsPage() {
               <ProfilePanel user={session.user} />
             ) : null
           ) : selected === 'billing' ? (
-            <SettingsLoader state={state} onRetry={reload}>
-              {(settings) => <BillingSettingsPanel settings={settings} onChange={replace} />}
-            </SettingsLoader>
+            <LoadState {...loadState}>
+              {(data) => <BillingSettingsPanel settings={data} onChange={settings.replace} />}
+            </LoadState>
           ) : selected === 'api' ? (
-            <SettingsLoader state={state} onRetry={reload}>
-              {(settings) => <ApiSettingsPanel settings={settings} onChange={replace} />}
-            </SettingsLoader>
+            <LoadState {...loadState}>
+              {(data) => <ApiSettingsPanel settings={data} onChange={settings.replace} />}
+            </LoadState>
           ) : (
             <IntegrationsPanel />
           )}

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
-import { useSession } from '#web/features/session/session-context.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useSession } from '#web/lib/session.tsx'
 
 /** The signed-in user's menu: who is signed in, Settings, Billing, Sign Out. Closes on Escape or outside click. */
 export function UserMenu() {

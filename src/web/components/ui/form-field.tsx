@@ -1,17 +1,40 @@
 import { type ReactNode, useId } from 'react'
 
-/** A labelled form control with its hint and error wired up for assistive technology. */
+/** What a field's control needs to be tied to its label, its descriptions and its error. */
+export type FieldControl = { id: string; 'aria-describedby'?: string; 'aria-invalid'?: true }
+
+/**
+ * A labelled form control with its hint, description and error wired up for assistive
+ * technology: the one place a field's ids, `aria-describedby` and `aria-invalid` are decided.
+ */
 export function FormField(props: {
   label: string
-  hint?: string
-  error?: string
+  /** A short note beside the label, e.g. "optional". */
+  hint?: string | undefined
+  /** A line under the control, e.g. a password rule. */
+  description?: ReactNode
+  error?: string | undefined
+  /** Marks the control invalid when the message is elsewhere (e.g. in the form's alert). */
+  isInvalid?: boolean
+  /** Other elements that describe the control, e.g. that alert; false or undefined for none. */
+  describedBy?: string | false | undefined
   className?: string
-  children: (control: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: true }) => ReactNode
+  children: (control: FieldControl) => ReactNode
 }) {
   const id = useId()
   const hintId = `${id}-hint`
+  const descriptionId = `${id}-description`
   const errorId = `${id}-error`
-  const describedBy = [props.hint ? hintId : null, props.error ? errorId : null].filter(Boolean).join(' ')
+  const hasDescription = props.description !== undefined && props.description !== null
+  const describedBy = [
+    props.hint ? hintId : null,
+    hasDescription ? descriptionId : null,
+    props.error ? errorId : null,
+    props.describedBy || null,
+  ]
+    .filter(Boolean)
+    .join(' ')
+  const isInvalid = Boolean(props.error) || props.isInvalid === true
   return (
     <div className={props.className}>
       <div className="flex flex-wrap items-baseline gap-x-1">
@@ -29,8 +52,13 @@ export function FormField(props: {
         {props.children({
           id,
           ...(describedBy ? { 'aria-describedby': describedBy } : {}),
-          ...(props.error ? { 'aria-invalid': true as const } : {}),
+          ...(isInvalid ? { 'aria-invalid': true as const } : {}),
         })}
+        {hasDescription ? (
+          <p id={descriptionId} className="mt-1.5 text-sm text-slate-600">
+            {props.description}
+          </p>
+        ) : null}
       </div>
       {props.error ? (
         <p id={errorId} className="mt-1.5 text-sm text-red-700">

@@ -14,7 +14,7 @@ describe('checkImageFile', () => {
     }
   })
 
-  it('refuses other types, SVG and GIF included, with the seed message code', () => {
+  it('refuses other types, SVG and GIF included, with FILE_TYPE_INVALID', () => {
     for (const type of ['text/plain', 'application/pdf', 'image/svg+xml', 'image/gif', '']) {
       expect(checkImageFile(fileOf(type, 100))).toBe('FILE_TYPE_INVALID')
     }

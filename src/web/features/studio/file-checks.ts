@@ -6,7 +6,7 @@ const acceptedTypes = ['image/png', 'image/jpeg', 'image/webp']
 export const acceptAttribute = acceptedTypes.join(',')
 
 /**
- * The browser-side check before any upload (the seed's rules): an image type, at most 10 MB.
+ * The browser-side check before any upload: PNG, JPEG or WebP, at most 10 MB.
  * The server checks the bytes again and has the last word.
  */
 export function checkImageFile(
@@ -19,7 +19,7 @@ export function checkImageFile(
   return null
 }
 
-/** "2.4" for 2.4 MB, as the seed shows sizes (MB with one decimal, at least 0.1). */
+/** "2.4" for 2.4 MB: sizes are shown in MB with one decimal, at least 0.1. */
 export function sizeInMb(bytes: number): number {
   return Math.max(0.1, Math.round((bytes / (1024 * 1024)) * 10) / 10)
 }

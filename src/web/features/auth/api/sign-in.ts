@@ -1,7 +1,7 @@
-import type { SessionUser, SignInRequest } from '#shared/contracts/auth.ts'
+import type { SignedInResponse, SignInRequest } from '#shared/contracts/auth.ts'
 import { apiRequest } from '#web/lib/api-client.ts'
 
 /** Signs in with email and password; the server sets the session cookie and answers with the user. */
-export function signIn(request: SignInRequest): Promise<{ user: SessionUser }> {
-  return apiRequest<{ user: SessionUser }>('/api/auth/sign-in', { body: request })
+export function signIn(request: SignInRequest): Promise<SignedInResponse> {
+  return apiRequest<SignedInResponse>('/api/auth/sign-in', { body: request })
 }

@@ -4,7 +4,7 @@ import { Route, Routes, useLocation } from 'react-router'
 import { describe, expect, it, vi } from 'vitest'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
-import { SessionProvider } from '#web/features/session/session-context.tsx'
+import { SessionProvider } from '#web/lib/session.tsx'
 import { AccessCodeForm, normalizeCodeInput } from './access-code-form.tsx'
 
 const betaUser = { id: 'b1', email: null, isBeta: true, createdAt: '2026-01-01T00:00:00.000Z' }

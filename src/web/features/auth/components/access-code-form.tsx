@@ -1,23 +1,16 @@
-import { type FormEvent, useId, useRef, useState } from 'react'
+import { useId } from 'react'
 import { useNavigate } from 'react-router'
 import { accessCodeLength, safeNextPath } from '#shared/contracts/access.ts'
-import type { TKey } from '#shared/i18n/messages.ts'
 import { betaTrial, getPlan } from '#shared/plans.ts'
+import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
 import { TextLink } from '#web/components/ui/prose.tsx'
-import { useSession } from '#web/features/session/session-context.tsx'
-import { ApiError } from '#web/lib/api-client.ts'
+import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useSession } from '#web/lib/session.tsx'
+import { useForm } from '#web/lib/use-form.ts'
 import { redeemAccessCode } from '../api/redeem-access-code.ts'
-import { describedBy, errorMessageKey } from '../validation.ts'
 import { AuthCard } from './auth-card.tsx'
-import { FormAlert } from './form-alert.tsx'
-import { SubmitButton } from './submit-button.tsx'
-
-type Status =
-  | { kind: 'idle' }
-  | { kind: 'sending' }
-  | { kind: 'error'; messageKey: TKey; isCodeWrong: boolean }
 
 /**
  * What the user typed, as the code it stands for: upper-case (Turkish dotted and dotless i count
@@ -34,36 +27,28 @@ export function AccessCodeForm(props: { next: string | null }) {
   const navigate = useNavigate()
   const titleId = useId()
   const alertId = useId()
-  const hintId = useId()
-  const inputRef = useRef<HTMLInputElement>(null)
-  const [code, setCode] = useState('')
-  const [status, setStatus] = useState<Status>({ kind: 'idle' })
-  const isSending = status.kind === 'sending'
-  const isComplete = code.length === accessCodeLength
-  const isCodeWrong = status.kind === 'error' && status.isCodeWrong
-  const signInPath = props.next ? `/auth/signin?next=${encodeURIComponent(props.next)}` : '/auth/signin'
-
-  async function handleSubmit(event: FormEvent) {
-    event.preventDefault()
-    if (isSending || !isComplete) return
-    setStatus({ kind: 'sending' })
-    try {
-      const { user } = await redeemAccessCode({ code })
+  const form = useForm({
+    initialValues: { code: '' },
+    // Every refusal is told in the alert, which a wrong code's field points to.
+    serverFields: {},
+    canSubmit: (values) => values.code.length === accessCodeLength,
+    action: async (values) => {
+      const { user } = await redeemAccessCode(values)
       session.setUser(user)
       navigate(safeNextPath(props.next), { replace: true })
-    } catch (error) {
-      setStatus({
-        kind: 'error',
-        messageKey: errorMessageKey(error),
-        isCodeWrong: error instanceof ApiError && error.code === 'ACCESS_CODE_INVALID',
-      })
-      // Ready to type the code again.
-      requestAnimationFrame(() => {
-        inputRef.current?.focus()
-        inputRef.current?.select()
-      })
-    }
-  }
+    },
+    // Ready to type the code again.
+    focusAfterError: (element) => {
+      const input = element.elements.namedItem('code')
+      if (input instanceof HTMLInputElement) {
+        input.focus()
+        input.select()
+      }
+    },
+  })
+  const isComplete = form.values.code.length === accessCodeLength
+  const isCodeWrong = form.formErrorCode === 'ACCESS_CODE_INVALID'
+  const signInPath = props.next ? `/auth/signin?next=${encodeURIComponent(props.next)}` : '/auth/signin'
 
   return (
     <AuthCard
@@ -82,40 +67,37 @@ export function AccessCodeForm(props: { next: string | null }) {
         </>
       }
     >
-      <form noValidate onSubmit={handleSubmit} aria-labelledby={titleId}>
-        {status.kind === 'error' ? <FormAlert id={alertId} message={t(status.messageKey)} /> : null}
+      <form {...form.formProps} aria-labelledby={titleId}>
+        {form.formError ? <FormAlert id={alertId} message={form.formError} /> : null}
         <div className="space-y-5">
-          <FormField label={t('auth.access.codeLabel')}>
+          <FormField
+            label={t('auth.access.codeLabel')}
+            description={t('auth.access.codeHint')}
+            isInvalid={isCodeWrong}
+            describedBy={isCodeWrong && alertId}
+          >
             {(control) => (
-              <>
-                <input
-                  {...control}
-                  ref={inputRef}
-                  aria-describedby={describedBy(hintId, isCodeWrong && alertId)}
-                  aria-invalid={isCodeWrong || undefined}
-                  name="code"
-                  type="text"
-                  autoComplete="one-time-code"
-                  autoCapitalize="characters"
-                  autoCorrect="off"
-                  spellCheck={false}
-                  maxLength={accessCodeLength}
-                  required
-                  className={`${inputClasses} py-3 text-center font-mono text-2xl font-semibold tracking-[0.5em] placeholder:tracking-[0.5em]`}
-                  placeholder={'•'.repeat(accessCodeLength)}
-                  value={code}
-                  onChange={(e) => {
-                    setCode(normalizeCodeInput(e.target.value))
-                    if (isCodeWrong) setStatus({ kind: 'idle' })
-                  }}
-                />
-                <p id={hintId} className="mt-1.5 text-sm text-slate-600">
-                  {t('auth.access.codeHint')}
-                </p>
-              </>
+              <input
+                {...control}
+                name="code"
+                type="text"
+                autoComplete="one-time-code"
+                autoCapitalize="characters"
+                autoCorrect="off"
+                spellCheck={false}
+                maxLength={accessCodeLength}
+                required
+                className={`${inputClasses} py-3 text-center font-mono text-2xl font-semibold tracking-[0.5em] placeholder:tracking-[0.5em]`}
+                placeholder={'•'.repeat(accessCodeLength)}
+                value={form.values.code}
+                onChange={(e) => {
+                  form.setValue('code', normalizeCodeInput(e.target.value))
+                  if (isCodeWrong) form.clearFormError()
+                }}
+              />
             )}
           </FormField>
-          <SubmitButton isBusy={isSending} busyLabel={t('auth.access.submitting')} disabled={!isComplete}>
+          <SubmitButton isBusy={form.isBusy} busyLabel={t('auth.access.submitting')} disabled={!isComplete}>
             {t('auth.access.submit')}
           </SubmitButton>
         </div>

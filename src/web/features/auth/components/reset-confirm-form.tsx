@@ -1,33 +1,16 @@
-import { type FormEvent, useId, useRef, useState } from 'react'
-import type { TKey } from '#shared/i18n/messages.ts'
+import { useId, useState } from 'react'
 import { ButtonLink } from '#web/components/ui/button.tsx'
+import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { TextLink } from '#web/components/ui/prose.tsx'
-import { useSession } from '#web/features/session/session-context.tsx'
+import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useSession } from '#web/lib/session.tsx'
+import { useForm } from '#web/lib/use-form.ts'
 import { confirmPasswordReset } from '../api/confirm-password-reset.ts'
-import {
-  type AuthFieldErrors,
-  checkNewPassword,
-  compactErrors,
-  errorMessageKey,
-  focusFirstInvalid,
-  hasErrors,
-  keepFocusInForm,
-  serverFieldErrors,
-} from '../validation.ts'
+import { type AuthFieldError, authServerReason, checkNewPassword, describeFieldError } from '../validation.ts'
 import { AuthCard } from './auth-card.tsx'
-import { FormAlert } from './form-alert.tsx'
 import { NewPasswordFields } from './new-password-fields.tsx'
-import { SubmitButton } from './submit-button.tsx'
-
-type Fields = { password: string; confirmPassword: string }
-type Status =
-  | { kind: 'idle' }
-  | { kind: 'sending' }
-  | { kind: 'error'; messageKey: TKey }
-  | { kind: 'done' }
-  | { kind: 'invalid'; isAfterSubmit: boolean }
 
 function isInvalidTokenError(error: unknown): boolean {
   if (!(error instanceof ApiError)) return false
@@ -41,60 +24,37 @@ export function ResetConfirmForm(props: { token: string | null }) {
   const { t } = useI18n()
   const session = useSession()
   const titleId = useId()
-  const formRef = useRef<HTMLFormElement>(null)
-  const [fields, setFields] = useState<Fields>({ password: '', confirmPassword: '' })
-  const [fieldErrors, setFieldErrors] = useState<AuthFieldErrors>({})
-  const [status, setStatus] = useState<Status>(
-    props.token ? { kind: 'idle' } : { kind: 'invalid', isAfterSubmit: false },
+  const [invalid, setInvalid] = useState<{ isAfterSubmit: boolean } | null>(
+    props.token ? null : { isAfterSubmit: false },
   )
-  const isSending = status.kind === 'sending'
-
-  const update = (name: keyof Fields) => (value: string) => {
-    setFields((current) => ({ ...current, [name]: value }))
-    setFieldErrors(({ [name]: _cleared, ...rest }) => rest)
-  }
-
-  async function handleSubmit(event: FormEvent) {
-    event.preventDefault()
-    if (isSending || !props.token) return
-    const errors = compactErrors(checkNewPassword(fields.password, fields.confirmPassword))
-    setFieldErrors(errors)
-    if (hasErrors(errors)) {
-      setStatus({ kind: 'idle' })
-      focusFirstInvalid(formRef.current)
-      return
-    }
-    setStatus({ kind: 'sending' })
-    try {
-      await confirmPasswordReset({ token: props.token, password: fields.password })
-      setStatus({ kind: 'done' })
+  const form = useForm<{ password: string; confirmPassword: string }, AuthFieldError>({
+    initialValues: { password: '', confirmPassword: '' },
+    validate: (values) => checkNewPassword(values.password, values.confirmPassword),
+    describe: (reason) => describeFieldError(t, reason),
+    serverFields: { password: 'password' },
+    serverReason: authServerReason,
+    canSubmit: () => props.token !== null,
+    action: async (values) => {
+      try {
+        await confirmPasswordReset({ token: props.token ?? '', password: values.password })
+      } catch (error) {
+        if (!isInvalidTokenError(error)) throw error
+        setInvalid({ isAfterSubmit: true })
+        return
+      }
       // Every session of the account was ended, perhaps this browser's too.
       void session.refresh()
-    } catch (error) {
-      if (isInvalidTokenError(error)) {
-        setStatus({ kind: 'invalid', isAfterSubmit: true })
-        return
-      }
-      const fromServer = serverFieldErrors(error, ['password'])
-      if (fromServer) {
-        setFieldErrors(fromServer)
-        setStatus({ kind: 'idle' })
-        focusFirstInvalid(formRef.current)
-        return
-      }
-      setStatus({ kind: 'error', messageKey: errorMessageKey(error) })
-      keepFocusInForm(formRef.current)
-    }
-  }
+    },
+  })
 
-  if (status.kind === 'invalid') {
+  if (invalid) {
     return (
       <AuthCard
         key="invalid"
         icon="alert"
         tone="danger"
         title={t('auth.resetConfirm.invalidTitle')}
-        focusTitle={status.isAfterSubmit}
+        focusTitle={invalid.isAfterSubmit}
       >
         <p role="alert" className="text-slate-700">
           {t('errors.AUTH_RESET_TOKEN_INVALID')}
@@ -106,7 +66,7 @@ export function ResetConfirmForm(props: { token: string | null }) {
     )
   }
 
-  if (status.kind === 'done') {
+  if (form.status === 'sent') {
     return (
       <AuthCard key="done" icon="check" tone="success" title={t('auth.resetConfirm.doneTitle')} focusTitle>
         <p className="text-slate-700">{t('auth.resetConfirm.doneBody')}</p>
@@ -130,18 +90,15 @@ export function ResetConfirmForm(props: { token: string | null }) {
         </p>
       }
     >
-      <form ref={formRef} noValidate onSubmit={handleSubmit} aria-labelledby={titleId}>
-        {status.kind === 'error' ? <FormAlert message={t(status.messageKey)} /> : null}
+      <form {...form.formProps} aria-labelledby={titleId}>
+        {form.formError ? <FormAlert message={form.formError} /> : null}
         <div className="space-y-5">
           <NewPasswordFields
             passwordLabel={t('auth.fields.newPassword')}
             confirmLabel={t('auth.fields.confirmNewPassword')}
-            password={fields.password}
-            confirmPassword={fields.confirmPassword}
-            errors={fieldErrors}
-            onChange={(name, value) => update(name)(value)}
+            form={form}
           />
-          <SubmitButton isBusy={isSending} busyLabel={t('auth.resetConfirm.submitting')}>
+          <SubmitButton isBusy={form.isBusy} busyLabel={t('auth.resetConfirm.submitting')}>
             {t('auth.resetConfirm.submit')}
           </SubmitButton>
         </div>

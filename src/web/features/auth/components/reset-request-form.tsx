@@ -1,26 +1,14 @@
-import { type FormEvent, useId, useRef, useState } from 'react'
-import type { TKey } from '#shared/i18n/messages.ts'
+import { useId, useState } from 'react'
 import { Button } from '#web/components/ui/button.tsx'
-import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { TextLink } from '#web/components/ui/prose.tsx'
+import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useForm } from '#web/lib/use-form.ts'
 import { requestPasswordReset } from '../api/request-password-reset.ts'
-import {
-  type AuthFieldErrors,
-  checkEmail,
-  compactErrors,
-  describeFieldError,
-  errorMessageKey,
-  focusFirstInvalid,
-  hasErrors,
-  keepFocusInForm,
-  serverFieldErrors,
-} from '../validation.ts'
+import { type AuthFieldError, checkEmail, describeFieldError } from '../validation.ts'
 import { AuthCard } from './auth-card.tsx'
-import { FormAlert } from './form-alert.tsx'
-import { SubmitButton } from './submit-button.tsx'
-
-type Status = { kind: 'idle' } | { kind: 'sending' } | { kind: 'error'; messageKey: TKey } | { kind: 'sent' }
+import { EmailField } from './email-field.tsx'
 
 /**
  * Asks for a reset link. The confirmation reads the same whether or not the account exists, so
@@ -29,13 +17,14 @@ type Status = { kind: 'idle' } | { kind: 'sending' } | { kind: 'error'; messageK
 export function ResetRequestForm() {
   const { t } = useI18n()
   const titleId = useId()
-  const formRef = useRef<HTMLFormElement>(null)
-  const [email, setEmail] = useState('')
-  const [fieldErrors, setFieldErrors] = useState<AuthFieldErrors>({})
-  const [status, setStatus] = useState<Status>({ kind: 'idle' })
-  const isSending = status.kind === 'sending'
   // Coming back from the confirmation to try another address: start again at the heading.
   const [hasSentBefore, setSentBefore] = useState(false)
+  const form = useForm<{ email: string }, AuthFieldError>({
+    initialValues: { email: '' },
+    validate: (values) => ({ email: checkEmail(values.email) }),
+    describe: (reason) => describeFieldError(t, reason),
+    action: (values) => requestPasswordReset(values),
+  })
 
   const footer = (
     <p>
@@ -44,34 +33,7 @@ export function ResetRequestForm() {
     </p>
   )
 
-  async function handleSubmit(event: FormEvent) {
-    event.preventDefault()
-    if (isSending) return
-    const errors = compactErrors({ email: checkEmail(email) })
-    setFieldErrors(errors)
-    if (hasErrors(errors)) {
-      setStatus({ kind: 'idle' })
-      focusFirstInvalid(formRef.current)
-      return
-    }
-    setStatus({ kind: 'sending' })
-    try {
-      await requestPasswordReset({ email })
-      setStatus({ kind: 'sent' })
-    } catch (error) {
-      const fromServer = serverFieldErrors(error, ['email'])
-      if (fromServer) {
-        setFieldErrors(fromServer)
-        setStatus({ kind: 'idle' })
-        focusFirstInvalid(formRef.current)
-        return
-      }
-      setStatus({ kind: 'error', messageKey: errorMessageKey(error) })
-      keepFocusInForm(formRef.current)
-    }
-  }
-
-  if (status.kind === 'sent') {
+  if (form.status === 'sent') {
     return (
       <AuthCard
         key="sent"
@@ -87,9 +49,8 @@ export function ResetRequestForm() {
           size="lg"
           className="mt-6 w-full"
           onClick={() => {
-            setEmail('')
+            form.reset()
             setSentBefore(true)
-            setStatus({ kind: 'idle' })
           }}
         >
           {t('auth.resetRequest.tryAgain')}
@@ -108,30 +69,11 @@ export function ResetRequestForm() {
       focusTitle={hasSentBefore}
       footer={footer}
     >
-      <form ref={formRef} noValidate onSubmit={handleSubmit} aria-labelledby={titleId}>
-        {status.kind === 'error' ? <FormAlert message={t(status.messageKey)} /> : null}
+      <form {...form.formProps} aria-labelledby={titleId}>
+        {form.formError ? <FormAlert message={form.formError} /> : null}
         <div className="space-y-5">
-          <FormField label={t('auth.fields.email')} error={describeFieldError(t, fieldErrors.email)}>
-            {(control) => (
-              <input
-                {...control}
-                name="email"
-                type="email"
-                autoComplete="email"
-                inputMode="email"
-                autoCapitalize="none"
-                spellCheck={false}
-                required
-                className={inputClasses}
-                value={email}
-                onChange={(e) => {
-                  setEmail(e.target.value)
-                  setFieldErrors({})
-                }}
-              />
-            )}
-          </FormField>
-          <SubmitButton isBusy={isSending} busyLabel={t('auth.resetRequest.submitting')}>
+          <EmailField form={form} />
+          <SubmitButton isBusy={form.isBusy} busyLabel={t('auth.resetRequest.submitting')}>
             {t('auth.resetRequest.submit')}
           </SubmitButton>
         </div>

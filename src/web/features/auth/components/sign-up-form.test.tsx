@@ -4,7 +4,7 @@ import { Route, Routes, useLocation } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
-import { SessionProvider, useSession } from '#web/features/session/session-context.tsx'
+import { SessionProvider, useSession } from '#web/lib/session.tsx'
 import { SignUpForm, signUpRedirectDelayMs } from './sign-up-form.tsx'
 
 const newUser = { id: 'u1', email: 'ayse@example.com', isBeta: false, createdAt: '2026-01-01T00:00:00.000Z' }
@@ -46,7 +46,7 @@ async function renderSignUp(options: { locale?: 'en' | 'tr' } = {}) {
 const signUpCalls = () => fetchMock.mock.calls.filter(([url]) => String(url) === '/api/auth/sign-up')
 
 describe('SignUpForm', () => {
-  it('shows the seed’s password messages on the fields and sends nothing', async () => {
+  it('shows the too-short and mismatch password messages on the fields and sends nothing', async () => {
     const user = userEvent.setup()
     await renderSignUp()
     await user.type(screen.getByRole('textbox', { name: 'Email' }), 'ayse@example.com')

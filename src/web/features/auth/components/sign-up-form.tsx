@@ -1,39 +1,27 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId } from 'react'
 import { useNavigate } from 'react-router'
-import type { TKey } from '#shared/i18n/messages.ts'
 import { getPlan, type PlanId } from '#shared/plans.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
-import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { TextLink } from '#web/components/ui/prose.tsx'
-import { useSession } from '#web/features/session/session-context.tsx'
+import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useSession } from '#web/lib/session.tsx'
+import { useForm } from '#web/lib/use-form.ts'
 import { signUp } from '../api/sign-up.ts'
 import {
-  type AuthFieldErrors,
+  type AuthFieldError,
+  authServerReason,
   checkEmail,
   checkNewPassword,
-  compactErrors,
   describeFieldError,
-  errorMessageKey,
-  focusFirstInvalid,
-  hasErrors,
-  keepFocusInForm,
-  serverFieldErrors,
 } from '../validation.ts'
 import { AuthCard } from './auth-card.tsx'
-import { FormAlert } from './form-alert.tsx'
+import { EmailField } from './email-field.tsx'
 import { NewPasswordFields } from './new-password-fields.tsx'
-import { SubmitButton } from './submit-button.tsx'
 
-/** The seed's pause on the "Account Created" screen before going on to the plans. */
+/** How long "Account Created" shows before going on to the plans (tests/e2e/accounts.spec.ts checks it). */
 export const signUpRedirectDelayMs = 2000
-
-type Fields = { email: string; password: string; confirmPassword: string }
-type Status =
-  | { kind: 'idle' }
-  | { kind: 'sending' }
-  | { kind: 'error'; messageKey: TKey }
-  | { kind: 'created' }
 
 /** Where a new account goes next: the plans, keeping the plan chosen before signing up. */
 export function pricingPathFor(plan: PlanId | null): string {
@@ -46,12 +34,20 @@ export function SignUpForm(props: { plan: PlanId | null }) {
   const session = useSession()
   const navigate = useNavigate()
   const titleId = useId()
-  const formRef = useRef<HTMLFormElement>(null)
-  const [fields, setFields] = useState<Fields>({ email: '', password: '', confirmPassword: '' })
-  const [fieldErrors, setFieldErrors] = useState<AuthFieldErrors>({})
-  const [status, setStatus] = useState<Status>({ kind: 'idle' })
-  const isSending = status.kind === 'sending'
-  const isCreated = status.kind === 'created'
+  const form = useForm<{ email: string; password: string; confirmPassword: string }, AuthFieldError>({
+    initialValues: { email: '', password: '', confirmPassword: '' },
+    validate: (values) => ({
+      email: checkEmail(values.email),
+      ...checkNewPassword(values.password, values.confirmPassword),
+    }),
+    describe: (reason) => describeFieldError(t, reason),
+    serverReason: authServerReason,
+    action: async (values) => {
+      const { user } = await signUp({ email: values.email, password: values.password })
+      session.setUser(user)
+    },
+  })
+  const isCreated = form.status === 'sent'
   const nextPath = pricingPathFor(props.plan)
 
   useEffect(() => {
@@ -59,42 +55,6 @@ export function SignUpForm(props: { plan: PlanId | null }) {
     const timer = window.setTimeout(() => navigate(nextPath, { replace: true }), signUpRedirectDelayMs)
     return () => window.clearTimeout(timer)
   }, [isCreated, navigate, nextPath])
-
-  const update = (name: keyof Fields) => (value: string) => {
-    setFields((current) => ({ ...current, [name]: value }))
-    setFieldErrors(({ [name]: _cleared, ...rest }) => rest)
-  }
-
-  async function handleSubmit(event: FormEvent) {
-    event.preventDefault()
-    if (isSending) return
-    const errors = compactErrors({
-      email: checkEmail(fields.email),
-      ...checkNewPassword(fields.password, fields.confirmPassword),
-    })
-    setFieldErrors(errors)
-    if (hasErrors(errors)) {
-      setStatus({ kind: 'idle' })
-      focusFirstInvalid(formRef.current)
-      return
-    }
-    setStatus({ kind: 'sending' })
-    try {
-      const { user } = await signUp({ email: fields.email, password: fields.password })
-      session.setUser(user)
-      setStatus({ kind: 'created' })
-    } catch (error) {
-      const fromServer = serverFieldErrors(error, ['email', 'password'])
-      if (fromServer) {
-        setFieldErrors(fromServer)
-        setStatus({ kind: 'idle' })
-        focusFirstInvalid(formRef.current)
-        return
-      }
-      setStatus({ kind: 'error', messageKey: errorMessageKey(error) })
-      keepFocusInForm(formRef.current)
-    }
-  }
 
   if (isCreated) {
     return (
@@ -129,35 +89,16 @@ export function SignUpForm(props: { plan: PlanId | null }) {
         </p>
       }
     >
-      <form ref={formRef} noValidate onSubmit={handleSubmit} aria-labelledby={titleId}>
-        {status.kind === 'error' ? <FormAlert message={t(status.messageKey)} /> : null}
+      <form {...form.formProps} aria-labelledby={titleId}>
+        {form.formError ? <FormAlert message={form.formError} /> : null}
         <div className="space-y-5">
-          <FormField label={t('auth.fields.email')} error={describeFieldError(t, fieldErrors.email)}>
-            {(control) => (
-              <input
-                {...control}
-                name="email"
-                type="email"
-                autoComplete="email"
-                inputMode="email"
-                autoCapitalize="none"
-                spellCheck={false}
-                required
-                className={inputClasses}
-                value={fields.email}
-                onChange={(e) => update('email')(e.target.value)}
-              />
-            )}
-          </FormField>
+          <EmailField form={form} />
           <NewPasswordFields
             passwordLabel={t('auth.fields.password')}
             confirmLabel={t('auth.fields.confirmPassword')}
-            password={fields.password}
-            confirmPassword={fields.confirmPassword}
-            errors={fieldErrors}
-            onChange={(name, value) => update(name)(value)}
+            form={form}
           />
-          <SubmitButton isBusy={isSending} busyLabel={t('auth.signUp.submitting')}>
+          <SubmitButton isBusy={form.isBusy} busyLabel={t('auth.signUp.submitting')}>
             {t('auth.signUp.submit')}
           </SubmitButton>
         </div>

@@ -3,8 +3,8 @@ import type { PlanId } from '#shared/plans.ts'
 import { apiRequest } from '#web/lib/api-client.ts'
 
 /** The user's latest subscription and what the billing provider offers. */
-export function getBilling(): Promise<BillingResponse> {
-  return apiRequest<BillingResponse>('/api/billing')
+export function getBilling(signal?: AbortSignal): Promise<BillingResponse> {
+  return apiRequest<BillingResponse>('/api/billing', { signal })
 }
 
 /** Makes `planId` the active plan at once (test billing takes no payment). */

@@ -1,7 +1,7 @@
 import type { RefObject } from 'react'
 import type { Plan } from '#shared/plans.ts'
+import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { ConfirmDialog } from './confirm-dialog.tsx'
 
 /** "Activate Growth?": what the plan costs and allows, and that test billing takes no payment. */
 export function ChoosePlanDialog(props: {
@@ -34,6 +34,7 @@ export function ChoosePlanDialog(props: {
       }
       confirmLabel={t('billing.confirmPlan.confirm', vars)}
       cancelLabel={t('billing.confirmPlan.cancel')}
+      busyLabel={t('billing.working')}
       onConfirm={props.onConfirm}
       onClose={props.onClose}
       finalFocusRef={props.finalFocusRef}

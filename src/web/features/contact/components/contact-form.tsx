@@ -1,10 +1,13 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { useEffect, useRef } from 'react'
 import { contactRequestSchema, type InquiryType, inquiryTypes } from '#shared/contracts/contact.ts'
-import { type FieldReason, toFieldErrors } from '#shared/validation.ts'
+import { toFieldErrors } from '#shared/validation.ts'
 import { Button } from '#web/components/ui/button.tsx'
+import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useForm } from '#web/lib/use-form.ts'
 import { sendContactMessage } from '../api/send-contact-message.ts'
 
 type Fields = {
@@ -27,70 +30,32 @@ const emptyFields: Fields = {
   website: '',
 }
 
-type Status = { kind: 'idle' } | { kind: 'sending' } | { kind: 'sent' } | { kind: 'error'; message: string }
-
 /** The contact form with its sending, success and error states. */
 export function ContactForm() {
   const { t, locale } = useI18n()
-  const [fields, setFields] = useState<Fields>(emptyFields)
-  const [fieldErrors, setFieldErrors] = useState<Record<string, FieldReason>>({})
-  const [status, setStatus] = useState<Status>({ kind: 'idle' })
-  const formRef = useRef<HTMLFormElement>(null)
   const successRef = useRef<HTMLHeadingElement>(null)
+  const form = useForm<Fields>({
+    initialValues: emptyFields,
+    validate: (values) => {
+      const input = { ...values, locale }
+      const parsed = contactRequestSchema.safeParse(input)
+      return parsed.success ? {} : toFieldErrors(parsed.error, input)
+    },
+    // The schema trims what it sends; the checks above have passed, so parsing cannot fail here.
+    action: (values) => sendContactMessage(contactRequestSchema.parse({ ...values, locale })),
+    formErrorKey: (error) =>
+      error instanceof ApiError && error.code === 'RATE_LIMITED'
+        ? 'errors.RATE_LIMITED'
+        : 'contact.form.error',
+  })
+  const isSent = form.status === 'sent'
 
-  const update = (name: keyof Fields) => (value: string) => {
-    setFields((current) => ({ ...current, [name]: value }))
-    setFieldErrors(({ [name]: _cleared, ...rest }) => rest)
-  }
-
-  const errorFor = (name: keyof Fields) => {
-    const reason = fieldErrors[name]
-    return reason ? t(`errors.field.${reason}`) : undefined
-  }
-
-  // Focus moves after React has drawn the new state (the success message or the field errors),
-  // so it is requested here and carried out in an effect, never in a timer that may run first.
-  const [focusRequest, setFocusRequest] = useState<{ target: 'invalid' | 'success'; seq: number } | null>(
-    null,
-  )
-  const focusFirstInvalid = () => setFocusRequest((r) => ({ target: 'invalid', seq: (r?.seq ?? 0) + 1 }))
+  // The success message replaces the form: it takes focus once drawn, so it is announced.
   useEffect(() => {
-    if (!focusRequest) return
-    if (focusRequest.target === 'success') successRef.current?.focus()
-    else formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
-  }, [focusRequest])
+    if (isSent) successRef.current?.focus()
+  }, [isSent])
 
-  async function handleSubmit(event: FormEvent) {
-    event.preventDefault()
-    const input = { ...fields, locale }
-    const parsed = contactRequestSchema.safeParse(input)
-    if (!parsed.success) {
-      setFieldErrors(toFieldErrors(parsed.error, input))
-      focusFirstInvalid()
-      return
-    }
-    setStatus({ kind: 'sending' })
-    try {
-      await sendContactMessage(parsed.data)
-      setStatus({ kind: 'sent' })
-      setFields(emptyFields)
-      setFocusRequest((r) => ({ target: 'success', seq: (r?.seq ?? 0) + 1 }))
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'VALIDATION_FAILED' && error.details?.fields) {
-        setFieldErrors(error.details.fields as Record<string, FieldReason>)
-        setStatus({ kind: 'idle' })
-        focusFirstInvalid()
-        return
-      }
-      const message =
-        error instanceof ApiError && error.code === 'RATE_LIMITED'
-          ? t('errors.RATE_LIMITED')
-          : t('contact.form.error')
-      setStatus({ kind: 'error', message })
-    }
-  }
-
-  if (status.kind === 'sent') {
+  if (isSent) {
     return (
       <div
         className="rounded-2xl border border-emerald-200 bg-emerald-50 p-8 text-center"
@@ -111,101 +76,77 @@ export function ContactForm() {
           {t('contact.success.title')}
         </h2>
         <p className="mt-2 text-slate-700">{t('contact.success.body')}</p>
-        <Button variant="secondary" className="mt-6" onClick={() => setStatus({ kind: 'idle' })}>
+        <Button variant="secondary" className="mt-6" onClick={form.reset}>
           {t('contact.success.again')}
         </Button>
       </div>
     )
   }
 
-  const isSending = status.kind === 'sending'
   const optional = t('contact.form.optional')
 
   return (
     <form
-      ref={formRef}
-      noValidate
-      onSubmit={handleSubmit}
+      {...form.formProps}
       aria-labelledby="contact-form-title"
       className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8"
     >
       <h2 id="contact-form-title" className="text-xl font-semibold text-slate-900">
         {t('contact.form.title')}
       </h2>
-      {status.kind === 'error' ? (
-        <p
-          role="alert"
-          className="mt-4 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
-        >
-          {status.message}
-        </p>
-      ) : null}
+      {form.formError ? <FormAlert message={form.formError} className="mt-4" /> : null}
       <div className="mt-6 grid gap-5 sm:grid-cols-2">
-        <FormField label={t('contact.form.name')} error={errorFor('name')}>
+        <FormField label={t('contact.form.name')} error={form.errorText('name')}>
           {(control) => (
             <input
               {...control}
-              name="name"
+              {...form.input('name')}
               autoComplete="name"
               required
               className={inputClasses}
-              value={fields.name}
-              onChange={(e) => update('name')(e.target.value)}
             />
           )}
         </FormField>
-        <FormField label={t('contact.form.email')} error={errorFor('email')}>
+        <FormField label={t('contact.form.email')} error={form.errorText('email')}>
           {(control) => (
             <input
               {...control}
-              name="email"
+              {...form.input('email')}
               type="email"
               autoComplete="email"
               required
               className={inputClasses}
-              value={fields.email}
-              onChange={(e) => update('email')(e.target.value)}
             />
           )}
         </FormField>
-        <FormField label={t('contact.form.company')} hint={optional} error={errorFor('company')}>
+        <FormField label={t('contact.form.company')} hint={optional} error={form.errorText('company')}>
           {(control) => (
             <input
               {...control}
-              name="company"
+              {...form.input('company')}
               autoComplete="organization"
               className={inputClasses}
-              value={fields.company}
-              onChange={(e) => update('company')(e.target.value)}
             />
           )}
         </FormField>
-        <FormField label={t('contact.form.phone')} hint={optional} error={errorFor('phone')}>
+        <FormField label={t('contact.form.phone')} hint={optional} error={form.errorText('phone')}>
           {(control) => (
             <input
               {...control}
-              name="phone"
+              {...form.input('phone')}
               type="tel"
               autoComplete="tel"
               className={inputClasses}
-              value={fields.phone}
-              onChange={(e) => update('phone')(e.target.value)}
             />
           )}
         </FormField>
         <FormField
           label={t('contact.form.inquiryType')}
           className="sm:col-span-2"
-          error={errorFor('inquiryType')}
+          error={form.errorText('inquiryType')}
         >
           {(control) => (
-            <select
-              {...control}
-              name="inquiryType"
-              className={inputClasses}
-              value={fields.inquiryType}
-              onChange={(e) => update('inquiryType')(e.target.value)}
-            >
+            <select {...control} {...form.input('inquiryType')} className={inputClasses}>
               {inquiryTypes.map((type) => (
                 <option key={type} value={type}>
                   {t(`contact.inquiry.${type}`)}
@@ -214,42 +155,30 @@ export function ContactForm() {
             </select>
           )}
         </FormField>
-        <FormField label={t('contact.form.message')} className="sm:col-span-2" error={errorFor('message')}>
+        <FormField
+          label={t('contact.form.message')}
+          className="sm:col-span-2"
+          error={form.errorText('message')}
+        >
           {(control) => (
-            <textarea
-              {...control}
-              name="message"
-              rows={6}
-              required
-              className={inputClasses}
-              value={fields.message}
-              onChange={(e) => update('message')(e.target.value)}
-            />
+            <textarea {...control} {...form.input('message')} rows={6} required className={inputClasses} />
           )}
         </FormField>
         {/* Honeypot: hidden from people and assistive technology; bots that fill it are dropped. */}
         <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
           <label>
             {t('contact.form.website')}
-            <input
-              name="website"
-              tabIndex={-1}
-              autoComplete="off"
-              value={fields.website}
-              onChange={(e) => update('website')(e.target.value)}
-            />
+            <input {...form.input('website')} tabIndex={-1} autoComplete="off" />
           </label>
         </div>
       </div>
-      <Button
-        type="submit"
-        size="lg"
+      <SubmitButton
+        isBusy={form.isBusy}
+        busyLabel={t('contact.form.sending')}
         className="mt-6 w-full sm:w-auto"
-        disabled={isSending}
-        aria-busy={isSending}
       >
-        {isSending ? t('contact.form.sending') : t('contact.form.submit')}
-      </Button>
+        {t('contact.form.submit')}
+      </SubmitButton>
     </form>
   )
 }

@@ -1,4 +1,5 @@
 import type { ChangePasswordRequest } from '#shared/contracts/auth.ts'
+import type { OkResponse } from '#shared/contracts/common.ts'
 import type {
   DeleteAccountRequest,
   SettingsResponse,
@@ -6,8 +7,8 @@ import type {
 } from '#shared/contracts/settings.ts'
 import { apiRequest } from '#web/lib/api-client.ts'
 
-export function getSettings(): Promise<SettingsResponse> {
-  return apiRequest<SettingsResponse>('/api/settings')
+export function getSettings(signal?: AbortSignal): Promise<SettingsResponse> {
+  return apiRequest<SettingsResponse>('/api/settings', { signal })
 }
 
 /** Stores the auto top-up and bring-your-own-key switches (needs an active plan). */
@@ -25,8 +26,8 @@ export function deleteFalKey(): Promise<SettingsResponse> {
 }
 
 /** Changes the password; the server ends the user's other sessions. */
-export function changePassword(request: ChangePasswordRequest): Promise<{ ok: true }> {
-  return apiRequest<{ ok: true }>('/api/auth/password', { method: 'POST', body: request })
+export function changePassword(request: ChangePasswordRequest): Promise<OkResponse> {
+  return apiRequest<OkResponse>('/api/auth/password', { method: 'POST', body: request })
 }
 
 /** Deletes the account, its files and data; the server ends every session and clears the cookie. */

@@ -2,12 +2,12 @@ import { type FormEvent, useId, useRef, useState } from 'react'
 import { type SettingsResponse, saveFalKeyRequestSchema } from '#shared/contracts/settings.ts'
 import { Button, buttonClasses } from '#web/components/ui/button.tsx'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
+import { Switch } from '#web/components/ui/switch.tsx'
+import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { deleteFalKey, saveFalKey } from '../api/settings-api.ts'
-import { errorMessage } from '../error-message.ts'
 import { useSettingToggle } from '../hooks/use-setting-toggle.ts'
 import { NeedsPlanNotice } from './needs-plan-notice.tsx'
-import { Switch } from './switch.tsx'
 
 const minKeyLength = 16
 
@@ -61,7 +61,7 @@ export function ApiSettingsPanel(props: {
       props.onChange(next)
       setMessage(t('settings.api.saved'))
     } catch (caught) {
-      setRequestError(errorMessage(t, caught))
+      setRequestError(t(errorMessageKey(caught)))
     } finally {
       setBusy(null)
     }
@@ -76,7 +76,7 @@ export function ApiSettingsPanel(props: {
       setMessage(t('settings.api.removed'))
       inputRef.current?.focus()
     } catch (caught) {
-      setRequestError(errorMessage(t, caught))
+      setRequestError(t(errorMessageKey(caught)))
     } finally {
       setBusy(null)
     }

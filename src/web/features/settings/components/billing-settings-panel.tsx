@@ -2,10 +2,10 @@ import { useId } from 'react'
 import { Link } from 'react-router'
 import type { SettingsResponse } from '#shared/contracts/settings.ts'
 import { Button } from '#web/components/ui/button.tsx'
+import { Switch } from '#web/components/ui/switch.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSettingToggle } from '../hooks/use-setting-toggle.ts'
 import { NeedsPlanNotice } from './needs-plan-notice.tsx'
-import { Switch } from './switch.tsx'
 
 /** Billing preferences: Auto Top-up (stored; effective once payments are live) and Manage Billing. */
 export function BillingSettingsPanel(props: {

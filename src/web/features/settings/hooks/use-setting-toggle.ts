@@ -1,8 +1,8 @@
 import { useState } from 'react'
 import type { SettingsResponse, UpdateSettingsRequest } from '#shared/contracts/settings.ts'
+import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { updateSettings } from '../api/settings-api.ts'
-import { errorMessage } from '../error-message.ts'
 
 /** Stores one switch with PATCH /api/settings: busy while it saves, then "Saved." or the error. */
 export function useSettingToggle(onSaved: (settings: SettingsResponse) => void) {
@@ -19,7 +19,7 @@ export function useSettingToggle(onSaved: (settings: SettingsResponse) => void) 
       onSaved(await updateSettings(patch))
       setStatus(t('settings.toggle.saved'))
     } catch (caught) {
-      setError(errorMessage(t, caught))
+      setError(t(errorMessageKey(caught)))
     } finally {
       setBusy(false)
     }

@@ -27,7 +27,7 @@ describe('PhotoDropZone', () => {
     expect(onChoose).toHaveBeenCalledWith(png)
   })
 
-  it('shows the seed message for a wrong type, tied to the input', async () => {
+  it('shows the FILE_TYPE_INVALID message for a wrong type, tied to the input', async () => {
     await renderWeb(
       <PhotoDropZone
         label="Product photo"

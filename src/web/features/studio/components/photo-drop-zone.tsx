@@ -7,7 +7,7 @@ import type { PhotoState } from '../hooks/use-photo-upload.ts'
 
 /**
  * Choose one photo by click, keyboard or drag-and-drop. Shows the preview, name and size in MB
- * with Replace and Remove once chosen, and the seed's messages for a wrong type or size.
+ * with Replace and Remove once chosen, and the FILE_TYPE_INVALID / FILE_TOO_LARGE messages.
  */
 export function PhotoDropZone(props: {
   label: string

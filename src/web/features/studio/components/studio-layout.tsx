@@ -1,9 +1,9 @@
 import type { FormEvent, ReactNode } from 'react'
 import type { AspectRatio } from '#shared/scenes.ts'
+import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { ChoiceGroup } from './choice-group.tsx'
 
 /** Create's and Fashion's frame: the header, the form card, and the result beside it (below on a phone). */
 export function StudioLayout(props: {

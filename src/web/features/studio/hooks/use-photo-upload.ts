@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { AssetView } from '#shared/contracts/generations.ts'
+import type { AssetView } from '#shared/contracts/assets.ts'
 import type { ErrorCode } from '#shared/errors.ts'
 import { ApiError } from '#web/lib/api-client.ts'
-import { uploadAsset } from '../api/studio-api.ts'
+import { uploadAsset } from '../api/upload-asset.ts'
 import { checkImageFile } from '../file-checks.ts'
 
 export type PhotoState =

@@ -20,7 +20,7 @@ describe('QuotaAlerts', () => {
     expect(screen.queryByRole('alert')).toBeNull()
   })
 
-  it("shows the seed's texts at 70, 90 and 100 %, and Buy More Credits only when blocked", async () => {
+  it('shows the alert texts at 70, 90 and 100 %, and Buy More Credits only when blocked', async () => {
     let view = await renderWeb(<QuotaAlerts {...growth(700, 21)} />)
     expect(screen.getAllByRole('alert').map((a) => a.querySelector('p')?.textContent)).toEqual([
       "You've used 70% of your monthly image quota. Consider upgrading or purchasing top-ups.",

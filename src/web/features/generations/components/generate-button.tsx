@@ -1,0 +1,69 @@
+import { Link } from 'react-router'
+import { Button } from '#web/components/ui/button.tsx'
+import { Spinner } from '#web/components/ui/spinner.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
+import type { ModeQuota } from '../mode-quota.ts'
+
+/** Generate, with the reason it cannot run yet (no photo, quota gone, no plan) next to it. */
+export function GenerateButton(props: {
+  label: string
+  quota: ModeQuota
+  hasPhoto: boolean
+  isBusy: boolean
+  isStarting: boolean
+  disabled: boolean
+  startError: string | null
+}) {
+  const { t, formatNumber } = useI18n()
+  const { quota } = props
+  const quotaLine =
+    quota.kind === 'unlimited' ? (
+      <p className="text-sm text-slate-600">{t('studio.generate.seoUnlimited')}</p>
+    ) : quota.kind === 'own-key' ? (
+      <p className="text-sm text-slate-600">{t('studio.generate.ownKey')}</p>
+    ) : quota.kind === 'no-plan' ? (
+      <p className="text-sm text-red-700">
+        {t('studio.generate.noPlan')}{' '}
+        <Link to="/pricing" className="font-semibold underline underline-offset-4">
+          {t('studio.generate.viewPlans')}
+        </Link>
+      </p>
+    ) : quota.kind === 'metered' ? (
+      quota.left > 0 ? (
+        <p className="text-sm text-slate-600" data-testid="quota-left">
+          {t('studio.generate.quotaLeft', {
+            left: formatNumber(quota.left),
+            quota: formatNumber(quota.quota),
+            resource: t(`studio.generate.${quota.resource}`),
+          })}
+        </p>
+      ) : (
+        <p className="text-sm font-medium text-red-700" data-testid="quota-message">
+          {t(quota.resource === 'images' ? 'errors.QUOTA_EXCEEDED_IMAGES' : 'errors.QUOTA_EXCEEDED_VIDEOS')}{' '}
+          <Link to="/billing" className="font-semibold underline underline-offset-4">
+            {t('app.alerts.buyMore')}
+          </Link>
+        </p>
+      )
+    ) : null
+
+  return (
+    <div className="space-y-2">
+      <Button type="submit" size="lg" className="w-full" disabled={props.disabled} data-testid="generate">
+        {props.isStarting || props.isBusy ? <Spinner className="size-4!" /> : null}
+        {props.isStarting
+          ? t('studio.generate.starting')
+          : props.isBusy
+            ? t('studio.generate.working')
+            : props.label}
+      </Button>
+      {!props.hasPhoto ? <p className="text-sm text-slate-600">{t('studio.generate.noFile')}</p> : null}
+      {quotaLine}
+      {props.startError ? (
+        <p role="alert" className="text-sm font-medium text-red-700" data-testid="start-error">
+          {props.startError}
+        </p>
+      ) : null}
+    </div>
+  )
+}

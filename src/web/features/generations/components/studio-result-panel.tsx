@@ -1,0 +1,193 @@
+import { useEffect, useId, useRef, useState } from 'react'
+import { isTerminalStatus } from '#shared/contracts/generations.ts'
+import { Button } from '#web/components/ui/button.tsx'
+import { inputClasses } from '#web/components/ui/form-field.tsx'
+import { Spinner } from '#web/components/ui/spinner.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
+import type { useStudioJob } from '../hooks/use-studio-job.ts'
+import { isBlocked, type ModeQuota } from '../mode-quota.ts'
+import { GenerationResult } from './generation-result.tsx'
+import { JobFailure, JobStatus } from './job-status.tsx'
+
+type StudioJob = ReturnType<typeof useStudioJob>
+
+/**
+ * The right-hand panel of Create and Fashion: an empty state, the running job, its failure, or
+ * its result; under an image result, the convert-to-video box with its own progress. A finished
+ * video replaces the image it was made from.
+ */
+export function StudioResultPanel(props: {
+  studio: StudioJob
+  videoQuota: ModeQuota
+  autoPlayVideo?: boolean
+}) {
+  const { t } = useI18n()
+  const { studio } = props
+  const job = studio.jobGeneration
+  const video = studio.videoGeneration
+  const sectionRef = useRef<HTMLElement>(null)
+
+  // On a phone the panel sits under the form: bring a new job's progress into view.
+  useEffect(() => {
+    const section = sectionRef.current
+    if (!studio.jobId || !section) return
+    if (section.getBoundingClientRect().top < window.innerHeight * 0.4) return
+    const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false
+    section.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' })
+  }, [studio.jobId])
+
+  // One live region that outlives each state's markup, so "done" or "failed" is heard too.
+  const current = video && studio.videoId ? video : job
+  const announcement = !current
+    ? ''
+    : current.status === 'queued'
+      ? t('studio.job.queued')
+      : current.status === 'running'
+        ? current.mode === 'video'
+          ? t('studio.job.runningVideo')
+          : t('studio.job.running')
+        : current.status === 'succeeded'
+          ? t('studio.job.succeeded')
+          : current.status === 'canceled'
+            ? t('studio.job.canceled')
+            : current.mode === 'video'
+              ? t('studio.result.videoError')
+              : t('studio.result.error')
+
+  let body: React.ReactNode
+  if (!studio.jobId) {
+    body = (
+      <div className="flex min-h-72 flex-col items-center justify-center rounded-2xl border-2 border-dashed border-slate-200 px-6 py-10 text-center">
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-10 w-10 text-slate-400" fill="none">
+          <rect x="3" y="4" width="18" height="16" rx="2" stroke="currentColor" strokeWidth="1.6" />
+          <path d="m3 16 5-5 4 4 3-3 6 6" stroke="currentColor" strokeWidth="1.6" strokeLinejoin="round" />
+          <circle cx="15.5" cy="8.5" r="1.5" fill="currentColor" />
+        </svg>
+        <p className="mt-3 font-semibold text-slate-900">{t('studio.result.emptyTitle')}</p>
+        <p className="mt-1 text-sm text-slate-600">{t('studio.result.emptyBody')}</p>
+      </div>
+    )
+  } else if (studio.job.status === 'error') {
+    body = (
+      <p role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-5 text-sm text-red-900">
+        {t('errors.NOT_FOUND')}
+      </p>
+    )
+  } else if (!job) {
+    body = (
+      <div className="flex min-h-72 items-center justify-center">
+        <Spinner label={t('studio.generate.working')} className="text-brand-700" />
+      </div>
+    )
+  } else if (!isTerminalStatus(job.status)) {
+    body = (
+      <JobStatus
+        generation={job}
+        onCancel={() => void studio.cancel(job.id)}
+        isCanceling={studio.isCanceling}
+        announce={false}
+      />
+    )
+  } else if (job.status !== 'succeeded') {
+    body = <JobFailure generation={job} />
+  } else if (video?.status === 'succeeded') {
+    body = <GenerationResult key={video.id} generation={video} autoPlay={props.autoPlayVideo} />
+  } else {
+    body = (
+      <GenerationResult key={job.id} generation={job} autoPlay={props.autoPlayVideo}>
+        {job.mode === 'image' ? (
+          <ConvertToVideo studio={studio} sourceId={job.id} quota={props.videoQuota} />
+        ) : null}
+      </GenerationResult>
+    )
+  }
+
+  return (
+    <section
+      ref={sectionRef}
+      aria-labelledby="studio-result-title"
+      className="scroll-mt-20 rounded-3xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+    >
+      <h2 id="studio-result-title" className="mb-4 text-lg font-semibold text-slate-900">
+        {t('studio.result.title')}
+      </h2>
+      <p role="status" className="sr-only" data-testid="job-announcement">
+        {announcement}
+      </p>
+      <div data-testid="result-panel">{body}</div>
+    </section>
+  )
+}
+
+function ConvertToVideo(props: { studio: StudioJob; sourceId: string; quota: ModeQuota }) {
+  const { t } = useI18n()
+  const { studio } = props
+  const [prompt, setPrompt] = useState('')
+  const promptId = useId()
+  const video = studio.videoGeneration
+  const isVideoRunning = Boolean(studio.videoId) && (!video || !isTerminalStatus(video.status))
+  const blocked = isBlocked(props.quota)
+  const isDisabled = studio.isStartingVideo || isVideoRunning || blocked
+
+  return (
+    <section
+      aria-labelledby={`${promptId}-title`}
+      className="rounded-2xl border border-slate-200 bg-slate-50 p-4"
+      data-testid="convert-to-video"
+    >
+      <h3 id={`${promptId}-title`} className="font-semibold text-slate-900">
+        {t('studio.toVideo.title')}
+      </h3>
+      <p className="text-sm text-slate-600">{t('studio.toVideo.body')}</p>
+      {isVideoRunning && video ? (
+        <div className="mt-3">
+          <JobStatus
+            generation={video}
+            onCancel={() => void studio.cancel(video.id)}
+            isCanceling={studio.isCanceling}
+          />
+        </div>
+      ) : (
+        <form
+          className="mt-3 space-y-3"
+          onSubmit={(event) => {
+            event.preventDefault()
+            if (!isDisabled) void studio.startVideo(props.sourceId, prompt)
+          }}
+        >
+          {video && (video.status === 'failed' || video.status === 'canceled') ? (
+            <JobFailure generation={video} />
+          ) : null}
+          <div>
+            <label htmlFor={promptId} className="block text-sm font-medium text-slate-900">
+              {t('studio.toVideo.promptLabel')}
+            </label>
+            <input
+              id={promptId}
+              type="text"
+              maxLength={1000}
+              value={prompt}
+              onChange={(event) => setPrompt(event.currentTarget.value)}
+              placeholder={t('studio.toVideo.placeholder')}
+              className={`${inputClasses} mt-1`}
+            />
+          </div>
+          <Button type="submit" disabled={isDisabled} data-testid="create-video">
+            {studio.isStartingVideo ? <Spinner className="size-4!" /> : null}
+            {studio.isStartingVideo ? t('studio.toVideo.creating') : t('studio.toVideo.create')}
+          </Button>
+          {blocked && props.quota.kind === 'metered' ? (
+            <p className="text-sm text-red-700" data-testid="video-quota-message">
+              {t('errors.QUOTA_EXCEEDED_VIDEOS')}
+            </p>
+          ) : null}
+          {studio.videoStartError ? (
+            <p role="alert" className="text-sm text-red-700">
+              {t(`errors.${studio.videoStartError}`)}
+            </p>
+          ) : null}
+        </form>
+      )}
+    </section>
+  )
+}

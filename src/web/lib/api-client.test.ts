@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
+import { ApiError, apiRequest, setUnauthorizedHandler } from './api-client.ts'
+
+const fetchMock = stubFetchForEachTest()
+
+const unauthorized = () => json(401, { error: { code: 'UNAUTHORIZED', message: 'Sign in required' } })
+
+afterEach(() => {
+  setUnauthorizedHandler(null)
+})
+
+describe('apiRequest on 401', () => {
+  it('throws the error and runs the unauthorized handler once for a burst of 401s', async () => {
+    fetchMock.mockImplementation(async () => unauthorized())
+    let finishRefresh: () => void = () => undefined
+    const handler = vi.fn(
+      () =>
+        new Promise<void>((resolve) => {
+          finishRefresh = resolve
+        }),
+    )
+    setUnauthorizedHandler(handler)
+
+    const answers = await Promise.allSettled([apiRequest('/api/usage'), apiRequest('/api/settings')])
+    for (const answer of answers) {
+      expect(answer.status).toBe('rejected')
+      const reason = (answer as PromiseRejectedResult).reason as ApiError
+      expect(reason).toBeInstanceOf(ApiError)
+      expect(reason.code).toBe('UNAUTHORIZED')
+    }
+    await vi.waitFor(() => expect(handler).toHaveBeenCalledTimes(1))
+
+    // Once the refresh has finished, a later 401 runs it again.
+    finishRefresh()
+    await vi.waitFor(async () => {
+      await apiRequest('/api/billing').catch(() => undefined)
+      expect(handler).toHaveBeenCalledTimes(2)
+    })
+  })
+
+  it('leaves other refusals alone, a wrong password included', async () => {
+    const handler = vi.fn()
+    setUnauthorizedHandler(handler)
+    fetchMock.mockImplementation(async () =>
+      json(401, { error: { code: 'AUTH_INVALID_CREDENTIALS', message: 'Wrong email or password' } }),
+    )
+    await expect(apiRequest('/api/auth/sign-in', { body: {} })).rejects.toMatchObject({
+      code: 'AUTH_INVALID_CREDENTIALS',
+    })
+    fetchMock.mockImplementation(async () => json(404, { error: { code: 'NOT_FOUND', message: 'x' } }))
+    await expect(apiRequest('/api/generations/x')).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    // Give a wrongly started handler the chance to run before checking it did not.
+    await Promise.resolve()
+    await Promise.resolve()
+    expect(handler).not.toHaveBeenCalled()
+  })
+
+  it('throws as before when no handler is set', async () => {
+    fetchMock.mockImplementation(async () => unauthorized())
+    await expect(apiRequest('/api/usage')).rejects.toMatchObject({ code: 'UNAUTHORIZED', status: 401 })
+  })
+})

@@ -1,0 +1,20 @@
+import type { ReactNode } from 'react'
+import { Navigate, useLocation } from 'react-router'
+import { PageSpinner } from '#web/components/layout/root-layout.tsx'
+import { useSession } from './session.tsx'
+
+/** Where a signed-out visitor of `pathname` is sent: /access, remembering the page (but not for /app itself). */
+export function accessPathFor(pathname: string, search: string): string {
+  if (pathname === '/app' || pathname === '/app/') return '/access'
+  return `/access?next=${encodeURIComponent(pathname + search)}`
+}
+
+/** Shows its children only to a signed-in user; a spinner while the session loads. */
+export function RequireSession(props: { children: ReactNode }) {
+  const session = useSession()
+  const location = useLocation()
+  if (session.status === 'loading') return <PageSpinner />
+  if (session.status === 'signed-out')
+    return <Navigate to={accessPathFor(location.pathname, location.search)} replace />
+  return props.children
+}

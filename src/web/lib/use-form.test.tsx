@@ -1,0 +1,288 @@
+import { fireEvent, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { renderWeb } from '#tests/support/render-web.tsx'
+import { FormAlert } from '#web/components/ui/form-alert.tsx'
+import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { SubmitButton } from '#web/components/ui/submit-button.tsx'
+import { ApiError } from './api-client.ts'
+import { type FormOptions, useForm } from './use-form.ts'
+
+type Values = { first: string; second: string; third: string }
+type Reason = 'required' | 'email' | 'short'
+
+/** A form of three fields, in this DOM order, on the hook and the shared field components. */
+function TestForm(props: Partial<FormOptions<Values, Reason>>) {
+  const form = useForm<Values, Reason>({
+    initialValues: { first: '', second: '', third: '' },
+    describe: (reason, field) => `${field} is ${reason}`,
+    action: async () => undefined,
+    ...props,
+  })
+  return (
+    <form {...form.formProps} aria-label="Test form">
+      {form.formError ? <FormAlert message={form.formError} /> : null}
+      {(['first', 'second', 'third'] as const).map((field) => (
+        <FormField key={field} label={field} error={form.errorText(field)}>
+          {(control) => <input {...control} {...form.input(field)} className={inputClasses} />}
+        </FormField>
+      ))}
+      <p data-testid="status">{form.status}</p>
+      <SubmitButton isBusy={form.isBusy} busyLabel="Sending">
+        Send
+      </SubmitButton>
+    </form>
+  )
+}
+
+/** One field that starts filled in, with a Reset button. */
+function ResettableForm() {
+  const form = useForm({
+    initialValues: { first: 'start' },
+    validate: (values) => ({ first: values.first === 'bad' ? 'invalid' : undefined }),
+    action: async () => undefined,
+  })
+  return (
+    <form {...form.formProps} aria-label="Resettable">
+      <FormField label="first" error={form.errorText('first')}>
+        {(control) => <input {...control} {...form.input('first')} />}
+      </FormField>
+      <p data-testid="status">{form.status}</p>
+      <button type="submit">Send</button>
+      <button type="button" onClick={form.reset}>
+        Reset
+      </button>
+    </form>
+  )
+}
+
+const field = (name: string) => screen.getByRole<HTMLInputElement>('textbox', { name })
+const isInvalid = (control: HTMLElement) => control.getAttribute('aria-invalid') === 'true'
+const submitButton = () => screen.getByRole<HTMLButtonElement>('button', { name: /Send/ })
+
+/** A promise the test settles by hand, to look at the form while the action runs. */
+function deferred() {
+  let resolve: () => void = () => undefined
+  let reject: (error: unknown) => void = () => undefined
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  return { promise, resolve, reject }
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+describe('useForm', () => {
+  it('blocks the action on a failed check and focuses the first invalid field in DOM order', async () => {
+    const action = vi.fn(async () => undefined)
+    const user = userEvent.setup()
+    // The check names third before second: focus follows the page, not the object.
+    await renderWeb(
+      <TestForm
+        action={action}
+        validate={(values) => ({ third: values.third ? undefined : 'required', second: 'short' })}
+      />,
+    )
+    await user.type(field('first'), 'fine')
+    await user.click(submitButton())
+
+    expect(action).not.toHaveBeenCalled()
+    expect([field('first'), field('second'), field('third')].map(isInvalid)).toEqual([false, true, true])
+    expect(screen.getByText('second is short').id).toBe(field('second').getAttribute('aria-describedby'))
+    expect(screen.getByText('third is required')).toBeTruthy()
+    await vi.waitFor(() => expect(document.activeElement).toBe(field('second')))
+  })
+
+  it('clears only the error of the field being changed', async () => {
+    const user = userEvent.setup()
+    await renderWeb(
+      <TestForm validate={(values) => ({ first: values.first ? undefined : 'required', third: 'short' })} />,
+    )
+    await user.click(submitButton())
+    await user.type(field('first'), 'a')
+    expect(isInvalid(field('first'))).toBe(false)
+    expect(screen.queryByText('first is required')).toBeNull()
+    expect(isInvalid(field('third'))).toBe(true)
+  })
+
+  it("puts the server's field errors on the right fields, in the form's terms, and focuses the first", async () => {
+    const user = userEvent.setup()
+    await renderWeb(
+      <TestForm
+        // `second` is called `other` on the server; `unknown` is no field of this form.
+        serverFields={{ first: 'first', second: 'other', third: 'third' }}
+        serverReason={(reason) => (reason === 'tooShort' ? 'short' : 'email')}
+        action={async () => {
+          throw new ApiError('VALIDATION_FAILED', 400, 'Invalid field(s)', {
+            fields: { third: 'email', other: 'tooShort', unknown: 'required' },
+          })
+        }}
+      />,
+    )
+    await user.click(submitButton())
+
+    expect(await screen.findByText('second is short')).toBeTruthy()
+    expect(screen.getByText('third is email')).toBeTruthy()
+    expect([field('first'), field('second'), field('third')].map(isInvalid)).toEqual([false, true, true])
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect(submitButton().disabled).toBe(false)
+    await vi.waitFor(() => expect(document.activeElement).toBe(field('second')))
+  })
+
+  it('shows a field-less failure as the error code’s message above the form, in the page’s language', async () => {
+    const user = userEvent.setup()
+    await renderWeb(
+      <TestForm
+        action={async () => {
+          throw new ApiError('RATE_LIMITED', 429, 'slow down')
+        }}
+      />,
+      { locale: 'tr' },
+    )
+    await user.click(submitButton())
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Çok fazla deneme yapıldı. Lütfen birkaç dakika bekleyip tekrar deneyin.',
+    )
+    expect(screen.getByTestId('status').textContent).toBe('idle')
+    expect(submitButton().disabled).toBe(false)
+  })
+
+  it('shows the generic message for an error that is no API error, and a VALIDATION_FAILED on no field', async () => {
+    const user = userEvent.setup()
+    let failure: unknown = new TypeError('boom')
+    await renderWeb(
+      <TestForm
+        action={async () => {
+          throw failure
+        }}
+      />,
+    )
+    await user.click(submitButton())
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Something went wrong on our side. Please try again.',
+    )
+
+    failure = new ApiError('VALIDATION_FAILED', 400, 'bad', { fields: { locale: 'invalid' } })
+    await user.click(submitButton())
+    await vi.waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe('Please check the highlighted fields.'),
+    )
+    expect([field('first'), field('second'), field('third')].map(isInvalid)).toEqual([false, false, false])
+  })
+
+  it('runs the action once while it is pending, then shows it sent', async () => {
+    const pending = deferred()
+    const action = vi.fn(() => pending.promise)
+    const user = userEvent.setup()
+    await renderWeb(<TestForm action={action} />)
+
+    await user.click(submitButton())
+    const form = screen.getByRole('form', { name: 'Test form' })
+    fireEvent.submit(form)
+    fireEvent.submit(form)
+    await user.type(field('first'), '{Enter}')
+
+    expect(action).toHaveBeenCalledTimes(1)
+    expect(submitButton().disabled).toBe(true)
+    expect(submitButton().getAttribute('aria-busy')).toBe('true')
+    expect(submitButton().textContent).toBe('Sending')
+    pending.resolve()
+    await vi.waitFor(() => expect(screen.getByTestId('status').textContent).toBe('sent'))
+    fireEvent.submit(form)
+    expect(action).toHaveBeenCalledTimes(1)
+  })
+
+  it('focuses the first invalid field even when a frame runs before React has drawn the marks', async () => {
+    // The old code focused in requestAnimationFrame, betting that React would have committed by
+    // then; a frame that comes first finds no invalid field. Here every frame comes at once.
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => {
+      callback(performance.now())
+      return 0
+    })
+    const user = userEvent.setup()
+    // `third` is valid while typing and becomes invalid only when the form is submitted.
+    await renderWeb(
+      <TestForm validate={(values) => ({ third: values.third === 'taken' ? 'email' : undefined })} />,
+    )
+    await user.type(field('third'), 'taken')
+    expect(isInvalid(field('third'))).toBe(false)
+    await user.click(submitButton())
+    expect(document.activeElement).toBe(field('third'))
+  })
+
+  it('focuses again on every refused attempt, even when the marks did not change', async () => {
+    const user = userEvent.setup()
+    await renderWeb(<TestForm validate={() => ({ second: 'required' })} />)
+    await user.click(submitButton())
+    await vi.waitFor(() => expect(document.activeElement).toBe(field('second')))
+    await user.click(field('first'))
+    await user.click(submitButton())
+    await vi.waitFor(() => expect(document.activeElement).toBe(field('second')))
+  })
+
+  it('focuses the server-marked field after the answer, not the field marked before it', async () => {
+    const user = userEvent.setup()
+    await renderWeb(
+      <TestForm
+        validate={(values) => ({ first: values.first ? undefined : 'required' })}
+        action={async () => {
+          throw new ApiError('VALIDATION_FAILED', 400, 'bad', { fields: { third: 'email' } })
+        }}
+      />,
+    )
+    await user.click(submitButton())
+    await vi.waitFor(() => expect(document.activeElement).toBe(field('first')))
+    await user.type(field('first'), 'ok')
+    await user.click(submitButton())
+    await vi.waitFor(() => expect(document.activeElement).toBe(field('third')))
+    expect(isInvalid(field('first'))).toBe(false)
+  })
+
+  it('puts focus back on the submit button after a failed send that lost it', async () => {
+    const pending = deferred()
+    const user = userEvent.setup()
+    await renderWeb(<TestForm action={() => pending.promise} />)
+    await user.click(submitButton())
+    // A browser drops focus from a button that becomes disabled; jsdom does not, so do it here.
+    ;(document.activeElement as HTMLElement).blur()
+    expect(document.activeElement).toBe(document.body)
+    pending.reject(new ApiError('INTERNAL', 500, 'boom'))
+    await screen.findByRole('alert')
+    await vi.waitFor(() => expect(document.activeElement).toBe(submitButton()))
+  })
+
+  it('leaves focus where it is after a failed send when it is still in the form', async () => {
+    const user = userEvent.setup()
+    await renderWeb(
+      <TestForm
+        action={async () => {
+          throw new ApiError('INTERNAL', 500, 'boom')
+        }}
+      />,
+    )
+    await user.type(field('second'), 'x{Enter}')
+    await screen.findByRole('alert')
+    expect(document.activeElement).toBe(field('second'))
+  })
+
+  it('starts over on reset: initial values, no errors, idle', async () => {
+    const user = userEvent.setup()
+    await renderWeb(<ResettableForm />)
+    await user.clear(field('first'))
+    await user.type(field('first'), 'bad')
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    // Without `describe`, a shared reason reads as its errors.field message.
+    expect(screen.getByText('This value is not valid.')).toBeTruthy()
+    await user.click(screen.getByRole('button', { name: 'Reset' }))
+    expect(field('first').value).toBe('start')
+    expect(isInvalid(field('first'))).toBe(false)
+
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    await vi.waitFor(() => expect(screen.getByTestId('status').textContent).toBe('sent'))
+    await user.click(screen.getByRole('button', { name: 'Reset' }))
+    expect(screen.getByTestId('status').textContent).toBe('idle')
+  })
+})
