@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { type PlanId, planIds } from '#shared/plans.ts'
 
-export const subscriptionStatuses = ['active', 'canceled', 'expired'] as const
+export const subscriptionStatuses = ['active', 'past_due', 'canceled', 'expired'] as const
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number]
 
 /** The user's subscription as the web app sees it. */

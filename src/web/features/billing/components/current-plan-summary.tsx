@@ -5,6 +5,7 @@ import { formatDate } from '../format-date.ts'
 
 const statusClass: Record<SubscriptionStatus, string> = {
   active: 'bg-emerald-100 text-emerald-900',
+  past_due: 'bg-red-100 text-red-900',
   canceled: 'bg-slate-200 text-slate-900',
   expired: 'bg-amber-100 text-amber-950',
 }
