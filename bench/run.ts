@@ -6,6 +6,7 @@ const suites = [
   ['tsx', ['bench/usage.ts']],
   ['tsx', ['bench/engine.ts']],
   ['tsx', ['bench/offline-studio.ts']],
+  ['tsx', ['bench/segmentation.ts']],
 ] as const
 let failed = 0
 for (const [command, args] of suites) {

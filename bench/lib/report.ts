@@ -1,19 +1,34 @@
-/** One measured figure against its budget; `budget` undefined means "report only". */
-export type Figure = { name: string; value: number; unit: string; budget?: number }
+/**
+ * One measured figure against its budget: at most `budget`, or at least `atLeast` (a score);
+ * neither means "report only". `digits`: decimals shown (default 0; 1 for KB and /job).
+ */
+export type Figure = {
+  name: string
+  value: number
+  unit: string
+  budget?: number
+  atLeast?: number
+  digits?: number
+}
 
 /** Prints figures as a table and returns whether every budget holds. */
 export function printFigures(title: string, figures: Figure[]): boolean {
   console.log(`\n${title}`)
   let isWithinBudgets = true
   for (const f of figures) {
-    const value = `${f.value.toFixed(f.unit === 'KB' || f.unit === '/job' ? 1 : 0)} ${f.unit}`
+    const value = `${f.value.toFixed(f.digits ?? (f.unit === 'KB' || f.unit === '/job' ? 1 : 0))} ${f.unit}`
     const verdict =
-      f.budget === undefined
-        ? 'report'
-        : f.value <= f.budget
-          ? `ok (budget ${f.budget} ${f.unit})`
-          : `OVER (budget ${f.budget} ${f.unit})`
+      f.atLeast !== undefined
+        ? f.value >= f.atLeast
+          ? `ok (at least ${f.atLeast} ${f.unit})`
+          : `UNDER (at least ${f.atLeast} ${f.unit})`
+        : f.budget === undefined
+          ? 'report'
+          : f.value <= f.budget
+            ? `ok (budget ${f.budget} ${f.unit})`
+            : `OVER (budget ${f.budget} ${f.unit})`
     if (f.budget !== undefined && f.value > f.budget) isWithinBudgets = false
+    if (f.atLeast !== undefined && f.value < f.atLeast) isWithinBudgets = false
     console.log(`  ${f.name.padEnd(48)} ${value.padStart(12)}  ${verdict}`)
   }
   return isWithinBudgets

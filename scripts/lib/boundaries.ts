@@ -27,6 +27,7 @@ const serverInfrastructure = [
   'http',
   'providers',
   'rate-limit',
+  'segmentation',
   'storage',
 ]
 /** Server files at the root that are infrastructure too (the rest compose the app). */

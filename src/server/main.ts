@@ -4,6 +4,7 @@ import { openDatabase } from '#server/db/client.ts'
 import { type EmbeddedLock, EmbeddedLockHeldError, holdEmbeddedLock } from '#server/db/embedded-lock.ts'
 import { ensureSomeAccessCode, syncConfiguredCodes } from '#server/features/access/access-codes.service.ts'
 import { startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
+import { SegmentationModelError } from '#server/segmentation/model-file.ts'
 import { createApp } from './app.ts'
 import { adoptListeningPort, type Config, ConfigError, loadConfig } from './config.ts'
 import { createAppDeps } from './deps.ts'
@@ -74,7 +75,22 @@ if (firstCode) {
 let isShuttingDown = false
 const deps = await createAppDeps({ config, database, logger, isShuttingDown: () => isShuttingDown })
 const app = createApp(deps)
-const worker = config.worker.inProcess ? await startConfiguredWorker(deps) : null
+const worker = config.worker.inProcess ? await startWorker() : null
+
+/** The in-process worker; a missing or altered segmentation model stops the start with its own message. */
+async function startWorker() {
+  try {
+    return await startConfiguredWorker(deps)
+  } catch (error) {
+    if (error instanceof SegmentationModelError) {
+      process.stderr.write(`${error.message}\n`)
+      await database.close()
+      await lock?.release()
+      process.exit(1)
+    }
+    throw error
+  }
+}
 
 const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info: AddressInfo) => {
   adoptListeningPort(config, info.port)

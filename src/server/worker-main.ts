@@ -1,5 +1,6 @@
 import { openDatabase } from '#server/db/client.ts'
 import { startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
+import { SegmentationModelError } from '#server/segmentation/model-file.ts'
 import { type Config, ConfigError, loadConfig } from './config.ts'
 import { createAppDeps } from './deps.ts'
 import { createLogger } from './logger.ts'
@@ -35,7 +36,13 @@ const database = await openDatabase({
 })
 await database.migrate()
 const deps = await createAppDeps({ config, database, logger })
-const worker = await startConfiguredWorker(deps)
+const worker = await startConfiguredWorker(deps).catch(async (error: unknown) => {
+  // A missing or altered segmentation model: say so plainly instead of a stack trace.
+  if (!(error instanceof SegmentationModelError)) throw error
+  process.stderr.write(`${error.message}\n`)
+  await database.close()
+  process.exit(1)
+})
 
 let isStopping = false
 async function shutdown(signal: string) {

@@ -93,7 +93,10 @@ export async function garmentPhoto(options: PhotoOptions & { colour?: string } =
   return svgToJpeg(svg, width, height, noise, quality)
 }
 
-/** A busy, colourful photo with no plain backdrop: separation must give up and keep it whole. */
+/**
+ * A busy, colourful photo with no plain backdrop around a white disc: the flood fill gives up,
+ * and the segmentation model cuts the disc out.
+ */
 export async function busyPhoto(options: PhotoOptions = {}): Promise<Buffer> {
   const { width = 900, height = 700, noise = 10, quality = 90 } = options
   const stripes = Array.from({ length: 12 }, (_, i) => {
@@ -103,6 +106,22 @@ export async function busyPhoto(options: PhotoOptions = {}): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${stripes}
     <circle cx="${width / 2}" cy="${height / 2}" r="${height / 4}" fill="#ffffff"/></svg>`
   return svgToJpeg(svg, width, height, noise, quality)
+}
+
+/** Colourful stripes and nothing else: no backdrop to remove and no product to find, so a card. */
+export async function subjectlessPhoto(options: PhotoOptions = {}): Promise<Buffer> {
+  const { width = 900, height = 700, noise = 6, quality = 90 } = options
+  const stripes = Array.from({ length: 12 }, (_, i) => {
+    const hue = (i * 47) % 360
+    return `<rect x="${(i * width) / 12}" y="0" width="${width / 12 + 1}" height="${height}" fill="hsl(${hue}, 70%, 50%)"/>`
+  }).join('')
+  return svgToJpeg(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${stripes}</svg>`,
+    width,
+    height,
+    noise,
+    quality,
+  )
 }
 
 /** A stand-in for a fashion reference photo: a warm interior with a window and a plant. */

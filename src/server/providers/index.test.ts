@@ -46,6 +46,20 @@ describe('createProviders', () => {
     ])
   })
 
+  it.skipIf(!hasOfflineStudio)(
+    'stops the start when the offline studio makes images and its segmentation model is missing',
+    async () => {
+      const tuning = { offline: { segmentationModelPath: '/nonexistent/u2netp.onnx' } }
+      await expect(createProviders(providersConfig(), { logger, tuning })).rejects.toMatchObject({
+        name: 'SegmentationModelError',
+        message: expect.stringContaining('segmentation model is missing: /nonexistent/u2netp.onnx'),
+      })
+      // Images from fal: the offline studio only makes videos and SEO copy, and needs no model.
+      const providers = await createProviders(providersConfig({ IMAGE_PROVIDER: 'fal' }), { logger, tuning })
+      expect(providers.video.name).toBe('offline')
+    },
+  )
+
   it('builds fal without any key (a user may bring one), and warns at start-up', async () => {
     const config = providersConfig({
       IMAGE_PROVIDER: 'fal',

@@ -13,12 +13,28 @@ type ProvidersConfig = Config['providers']
 export type ProviderTuning = {
   fal?: Pick<FalAdapterOptions, 'pollIntervalMs' | 'streamCheckMs' | 'maxWaitMs' | 'retry' | 'fetch'>
   openai?: Pick<OpenAiSeoOptions, 'maxRetries' | 'timeoutMs' | 'fetch'>
+  /** Another segmentation model file (tests of a missing or altered one). */
+  offline?: { segmentationModelPath?: string }
 }
 
-/** Loads the built-in offline studio, which serves all three capabilities. */
-async function loadOfflineStudio(ffmpegPath: string): Promise<Providers> {
-  const { createOfflineStudio } = await import('./offline-studio/index.ts')
-  const studio = createOfflineStudio({ ffmpegPath })
+/**
+ * Loads the built-in offline studio, which serves all three capabilities. When it makes the
+ * images, its segmentation model is checked and loaded here: a missing or altered model file
+ * stops the start with SegmentationModelError instead of failing the first job.
+ */
+async function loadOfflineStudio(
+  config: ProvidersConfig,
+  tuning: ProviderTuning['offline'],
+): Promise<Providers> {
+  const [{ createOfflineStudio }, { sharedSegmenter }] = await Promise.all([
+    import('./offline-studio/index.ts'),
+    import('#server/segmentation/segmenter.ts'),
+  ])
+  const studio = createOfflineStudio({
+    ffmpegPath: config.ffmpegPath,
+    segmenter: sharedSegmenter(tuning?.segmentationModelPath),
+  })
+  if (config.image === 'offline') await studio.ready()
   return { image: studio, video: studio, seo: studio }
 }
 
@@ -32,7 +48,7 @@ export async function createProviders(
   deps: { logger: Logger; tuning?: ProviderTuning },
 ): Promise<Providers> {
   const needsOffline = config.image === 'offline' || config.video === 'offline' || config.seo === 'offline'
-  const offline = needsOffline ? await loadOfflineStudio(config.ffmpegPath) : null
+  const offline = needsOffline ? await loadOfflineStudio(config, deps.tuning?.offline) : null
   const falOptions = (model: string): FalAdapterOptions => ({
     key: config.fal.key,
     model,

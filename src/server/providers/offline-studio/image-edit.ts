@@ -1,4 +1,7 @@
-import type { ImageEditRequest, ImageEditResult } from '../types.ts'
+import { createHash } from 'node:crypto'
+import type { Segmenter } from '#server/segmentation/segmenter.ts'
+import { formatOfflineNote, type OfflineSeparation } from '#shared/offline-note.ts'
+import type { ImageEditRequest, ImageEditResult, ImageFile } from '../types.ts'
 import type { Backdrop } from './canvas.ts'
 import { composeOnBackdrop } from './composite.ts'
 import { renderFashionBackdrop, renderReferenceBackdrop } from './fashion-backdrops.ts'
@@ -19,18 +22,38 @@ export type BackdropSource = (key: string, render: () => Promise<Backdrop>) => P
 
 const renderFresh: BackdropSource = (_key, render) => render()
 
+/** What an edit works with besides the request: cached backdrops, and the model for busy photos. */
+export type EditTools = { backdrops?: BackdropSource; subjects?: SubjectSource; segmenter?: Segmenter }
+
+/**
+ * Cuts the subject out, or hands back the cut made before from the same photo: a seller trying
+ * scene after scene sends the same photo each time, and its separation (flood fill and model) is
+ * the slow half of an edit.
+ */
+export type SubjectSource = (photoKey: string, cut: () => Promise<Subject>) => Promise<Subject>
+
+const cutFresh: SubjectSource = (_key, cut) => cut()
+
+/** The photo decoded and separated (a ProviderError 'rejected' when it cannot be read). */
+function subjectOf(image: ImageFile, tools: EditTools): Promise<Subject> {
+  const key = image.sha256 ?? createHash('sha256').update(image.bytes).digest('hex')
+  return (tools.subjects ?? cutFresh)(key, async () => {
+    const photo = await withImageInput(() => loadPhoto(image.bytes))
+    return separateSubject(photo, tools.segmenter)
+  })
+}
+
 /** The product tool: the product cut out and placed on the scene the prompt names. */
 export async function editProductImage(
   request: ImageEditRequest,
   signal: AbortSignal,
-  backdrops: BackdropSource = renderFresh,
+  tools: EditTools = {},
 ): Promise<ImageEditResult & { scene: StudioSceneId }> {
+  const backdrops = tools.backdrops ?? renderFresh
   const scene = matchProductScene(request.prompt)
   const promptUsed = request.prompt.trim() || productScenePrompt(scene)
-  const photo = await withImageInput(() => loadPhoto(request.image.bytes))
-  throwIfAborted(signal)
   const [subject, backdrop] = await Promise.all([
-    separateSubject(photo),
+    subjectOf(request.image, tools),
     backdrops(`product:${scene}:${request.aspectRatio}`, () =>
       renderProductScene(scene, request.aspectRatio),
     ),
@@ -39,7 +62,7 @@ export async function editProductImage(
   const bytes = await composeOnBackdrop(backdrop, subject)
   return {
     image: { bytes, mime: 'image/jpeg' },
-    description: describeResult(subject, 'product', `the "${productScenePrompt(scene)}" scene`, scene),
+    description: formatOfflineNote({ subject: 'product', separation: separationOf(subject), scene }),
     promptUsed,
     scene,
   }
@@ -49,40 +72,37 @@ export async function editProductImage(
 export async function editFashionImage(
   request: ImageEditRequest,
   signal: AbortSignal,
-  backdrops: BackdropSource = renderFresh,
+  tools: EditTools = {},
 ): Promise<ImageEditResult & { scene: FashionBackdropId }> {
+  const backdrops = tools.backdrops ?? renderFresh
   const reference = request.reference
   const style = matchFashionStyle(request.prompt)
   const scene: FashionBackdropId = reference ? 'reference' : style
   const promptUsed =
     request.prompt.trim() ||
     (reference ? 'garment in front of the reference photo' : fashionStylePrompt(style))
-  const photo = await withImageInput(() => loadPhoto(request.image.bytes))
-  throwIfAborted(signal)
   const backdropPromise = reference
     ? withImageInput(() => renderReferenceBackdrop(reference.bytes, request.aspectRatio))
     : backdrops(`fashion:${style}:${request.aspectRatio}`, () =>
         renderFashionBackdrop(style, request.aspectRatio),
       )
-  const [subject, backdrop] = await Promise.all([separateSubject(photo), backdropPromise])
+  // The garment goes through the same separation as a product: a plain backdrop, or the model.
+  const [subject, backdrop] = await Promise.all([subjectOf(request.image, tools), backdropPromise])
   throwIfAborted(signal)
   const bytes = await composeOnBackdrop(backdrop, subject)
-  const where = reference
-    ? 'in front of your reference photo (softened)'
-    : `on the "${fashionStylePrompt(style)}" backdrop`
   return {
     image: { bytes, mime: 'image/jpeg' },
-    description: describeResult(subject, 'garment', where, scene),
+    description: formatOfflineNote({ subject: 'garment', separation: separationOf(subject), scene }),
     promptUsed,
     scene,
   }
 }
 
-/** Says plainly what the offline studio did, so nobody mistakes the result for AI work. */
-function describeResult(subject: Subject, what: 'product' | 'garment', where: string, scene: string): string {
-  const placed = where.startsWith('on ') || where.startsWith('in ') ? where : `on ${where}`
-  const how = subject.isSeparated
-    ? `the ${what} was cut out from its plain backdrop and placed ${placed}`
-    : `the photo's backdrop could not be separated from the ${what}, so the whole photo was placed as a card ${placed}`
-  return `Made by Vitrin's offline studio, not by AI: ${how}. (scene: ${scene})`
+/**
+ * How the subject was separated, for the note that says plainly what the offline studio did (so
+ * nobody mistakes the result for generative AI). The note is stored language-neutral and put
+ * into words by the web app in the reader's language (shared/offline-note.ts).
+ */
+function separationOf(subject: Subject): OfflineSeparation {
+  return subject.separatedBy ?? 'card'
 }

@@ -1,7 +1,17 @@
+import { readFile } from 'node:fs/promises'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
+import { parseOfflineNote } from '#shared/offline-note.ts'
 import { type AspectRatio, imageSize, productScenes } from '#shared/scenes.ts'
-import { busyPhoto, garmentPhoto, productPhoto, redSquarePhoto } from '#tests/support/test-photos.ts'
+import { compositePhoto } from '#tests/support/segmentation-eval.ts'
+import {
+  busyPhoto,
+  garmentPhoto,
+  productPhoto,
+  redSquarePhoto,
+  subjectlessPhoto,
+} from '#tests/support/test-photos.ts'
 import { type ImageEditRequest, ProviderError } from '../types.ts'
 import { createOfflineStudio } from './index.ts'
 import {
@@ -13,6 +23,7 @@ import {
   type Pixels,
   testContext,
 } from './measure.ts'
+import { loadPhoto, separateSubject } from './separate.ts'
 
 const studio = createOfflineStudio({ ffmpegPath: '/usr/bin/ffmpeg' })
 const ratios: AspectRatio[] = ['1:1', '9:16']
@@ -55,14 +66,17 @@ describe('offline studio: product images', () => {
     expect(meta.icc).toBeUndefined()
   })
 
-  it('says plainly that the offline studio made it, and which scene', async () => {
+  it('says plainly that the offline studio made it, how, and which scene', async () => {
     const result = await edit(request(product, 'ahşap masa'))
-    expect(result.description).toMatch(/offline studio, not by AI/)
-    expect(result.description).toContain('scene: wood')
+    expect(parseOfflineNote(result.description)).toEqual({
+      subject: 'product',
+      separation: 'backdrop',
+      scene: 'wood',
+    })
     expect(result.promptUsed).toBe('ahşap masa')
     const fallback = await edit(request(product, ''))
     expect(fallback.promptUsed).toBe('white studio background')
-    expect(fallback.description).toContain('scene: white-studio')
+    expect(parseOfflineNote(fallback.description)?.scene).toBe('white-studio')
   })
 
   it('separates the product: a red square on light grey ends up on the black scene with no grey around it', async () => {
@@ -147,9 +161,9 @@ describe('offline studio: product images', () => {
     expect(red.height).toBeGreaterThan(red.width * 3)
   })
 
-  it('keeps the whole photo as a rounded card when the backdrop cannot be separated', async () => {
-    const result = await edit(request(await busyPhoto(), 'concrete wall', '9:16'))
-    expect(result.description).toMatch(/could not be separated/)
+  it('keeps the whole photo as a rounded card when neither the backdrop nor the model finds a product', async () => {
+    const result = await edit(request(await subjectlessPhoto(), 'concrete wall', '9:16'))
+    expect(parseOfflineNote(result.description)?.separation).toBe('card')
     const meta = await sharp(result.image.bytes).metadata()
     expect({ width: meta.width, height: meta.height }).toEqual(imageSize['9:16'])
     // The photo's own stripes are in the middle; the corners are the concrete wall.
@@ -177,7 +191,7 @@ describe('offline studio: product images', () => {
         testContext(),
       ),
     )
-    expect(result.description).toMatch(/cut out/)
+    expect(parseOfflineNote(result.description)?.separation).toBe('backdrop')
     const image = await decodePixels(result.image.bytes)
     const blue = boundsWhere(image, (r, _g, b) => b > 150 && r < 80)
     expect(blue).not.toBeNull()
@@ -241,8 +255,11 @@ describe('offline studio: fashion images', () => {
     const result = await edit(fashion('street style photography', ratio))
     const meta = await sharp(result.image.bytes).metadata()
     expect({ width: meta.width, height: meta.height }).toEqual(imageSize[ratio])
-    expect(result.description).toMatch(/offline studio, not by AI/)
-    expect(result.description).toContain('scene: street')
+    expect(parseOfflineNote(result.description)).toEqual({
+      subject: 'garment',
+      separation: 'backdrop',
+      scene: 'street',
+    })
   })
 
   it('puts the separated garment on a backdrop that follows the style words', async () => {
@@ -266,8 +283,7 @@ describe('offline studio: fashion images', () => {
       .jpeg()
       .toBuffer()
     const result = await edit(fashion('', '9:16', reference))
-    expect(result.description).toContain('reference photo')
-    expect(result.description).toContain('scene: reference')
+    expect(parseOfflineNote(result.description)?.scene).toBe('reference')
     expect(result.promptUsed).toBe('garment in front of the reference photo')
     const image = await decodePixels(result.image.bytes)
     expect({ width: image.width, height: image.height }).toEqual(imageSize['9:16'])
@@ -294,3 +310,141 @@ function backgroundSignature(image: Pixels): number[] {
   const texture = Math.sqrt(variance / (width * (height - bottomTop)))
   return [...top, ...bottom, texture * 2]
 }
+
+describe('offline studio: products on busy backgrounds, cut out by the segmentation model', () => {
+  const photo = (name: string) =>
+    readFile(new URL(`../../../../tests/fixtures/photos/${name}`, import.meta.url))
+
+  it('cuts the cup, saucer and spoon out of the wooden table, with no rim of the table left', async () => {
+    const subject = await separateSubject(await loadPhoto(await photo('coffee.png')), sharedSegmenter())
+    expect(subject.separatedBy).toBe('model')
+    const at = (x: number, y: number) => subject.data[(y * subject.width + x) * 4 + 3]
+    // The saucer is round: the corners of its box are table, and cut away (a card is opaque there).
+    expect([at(20, 20), at(20, subject.height - 21), at(subject.width - 21, subject.height - 21)]).toEqual([
+      0, 0, 0,
+    ])
+    // The soft edge carries the product's colours, not the table's.
+    const edge = [0, 0, 0]
+    const solid = [0, 0, 0]
+    let edges = 0
+    let solids = 0
+    for (let i = 0; i < subject.width * subject.height; i++) {
+      const alpha = subject.data[i * 4 + 3] as number
+      const into = alpha === 255 ? solid : alpha >= 16 && alpha <= 240 ? edge : null
+      if (!into) continue
+      for (let c = 0; c < 3; c++) into[c] = (into[c] as number) + (subject.data[i * 4 + c] as number)
+      if (alpha === 255) solids++
+      else edges++
+    }
+    const edgeMean = edge.map((v) => v / edges)
+    const solidMean = solid.map((v) => v / solids)
+    const wood = meanColour(await decodePixels(await photo('coffee.png')), 0, 330, 60, 60)
+    expect(edges).toBeGreaterThan(500)
+    expect(colourDistance(edgeMean, solidMean)).toBeLessThan(colourDistance(edgeMean, wood))
+  })
+
+  it('places the cut-out cup on the chosen scene, and says the model cut it out', async () => {
+    const result = await edit(request(await photo('coffee.png'), 'mermer tezgah'))
+    expect(parseOfflineNote(result.description)).toEqual({
+      subject: 'product',
+      separation: 'model',
+      scene: 'marble',
+    })
+    const image = await decodePixels(result.image.bytes)
+    // The red saucer, large and in the middle of the frame (a card is smaller: 86 %).
+    const red = boundsWhere(image, (r, g, b) => r > 110 && g < 60 && b < 50)
+    expect(red).not.toBeNull()
+    if (!red) return
+    expect(red.width).toBeGreaterThan(image.width * 0.58)
+    expect(Math.abs(red.left + red.width / 2 - image.width / 2)).toBeLessThan(image.width * 0.08)
+  })
+
+  it('keeps the launch towers and lamps out when the flood fill mistakes the night sky for a backdrop', async () => {
+    const result = await edit(request(await photo('rocket.jpg'), 'white studio background'))
+    expect(parseOfflineNote(result.description)?.separation).toBe('model')
+    const image = await decodePixels(result.image.bytes)
+    // On the white studio anything colourful is the rocket or what came with it: only the middle.
+    const colourful = boundsWhere(image, (r, g, b) => Math.max(r, g, b) - Math.min(r, g, b) > 40)
+    expect(colourful).not.toBeNull()
+    if (!colourful) return
+    expect(colourful.left).toBeGreaterThan(image.width * 0.38)
+    expect(colourful.left + colourful.width).toBeLessThan(image.width * 0.62)
+    expect(colourful.height).toBeGreaterThan(image.height * 0.4)
+  })
+
+  it('separates a photo once for scene after scene, and again for another photo', async () => {
+    const shared = sharedSegmenter()
+    let calls = 0
+    const counting = {
+      ...shared,
+      segment: (image: Parameters<typeof shared.segment>[0]) => {
+        calls++
+        return shared.segment(image)
+      },
+    }
+    const own = createOfflineStudio({ ffmpegPath: '/usr/bin/ffmpeg', segmenter: counting })
+    const coffee = await photo('coffee.png')
+    const onScene = async (bytes: Buffer, prompt: string) =>
+      parseOfflineNote(
+        doneResult(
+          await own.startImageEdit(
+            { tool: 'product', image: { bytes, mime: 'image/png' }, prompt, aspectRatio: '1:1' },
+            testContext(),
+          ),
+        ).description,
+      )
+    expect(await onScene(coffee, 'marble')).toMatchObject({ separation: 'model', scene: 'marble' })
+    expect(await onScene(coffee, 'velvet')).toMatchObject({ separation: 'model', scene: 'velvet' })
+    expect(calls).toBe(1)
+    await onScene(await busyPhoto(), 'velvet')
+    expect(calls).toBe(2)
+  })
+
+  it('cuts a white disc out of busy stripes', async () => {
+    const result = await edit(request(await busyPhoto(), 'concrete wall'))
+    expect(parseOfflineNote(result.description)?.separation).toBe('model')
+  })
+
+  it('separates a garment the same way for the fashion backdrops: a T-shirt on a cluttered desk', async () => {
+    const shirt = await compositePhoto('t-shirt', 'clutter')
+    const result = doneResult(
+      await studio.startImageEdit(
+        {
+          tool: 'fashion',
+          image: { bytes: shirt.jpeg, mime: 'image/jpeg' },
+          prompt: 'vintage',
+          aspectRatio: '1:1',
+        },
+        testContext(),
+      ),
+    )
+    expect(parseOfflineNote(result.description)).toEqual({
+      subject: 'garment',
+      separation: 'model',
+      scene: 'vintage',
+    })
+    const image = await decodePixels(result.image.bytes)
+    // The navy shirt fills the middle; none of the desk's papers and pens came with it.
+    const navy = boundsWhere(image, (r, _g, b) => b > r + 25 && b < 140 && r < 70)
+    expect(navy).not.toBeNull()
+    if (!navy) return
+    expect(navy.width).toBeGreaterThan(image.width * 0.6)
+    const centre = meanColour(image, image.width / 2 - 20, image.height / 2 - 20, 40, 40)
+    expect(centre[2]).toBeGreaterThan((centre[0] as number) + 30)
+    const corner = meanColour(image, 0, 0, 80, 80)
+    const plain = await decodePixels(
+      doneResult(
+        await studio.startImageEdit(
+          {
+            tool: 'fashion',
+            image: { bytes: await garmentPhoto({ width: 600, height: 720 }), mime: 'image/jpeg' },
+            prompt: 'vintage',
+            aspectRatio: '1:1',
+          },
+          testContext(),
+        ),
+      ).image.bytes,
+    )
+    expect(colourDistance(corner, meanColour(plain, 0, 0, 80, 80))).toBeLessThan(6)
+  })
+})

@@ -1,3 +1,4 @@
+import { type Segmenter, sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import type { SeoContent } from '#shared/seo.ts'
 import type {
   ImageEditRequest,
@@ -14,15 +15,23 @@ import type {
 import { ProviderError } from '../types.ts'
 import type { Backdrop } from './canvas.ts'
 import { findDominantColour } from './dominant-colour.ts'
-import { type BackdropSource, editFashionImage, editProductImage } from './image-edit.ts'
+import { type BackdropSource, editFashionImage, editProductImage, type SubjectSource } from './image-edit.ts'
 import { writeSeoCopy } from './seo-copy.ts'
+import type { Subject } from './separate.ts'
 import { offlineProviderName, throwIfAborted, withImageInput } from './studio-errors.ts'
 import { makeVideo } from './video.ts'
 
-// The built-in studio: real image and video processing with sharp and ffmpeg, no AI and no
-// network. Everything finishes inside the call, so nothing is ever queued or resumable.
+// The built-in studio: real image and video processing with sharp and ffmpeg, and a small local
+// segmentation model for products on busy backgrounds; no generative AI and no network.
+// Everything finishes inside the call, so nothing is ever queued or resumable.
 
-export type OfflineStudio = ImageProvider & VideoProvider & SeoProvider & { readonly name: 'offline' }
+export type OfflineStudio = ImageProvider &
+  VideoProvider &
+  SeoProvider & {
+    readonly name: 'offline'
+    /** Checks and loads the segmentation model now, so a missing or altered file stops the start. */
+    ready(): Promise<void>
+  }
 
 export type OfflineStudioOptions = {
   /** The ffmpeg binary for videos (config: providers.ffmpegPath). */
@@ -33,16 +42,21 @@ export type OfflineStudioOptions = {
   tempDir?: string
   /** Rendered backdrops kept in memory (about 2–6 MB each); 0 renders every time. */
   backdropCacheSize?: number
+  /** Separated subjects kept in memory (up to about 10 MB each); 0 separates every time. */
+  subjectCacheSize?: number
+  /** Finds products on busy backgrounds; the process's shared model by default. */
+  segmenter?: Segmenter
 }
 
 /**
- * Keeps the last few rendered backdrops. They are pure functions of (scene, ratio), so a
- * repeat of a popular scene skips 100–300 ms of painting.
+ * Keeps the last few results of a pure, slow step: rendered backdrops (functions of scene and
+ * ratio: a repeat of a popular scene skips 100–300 ms of painting) and separated subjects
+ * (functions of the photo's bytes: trying another scene skips the flood fill and the model).
  */
-function createBackdropCache(limit: number): BackdropSource {
-  const cache = new Map<string, Promise<Backdrop>>()
-  return (key, render) => {
-    if (limit <= 0) return render()
+function createCache<T>(limit: number): (key: string, make: () => Promise<T>) => Promise<T> {
+  const cache = new Map<string, Promise<T>>()
+  return (key, make) => {
+    if (limit <= 0) return make()
     const hit = cache.get(key)
     if (hit) {
       // Map keeps insertion order: re-inserting marks the entry as most recently used.
@@ -50,7 +64,7 @@ function createBackdropCache(limit: number): BackdropSource {
       cache.set(key, hit)
       return hit
     }
-    const pending = render()
+    const pending = make()
     cache.set(key, pending)
     pending.catch(() => cache.delete(key))
     while (cache.size > limit) {
@@ -64,7 +78,9 @@ function createBackdropCache(limit: number): BackdropSource {
 
 /** The offline studio, implementing the image, video and SEO provider contracts. */
 export function createOfflineStudio(options: OfflineStudioOptions): OfflineStudio {
-  const backdrops = createBackdropCache(options.backdropCacheSize ?? 6)
+  const backdrops: BackdropSource = createCache<Backdrop>(options.backdropCacheSize ?? 6)
+  const subjects: SubjectSource = createCache<Subject>(options.subjectCacheSize ?? 3)
+  const segmenter = options.segmenter ?? sharedSegmenter()
   // Only a request queued elsewhere (say at fal, before IMAGE_PROVIDER was switched to offline)
   // can reach resume here. 'unavailable' lets the engine fail it cleanly or start it afresh.
   const neverQueued = (requestId: string) =>
@@ -77,6 +93,8 @@ export function createOfflineStudio(options: OfflineStudioOptions): OfflineStudi
   return {
     name: 'offline',
 
+    ready: () => segmenter.ready(),
+
     async startImageEdit(
       request: ImageEditRequest,
       ctx: ProviderCallContext,
@@ -85,8 +103,8 @@ export function createOfflineStudio(options: OfflineStudioOptions): OfflineStudi
       const started = Date.now()
       const { scene, ...result } =
         request.tool === 'fashion'
-          ? await editFashionImage(request, ctx.signal, backdrops)
-          : await editProductImage(request, ctx.signal, backdrops)
+          ? await editFashionImage(request, ctx.signal, { backdrops, subjects, segmenter })
+          : await editProductImage(request, ctx.signal, { backdrops, subjects, segmenter })
       ctx.log.debug({ tool: request.tool, scene, ms: Date.now() - started }, 'offline studio image done')
       return { kind: 'done', result }
     },

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react'
 import type { GenerationView } from '#shared/contracts/generations.ts'
+import { parseOfflineNote } from '#shared/offline-note.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
-import { useI18n } from '#web/lib/i18n.tsx'
+import { type I18n, useI18n } from '#web/lib/i18n.tsx'
 import { SaveButton } from './save-button.tsx'
 import { SeoResult } from './seo-result.tsx'
 
@@ -90,6 +91,7 @@ export function GenerationResult(props: {
     )
   }
 
+  const description = imageDescription(result.description, t)
   return (
     <div className="space-y-4">
       <div className={frame}>
@@ -97,11 +99,7 @@ export function GenerationResult(props: {
           src={result.image.url}
           width={result.image.width ?? undefined}
           height={result.image.height ?? undefined}
-          alt={
-            result.description
-              ? t('studio.result.imageAlt', { description: result.description })
-              : t('studio.result.imageAltPlain')
-          }
+          alt={description ? t('studio.result.imageAlt', { description }) : t('studio.result.imageAltPlain')}
           loading={props.lazy ? 'lazy' : 'eager'}
           decoding="async"
           className="h-full w-full object-contain"
@@ -109,11 +107,11 @@ export function GenerationResult(props: {
         />
       </div>
       <dl className="space-y-3 text-sm">
-        {result.description ? (
+        {description ? (
           <div>
             <dt className="font-semibold text-slate-900">{t('studio.result.description')}</dt>
             <dd className="mt-0.5 text-slate-700" data-testid="result-description">
-              {result.description}
+              {description}
             </dd>
           </div>
         ) : null}
@@ -138,4 +136,20 @@ function OfflineNote() {
       {t('studio.result.offline')}
     </p>
   )
+}
+
+/**
+ * What the offline studio did, in the reader's language (it stores a language-neutral note,
+ * shared/offline-note.ts); any other description (fal's own words) as it came.
+ */
+function imageDescription(description: string | null, t: I18n['t']): string | null {
+  const note = parseOfflineNote(description)
+  if (!note) return description
+  const place =
+    note.subject === 'product'
+      ? t('studio.result.offlinePlace.scene', { scene: t(`studio.scenes.product.${note.scene}`) })
+      : note.scene === 'reference'
+        ? t('studio.result.offlinePlace.reference')
+        : t('studio.result.offlinePlace.style', { scene: t(`studio.scenes.fashion.${note.scene}`) })
+  return t(`studio.result.offlineNote.${note.subject}.${note.separation}`, { place })
 }

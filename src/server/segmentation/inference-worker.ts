@@ -1,0 +1,70 @@
+import { parentPort, workerData } from 'node:worker_threads'
+import * as ort from 'onnxruntime-node'
+import { finishMask, modelSide, toInputTensor } from './mask-math.ts'
+
+// The worker thread that runs the model. onnxruntime-node's `run` returns a promise but does the
+// whole inference synchronously on the calling thread (0.2–0.5 s here), so on the main thread it
+// would stall every request the server is handling. The JS after it (the guided filter on the
+// full-resolution photo) runs here too. Loaded by segmenter.ts; Node strips the types itself,
+// so this file and its imports use only erasable TypeScript.
+
+export type WorkerSetup = { model: Uint8Array; threads: number }
+export type SegmentRequest = {
+  id: number
+  small: Uint8Array
+  guide: Uint8Array
+  width: number
+  height: number
+}
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string }
+  | { type: 'done'; id: number; mask: ReturnType<typeof finishMask> }
+  | { type: 'error'; id: number; message: string }
+
+const port = parentPort
+if (!port) throw new Error('inference-worker.ts runs as a worker thread (see segmenter.ts)')
+const setup = workerData as WorkerSetup
+
+const send = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer)
+
+let session: ort.InferenceSession
+try {
+  session = await ort.InferenceSession.create(setup.model, {
+    executionProviders: ['cpu'],
+    intraOpNumThreads: setup.threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    // The arena keeps the largest working set it ever needed (≈ 500 MB for this model) for the
+    // life of the process; without it the memory of one inference is returned when it ends.
+    enableCpuMemArena: false,
+    // 'all' adds layout changes (NCHWc) that cost ≈ 80 MB more at the peak of an inference and
+    // were no faster on this 2-core machine.
+    graphOptimizationLevel: 'extended',
+    // Idle pool threads sleep instead of spinning: the cores are shared with sharp and HTTP.
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
+  })
+  send({ type: 'ready' })
+} catch (error) {
+  send({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
+  process.exit(1)
+}
+
+const inputName = session.inputNames[0] as string
+const outputName = session.outputNames[0] as string
+
+port.on('message', async (request: SegmentRequest) => {
+  try {
+    const input = new ort.Tensor('float32', toInputTensor(request.small), [1, 3, modelSide, modelSide])
+    // Only the fused output (d0); the six side outputs are by-products of training.
+    const output = await session.run({ [inputName]: input }, [outputName])
+    const raw = output[outputName]?.data
+    if (!(raw instanceof Float32Array) || raw.length !== modelSide * modelSide) {
+      throw new Error('the model returned an unexpected output')
+    }
+    const mask = finishMask(raw, request.guide, request.width, request.height)
+    send({ type: 'done', id: request.id, mask }, [mask.alpha.buffer as ArrayBuffer])
+  } catch (error) {
+    send({ type: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) })
+  }
+})

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { formatOfflineNote, type OfflineNote, parseOfflineNote } from './offline-note.ts'
+
+describe('the offline studio’s note', () => {
+  it('reads back what was written', () => {
+    const notes: OfflineNote[] = [
+      { subject: 'product', separation: 'model', scene: 'wood' },
+      { subject: 'product', separation: 'card', scene: 'neutral-studio' },
+      { subject: 'garment', separation: 'backdrop', scene: 'reference' },
+      { subject: 'garment', separation: 'model', scene: 'avant-garde' },
+    ]
+    for (const note of notes) expect(parseOfflineNote(formatOfflineNote(note))).toEqual(note)
+    expect(formatOfflineNote({ subject: 'product', separation: 'model', scene: 'wood' })).toBe(
+      'offline-studio:v1:product:model:wood',
+    )
+  })
+
+  it('leaves anything else alone: fal’s words, older English notes, unknown scenes or kinds', () => {
+    for (const text of [
+      null,
+      undefined,
+      'A blue mug on a marble counter.',
+      "Made by Vitrin's offline studio, not by AI: the product was cut out. (scene: wood)",
+      'offline-studio:v1:product:model:runway',
+      'offline-studio:v1:garment:model:wood',
+      'offline-studio:v1:product:guess:wood',
+      'offline-studio:v2:product:model:wood',
+      'offline-studio:v1:product:model:wood:extra',
+    ]) {
+      expect(parseOfflineNote(text)).toBeNull()
+    }
+  })
+})
