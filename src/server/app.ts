@@ -5,7 +5,7 @@ import { requestId } from 'hono/request-id'
 import { accessRoutes } from '#server/features/access/access.routes.ts'
 import { assetsRoutes } from '#server/features/assets/assets.routes.ts'
 import { authRoutes } from '#server/features/auth/auth.routes.ts'
-import { billingRoutes } from '#server/features/billing/billing.routes.ts'
+import { billingRoutes, billingWebhookRoutes } from '#server/features/billing/billing.routes.ts'
 import { contactRoutes } from '#server/features/contact/contact.routes.ts'
 import { generationsRoutes } from '#server/features/generations/generations.routes.ts'
 import { healthRoutes } from '#server/features/health/health.routes.ts'
@@ -70,6 +70,12 @@ export function createApp(deps: AppDeps) {
   // Uploads have their own, larger limit, enforced while streaming (features/assets).
   api.use((c, next) =>
     c.req.method === 'POST' && c.req.path === '/api/assets' ? next() : jsonBodyLimit(c, next),
+  )
+  // Payment-provider webhooks come server to server, authenticated by their signature: mounted
+  // before the cross-site check and the session, which they neither need nor could pass.
+  api.route(
+    '/billing/webhooks',
+    billingWebhookRoutes({ db: database.db, billing: deps.billing, now: deps.now }),
   )
   api.use(refuseCrossSite(config.publicUrl, config.trustProxy))
   const session = loadSession(deps.auth)

@@ -63,8 +63,27 @@ const envSchema = z.object({
     )
     .pipe(z.array(z.string().regex(/^[A-Z0-9]{6}$/, 'each code must be 6 letters or digits')))
     .optional(),
-  /** Who takes payment for plans: manual (no payment; users choose plans, except in production, where `npm run billing` sets them). */
-  BILLING_PROVIDER: z.enum(['manual']).default('manual'),
+  /**
+   * Who takes payment for plans: manual (no payment; users choose plans, except in production,
+   * where `npm run billing` sets them) or stripe (needs both STRIPE_ keys below). A key alone
+   * does not switch it.
+   */
+  BILLING_PROVIDER: z.enum(['manual', 'stripe']).default('manual'),
+  /** Stripe secret (sk_…) or restricted (rk_…) API key, test or live. */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_[A-Za-z0-9_]{4,}$/, 'must be a Stripe secret key (sk_… or rk_…)')
+    .optional(),
+  /** Signing secret (whsec_…) of the webhook endpoint `npm run billing:setup` made. */
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9_]{4,}$/, 'must be a Stripe webhook signing secret (whsec_…)')
+    .optional(),
+  /** Send Stripe API traffic to another origin, e.g. the fake in tests/fakes. Leave unset in production. */
+  STRIPE_API_BASE: z
+    .string()
+    .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be an http(s):// origin, e.g. http://127.0.0.1:4700')
+    .optional(),
   /** Who edits images: offline (built-in studio, no AI) or fal. A key alone does not switch it. */
   IMAGE_PROVIDER: z.enum(['offline', 'fal']).default('offline'),
   /** Who makes videos: offline (built-in studio) or fal. */
@@ -164,6 +183,12 @@ function crossCheck(env: Record<string, string>): string[] {
       'PUBLIC_URL: is required in production (e.g. https://vitrin.example.com): emailed links are built from it, never from the request',
     )
   }
+  if (env.BILLING_PROVIDER === 'stripe' && (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET)) {
+    problems.push('STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: are both required with BILLING_PROVIDER=stripe')
+  }
+  if (env.NODE_ENV === 'production' && env.STRIPE_API_BASE && !env.STRIPE_API_BASE.startsWith('https://')) {
+    problems.push('STRIPE_API_BASE: must be an https:// URL in production (card and customer data go there)')
+  }
   const isTestHooks = ['true', '1', 'yes'].includes(env.ENABLE_TEST_HOOKS ?? '')
   if (isTestHooks && env.NODE_ENV === 'production') {
     problems.push('ENABLE_TEST_HOOKS: must not be set in production')
@@ -191,7 +216,16 @@ export type Config = {
   shutdownGraceSeconds: number
   enableTestHooks: boolean
   accessCodes: string[]
-  billingProvider: 'manual'
+  billingProvider: 'manual' | 'stripe'
+  /** Set with BILLING_PROVIDER=stripe. */
+  stripe:
+    | {
+        secretKey: string
+        webhookSecret: string
+        /** Where the SDK sends requests instead of api.stripe.com (STRIPE_API_BASE). */
+        api: { host: string; port: number; protocol: 'http' | 'https' } | undefined
+      }
+    | undefined
   worker: {
     concurrency: number
     inProcess: boolean
@@ -265,6 +299,17 @@ export function adoptListeningPort(config: Config, port: number): void {
   }
 }
 
+/** STRIPE_API_BASE as the SDK's host, port and protocol options (it takes no base URL). */
+function stripeApiAddress(base: string): { host: string; port: number; protocol: 'http' | 'https' } {
+  const url = new URL(base)
+  const protocol = url.protocol === 'http:' ? 'http' : 'https'
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443,
+    protocol,
+  }
+}
+
 /** Parses the environment once; empty strings count as unset. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env = Object.fromEntries(
@@ -302,6 +347,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     enableTestHooks: e.ENABLE_TEST_HOOKS,
     accessCodes: e.ACCESS_CODES ?? [],
     billingProvider: e.BILLING_PROVIDER,
+    stripe:
+      e.BILLING_PROVIDER === 'stripe' && e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+            api: e.STRIPE_API_BASE ? stripeApiAddress(e.STRIPE_API_BASE) : undefined,
+          }
+        : undefined,
     worker: {
       concurrency: e.WORKER_CONCURRENCY,
       inProcess: e.IN_PROCESS_WORKER,

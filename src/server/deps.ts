@@ -8,6 +8,10 @@ import {
   type BillingProvider,
   createManualBillingProvider,
 } from '#server/features/billing/billing-provider.ts'
+import {
+  createStripeBillingProvider,
+  createStripeClient,
+} from '#server/features/billing/stripe-billing-provider.ts'
 import { createRateLimiter, type RateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import { createStorage } from '#server/storage/index.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
@@ -63,12 +67,25 @@ export async function createAppDeps(options: {
       isProduction: config.env === 'production',
       logger,
     }),
-    // In production no user may give themselves a plan for free: the operator sets plans.
-    billing: createManualBillingProvider(db, { canUsersChangePlan: config.env !== 'production' }),
+    billing: createBillingProvider(config, db, options.now ?? (() => new Date())),
     keyBox: createSecretBox(config.appSecret, 'provider-keys v1'),
     storage: await createStorage(config),
     notifier: createNotifier(),
     now: options.now ?? (() => new Date()),
     isShuttingDown: options.isShuttingDown ?? (() => false),
   }
+}
+
+function createBillingProvider(config: Config, db: Database['db'], now: () => Date): BillingProvider {
+  if (config.billingProvider === 'stripe' && config.stripe) {
+    return createStripeBillingProvider({
+      db,
+      stripe: createStripeClient(config.stripe),
+      webhookSecret: config.stripe.webhookSecret,
+      publicUrl: () => config.publicUrl,
+      now,
+    })
+  }
+  // In production no user may give themselves a plan for free: the operator sets plans.
+  return createManualBillingProvider(db, { canUsersChangePlan: config.env !== 'production' })
 }

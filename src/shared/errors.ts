@@ -13,9 +13,25 @@ export const errorStatus = {
   AUTH_WRONG_PASSWORD: 400,
   AUTH_EMAIL_TAKEN: 409,
   AUTH_RESET_TOKEN_INVALID: 400,
+  /** A beta account (no email) asked for something that needs one, e.g. checkout. */
+  EMAIL_REQUIRED: 403,
+  /** Adding an email to an account that already has one. */
+  ACCOUNT_HAS_EMAIL: 409,
   ACCESS_CODE_INVALID: 400,
   NO_SUBSCRIPTION: 403,
   BILLING_MANAGED_BY_OPERATOR: 403,
+  /** Checkout or a top-up with manual billing: there is nothing to pay. */
+  BILLING_PAYMENTS_UNAVAILABLE: 409,
+  /** Manage Billing with manual billing: there is no customer portal. */
+  BILLING_PORTAL_UNAVAILABLE: 409,
+  /** A plan change (or cancel) with a paid provider but no paid plan yet: start with checkout. */
+  BILLING_CHECKOUT_REQUIRED: 409,
+  /** Checkout for a plan while a paid plan is running: change it instead. */
+  BILLING_ALREADY_SUBSCRIBED: 409,
+  /** The payment provider did not answer or failed; nothing was changed. */
+  BILLING_PROVIDER_UNAVAILABLE: 502,
+  /** A payment-provider webhook whose signature, timestamp or body does not check out. */
+  WEBHOOK_SIGNATURE_INVALID: 400,
   QUOTA_EXCEEDED_IMAGES: 403,
   QUOTA_EXCEEDED_VIDEOS: 403,
   FILE_MISSING: 400,

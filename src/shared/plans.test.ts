@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { getPlan, isPlanId, type PlanId, planIds, plans } from './plans.ts'
+import { formatUsd } from '#shared/i18n/translate.ts'
+import {
+  getPlan,
+  getTopUpPack,
+  isPlanId,
+  isTopUpPackId,
+  type PlanId,
+  planIds,
+  plans,
+  topUpPackFor,
+  topUpPacks,
+} from './plans.ts'
 
 describe('plan catalogue', () => {
   it('is exactly Starter, Growth and Pro with their prices and quotas', () => {
@@ -51,5 +62,24 @@ describe('getPlan and isPlanId', () => {
     expect(isPlanId('free')).toBe(false)
     expect(isPlanId(undefined)).toBe(false)
     expect(isPlanId(1)).toBe(false)
+  })
+})
+
+describe('top-up packs', () => {
+  it('are +100 images for $29 and +10 videos for $39, one per resource', () => {
+    expect(topUpPacks).toEqual([
+      { id: 'images_100', resource: 'images', amount: 100, priceUsd: 29 },
+      { id: 'videos_10', resource: 'videos', amount: 10, priceUsd: 39 },
+    ])
+    expect(topUpPackFor('images').id).toBe('images_100')
+    expect(topUpPackFor('videos').id).toBe('videos_10')
+    expect(getTopUpPack('videos_10').amount).toBe(10)
+    expect(formatUsd('en', getTopUpPack('images_100').priceUsd)).toBe('$29')
+  })
+
+  it('recognises only their own ids', () => {
+    expect(isTopUpPackId('images_100')).toBe(true)
+    expect(isTopUpPackId('growth')).toBe(false)
+    expect(isTopUpPackId(100)).toBe(false)
   })
 })

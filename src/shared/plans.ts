@@ -1,3 +1,5 @@
+import type { QuotaResource } from './quota.ts'
+
 /**
  * The plan catalogue: the one definition of what each plan costs and allows.
  * Every page and the server read it; nothing else may restate these numbers.
@@ -75,3 +77,43 @@ export function getPlan(id: PlanId): Plan {
 
 /** A beta access code gives this plan for this many days. */
 export const betaTrial = { planId: 'growth' as PlanId, days: 30 } as const
+
+/**
+ * Top-up packs: credits bought once, used after the period's plan quota, never expiring. The one
+ * place their sizes and prices are written (the Stripe prices are looked up by pack id).
+ */
+export const topUpPackIds = ['images_100', 'videos_10'] as const
+export type TopUpPackId = (typeof topUpPackIds)[number]
+
+export type TopUpPack = {
+  id: TopUpPackId
+  /** What the pack adds to. */
+  resource: QuotaResource
+  /** Units added to the credit balance. */
+  amount: number
+  /** Whole US dollars, paid once. */
+  priceUsd: number
+}
+
+export const topUpPacks: readonly TopUpPack[] = [
+  { id: 'images_100', resource: 'images', amount: 100, priceUsd: 29 },
+  { id: 'videos_10', resource: 'videos', amount: 10, priceUsd: 39 },
+]
+
+export function isTopUpPackId(value: unknown): value is TopUpPackId {
+  return typeof value === 'string' && (topUpPackIds as readonly string[]).includes(value)
+}
+
+/** Returns the pack with this id; throws for an unknown id, which is a programming error. */
+export function getTopUpPack(id: TopUpPackId): TopUpPack {
+  const pack = topUpPacks.find((p) => p.id === id)
+  if (!pack) throw new Error(`unknown top-up pack: ${id}`)
+  return pack
+}
+
+/** The pack that adds to this resource (one per resource). */
+export function topUpPackFor(resource: QuotaResource): TopUpPack {
+  const pack = topUpPacks.find((p) => p.resource === resource)
+  if (!pack) throw new Error(`no top-up pack for ${resource}`)
+  return pack
+}

@@ -2,9 +2,13 @@
 
 export type QuotaResource = 'images' | 'videos'
 
-/** The usage period: the calendar month in UTC, as YYYY-MM. */
-export function usagePeriod(at: Date): string {
-  return `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, '0')}`
+/**
+ * The key usage is counted under: the quota period is the subscription's billing period, named
+ * by its start (an ISO timestamp). A plan change within the period keeps the start, so usage
+ * carries over; a renewal moves it, so usage starts again at 0.
+ */
+export function quotaPeriodKey(periodStart: Date): string {
+  return periodStart.toISOString()
 }
 
 /** Alert level by share of quota used: none below 70 %, warning from 70 %, danger from 90 %, blocked at 100 %. */

@@ -28,7 +28,7 @@ for (const lang of langs) {
   test.describe(`billing in ${lang}`, () => {
     test.use({ locale: browserLocale[lang] })
 
-    test('shows the plan, its status and period, this month’s usage, the test-billing label and a disabled portal', async ({
+    test('shows the plan, its status and period, this period’s usage and renewal date, the test-billing label and a disabled portal', async ({
       page,
     }) => {
       await signUpWithPlan(page, 'growth', 'billing-view')
@@ -59,6 +59,10 @@ for (const lang of langs) {
         `120 / ${formatCount(lang, 1000)}`,
       )
       await expect(usage.getByTestId('meter-videos').getByTestId('meter-value')).toHaveText('3 / 30')
+      // The quota renews with the billing period shown above, not on a calendar date.
+      await expect(usage.getByTestId('usage-renews')).toHaveText(
+        appMsg(lang, 'billing.usage.renews', { date: formatDateFor(lang, subscription.currentPeriodEnd) }),
+      )
 
       const portal = page.getByRole('button', { name: appMsg(lang, 'billing.portal.button') })
       await expect(portal).toBeDisabled()
@@ -80,10 +84,15 @@ for (const lang of langs) {
       await expectNoSeriousA11yViolations(page)
     })
 
-    test('changing the plan asks first, then shows the new plan at once', async ({ page }) => {
+    test('changing the plan asks first, then shows the new plan at once, in the same period with its usage', async ({
+      page,
+    }) => {
       await signUpWithPlan(page, 'growth', 'billing-change')
+      await setUsage(page, 120, 3)
       await page.goto('/billing')
       await expect(billingHeading(page, lang)).toBeVisible()
+      const periodBefore = await page.getByTestId('subscription-period').textContent()
+      const before = (await readBilling(page)).subscription
 
       const choosePro = page.getByRole('button', {
         name: appMsg(lang, 'billing.plans.choose', { plan: 'Pro' }),
@@ -116,10 +125,17 @@ for (const lang of langs) {
       await expect(page.getByTestId('current-plan-name')).toHaveText('Pro')
       await expect(planOption(page, 'Pro')).toHaveAttribute('aria-current', 'true')
       await expect(page.getByTestId('meter-images').getByTestId('meter-value')).toHaveText(
-        `0 / ${formatCount(lang, 2500)}`,
+        `120 / ${formatCount(lang, 2500)}`,
       )
+      await expect(page.getByTestId('subscription-period')).toHaveText(periodBefore ?? '')
       const billing = await readBilling(page)
-      expect(billing.subscription).toMatchObject({ planId: 'pro', status: 'active', isTrial: false })
+      expect(billing.subscription).toMatchObject({
+        planId: 'pro',
+        status: 'active',
+        isTrial: false,
+        currentPeriodStart: before?.currentPeriodStart,
+        currentPeriodEnd: before?.currentPeriodEnd,
+      })
       expect(billing.provider).toBe('manual')
 
       await page.reload()
@@ -186,9 +202,7 @@ test('a new account without a plan sees "no plan yet" and the three plans to cho
     await expect(page.getByRole('button', { name: `Choose ${name}` })).toBeEnabled()
   }
   await expect(page.getByRole('button', { name: 'Cancel subscription' })).toHaveCount(0)
-  await expect(page.getByTestId('usage-no-plan')).toHaveText(
-    'No active plan, so no monthly quota: 0 images and 0 videos generated this month.',
-  )
+  await expect(page.getByTestId('usage-no-plan')).toHaveText('No active plan, so no quota to use.')
   await expect(page.getByRole('meter')).toHaveCount(0)
 })
 

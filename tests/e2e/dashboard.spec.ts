@@ -97,6 +97,14 @@ test('sign-up, then /pricing: choosing Growth activates it and the dashboard sho
   await expect(page.getByTestId('stat-videos')).toHaveText('0')
   await expect(page.getByTestId('stat-seo')).toHaveText('Unlimited')
   await expect(page.getByRole('alert')).toHaveCount(0)
+  // The quota renews with the billing period (the date /billing shows), not on the 1st of a month.
+  const { subscription } = await readUsage(page)
+  await expect(page.getByTestId('usage-renews')).toHaveText(
+    appMsg('en', 'app.dashboard.usageNote', {
+      date: formatDateFor('en', subscription?.currentPeriodEnd ?? ''),
+    }),
+  )
+  await expect(page.getByText(/first day of each month/)).toHaveCount(0)
 
   // The quick actions lead into the app and to billing.
   const actions = page.getByRole('region', { name: 'Quick actions' })
@@ -260,6 +268,11 @@ for (const lang of langs) {
       )
       await expect(meterBox(page, 'images').getByTestId('meter-value')).toHaveText(
         `0 / ${formatCount(lang, 1000)}`,
+      )
+      await expect(page.getByTestId('usage-renews')).toHaveText(
+        appMsg(lang, 'app.dashboard.usageNoteTrial', {
+          date: formatDateFor(lang, subscription?.currentPeriodEnd ?? ''),
+        }),
       )
       await expectNoSeriousA11yViolations(page)
     })

@@ -1,4 +1,5 @@
 import { expect } from 'vitest'
+import type { UsageResponse } from '#shared/contracts/billing.ts'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import type { PlanId } from '#shared/plans.ts'
 import { nextClientIp } from './factories.ts'
@@ -70,8 +71,5 @@ export async function waitForStatus(
 }
 
 export async function usage(client: TestClient) {
-  return (await (await client.request('/api/usage')).json()) as {
-    images: { used: number; quota: number }
-    videos: { used: number; quota: number }
-  }
+  return (await (await client.request('/api/usage')).json()) as UsageResponse
 }

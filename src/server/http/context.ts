@@ -12,5 +12,7 @@ export type AppEnv = {
     /** Set on /api routes: the signed-in user, or null. */
     user: RequestUser | null
     sessionId: string | null
+    /** When the session ends unless used again (renewal never passes its absolute lifetime). */
+    sessionEndsAt: Date | null
   }
 }

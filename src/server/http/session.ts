@@ -5,7 +5,7 @@ import { AppError } from '#shared/errors.ts'
 import type { AppEnv, RequestUser } from './context.ts'
 import { createSessionCache, type SessionCache } from './session-cache.ts'
 
-type SignedIn = { user: RequestUser; sessionId: string }
+type SignedIn = { user: RequestUser; sessionId: string; endsAt: Date }
 
 /** The session cookie's value (plain over HTTP, `__Secure-` prefixed in production), if any. */
 function sessionCookie(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string | undefined {
@@ -30,6 +30,7 @@ export function loadSession(auth: Auth, cache: SessionCache<SignedIn> = createSe
             await (await auth.$context).internalAdapter.deleteSession(result.session.token)
             return null
           }
+          const sessionEndsAt = result.session.expiresAt < endsAt ? result.session.expiresAt : endsAt
           return {
             value: {
               user: {
@@ -39,13 +40,15 @@ export function loadSession(auth: Auth, cache: SessionCache<SignedIn> = createSe
                 createdAt: result.user.createdAt,
               },
               sessionId: result.session.id,
+              endsAt: sessionEndsAt,
             },
-            expiresAt: result.session.expiresAt < endsAt ? result.session.expiresAt : endsAt,
+            expiresAt: sessionEndsAt,
           }
         })
       : null
     c.set('user', signedIn?.user ?? null)
     c.set('sessionId', signedIn?.sessionId ?? null)
+    c.set('sessionEndsAt', signedIn?.endsAt ?? null)
     await next()
   }
   return Object.assign(middleware, { forget: () => cache.clear() })

@@ -35,6 +35,13 @@ export const signUpRequestSchema = z.object({ email, password }).superRefine((va
 })
 export type SignUpRequest = z.input<typeof signUpRequestSchema>
 
+/**
+ * POST /api/auth/email: a beta account (made from an access code) takes an email and password of
+ * its own, with the same rules as signing up. The answer is a SignedInResponse: the same user.
+ */
+export const addEmailRequestSchema = signUpRequestSchema
+export type AddEmailRequest = z.input<typeof addEmailRequestSchema>
+
 export const signInRequestSchema = z.object({ email, password: z.string().min(1).max(maxPasswordLength) })
 export type SignInRequest = z.input<typeof signInRequestSchema>
 
@@ -58,8 +65,12 @@ export type SessionUser = {
   createdAt: string
 }
 
-/** GET /api/session: who is signed in, if anyone. */
-export type SessionResponse = { user: SessionUser | null }
+/**
+ * GET /api/session: who is signed in, if anyone, and when this session ends unless it is used
+ * again (it renews with use, up to its absolute lifetime): for a beta account, which has no
+ * other way back in, the end of its work.
+ */
+export type SessionResponse = { user: SessionUser | null; sessionEndsAt: string | null }
 
 /** POST /api/auth/sign-up, /api/auth/sign-in and /api/access: the account now signed in. */
 export type SignedInResponse = { user: SessionUser }

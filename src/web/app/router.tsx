@@ -84,6 +84,10 @@ const BillingPage = lazy(async () => {
   await ensureAllMessages()
   return { default: (await import('./routes/billing.tsx')).BillingPage }
 })
+const BillingSuccessPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/billing-success.tsx')).BillingSuccessPage }
+})
 
 function guarded(element: React.ReactNode) {
   return <RequireSession>{element}</RequireSession>
@@ -113,6 +117,7 @@ export function AppRoutes() {
         <Route path="app/library" element={guarded(<LibraryPage />)} />
         <Route path="settings" element={guarded(<SettingsPage />)} />
         <Route path="billing" element={guarded(<BillingPage />)} />
+        <Route path="billing/success" element={guarded(<BillingSuccessPage />)} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

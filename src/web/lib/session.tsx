@@ -12,9 +12,19 @@ import type { SessionResponse, SessionUser } from '#shared/contracts/auth.ts'
 import { apiRequest, setUnauthorizedHandler } from './api-client.ts'
 
 export type SessionState =
-  | { status: 'loading'; user: null }
-  | { status: 'signed-in'; user: SessionUser }
-  | { status: 'signed-out'; user: null }
+  | { status: 'loading'; user: null; sessionEndsAt: null }
+  | {
+      status: 'signed-in'
+      user: SessionUser
+      /**
+       * When this session ends unless used again (ISO), as /api/session last said; null until
+       * it was asked (a user adopted from a sign-in answer).
+       */
+      sessionEndsAt: string | null
+    }
+  | { status: 'signed-out'; user: null; sessionEndsAt: null }
+
+const signedOut: SessionState = { status: 'signed-out', user: null, sessionEndsAt: null }
 
 export type Session = SessionState & {
   /** Asks the server again (after sign-in, sign-out, or a 401). */
@@ -32,21 +42,34 @@ const SessionContext = createContext<Session | null>(null)
 
 /** Knows who is signed in, from the server (the session cookie is httpOnly). */
 export function SessionProvider(props: { children: ReactNode }) {
-  const [state, setState] = useState<SessionState>({ status: 'loading', user: null })
+  const [state, setState] = useState<SessionState>({ status: 'loading', user: null, sessionEndsAt: null })
 
   const setUser = useCallback((user: SessionUser | null) => {
-    setState(user ? { status: 'signed-in', user } : { status: 'signed-out', user: null })
+    // The same user (e.g. a beta account that added an email) keeps its known session end.
+    setState((current) =>
+      user
+        ? {
+            status: 'signed-in',
+            user,
+            sessionEndsAt: current.user?.id === user.id ? current.sessionEndsAt : null,
+          }
+        : signedOut,
+    )
   }, [])
 
   const refresh = useCallback(async () => {
     try {
       const response = await apiRequest<SessionResponse>('/api/session')
-      setUser(response.user)
+      setState(
+        response.user
+          ? { status: 'signed-in', user: response.user, sessionEndsAt: response.sessionEndsAt ?? null }
+          : signedOut,
+      )
     } catch {
       // Unreachable server: treat as signed out; guarded pages send the user to /access.
-      setUser(null)
+      setState(signedOut)
     }
-  }, [setUser])
+  }, [])
 
   const signOut = useCallback(
     async (then?: () => void) => {

@@ -4,6 +4,7 @@ import type { AppEnv } from '#server/http/context.ts'
 import { currentUser, requireUser } from '#server/http/session.ts'
 import { validate } from '#server/http/validate.ts'
 import {
+  addEmailRequestSchema,
   changePasswordRequestSchema,
   passwordResetConfirmSchema,
   passwordResetRequestSchema,
@@ -15,6 +16,7 @@ import {
 import type { OkResponse } from '#shared/contracts/common.ts'
 import {
   type AuthDeps,
+  addEmailToBetaAccount,
   changePassword,
   confirmPasswordReset,
   presentUser,
@@ -29,7 +31,11 @@ export function authRoutes(deps: AuthDeps) {
     .get('/session', (c) => {
       const user = c.get('user')
       c.header('Cache-Control', 'no-store')
-      return c.json<SessionResponse>({ user: user ? presentUser(user) : null })
+      const endsAt = c.get('sessionEndsAt')
+      return c.json<SessionResponse>({
+        user: user ? presentUser(user) : null,
+        sessionEndsAt: user && endsAt ? endsAt.toISOString() : null,
+      })
     })
     .post('/auth/sign-up', validate('json', signUpRequestSchema), async (c) => {
       const result = await signUp(deps, c.req.valid('json'), {
@@ -77,5 +83,14 @@ export function authRoutes(deps: AuthDeps) {
       })
       forwardCookies(headers, c.header)
       return c.json<OkResponse>({ ok: true })
+    })
+    .post('/auth/email', requireUser, validate('json', addEmailRequestSchema), async (c) => {
+      // The same user and session, now with an email (app.ts drops the session memo after
+      // every non-GET /auth call, so the next request sees it).
+      const user = await addEmailToBetaAccount(deps, currentUser(c), c.req.valid('json'), {
+        headers: c.req.raw.headers,
+        clientIp: c.get('clientIp'),
+      })
+      return c.json<SignedInResponse>({ user })
     })
 }

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto'
+import { and, eq } from 'drizzle-orm'
 import type { z } from 'zod'
 import type { Auth } from '#server/auth/auth.ts'
 import { callAuth } from '#server/auth/auth-errors.ts'
 import { deleteResetTokens, issueResetToken, resetTokenOwner } from '#server/auth/reset-tokens.ts'
 import type { Db } from '#server/db/client.ts'
+import { accounts, users } from '#server/db/schema/index.ts'
 import type { Mailer } from '#server/email/outbox.ts'
 import type { RequestUser } from '#server/http/context.ts'
 import { requestContext } from '#server/http/request-context.ts'
@@ -14,6 +17,7 @@ import {
   refuseIfLimited,
 } from '#server/rate-limit/rate-limiter.ts'
 import type {
+  addEmailRequestSchema,
   changePasswordRequestSchema,
   passwordResetConfirmSchema,
   passwordResetRequestSchema,
@@ -30,6 +34,8 @@ export const authRateLimits = {
   resetPerClient: { name: 'reset-ip', limit: 10, windowSeconds: 60 * 60 },
   resetPerEmail: { name: 'reset-email', limit: 3, windowSeconds: 60 * 60 },
   changePasswordPerUser: { name: 'change-password', limit: 10, windowSeconds: 15 * 60 },
+  /** A beta account adding an email: per client like sign-up (the per-email count is sign-up's). */
+  addEmailPerClient: { name: 'add-email-ip', limit: 10, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>
 
 /**
@@ -218,4 +224,78 @@ export async function changePassword(
   // A reset link sent before the change must not undo it.
   await deleteResetTokens(deps.db, user.id)
   return headers
+}
+
+/**
+ * Refuses a beta account (made from an access code, no email of its own) with EMAIL_REQUIRED:
+ * for what must reach the person later or outlive the browser's cookie, such as a checkout.
+ * The web app answers it by offering to add an email (POST /api/auth/email).
+ */
+export function requireEmailAccount(user: RequestUser): void {
+  if (user.isBeta)
+    throw new AppError('EMAIL_REQUIRED', 'Add an email and password to this beta account first')
+}
+
+/** Whether a database error is a unique violation (PostgreSQL and PGlite both report 23505). */
+function isUniqueViolation(error: unknown): boolean {
+  const withCode = error as { code?: unknown; cause?: { code?: unknown } } | null
+  return withCode?.code === '23505' || withCode?.cause?.code === '23505'
+}
+
+/**
+ * Gives a beta account an email and password of its own, keeping the same user, so its library,
+ * usage, trial and plan stay with it; from then on it signs in like any account, and its
+ * sessions follow the same rules (nothing else about them was beta). Refuses an account that
+ * already has an email (ACCOUNT_HAS_EMAIL), an email in use (AUTH_EMAIL_TAKEN), and too many
+ * tries per client or per email (RATE_LIMITED, counted like sign-up).
+ *
+ * The library has no call that turns its anonymous user into an email one in place, so we write
+ * its rows as its sign-up does (auth.ts's tables: the user's email, and a `credential` account
+ * whose accountId is the user id, holding the library's own password hash), in one transaction
+ * of ours. The hash is made before it, and nothing in it calls the library (whose writes use
+ * their own connection: on PGlite they would wait for our transaction forever), so a failure
+ * leaves the account a beta account, unchanged.
+ */
+export async function addEmailToBetaAccount(
+  deps: AuthDeps,
+  user: RequestUser,
+  input: z.output<typeof addEmailRequestSchema>,
+  ctx: CallContext,
+): Promise<SessionUser> {
+  if (!user.isBeta) throw new AppError('ACCOUNT_HAS_EMAIL', 'This account already has an email')
+  await deps.rateLimiter.consume(authRateLimits.addEmailPerClient, ctx.clientIp)
+  await deps.rateLimiter.consume(authRateLimits.signUpPerEmail, input.email)
+  const [owner] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, input.email))
+  if (owner) throw new AppError('AUTH_EMAIL_TAKEN', 'Email already in use')
+  const context = await deps.auth.$context
+  const hash = await context.password.hash(input.password)
+  const accountRowId = context.generateId({ model: 'account' }) || randomUUID()
+  try {
+    await deps.db.transaction(async (tx) => {
+      const upgraded = await tx
+        .update(users)
+        .set({
+          email: input.email,
+          name: input.email.split('@')[0] ?? input.email,
+          emailVerified: false,
+          isBeta: false,
+        })
+        .where(and(eq(users.id, user.id), eq(users.isBeta, true)))
+        .returning({ id: users.id })
+      // Another request of this browser got here first.
+      if (upgraded.length === 0) throw new AppError('ACCOUNT_HAS_EMAIL', 'This account already has an email')
+      await tx.insert(accounts).values({
+        id: accountRowId,
+        accountId: user.id,
+        providerId: 'credential',
+        userId: user.id,
+        password: hash,
+      })
+    })
+  } catch (error) {
+    // Someone took the email between the check and the write.
+    if (isUniqueViolation(error)) throw new AppError('AUTH_EMAIL_TAKEN', 'Email already in use')
+    throw error
+  }
+  return presentUser({ id: user.id, email: input.email, isBeta: false, createdAt: user.createdAt })
 }

@@ -11,8 +11,8 @@ export type OperatorPlanResult =
 
 /**
  * What the operator's `npm run billing -- set-plan` does: makes `planId` the user's active plan
- * from now (a new month-long period), or with null ends the active plan. `user` is an email
- * (any case) or a user id.
+ * from now (in the current period, so usage is kept; a new month-long period when there was
+ * none), or with null ends the active plan. `user` is an email (any case) or a user id.
  */
 export async function setPlanByOperator(
   db: Db,

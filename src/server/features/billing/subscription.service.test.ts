@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from '#server/db/client.ts'
 import { subscriptions } from '#server/db/schema/index.ts'
@@ -35,6 +36,22 @@ describe('subscriptions', () => {
     expect(await getActiveSubscription(database.db, userId, new Date('2026-12-01T00:00:01Z'))).toBeNull()
     const [row] = await database.db.select().from(subscriptions)
     expect(row?.status).toBe('expired')
+  })
+
+  it('keeps a past-due plan working while the provider retries, and ends it with the provider', async () => {
+    const userId = await createUser(database.db)
+    const now = new Date('2026-11-10T09:00:00Z')
+    await activatePlan(database.db, { userId, planId: 'growth', provider: 'manual', now })
+    await database.db
+      .update(subscriptions)
+      .set({ status: 'past_due' })
+      .where(eq(subscriptions.userId, userId))
+    expect((await getActiveSubscription(database.db, userId, now))?.planId).toBe('growth')
+    await database.db
+      .update(subscriptions)
+      .set({ status: 'canceled' })
+      .where(eq(subscriptions.userId, userId))
+    expect(await getActiveSubscription(database.db, userId, now)).toBeNull()
   })
 
   it('renews a plan for the period that contains now', async () => {

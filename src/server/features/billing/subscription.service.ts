@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm'
+import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { subscriptions } from '#server/db/schema/index.ts'
 import type { SubscriptionView } from '#shared/contracts/billing.ts'
@@ -18,6 +18,12 @@ export function addOneMonth(date: Date): Date {
 }
 
 /**
+ * Statuses whose plan works: past_due too, while the provider retries the renewal payment (the
+ * web shows a banner with a way to fix the card); the provider ends it if the retries fail.
+ */
+const liveStatuses: SubscriptionRow['status'][] = ['active', 'past_due']
+
+/**
  * The user's active subscription, brought up to date: a trial past its end expires; a plan
  * past its period renews for the next one (the manual provider takes no payment).
  */
@@ -29,10 +35,13 @@ export async function getActiveSubscription(
   const [row] = await db
     .select()
     .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, 'active')))
+    .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, liveStatuses)))
     .limit(1)
   if (!row) return null
   if (row.currentPeriodEnd > now) return row
+  // A paid provider's subscription moves to its next period when the provider says it was paid
+  // (its webhook), never on a read; until then the period that ended stays the quota period.
+  if (row.provider !== 'manual') return row
   if (row.isTrial) {
     await db
       .update(subscriptions)
@@ -40,18 +49,44 @@ export async function getActiveSubscription(
       .where(and(eq(subscriptions.id, row.id), eq(subscriptions.status, 'active')))
     return null
   }
+  // One guarded update: readers racing here compute the same period, and only one writes it.
+  const { start, end } = periodContaining(row, now)
+  const [renewed] = await db
+    .update(subscriptions)
+    .set({ currentPeriodStart: start, currentPeriodEnd: end })
+    .where(and(eq(subscriptions.id, row.id), eq(subscriptions.currentPeriodEnd, row.currentPeriodEnd)))
+    .returning()
+  if (renewed) return renewed
+  const [current] = await db.select().from(subscriptions).where(eq(subscriptions.id, row.id))
+  return current && liveStatuses.includes(current.status) ? current : null
+}
+
+/** The month-long period, following on from this subscription's, that contains `now`. */
+function periodContaining(row: SubscriptionRow, now: Date): { start: Date; end: Date } {
   let start = row.currentPeriodStart
   let end = row.currentPeriodEnd
   while (end <= now) {
     start = end
     end = addOneMonth(end)
   }
-  const [renewed] = await db
-    .update(subscriptions)
-    .set({ currentPeriodStart: start, currentPeriodEnd: end })
-    .where(eq(subscriptions.id, row.id))
-    .returning()
-  return renewed ?? null
+  return { start, end }
+}
+
+/**
+ * The period a plan chosen now runs in. Usage is counted per period (quota.service.ts keys it by
+ * the period's start), so a change of plan keeps the period it is made in, even after a cancel
+ * (choosing again must not reset usage); a renewing plan whose period has passed moves on to
+ * the period containing now. Only a first plan, or one after the last has run out (an expired
+ * trial, an ended plan), starts a new month-long period now.
+ */
+function periodForChange(previous: SubscriptionRow | undefined, now: Date): { start: Date; end: Date } {
+  if (previous && previous.currentPeriodEnd > now) {
+    return { start: previous.currentPeriodStart, end: previous.currentPeriodEnd }
+  }
+  if (previous && previous.status === 'active' && !previous.isTrial && previous.provider === 'manual') {
+    return periodContaining(previous, now)
+  }
+  return { start: now, end: addOneMonth(now) }
 }
 
 /** The latest subscription in any state, for the billing page. */
@@ -73,7 +108,8 @@ export async function getLatestSubscription(
 
 /**
  * Makes `planId` the user's active plan from now on, ending any current one. Choosing the plan
- * one already has changes nothing. Settings (auto top-up, own key) carry over.
+ * one already has changes nothing. Settings (auto top-up, own key) carry over, and so does the
+ * period (periodForChange), except for a trial started with its own `periodEnd`.
  */
 export async function activatePlan(
   db: Db,
@@ -107,6 +143,19 @@ export async function activatePlan(
         .set({ status: 'canceled', canceledAt: input.now })
         .where(eq(subscriptions.id, current.id))
     }
+    const previous =
+      current ??
+      (
+        await tx
+          .select()
+          .from(subscriptions)
+          .where(eq(subscriptions.userId, input.userId))
+          .orderBy(desc(subscriptions.createdAt))
+          .limit(1)
+      )[0]
+    const period = input.periodEnd
+      ? { start: input.now, end: input.periodEnd }
+      : periodForChange(previous, input.now)
     const [created] = await tx
       .insert(subscriptions)
       .values({
@@ -115,8 +164,8 @@ export async function activatePlan(
         status: 'active',
         provider: input.provider,
         isTrial: input.isTrial ?? false,
-        currentPeriodStart: input.now,
-        currentPeriodEnd: input.periodEnd ?? addOneMonth(input.now),
+        currentPeriodStart: period.start,
+        currentPeriodEnd: period.end,
         byoApiEnabled: current?.byoApiEnabled ?? false,
         autoTopupEnabled: current?.autoTopupEnabled ?? false,
       })
@@ -157,5 +206,7 @@ export function presentSubscription(row: SubscriptionRow): SubscriptionView {
     isTrial: row.isTrial,
     autoTopupEnabled: row.autoTopupEnabled,
     byoApiEnabled: row.byoApiEnabled,
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    scheduledPlanId: row.scheduledPlanId,
   }
 }

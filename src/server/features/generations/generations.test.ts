@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { generations, quotaReservations, usageMonthly } from '#server/db/schema/index.ts'
+import { creditBalances, generations, quotaReservations } from '#server/db/schema/index.ts'
+import { grantCredits, setPeriodUsage } from '#server/features/quota/quota.service.ts'
 import { createScriptedProviders } from '#tests/support/fake-providers.ts'
 import {
   createGeneration,
@@ -119,14 +120,7 @@ describe('generations over HTTP, with a worker', () => {
     const client = await signedInClient(server, 'starter')
     const imageAssetId = await uploadPhoto(client)
     const userId = (await (await client.request('/api/session')).json()).user.id
-    await server.database.db
-      .update(usageMonthly)
-      .set({ imagesUsed: 247 })
-      .where(eq(usageMonthly.userId, userId))
-    await server.database.db
-      .insert(usageMonthly)
-      .values({ userId, period: new Date().toISOString().slice(0, 7), imagesUsed: 247 })
-      .onConflictDoNothing()
+    await setPeriodUsage(server.database.db, userId, new Date(), { imagesUsed: 247, videosUsed: 0 })
     const responses = await Promise.all(
       Array.from({ length: 50 }, () => createGeneration(client, { mode: 'image', imageAssetId })),
     )
@@ -138,17 +132,50 @@ describe('generations over HTTP, with a worker', () => {
     expect((await usage(client)).images.used).toBe(250)
   })
 
+  it('accepts exactly N of 20 concurrent requests with the image quota used up and N credits', async () => {
+    const client = await signedInClient(server, 'starter')
+    const imageAssetId = await uploadPhoto(client)
+    const userId = (await (await client.request('/api/session')).json()).user.id
+    await setPeriodUsage(server.database.db, userId, new Date(), { imagesUsed: 250, videosUsed: 0 })
+    // 3 of a pack's 100 credits left: the rest of the pack was spent before.
+    await grantCredits(server.database.db, {
+      userId,
+      packId: 'images_100',
+      paymentRef: 'pi_http',
+      origin: 'checkout',
+    })
+    await server.database.db
+      .update(creditBalances)
+      .set({ images: 3 })
+      .where(eq(creditBalances.userId, userId))
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => createGeneration(client, { mode: 'image', imageAssetId })),
+    )
+    const statuses = responses.map((r) => r.status)
+    expect(statuses.filter((s) => s === 202)).toHaveLength(3)
+    expect(statuses.filter((s) => s === 403)).toHaveLength(17)
+    const refused = await responses.find((r) => r.status === 403)?.json()
+    expect(refused.error.code).toBe('QUOTA_EXCEEDED_IMAGES')
+    const held = await server.database.db
+      .select()
+      .from(quotaReservations)
+      .where(eq(quotaReservations.userId, userId))
+    expect(held.map((r) => r.source)).toEqual(['credit', 'credit', 'credit'])
+    const ids = await Promise.all(
+      responses.filter((r) => r.status === 202).map(async (r) => (await r.json()).generation.id as string),
+    )
+    const outcomes = await Promise.all(ids.map((id) => waitForStatus(client, id, ['succeeded', 'failed'])))
+    expect(outcomes.map((o) => o.status)).toEqual(['succeeded', 'succeeded', 'succeeded'])
+    const after = await usage(client)
+    expect(after.images.used).toBe(250)
+    expect(after.credits).toEqual({ images: 0, videos: 0 })
+  })
+
   it('needs a plan to generate images, but SEO is never blocked by the image quota', async () => {
     const client = await signedInClient(server, 'starter')
     const imageAssetId = await uploadPhoto(client)
     const userId = (await (await client.request('/api/session')).json()).user.id
-    await server.database.db
-      .insert(usageMonthly)
-      .values({ userId, period: new Date().toISOString().slice(0, 7), imagesUsed: 250, videosUsed: 10 })
-      .onConflictDoUpdate({
-        target: [usageMonthly.userId, usageMonthly.period],
-        set: { imagesUsed: 250, videosUsed: 10 },
-      })
+    await setPeriodUsage(server.database.db, userId, new Date(), { imagesUsed: 250, videosUsed: 10 })
     expect((await createGeneration(client, { mode: 'image', imageAssetId })).status).toBe(403)
     const videoRefused = await createGeneration(client, { mode: 'video', imageAssetId })
     expect((await videoRefused.json()).error.code).toBe('QUOTA_EXCEEDED_VIDEOS')

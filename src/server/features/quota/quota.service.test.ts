@@ -9,12 +9,12 @@ import { getPlan } from '#shared/plans.ts'
 import { createSubscribedUser, createUser } from '#tests/support/factories.ts'
 import { openTestDatabase, testEngine } from '#tests/support/test-database.ts'
 import { resetDatabase } from '#tests/support/test-server.ts'
-import { commitQuota, getUsage, releaseQuota, reserveQuota } from './quota.service.ts'
+import { commitQuota, getUsage, releaseQuota, reserveQuota, setPeriodUsage } from './quota.service.ts'
 
 const now = new Date('2026-11-15T12:00:00Z')
 
 async function setUsage(database: Database, userId: string, imagesUsed: number, videosUsed: number) {
-  await database.db.insert(usageMonthly).values({ userId, period: '2026-11', imagesUsed, videosUsed })
+  await setPeriodUsage(database.db, userId, now, { imagesUsed, videosUsed })
 }
 
 async function errorCodeOf(promise: Promise<unknown>): Promise<string | null> {
@@ -43,10 +43,11 @@ describe(`quota service (${testEngine})`, () => {
     const userId = await createUser(database.db)
     const usage = await getUsage(database.db, userId, now)
     expect(usage).toMatchObject({
-      period: '2026-11',
+      period: null,
       subscription: null,
       images: { used: 0, quota: 0 },
       videos: { used: 0, quota: 0 },
+      credits: { images: 0, videos: 0 },
     })
     expect(await errorCodeOf(reserveQuota(database.db, userId, 'images', now))).toBe('NO_SUBSCRIPTION')
   })
@@ -78,23 +79,33 @@ describe(`quota service (${testEngine})`, () => {
     expect((await getUsage(database.db, userId, now)).videos.used).toBe(1)
   })
 
-  it('gives a released unit back to the month it was taken from', async () => {
+  it('gives a released unit back to the period it was taken from', async () => {
+    // The plan's periods: Nov 15 12:00 – Dec 15 12:00, then to Jan 15.
     const userId = await createSubscribedUser(database.db, 'growth', now)
-    const october = new Date('2026-10-31T23:59:00Z')
+    const lastHour = new Date('2026-12-15T11:59:00Z')
+    const nextPeriod = new Date('2026-12-15T12:00:00Z')
     await setUsage(database, userId, 5, 0)
-    const { reservationId } = await reserveQuota(database.db, userId, 'images', october)
-    await releaseQuota(database.db, reservationId, now)
+    const { reservationId } = await reserveQuota(database.db, userId, 'images', lastHour)
+    await reserveQuota(database.db, userId, 'images', nextPeriod)
+    await releaseQuota(database.db, reservationId, nextPeriod)
     const rows = await database.db.select().from(usageMonthly).where(eq(usageMonthly.userId, userId))
-    expect(rows.find((r) => r.period === '2026-10')?.imagesUsed).toBe(0)
-    expect(rows.find((r) => r.period === '2026-11')?.imagesUsed).toBe(5)
+    expect(rows.find((r) => r.period === now.toISOString())?.imagesUsed).toBe(5)
+    expect(rows.find((r) => r.period === nextPeriod.toISOString())?.imagesUsed).toBe(1)
   })
 
-  it('starts a new month at 0', async () => {
+  it('starts the next billing period at 0, not the next calendar month', async () => {
     const userId = await createSubscribedUser(database.db, 'starter', now)
     await setUsage(database, userId, 250, 10)
+    // December 1st is still in the period that began on November 15th.
     const december = new Date('2026-12-01T00:00:00Z')
-    await reserveQuota(database.db, userId, 'images', december)
-    expect((await getUsage(database.db, userId, december)).images).toEqual({ used: 1, quota: 250 })
+    expect(await errorCodeOf(reserveQuota(database.db, userId, 'images', december))).toBe(
+      'QUOTA_EXCEEDED_IMAGES',
+    )
+    const renewal = new Date('2026-12-15T12:00:00Z')
+    await reserveQuota(database.db, userId, 'images', renewal)
+    const usage = await getUsage(database.db, userId, renewal)
+    expect(usage.images).toEqual({ used: 1, quota: 250 })
+    expect(usage.period).toEqual({ start: '2026-12-15T12:00:00.000Z', end: '2027-01-15T12:00:00.000Z' })
   })
 
   it('refuses once the plan is canceled', async () => {

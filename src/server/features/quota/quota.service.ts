@@ -1,16 +1,26 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { Db } from '#server/db/client.ts'
-import { assets, quotaReservations, type SubscriptionRow, usageMonthly } from '#server/db/schema/index.ts'
+import {
+  assets,
+  creditBalances,
+  creditGrants,
+  quotaReservations,
+  type SubscriptionRow,
+  usageMonthly,
+} from '#server/db/schema/index.ts'
 import { getActiveSubscription, presentSubscription } from '#server/features/billing/subscription.service.ts'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
 import { AppError } from '#shared/errors.ts'
-import { getPlan } from '#shared/plans.ts'
-import { type QuotaResource, usagePeriod } from '#shared/quota.ts'
+import { getPlan, getTopUpPack, type TopUpPackId } from '#shared/plans.ts'
+import { type QuotaResource, quotaPeriodKey } from '#shared/quota.ts'
 
 const usedColumnName = { images: 'images_used', videos: 'videos_used' } as const
 
-/** What a reservation needs: the active plan's quota for the resource, and this month. */
+/**
+ * What a reservation needs: the active plan's quota for the resource, and the quota period (the
+ * subscription's billing period, keyed by its start: quotaPeriodKey).
+ */
 export type QuotaHold = { userId: string; resource: QuotaResource; period: string; quota: number }
 
 /**
@@ -31,7 +41,7 @@ export async function quotaHoldFor(
   const plan = getPlan(subscription.planId)
   const quota = resource === 'images' ? plan.imageQuota : plan.videoQuota
   if (quota <= 0) throw quotaExceeded(resource)
-  return { userId, resource, period: usagePeriod(now), quota }
+  return { userId, resource, period: quotaPeriodKey(subscription.currentPeriodStart), quota }
 }
 
 export function quotaExceeded(resource: QuotaResource): AppError {
@@ -42,15 +52,21 @@ export function quotaExceeded(resource: QuotaResource): AppError {
 }
 
 /**
- * The two common table expressions that hold a unit, for the start of a `with` statement:
- * `counted` counts the unit in this month's row (made on first use) only while it is under the
- * quota, and `reserved` records the reservation only if it was counted. One statement is atomic
- * on its own, so concurrent requests can never overshoot the quota; a statement built on them
- * (inserting the generation, say) writes nothing when `reserved` is empty. With `onlyIf` (a
- * boolean expression of the same statement), nothing is counted or reserved when it is false.
+ * The common table expressions that hold a unit, for the start of a `with` statement: `counted`
+ * counts the unit in the period's row (made on first use) only while it is under the plan's
+ * quota; `credited`, only when the plan had none left, takes it from the bought credits while
+ * the balance is above 0; `reserved` records the reservation with where it came from, if either
+ * gave it. One statement, so nothing is kept open between round trips, and exact under
+ * concurrency: each counter's condition is checked again on the row's newest version once a
+ * concurrent writer commits (PostgreSQL's read committed re-check for updates and for
+ * `on conflict do update`), so neither the quota nor the balance is ever overshot, and the
+ * plan's quota is always spent before credits. A statement built on them (inserting the
+ * generation, say) writes nothing when `reserved` is empty. With `onlyIf` (a boolean expression
+ * of the same statement), nothing is counted, taken or reserved when it is false.
  */
 export function reservationCtes(hold: QuotaHold, onlyIf?: SQL): SQL {
   const used = sql.raw(usedColumnName[hold.resource])
+  const credits = sql.raw(hold.resource)
   const source = onlyIf
     ? sql`select ${hold.userId}, ${hold.period}, 1 where ${onlyIf}`
     : sql`values (${hold.userId}, ${hold.period}, 1)`
@@ -62,15 +78,26 @@ export function reservationCtes(hold: QuotaHold, onlyIf?: SQL): SQL {
         where ${usageMonthly}.${used} < ${hold.quota}
       returning id
     ),
+    credited as (
+      update ${creditBalances}
+        set ${credits} = ${creditBalances}.${credits} - 1, updated_at = now()
+        where ${creditBalances}.user_id = ${hold.userId}
+          and ${creditBalances}.${credits} > 0
+          and not exists (select 1 from counted)
+          ${onlyIf ? sql`and ${onlyIf}` : sql``}
+      returning user_id
+    ),
     reserved as (
-      insert into ${quotaReservations} (user_id, period, resource)
-      select ${hold.userId}, ${hold.period}, ${hold.resource} from counted
+      insert into ${quotaReservations} (user_id, period, resource, source)
+      select ${hold.userId}, ${hold.period}, ${hold.resource}, 'plan' from counted
+      union all
+      select ${hold.userId}, ${hold.period}, ${hold.resource}, 'credit' from credited
       returning id
     )`
 }
 
 /**
- * Holds one image or video of this month's quota on its own (generations hold theirs in the
+ * Holds one image or video (of the period's quota, else of the credits) on its own (generations hold theirs in the
  * statement that queues them: acceptJob in features/generations/job-queue.ts). Throws
  * NO_SUBSCRIPTION or QUOTA_EXCEEDED_IMAGES / _VIDEOS.
  */
@@ -110,8 +137,9 @@ export function commitQuotaCtes(db: Db, reservationId: ReservationRef, now: Date
 }
 
 /**
- * Gives a reserved unit back (failure or cancel), exactly once, to the month it was taken from:
- * the statements, for use as common table expressions beside the generation's own update.
+ * Gives a reserved unit back (failure or cancel), exactly once, to where it was taken from: the
+ * period's plan counter, or the credit balance. The statements, for use as common table
+ * expressions beside the generation's own update (each runs whether or not it is read).
  */
 export function releaseQuotaCtes(db: Db, reservationId: ReservationRef, now: Date) {
   const released = db.$with('quota_released').as(
@@ -123,9 +151,11 @@ export function releaseQuotaCtes(db: Db, reservationId: ReservationRef, now: Dat
         userId: quotaReservations.userId,
         period: quotaReservations.period,
         resource: quotaReservations.resource,
+        source: quotaReservations.source,
       }),
   )
   const resource = sql`(select ${released.resource} from ${released})`
+  const source = sql`(select ${released.source} from ${released})`
   const givenBack = (column: AnyPgColumn, name: QuotaResource) =>
     sql`case when ${resource} = ${name} then greatest(${column} - 1, 0) else ${column} end`
   const usage = db.$with('quota_given_back').as(
@@ -139,11 +169,30 @@ export function releaseQuotaCtes(db: Db, reservationId: ReservationRef, now: Dat
         and(
           eq(usageMonthly.userId, sql`(select ${released.userId} from ${released})`),
           eq(usageMonthly.period, sql`(select ${released.period} from ${released})`),
+          eq(source, 'plan'),
         ),
       )
       .returning({ id: usageMonthly.id }),
   )
-  return [released, usage] as const
+  const creditBack = (column: AnyPgColumn, name: QuotaResource) =>
+    sql`case when ${resource} = ${name} then ${column} + 1 else ${column} end`
+  const credits = db.$with('quota_credit_given_back').as(
+    db
+      .update(creditBalances)
+      .set({
+        images: creditBack(creditBalances.images, 'images'),
+        videos: creditBack(creditBalances.videos, 'videos'),
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(creditBalances.userId, sql`(select ${released.userId} from ${released})`),
+          eq(source, 'credit'),
+        ),
+      )
+      .returning({ userId: creditBalances.userId }),
+  )
+  return [released, usage, credits] as const
 }
 
 /** Keeps a reserved unit on its own. True when this call settled it. */
@@ -155,8 +204,8 @@ export async function commitQuota(db: Db, reservationId: string, now: Date): Pro
 
 /** Gives a reserved unit back on its own, in one statement. True when this call settled it. */
 export async function releaseQuota(db: Db, reservationId: string, now: Date): Promise<boolean> {
-  const [released, usage] = releaseQuotaCtes(db, reservationId, now)
-  const rows = await db.with(released, usage).select().from(released)
+  const [released, usage, credits] = releaseQuotaCtes(db, reservationId, now)
+  const rows = await db.with(released, usage, credits).select().from(released)
   return rows.length > 0
 }
 
@@ -198,24 +247,111 @@ export async function ensureStorageRoom(
   if (isFull) throw storageQuotaExceeded()
 }
 
-/** This month's usage against the active plan (no plan: quotas of 0). No usage row means 0 used. */
+/** The period's usage row of the user (undefined before the first use in it). */
+async function periodUsage(db: Db, userId: string, period: string) {
+  const [row] = await db
+    .select()
+    .from(usageMonthly)
+    .where(and(eq(usageMonthly.userId, userId), eq(usageMonthly.period, period)))
+  return row
+}
+
+/**
+ * The current period's usage against the active plan, and the credits beside it (no plan: no
+ * period, quotas of 0; credits are kept). No usage row means 0 used.
+ */
 export async function getUsage(db: Db, userId: string, now: Date): Promise<UsageResponse> {
-  const period = usagePeriod(now)
-  const [subscription, [row], storageUsed] = await Promise.all([
+  const [subscription, credits, storageUsed] = await Promise.all([
     getActiveSubscription(db, userId, now),
-    db
-      .select()
-      .from(usageMonthly)
-      .where(and(eq(usageMonthly.userId, userId), eq(usageMonthly.period, period))),
+    getCredits(db, userId),
     storageUsedBytes(db, userId),
   ])
+  const row = subscription
+    ? await periodUsage(db, userId, quotaPeriodKey(subscription.currentPeriodStart))
+    : undefined
   const plan = subscription ? getPlan(subscription.planId) : null
   return {
-    period,
+    period: subscription
+      ? {
+          start: subscription.currentPeriodStart.toISOString(),
+          end: subscription.currentPeriodEnd.toISOString(),
+        }
+      : null,
     subscription: subscription ? presentSubscription(subscription) : null,
     images: { used: row?.imagesUsed ?? 0, quota: plan?.imageQuota ?? 0 },
     videos: { used: row?.videosUsed ?? 0, quota: plan?.videoQuota ?? 0 },
+    credits,
     seo: { unlimited: true },
     storage: { usedBytes: storageUsed, quotaBytes: storageQuotaBytes(subscription) },
   }
+}
+
+/**
+ * Sets the user's usage in the current period to these numbers (end-to-end set-up through the
+ * test hooks). NO_SUBSCRIPTION without an active plan: there is no period to set.
+ */
+export async function setPeriodUsage(
+  db: Db,
+  userId: string,
+  now: Date,
+  values: { imagesUsed: number; videosUsed: number },
+): Promise<void> {
+  const subscription = await getActiveSubscription(db, userId, now)
+  if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'No active plan')
+  const period = quotaPeriodKey(subscription.currentPeriodStart)
+  await db
+    .insert(usageMonthly)
+    .values({ ...values, userId, period })
+    .onConflictDoUpdate({ target: [usageMonthly.userId, usageMonthly.period], set: values })
+}
+
+/** Bought images and videos not used yet. */
+export type Credits = { images: number; videos: number }
+
+/** Where credits come from: a Checkout payment, an auto top-up charge, or the operator. */
+export type CreditOrigin = 'checkout' | 'auto_topup' | 'operator'
+
+/**
+ * Adds a pack's credits to the user's balance once per payment, in one statement (so it can run
+ * on its own or inside the caller's transaction, e.g. beside a webhook's event record): the grant
+ * row is inserted unless one with this payment reference exists, and the balance grows only by
+ * a grant row this statement inserted. A payment delivered twice, even at the same moment,
+ * credits once (the unique payment_ref makes the second insert wait for the first and then do
+ * nothing). An operator's grant (paymentRef null) is never a duplicate. True when it granted.
+ */
+export async function grantCredits(
+  db: Db,
+  input: { userId: string; packId: TopUpPackId; paymentRef: string | null; origin: CreditOrigin },
+): Promise<boolean> {
+  const pack = getTopUpPack(input.packId)
+  const images = pack.resource === 'images' ? pack.amount : 0
+  const videos = pack.resource === 'videos' ? pack.amount : 0
+  const result = (await db.execute(sql`
+    with granted as (
+      insert into ${creditGrants} (user_id, pack_id, resource, amount, origin, payment_ref)
+      values (${input.userId}, ${pack.id}, ${pack.resource}, ${pack.amount}, ${input.origin}, ${input.paymentRef})
+      on conflict (payment_ref) do nothing
+      returning user_id
+    ),
+    credited as (
+      insert into ${creditBalances} (user_id, images, videos)
+      select user_id, ${images}::int, ${videos}::int from granted
+      on conflict (user_id) do update
+        set images = ${creditBalances}.images + excluded.images,
+          videos = ${creditBalances}.videos + excluded.videos,
+          updated_at = now()
+      returning user_id
+    )
+    select count(*)::int as granted from credited
+  `)) as unknown as { rows: { granted: number }[] }
+  return Number(result.rows[0]?.granted ?? 0) > 0
+}
+
+/** The user's credit balance (0 and 0 before any grant). */
+export async function getCredits(db: Db, userId: string): Promise<Credits> {
+  const [row] = await db
+    .select({ images: creditBalances.images, videos: creditBalances.videos })
+    .from(creditBalances)
+    .where(eq(creditBalances.userId, userId))
+  return { images: row?.images ?? 0, videos: row?.videos ?? 0 }
 }

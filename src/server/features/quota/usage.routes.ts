@@ -5,7 +5,7 @@ import { currentUser, requireUser } from '#server/http/session.ts'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
 import { getUsage } from './quota.service.ts'
 
-/** GET /api/usage: this month's usage and quotas, for meters and alerts. */
+/** GET /api/usage: the billing period's usage, quotas and credits, for meters and alerts. */
 export function usageRoutes(deps: { db: Db; now: () => Date }) {
   return new Hono<AppEnv>().get('/', requireUser, async (c) => {
     c.header('Cache-Control', 'no-store')

@@ -38,6 +38,7 @@ describe('settings and billing over HTTP', () => {
     expect(none).toEqual({
       provider: 'manual',
       hasCustomerPortal: false,
+      hasCheckout: false,
       canChangePlan: true,
       subscription: null,
     })

@@ -2,12 +2,12 @@ import { desc, eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { Db } from '#server/db/client.ts'
-import { contactMessages, emailOutbox, usageMonthly } from '#server/db/schema/index.ts'
+import { contactMessages, emailOutbox } from '#server/db/schema/index.ts'
+import { setPeriodUsage } from '#server/features/quota/quota.service.ts'
 import type { AppEnv } from '#server/http/context.ts'
 import { currentUser, requireUser } from '#server/http/session.ts'
 import { validate } from '#server/http/validate.ts'
 import type { OkResponse } from '#shared/contracts/common.ts'
-import { usagePeriod } from '#shared/quota.ts'
 
 const usageSchema = z.object({ imagesUsed: z.number().int().min(0), videosUsed: z.number().int().min(0) })
 
@@ -38,17 +38,9 @@ export function testHookRoutes(deps: { db: Db; now: () => Date }) {
           .limit(50)
         return c.json({ emails: rows })
       })
-      // Puts the signed-in user's usage for this month at given numbers (quota alert tests).
+      // Puts the signed-in user's usage in the current period at given numbers (quota alert tests).
       .put('/usage', requireUser, validate('json', usageSchema), async (c) => {
-        const userId = currentUser(c).id
-        const values = { ...c.req.valid('json'), userId, period: usagePeriod(deps.now()) }
-        await deps.db
-          .insert(usageMonthly)
-          .values(values)
-          .onConflictDoUpdate({
-            target: [usageMonthly.userId, usageMonthly.period],
-            set: { imagesUsed: values.imagesUsed, videosUsed: values.videosUsed },
-          })
+        await setPeriodUsage(deps.db, currentUser(c).id, deps.now(), c.req.valid('json'))
         return c.json<OkResponse>({ ok: true })
       })
   )

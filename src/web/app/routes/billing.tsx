@@ -6,12 +6,24 @@ import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
-import { cancelSubscription, choosePlan, getBilling } from '#web/features/billing/api/billing-api.ts'
+import {
+  cancelSubscription,
+  choosePlan,
+  getBilling,
+  startPlanCheckout,
+} from '#web/features/billing/api/billing-api.ts'
+import { BuyCredits } from '#web/features/billing/components/buy-credits.tsx'
 import { ChoosePlanDialog } from '#web/features/billing/components/choose-plan-dialog.tsx'
 import { CurrentPlanSummary } from '#web/features/billing/components/current-plan-summary.tsx'
+import { ManageBillingButton } from '#web/features/billing/components/manage-billing-button.tsx'
+import { PastDueBanner } from '#web/features/billing/components/past-due-banner.tsx'
 import { PlanOptions } from '#web/features/billing/components/plan-options.tsx'
 import { PortalButton } from '#web/features/billing/components/portal-button.tsx'
+import { SubscriptionControls } from '#web/features/billing/components/subscription-controls.tsx'
 import { TestBillingNotice } from '#web/features/billing/components/test-billing-notice.tsx'
+import { formatDate } from '#web/features/billing/format-date.ts'
+import { leaveFor } from '#web/features/billing/leave-for.ts'
+import { hasPaidPlan, planChangeFor } from '#web/features/billing/plan-change.ts'
 import { getUsage } from '#web/features/usage/api/get-usage.ts'
 import { QuotaMeter } from '#web/features/usage/components/quota-meter.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -23,7 +35,7 @@ type Pending = { kind: 'choose'; plan: Plan } | { kind: 'cancel' } | null
 const cardClass = 'rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6'
 
 export function BillingPage() {
-  const { t } = useI18n()
+  const { t, locale } = useI18n()
   const billingState = useResource(getBilling)
   const usage = useResource(getUsage)
   const [pending, setPending] = useState<Pending>(null)
@@ -50,6 +62,9 @@ export function BillingPage() {
   const billing = billingState.status === 'ready' ? billingState.data : null
   const subscription = billing?.subscription ?? null
   const activePlanId = subscription?.status === 'active' ? subscription.planId : null
+  // A plan paid at the provider: changes are upgrades now or downgrades at the period's end.
+  const paidSubscription = billing && hasPaidPlan(billing) ? subscription : null
+  const currentPlanId = paidSubscription?.planId ?? activePlanId
 
   return (
     <>
@@ -85,6 +100,10 @@ export function BillingPage() {
                 <TestBillingNotice isOperatorManaged />
               )}
 
+              {subscription?.status === 'past_due' && billing.hasCustomerPortal ? (
+                <PastDueBanner planId={subscription.planId} />
+              ) : null}
+
               <div className="grid gap-6 lg:grid-cols-5">
                 <section aria-labelledby="billing-current-title" className={`${cardClass} lg:col-span-3`}>
                   <h2 id="billing-current-title" className="text-lg font-semibold text-slate-900">
@@ -94,7 +113,13 @@ export function BillingPage() {
                     <CurrentPlanSummary subscription={subscription} canChoose={billing.canChangePlan} />
                   </div>
                   <div className="mt-6 flex flex-col gap-6 border-t border-slate-200 pt-6">
-                    {activePlanId && billing.canChangePlan ? (
+                    {paidSubscription ? (
+                      <SubscriptionControls
+                        subscription={paidSubscription}
+                        finalFocusRef={focusAfterDialogRef}
+                        onChanged={(next, text) => adopt(next, text)}
+                      />
+                    ) : activePlanId && billing.canChangePlan ? (
                       <div>
                         <button
                           type="button"
@@ -105,7 +130,9 @@ export function BillingPage() {
                         </button>
                       </div>
                     ) : null}
-                    {billing.hasCustomerPortal ? null : (
+                    {billing.hasCustomerPortal ? (
+                      <ManageBillingButton />
+                    ) : (
                       <PortalButton
                         label={t('billing.portal.button')}
                         reason={t('billing.portal.unavailable')}
@@ -137,15 +164,24 @@ export function BillingPage() {
                     {(usage) =>
                       usage.subscription === null ? (
                         <p className="mt-4 text-sm text-brand-100" data-testid="usage-no-plan">
-                          {t('billing.usage.noPlan', {
-                            images: usage.images.used,
-                            videos: usage.videos.used,
-                          })}
+                          {t('billing.usage.noPlan')}
                         </p>
                       ) : (
                         <div className="mt-6 space-y-6">
-                          <QuotaMeter resource="images" {...usage.images} />
-                          <QuotaMeter resource="videos" {...usage.videos} />
+                          {usage.period ? (
+                            <p className="text-sm text-brand-100" data-testid="usage-renews">
+                              {t(
+                                usage.subscription.isTrial
+                                  ? 'billing.usage.trialEnds'
+                                  : 'billing.usage.renews',
+                                {
+                                  date: formatDate(locale, usage.period.end),
+                                },
+                              )}
+                            </p>
+                          ) : null}
+                          <QuotaMeter resource="images" {...usage.images} credits={usage.credits.images} />
+                          <QuotaMeter resource="videos" {...usage.videos} credits={usage.credits.videos} />
                           <p className="text-sm text-brand-100">{t('billing.usage.seo')}</p>
                         </div>
                       )
@@ -154,21 +190,31 @@ export function BillingPage() {
                 </section>
               </div>
 
+              <BuyCredits hasCheckout={billing.hasCheckout} />
+
               <section aria-labelledby="billing-plans-title">
                 <h2 id="billing-plans-title" className="text-lg font-semibold text-slate-900">
                   {t(
                     !billing.canChangePlan
                       ? 'billing.plans.titleOperator'
-                      : activePlanId
+                      : currentPlanId
                         ? 'billing.plans.title'
                         : 'billing.plans.titleNone',
                   )}
                 </h2>
                 <p className="mt-1 mb-4 text-sm text-slate-600">
-                  {t(billing.canChangePlan ? 'billing.plans.subtitle' : 'billing.plans.subtitleOperator')}
+                  {t(
+                    !billing.canChangePlan
+                      ? 'billing.plans.subtitleOperator'
+                      : paidSubscription
+                        ? 'billing.plans.subtitlePaid'
+                        : billing.hasCheckout
+                          ? 'billing.plans.subtitleCheckout'
+                          : 'billing.plans.subtitle',
+                  )}
                 </p>
                 <PlanOptions
-                  currentPlanId={activePlanId}
+                  currentPlanId={currentPlanId}
                   canChoose={billing.canChangePlan}
                   onChoose={(plan) => open({ kind: 'choose', plan })}
                 />
@@ -183,11 +229,29 @@ export function BillingPage() {
           plan={pending.plan}
           isSwitch={activePlanId !== null}
           isTestBilling={billing?.provider === 'manual'}
+          change={billing?.hasCheckout ? planChangeFor(billing, pending.plan) : undefined}
+          currentPlan={paidSubscription ? getPlan(paidSubscription.planId) : undefined}
+          periodEnd={paidSubscription?.currentPeriodEnd}
           finalFocusRef={focusAfterDialogRef}
           onClose={() => setPending(null)}
           onConfirm={async () => {
+            const change = billing ? planChangeFor(billing, pending.plan) : 'test'
+            if (change === 'checkout') {
+              // The browser leaves for the payment page; the dialog stays busy meanwhile.
+              leaveFor((await startPlanCheckout(pending.plan.id)).url)
+              return
+            }
             const next = await choosePlan(pending.plan.id)
-            adopt(next, t('billing.done.changed', { plan: pending.plan.name }))
+            const scheduled = next.subscription?.scheduledPlanId
+            adopt(
+              next,
+              change === 'downgrade' && scheduled && next.subscription
+                ? t('billing.scheduled.done', {
+                    plan: getPlan(scheduled).name,
+                    date: formatDate(locale, next.subscription.currentPeriodEnd),
+                  })
+                : t('billing.done.changed', { plan: pending.plan.name }),
+            )
           }}
         />
       ) : null}

@@ -5,6 +5,7 @@ import { getPlan } from '#shared/plans.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
+import { BetaSessionNotice } from '#web/features/auth/components/beta-session-notice.tsx'
 import { formatDate } from '#web/features/billing/format-date.ts'
 import { LatestGenerations } from '#web/features/generations/components/latest-generations.tsx'
 import { getUsage } from '#web/features/usage/api/get-usage.ts'
@@ -33,6 +34,7 @@ export function DashboardPage() {
   return (
     <div className="bg-slate-50">
       <Container className="py-8 sm:py-12">
+        <BetaSessionNotice />
         <LoadState
           state={usage}
           onRetry={usage.reload}
@@ -75,6 +77,8 @@ function Dashboard(props: { usage: UsageResponse; who: string }) {
   if (!subscription) return null
   const plan = getPlan(subscription.planId)
   const periodEnd = formatDate(locale, subscription.currentPeriodEnd)
+  // The quota period is the billing period; the usage view names it (the same on /billing).
+  const renewsOn = formatDate(locale, usage.period?.end ?? subscription.currentPeriodEnd)
 
   return (
     <div className="space-y-8">
@@ -115,6 +119,7 @@ function Dashboard(props: { usage: UsageResponse; who: string }) {
       <QuotaAlerts
         images={usage.images}
         videos={usage.videos}
+        credits={usage.credits}
         onDismissed={() => usageHeadingRef.current?.focus()}
       />
 
@@ -131,13 +136,27 @@ function Dashboard(props: { usage: UsageResponse; who: string }) {
           {t('app.dashboard.usageTitle')}
         </h2>
         <div className="mt-6 grid gap-8 sm:grid-cols-2">
-          <QuotaMeter resource="images" used={usage.images.used} quota={usage.images.quota} />
-          <QuotaMeter resource="videos" used={usage.videos.used} quota={usage.videos.quota} />
+          <QuotaMeter
+            resource="images"
+            used={usage.images.used}
+            quota={usage.images.quota}
+            credits={usage.credits.images}
+          />
+          <QuotaMeter
+            resource="videos"
+            used={usage.videos.used}
+            quota={usage.videos.quota}
+            credits={usage.credits.videos}
+          />
         </div>
         <div className="mt-8 border-t border-white/15 pt-6">
           <StorageMeter usedBytes={usage.storage.usedBytes} quotaBytes={usage.storage.quotaBytes} />
         </div>
-        <p className="mt-6 text-sm text-brand-100">{t('app.dashboard.usageNote')}</p>
+        <p className="mt-6 text-sm text-brand-100" data-testid="usage-renews">
+          {t(subscription.isTrial ? 'app.dashboard.usageNoteTrial' : 'app.dashboard.usageNote', {
+            date: renewsOn,
+          })}
+        </p>
       </section>
 
       <section aria-labelledby="dashboard-stats-title">

@@ -1,10 +1,12 @@
 import { useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
-import { isPlanId, type Plan, plans } from '#shared/plans.ts'
+import { getPlan, isPlanId, type Plan, plans } from '#shared/plans.ts'
 import { Container } from '#web/components/ui/container.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
-import { choosePlan, getBilling } from '#web/features/billing/api/billing-api.ts'
+import { choosePlan, getBilling, startPlanCheckout } from '#web/features/billing/api/billing-api.ts'
 import { ChoosePlanDialog } from '#web/features/billing/components/choose-plan-dialog.tsx'
+import { leaveFor } from '#web/features/billing/leave-for.ts'
+import { hasPaidPlan, planChangeFor } from '#web/features/billing/plan-change.ts'
 import { PlanCard } from '#web/features/plans/components/plan-card.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSession } from '#web/lib/session.tsx'
@@ -26,7 +28,10 @@ export function PricingPage() {
   const selectedPlanId = isSignedIn && isPlanId(requested) ? requested : null
   const billing = billingState.status === 'ready' ? billingState.data : null
   const subscription = billing?.subscription
-  const currentPlanId = subscription?.status === 'active' ? subscription.planId : null
+  const activePlanId = subscription?.status === 'active' ? subscription.planId : null
+  // A plan paid at the provider (also while a payment is due) is the one changes start from.
+  const paidSubscription = billing && hasPaidPlan(billing) ? (subscription ?? null) : null
+  const currentPlanId = paidSubscription?.planId ?? activePlanId
 
   return (
     <>
@@ -71,10 +76,20 @@ export function PricingPage() {
           plan={choosing}
           isSwitch={currentPlanId !== null}
           isTestBilling={billing?.provider === 'manual'}
+          change={billing?.hasCheckout ? planChangeFor(billing, choosing) : undefined}
+          currentPlan={paidSubscription ? getPlan(paidSubscription.planId) : undefined}
+          periodEnd={paidSubscription?.currentPeriodEnd}
           onClose={() => setChoosing(null)}
           onConfirm={async () => {
+            const change = billing ? planChangeFor(billing, choosing) : 'test'
+            if (change === 'checkout') {
+              // The browser leaves for the payment page and comes back to /billing/success.
+              leaveFor((await startPlanCheckout(choosing.id)).url)
+              return
+            }
             await choosePlan(choosing.id)
-            navigate('/app')
+            // A downgrade is only scheduled: /billing shows it (and its undo).
+            navigate(change === 'downgrade' ? '/billing' : '/app')
           }}
         />
       ) : null}

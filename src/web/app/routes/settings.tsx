@@ -3,6 +3,7 @@ import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { Tabs } from '#web/components/ui/tabs.tsx'
+import { AddEmailButton } from '#web/features/auth/components/add-email-button.tsx'
 import { getSettings } from '#web/features/settings/api/settings-api.ts'
 import { ApiSettingsPanel } from '#web/features/settings/components/api-settings-panel.tsx'
 import { BillingSettingsPanel } from '#web/features/settings/components/billing-settings-panel.tsx'
@@ -63,7 +64,10 @@ export function SettingsPage() {
         >
           {selected === 'profile' ? (
             session.status === 'signed-in' ? (
-              <ProfilePanel user={session.user} />
+              <ProfilePanel
+                user={session.user}
+                addEmailAction={(onAdded) => <AddEmailButton variant="secondary" onAdded={onAdded} />}
+              />
             ) : null
           ) : selected === 'billing' ? (
             <LoadState {...loadState}>

@@ -26,7 +26,8 @@ export function CurrentPlanSummary(props: { subscription: SubscriptionView | nul
     )
   }
   const plan = getPlan(subscription.planId)
-  const isActive = subscription.status === 'active'
+  // A plan whose renewal payment is due still runs (the provider retries), so it is shown as current.
+  const isActive = subscription.status === 'active' || subscription.status === 'past_due'
   return (
     <div data-testid="current-plan" data-plan={plan.id} data-status={subscription.status}>
       <div className="flex flex-wrap items-center gap-3">

@@ -1,4 +1,4 @@
-import { startTransition, useId, useState } from 'react'
+import { type ReactNode, startTransition, useId, useState } from 'react'
 import { useNavigate } from 'react-router'
 import type { SessionUser } from '#shared/contracts/auth.ts'
 import { Button } from '#web/components/ui/button.tsx'
@@ -8,8 +8,15 @@ import { useSession } from '#web/lib/session.tsx'
 import { ChangePasswordDialog } from './change-password-dialog.tsx'
 import { DeleteAccountDialog } from './delete-account-dialog.tsx'
 
-/** Profile: the email (read-only) and Change Password; beta accounts have neither, and are told why. */
-export function ProfilePanel(props: { user: SessionUser }) {
+/**
+ * Profile: the email (read-only) and Change Password; beta accounts have neither, are told why,
+ * and get `addEmailAction` (the page's Add email, from the auth feature), which calls `onAdded`
+ * with the account once it has its email.
+ */
+export function ProfilePanel(props: {
+  user: SessionUser
+  addEmailAction?: (onAdded: (user: SessionUser) => void) => ReactNode
+}) {
   const { t } = useI18n()
   const { user } = props
   const emailId = useId()
@@ -31,6 +38,15 @@ export function ProfilePanel(props: { user: SessionUser }) {
           <p className="text-sm font-medium text-slate-600">{t('settings.profile.accountLabel')}</p>
           <p className="mt-1 text-lg font-semibold text-slate-900">{t('settings.profile.betaValue')}</p>
           <p className="mt-3 text-slate-700">{t('settings.profile.betaBody')}</p>
+          <p className="mt-5 text-sm font-medium text-slate-600">{t('settings.profile.email')}</p>
+          <p className="mt-1 text-slate-700">{t('settings.profile.noEmail')}</p>
+          {props.addEmailAction ? (
+            <div className="mt-4">
+              {props.addEmailAction((added) =>
+                setMessage(t('auth.addEmail.added', { email: added.email ?? '' })),
+              )}
+            </div>
+          ) : null}
         </div>
       ) : (
         <>

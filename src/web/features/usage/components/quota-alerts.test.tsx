@@ -84,4 +84,27 @@ describe('QuotaAlerts', () => {
     await renderWeb(<QuotaAlerts {...growth(0, 30)} />)
     expect(screen.queryByRole('alert')).toBeNull()
   })
+
+  it('at 100 % with credits left says generation goes on from them, and still offers Buy More Credits', async () => {
+    await renderWeb(<QuotaAlerts {...growth(1000, 30)} credits={{ images: 100, videos: 0 }} />)
+    const images = screen.getByTestId('quota-alert-images')
+    expect(images.getAttribute('data-level')).toBe('blocked')
+    expect(images.textContent).toContain(
+      "You've used this period's image quota. Generation goes on from your 100 image credits.",
+    )
+    expect(within(images).getByRole('link', { name: 'Buy More Credits' })).toBeTruthy()
+    // Videos have no credits: still the blocked text.
+    expect(screen.getByTestId('quota-alert-videos').textContent).toContain(
+      "You've reached your monthly video quota.",
+    )
+  })
+
+  it('says so in Turkish', async () => {
+    await renderWeb(<QuotaAlerts {...growth(1000, 0)} credits={{ images: 1200, videos: 0 }} />, {
+      locale: 'tr',
+    })
+    expect(screen.getByTestId('quota-alert-images').textContent).toContain(
+      'Üretim 1.200 görsel krediniz ile devam ediyor.',
+    )
+  })
 })

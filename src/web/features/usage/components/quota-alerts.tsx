@@ -34,11 +34,17 @@ function AlertIcon(props: { level: AlertLevel }) {
 function QuotaAlert(props: {
   resource: QuotaResource
   level: AlertLevel
+  /** Bought credits left for this resource: at 100 %, generation goes on from them. */
+  credits: number
   onDismiss: () => void
   children?: ReactNode
 }) {
-  const { t } = useI18n()
-  const { resource, level } = props
+  const { t, formatNumber } = useI18n()
+  const { resource, level, credits } = props
+  const message =
+    level === 'blocked' && credits > 0
+      ? t(`app.alerts.onCredits.${resource}`, { count: formatNumber(credits) })
+      : t(`app.alerts.${resource}.${level}`)
   return (
     <div
       role="alert"
@@ -48,7 +54,7 @@ function QuotaAlert(props: {
     >
       <AlertIcon level={level} />
       <div className="flex flex-1 flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <p className="text-sm font-medium">{t(`app.alerts.${resource}.${level}`)}</p>
+        <p className="text-sm font-medium">{message}</p>
         {level === 'blocked' ? (
           <ButtonLink to="/billing" variant="primary" className="shrink-0 self-start sm:self-auto">
             {t('app.alerts.buyMore')}
@@ -70,10 +76,16 @@ function QuotaAlert(props: {
 }
 
 /**
- * The 70 / 90 / 100 % alerts for images and videos. Each can be dismissed for the browser
- * session; a dismissed alert comes back when its resource reaches the next level.
+ * The 70 / 90 / 100 % alerts for images and videos (at 100 % with credits left, that generation
+ * goes on from them). Each can be dismissed for the browser session; a dismissed alert comes
+ * back when its resource reaches the next level.
  */
-export function QuotaAlerts(props: { images: Usage; videos: Usage; onDismissed?: () => void }) {
+export function QuotaAlerts(props: {
+  images: Usage
+  videos: Usage
+  credits?: { images: number; videos: number }
+  onDismissed?: () => void
+}) {
   const { t } = useI18n()
   const { isDismissed, dismiss } = useAlertDismissal()
   const resources: QuotaResource[] = ['images', 'videos']
@@ -90,6 +102,7 @@ export function QuotaAlerts(props: { images: Usage; videos: Usage; onDismissed?:
           key={`${resource}-${level}`}
           resource={resource}
           level={level}
+          credits={props.credits?.[resource] ?? 0}
           onDismiss={() => {
             dismiss(resource, level)
             props.onDismissed?.()

@@ -36,4 +36,24 @@ describe('QuotaMeter', () => {
     expect(screen.getByText('Üretim durduruldu')).toBeTruthy()
     expect(screen.getByTestId('meter-fill').style.width).toBe('100%')
   })
+
+  it('shows bought credits beside the quota, and at 100 % says generation goes on from them', async () => {
+    await renderWeb(<QuotaMeter resource="images" used={1000} quota={1000} credits={1100} />)
+    expect(screen.getByTestId('meter-value').textContent).toBe('1,000 / 1,000')
+    expect(screen.getByTestId('meter-credits').textContent).toBe('+ 1,100 credits')
+    expect(screen.getByTestId('meter-images').getAttribute('data-level')).toBe('blocked')
+    expect(screen.getByText('Plan quota used: generating from credits')).toBeTruthy()
+    expect(screen.queryByText('Generation blocked')).toBeNull()
+  })
+
+  it('shows no credits when there are none', async () => {
+    await renderWeb(<QuotaMeter resource="videos" used={3} quota={30} credits={0} />)
+    expect(screen.queryByTestId('meter-credits')).toBeNull()
+  })
+
+  it('writes credits in Turkish', async () => {
+    await renderWeb(<QuotaMeter resource="videos" used={30} quota={30} credits={10} />, { locale: 'tr' })
+    expect(screen.getByTestId('meter-credits').textContent).toBe('+ 10 kredi')
+    expect(screen.getByText('Plan kotası bitti: krediyle üretiliyor')).toBeTruthy()
+  })
 })

@@ -11,12 +11,19 @@ const fillClass: Record<QuotaLevel, string> = {
 }
 
 /**
- * One resource's quota as "used / quota" with a bar, on a dark panel. Exposed as a meter
- * (aria-valuenow/min/max and a spoken value) named after the resource.
+ * One resource's quota as "used / quota" with a bar, on a dark panel, and bought credits beside
+ * it ("+ 100 credits"). Exposed as a meter (aria-valuenow/min/max and a spoken value) named
+ * after the resource. At 100 % with credits left, generation goes on from the credits.
  */
-export function QuotaMeter(props: { resource: QuotaResource; used: number; quota: number }) {
+export function QuotaMeter(props: {
+  resource: QuotaResource
+  used: number
+  quota: number
+  credits?: number
+}) {
   const { resource, used, quota } = props
-  const { t } = useI18n()
+  const credits = props.credits ?? 0
+  const { t, formatNumber } = useI18n()
   const labelId = useId()
   const level = quotaLevel(used, quota)
   const percent = percentUsed(used, quota)
@@ -27,8 +34,19 @@ export function QuotaMeter(props: { resource: QuotaResource; used: number; quota
         <span id={labelId} className="text-sm font-medium text-brand-100">
           {t(`app.meter.${resource}`)}
         </span>
-        <span className="text-xl font-semibold tabular-nums text-white" data-testid="meter-value">
-          {value}
+        <span className="flex flex-wrap items-baseline justify-end gap-x-2">
+          <span className="text-xl font-semibold tabular-nums text-white" data-testid="meter-value">
+            {value}
+          </span>
+          {credits > 0 ? (
+            <span
+              className="text-sm font-semibold tabular-nums text-emerald-300"
+              data-testid="meter-credits"
+              title={t('app.meter.creditsText', { count: formatNumber(credits) })}
+            >
+              {t('app.meter.credits', { count: formatNumber(credits) })}
+            </span>
+          ) : null}
         </span>
       </div>
       {/* biome-ignore lint/a11y/useSemanticElements: a native <meter> cannot take the level colours reliably across browsers */}
@@ -47,7 +65,9 @@ export function QuotaMeter(props: { resource: QuotaResource; used: number; quota
           style={{ width: `${percent}%` }}
         />
       </div>
-      {level === 'blocked' ? (
+      {level === 'blocked' && credits > 0 ? (
+        <p className="mt-2 text-sm font-semibold text-emerald-300">{t('app.meter.onCredits')}</p>
+      ) : level === 'blocked' ? (
         <p className="mt-2 flex items-center gap-1.5 text-sm font-semibold text-red-300">
           <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
             <path d="M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16ZM4 10a6 6 0 0 1 9.7-4.7l-8.4 8.4A6 6 0 0 1 4 10Zm2.3 4.7 8.4-8.4a6 6 0 0 1-8.4 8.4Z" />

@@ -1,0 +1,127 @@
+import { eq } from 'drizzle-orm'
+import type { Db } from '#server/db/client.ts'
+import { billingCustomers, billingEvents, users } from '#server/db/schema/index.ts'
+import { grantCredits } from '#server/features/quota/quota.service.ts'
+import type { BillingProviderKind } from '#shared/contracts/billing.ts'
+import { AppError } from '#shared/errors.ts'
+import type { BillingProvider, BillingWebhookEffect } from './billing-provider.ts'
+import { applyProviderSubscription } from './provider-subscription.ts'
+
+export type WebhookDeps = { db: Db; billing: BillingProvider; now: () => Date }
+
+export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored'
+
+// Events about one subscription or payment are applied one after another in this process: two
+// fetched states committed in the other order would leave the older one standing.
+const queues = new Map<string, Promise<unknown>>()
+
+function oneAtATime<T>(subject: string | null, run: () => Promise<T>): Promise<T> {
+  if (!subject) return run()
+  const previous = queues.get(subject) ?? Promise.resolve()
+  const next = previous.catch(() => undefined).then(run)
+  queues.set(subject, next)
+  void next
+    .catch(() => undefined)
+    .finally(() => {
+      if (queues.get(subject) === next) queues.delete(subject)
+    })
+  return next
+}
+
+async function isRecorded(db: Db, eventId: string): Promise<boolean> {
+  const [found] = await db
+    .select({ id: billingEvents.id })
+    .from(billingEvents)
+    .where(eq(billingEvents.id, eventId))
+  return Boolean(found)
+}
+
+async function creditUser(db: Db, customerId: string, metadataUserId: string | null): Promise<string | null> {
+  const [stored] = await db
+    .select({ userId: billingCustomers.userId })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.customerId, customerId))
+  if (stored) return stored.userId
+  if (!metadataUserId) return null
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, metadataUserId))
+  return user?.id ?? null
+}
+
+/** Applies one effect inside the event's transaction; returns what the event record keeps. */
+async function applyEffect(
+  tx: Db,
+  effect: BillingWebhookEffect,
+  now: Date,
+): Promise<Record<string, unknown>> {
+  if (effect.kind === 'subscription') {
+    const applied = await applyProviderSubscription(tx, effect.subscription, now)
+    return { subscription: effect.subscription.subscriptionId, ...applied }
+  }
+  if (effect.kind === 'credit') {
+    const userId = await creditUser(tx, effect.customerId, effect.userId)
+    if (!userId) return { payment: effect.paymentRef, applied: false, reason: 'unknown-customer' }
+    const granted = await grantCredits(tx, {
+      userId,
+      packId: effect.packId,
+      paymentRef: effect.paymentRef,
+      origin: effect.origin,
+    })
+    return { payment: effect.paymentRef, userId, packId: effect.packId, granted }
+  }
+  return { ignored: true }
+}
+
+/**
+ * Applies an effect read outside a webhook (the return page's check of its checkout session),
+ * one at a time with the webhooks about the same subject and in the same words, so whichever of
+ * the two comes second changes nothing. No event is recorded: the webhook's own delivery still
+ * records its id. True when the effect took hold (a subscription applied, a pack credited now or
+ * before); false when there is nothing to apply yet (e.g. a subscription not started).
+ */
+export function applyBillingEffect(
+  deps: WebhookDeps,
+  subject: string | null,
+  effect: BillingWebhookEffect,
+): Promise<boolean> {
+  if (effect.kind === 'ignored') return Promise.resolve(false)
+  return oneAtATime(subject, () =>
+    deps.db.transaction(async (tx) => {
+      const summary = await applyEffect(tx, effect, deps.now())
+      return summary.applied !== false
+    }),
+  )
+}
+
+/**
+ * One webhook delivery: verified on its raw bytes (WEBHOOK_SIGNATURE_INVALID otherwise), then,
+ * unless its event id is already recorded, read (fetching the provider's current state before any
+ * transaction: on the embedded database a transaction holds the whole database) and applied in
+ * one transaction together with the record of its id. The caller answers 2xx only when this
+ * returns, i.e. after the commit; an error makes the provider deliver it again.
+ */
+export async function handleBillingWebhook(
+  deps: WebhookDeps,
+  provider: BillingProviderKind,
+  rawBody: Uint8Array,
+  signature: string | undefined,
+): Promise<WebhookOutcome> {
+  if (provider !== deps.billing.kind || provider === 'manual') {
+    throw new AppError('NOT_FOUND', 'No webhooks for this provider here')
+  }
+  const webhook = await deps.billing.verifyWebhook(rawBody, signature)
+  if (await isRecorded(deps.db, webhook.eventId)) return 'duplicate'
+  return oneAtATime(webhook.subject, async () => {
+    const effect = await webhook.resolve()
+    return deps.db.transaction(async (tx) => {
+      const [recorded] = await tx
+        .insert(billingEvents)
+        .values({ id: webhook.eventId, provider, type: webhook.type })
+        .onConflictDoNothing()
+        .returning({ id: billingEvents.id })
+      if (!recorded) return 'duplicate'
+      const summary = await applyEffect(tx, effect, deps.now())
+      await tx.update(billingEvents).set({ summary }).where(eq(billingEvents.id, webhook.eventId))
+      return effect.kind === 'ignored' ? 'ignored' : 'applied'
+    })
+  })
+}
