@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test'
+import { stripeWebhookPath } from '#server/features/billing/stripe-catalogue.ts'
 import {
   fakeProviderSettings,
   falFakePort,
@@ -6,10 +7,15 @@ import {
   openaiFakeApiURL,
   openaiFakePort,
   openaiFakeURL,
+  stripeFakePort,
+  stripeFakeSettings,
+  stripeFakeURL,
   studioBaseURL,
   studioPort,
   studioProvidersBaseURL,
   studioProvidersPort,
+  studioStripeBaseURL,
+  studioStripePort,
 } from './tests/e2e/support/servers.ts'
 
 // End-to-end tests drive the built app, served by the real server on a fresh embedded
@@ -20,6 +26,9 @@ const dataDir = `.test-output/e2e-data-${port}`
 // A second app on the AI providers (fal, OpenAI-compatible), pointed at the fake servers, which
 // tests script over HTTP (tests/e2e/support/fakes.ts). Its own port, database and files.
 const providersDataDir = `.test-output/e2e-providers-data-${studioProvidersPort}`
+// A third app on Stripe billing, its SDK pointed at the fake Stripe server, which delivers
+// signed webhooks back to it and serves the hosted checkout and portal pages tests click through.
+const stripeDataDir = `.test-output/e2e-stripe-data-${studioStripePort}`
 
 /** What both apps share: test hooks, per-test client addresses, the known access codes. */
 const testEnv = {
@@ -114,6 +123,35 @@ export default defineConfig({
         WORKER_CONCURRENCY: '4',
         // Transient provider failures are retried as in production, but without the long waits.
         WORKER_RETRY_BASE_MS: '200',
+      },
+    },
+    {
+      // Listed before its app, which webServer starts only once this one answers. Deliveries go
+      // to the app's webhook route, signed with the secret the app is given.
+      command: `tsx tests/fakes/stripe-server.ts --port ${stripeFakePort} --webhook-url ${studioStripeBaseURL}${stripeWebhookPath} --webhook-secret ${stripeFakeSettings.webhookSecret}`,
+      url: `${stripeFakeURL}/__control/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      // `npm run billing:setup` first, as an operator would: products, prices and portal on the
+      // fake, and the endpoint above adopted (its URL is this app's webhook URL).
+      command: `rm -rf ${stripeDataDir} && tsx src/server/features/billing/billing-setup.cli.ts && tsx src/server/main.ts`,
+      url: `${studioStripeBaseURL}/readyz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        ...testEnv,
+        PORT: String(studioStripePort),
+        DATA_DIR: stripeDataDir,
+        BILLING_PROVIDER: 'stripe',
+        STRIPE_SECRET_KEY: stripeFakeSettings.secretKey,
+        STRIPE_WEBHOOK_SECRET: stripeFakeSettings.webhookSecret,
+        STRIPE_API_BASE: stripeFakeURL,
       },
     },
   ],

@@ -75,7 +75,13 @@ export function createApp(deps: AppDeps) {
   // before the cross-site check and the session, which they neither need nor could pass.
   api.route(
     '/billing/webhooks',
-    billingWebhookRoutes({ db: database.db, billing: deps.billing, now: deps.now }),
+    billingWebhookRoutes({
+      db: database.db,
+      billing: deps.billing,
+      now: deps.now,
+      mailer: deps.mailer,
+      publicUrl: config.publicUrl,
+    }),
   )
   api.use(refuseCrossSite(config.publicUrl, config.trustProxy))
   const session = loadSession(deps.auth)
@@ -122,7 +128,16 @@ export function createApp(deps: AppDeps) {
   const { db } = database
   api.route('/', authRoutes({ ...deps, db }))
   api.route('/access', accessRoutes({ db, auth: deps.auth, rateLimiter: deps.rateLimiter, now: deps.now }))
-  api.route('/billing', billingRoutes({ db, billing: deps.billing, now: deps.now }))
+  api.route(
+    '/billing',
+    billingRoutes({
+      db,
+      billing: deps.billing,
+      now: deps.now,
+      mailer: deps.mailer,
+      publicUrl: config.publicUrl,
+    }),
+  )
   api.route('/usage', usageRoutes({ db, now: deps.now }))
   api.route('/settings', settingsRoutes({ db, keyBox: deps.keyBox, billing: deps.billing, now: deps.now }))
   api.route(
@@ -157,6 +172,7 @@ export function createApp(deps: AppDeps) {
         limits: config.limits,
         maxQueuedPerUser: config.worker.maxQueuedPerUser,
         now: deps.now,
+        autoTopUp: { billing: deps.billing, mailer: deps.mailer, publicUrl: config.publicUrl },
       },
       eventStreams,
     ),

@@ -67,7 +67,7 @@ export async function createAppDeps(options: {
       isProduction: config.env === 'production',
       logger,
     }),
-    billing: createBillingProvider(config, db, options.now ?? (() => new Date())),
+    billing: createBillingProvider(config, db, options.now ?? (() => new Date()), mailer),
     keyBox: createSecretBox(config.appSecret, 'provider-keys v1'),
     storage: await createStorage(config),
     notifier: createNotifier(),
@@ -76,7 +76,12 @@ export async function createAppDeps(options: {
   }
 }
 
-function createBillingProvider(config: Config, db: Database['db'], now: () => Date): BillingProvider {
+function createBillingProvider(
+  config: Config,
+  db: Database['db'],
+  now: () => Date,
+  mailer: Mailer,
+): BillingProvider {
   if (config.billingProvider === 'stripe' && config.stripe) {
     return createStripeBillingProvider({
       db,
@@ -84,6 +89,7 @@ function createBillingProvider(config: Config, db: Database['db'], now: () => Da
       webhookSecret: config.stripe.webhookSecret,
       publicUrl: () => config.publicUrl,
       now,
+      mailer,
     })
   }
   // In production no user may give themselves a plan for free: the operator sets plans.

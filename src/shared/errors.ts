@@ -32,6 +32,8 @@ export const errorStatus = {
   BILLING_PROVIDER_UNAVAILABLE: 502,
   /** A payment-provider webhook whose signature, timestamp or body does not check out. */
   WEBHOOK_SIGNATURE_INVALID: 400,
+  /** Auto top-up could not charge the saved card (declined, or the bank wants the customer): buy a pack by hand. */
+  AUTO_TOPUP_FAILED: 402,
   QUOTA_EXCEEDED_IMAGES: 403,
   QUOTA_EXCEEDED_VIDEOS: 403,
   FILE_MISSING: 400,

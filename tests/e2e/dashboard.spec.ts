@@ -197,8 +197,12 @@ for (const lang of langs) {
       await alertOf(page, 'videos')
         .getByRole('link', { name: appMsg(lang, 'app.alerts.buyMore') })
         .click()
-      await expect(page).toHaveURL(/\/billing$/)
+      await expect(page).toHaveURL(/\/billing#buy-credits$/)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(appMsg(lang, 'billing.title'))
+      // The link leads to the packs: that card is focused (read out) and scrolled into view.
+      const buyCredits = page.getByRole('region', { name: appMsg(lang, 'billing.credits.title') })
+      await expect(buyCredits).toBeFocused()
+      await expect(buyCredits).toBeInViewport()
     })
 
     test('a dismissed alert stays dismissed across reloads, returns at the next level and in a new browser', async ({

@@ -178,7 +178,7 @@ test('with the image quota used up, image generation is blocked but SEO is not',
   )
   await expect(screen.quotaMessage.getByRole('link', { name: 'Buy More Credits' })).toHaveAttribute(
     'href',
-    '/billing',
+    '/billing#buy-credits',
   )
   await screen.type('video').click()
   await expect(screen.generate).toBeEnabled()

@@ -4,7 +4,13 @@ import { emailOutbox } from '#server/db/schema/index.ts'
 import type { Logger } from '#server/logger.ts'
 import type { EmailTransport, OutgoingEmail } from './transport.ts'
 
-export type EmailKind = 'contact_notification' | 'password_reset'
+export type EmailKind =
+  | 'contact_notification'
+  | 'password_reset'
+  | 'billing_payment_failed'
+  | 'auto_topup_done'
+  | 'auto_topup_failed'
+  | 'subscription_ending'
 
 /**
  * Records an email in the outbox. Call it inside the transaction that causes the email, so the

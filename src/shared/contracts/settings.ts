@@ -8,11 +8,29 @@ export type SettingsResponse = {
   falKey: { isSet: boolean; mask: string | null }
   /** Whether a payment provider is configured, so that auto top-up can take effect. */
   isBillingLive: boolean
+  /**
+   * At most this many auto top-up packs per calendar month (1–10); null until the user has a
+   * billing customer at the provider (a first purchase saves the card), where it is stored.
+   */
+  autoTopupMonthlyCap: number | null
 }
 
+/** The bounds of the auto top-up monthly cap (packs per calendar month). */
+export const autoTopupCapRange = { min: 1, max: 10 } as const
+
 export const updateSettingsRequestSchema = z
-  .object({ autoTopupEnabled: z.boolean().optional(), byoApiEnabled: z.boolean().optional() })
-  .refine((v) => v.autoTopupEnabled !== undefined || v.byoApiEnabled !== undefined, { path: ['_root'] })
+  .object({
+    autoTopupEnabled: z.boolean().optional(),
+    byoApiEnabled: z.boolean().optional(),
+    autoTopupMonthlyCap: z.number().int().min(autoTopupCapRange.min).max(autoTopupCapRange.max).optional(),
+  })
+  .refine(
+    (v) =>
+      v.autoTopupEnabled !== undefined ||
+      v.byoApiEnabled !== undefined ||
+      v.autoTopupMonthlyCap !== undefined,
+    { path: ['_root'] },
+  )
 export type UpdateSettingsRequest = z.input<typeof updateSettingsRequestSchema>
 
 /** fal keys look like `<uuid>:<hex>`; accept any printable token of a sane length. */

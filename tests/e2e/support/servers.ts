@@ -24,6 +24,26 @@ export const openaiFakePort = basePort + 3
 export const openaiFakeURL = `http://127.0.0.1:${openaiFakePort}`
 export const openaiFakeApiURL = `${openaiFakeURL}/v1`
 
+/**
+ * The app with BILLING_PROVIDER=stripe, its Stripe SDK pointed at the fake below. Specs that
+ * drive it: `test.use({ baseURL: studioStripeBaseURL })`.
+ */
+export const studioStripePort = basePort + 4
+export const studioStripeBaseURL = `http://127.0.0.1:${studioStripePort}`
+
+/**
+ * tests/fakes/stripe-server.ts: the app's STRIPE_API_BASE, and where its hosted checkout and
+ * portal pages are served (/checkout/…, /portal/…).
+ */
+export const stripeFakePort = basePort + 5
+export const stripeFakeURL = `http://127.0.0.1:${stripeFakePort}`
+
+/** The Stripe app's keys: the fake accepts any `sk_` key and signs its webhooks with this secret. */
+export const stripeFakeSettings = {
+  secretKey: 'sk_test_e2e_fake',
+  webhookSecret: 'whsec_e2e_fake_secret',
+} as const
+
 /** What the fake-provider app sends: the fakes accept any key; the model name shows in SEO results. */
 export const fakeProviderSettings = {
   falKey: 'e2e-fake-fal-key',

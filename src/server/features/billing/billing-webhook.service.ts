@@ -1,13 +1,23 @@
 import { eq } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { billingCustomers, billingEvents, users } from '#server/db/schema/index.ts'
+import type { Mailer } from '#server/email/outbox.ts'
 import { grantCredits } from '#server/features/quota/quota.service.ts'
 import type { BillingProviderKind } from '#shared/contracts/billing.ts'
 import { AppError } from '#shared/errors.ts'
+import { deliverBillingEmails } from './billing-emails.ts'
 import type { BillingProvider, BillingWebhookEffect } from './billing-provider.ts'
 import { applyProviderSubscription } from './provider-subscription.ts'
 
-export type WebhookDeps = { db: Db; billing: BillingProvider; now: () => Date }
+export type WebhookDeps = {
+  db: Db
+  billing: BillingProvider
+  now: () => Date
+  /** Delivers the emails an event writes (payment failed, plan ending) once it is committed. */
+  mailer?: Mailer | undefined
+  /** The public origin, for the links in those emails. */
+  publicUrl?: string | undefined
+}
 
 export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored'
 
@@ -52,9 +62,10 @@ async function applyEffect(
   tx: Db,
   effect: BillingWebhookEffect,
   now: Date,
-): Promise<Record<string, unknown>> {
+  publicUrl: string,
+): Promise<Record<string, unknown> & { emailIds?: string[] }> {
   if (effect.kind === 'subscription') {
-    const applied = await applyProviderSubscription(tx, effect.subscription, now)
+    const applied = await applyProviderSubscription(tx, effect.subscription, now, { publicUrl })
     return { subscription: effect.subscription.subscriptionId, ...applied }
   }
   if (effect.kind === 'credit') {
@@ -84,12 +95,13 @@ export function applyBillingEffect(
   effect: BillingWebhookEffect,
 ): Promise<boolean> {
   if (effect.kind === 'ignored') return Promise.resolve(false)
-  return oneAtATime(subject, () =>
-    deps.db.transaction(async (tx) => {
-      const summary = await applyEffect(tx, effect, deps.now())
-      return summary.applied !== false
-    }),
-  )
+  return oneAtATime(subject, async () => {
+    const summary = await deps.db.transaction((tx) =>
+      applyEffect(tx, effect, deps.now(), deps.publicUrl ?? ''),
+    )
+    await deliverBillingEmails(deps.mailer, summary.emailIds ?? [])
+    return summary.applied !== false
+  })
 }
 
 /**
@@ -112,16 +124,23 @@ export async function handleBillingWebhook(
   if (await isRecorded(deps.db, webhook.eventId)) return 'duplicate'
   return oneAtATime(webhook.subject, async () => {
     const effect = await webhook.resolve()
-    return deps.db.transaction(async (tx) => {
+    const applied = await deps.db.transaction(async (tx) => {
       const [recorded] = await tx
         .insert(billingEvents)
         .values({ id: webhook.eventId, provider, type: webhook.type })
         .onConflictDoNothing()
         .returning({ id: billingEvents.id })
-      if (!recorded) return 'duplicate'
-      const summary = await applyEffect(tx, effect, deps.now())
+      if (!recorded) return { outcome: 'duplicate' as const, emailIds: [] }
+      const summary = await applyEffect(tx, effect, deps.now(), deps.publicUrl ?? '')
       await tx.update(billingEvents).set({ summary }).where(eq(billingEvents.id, webhook.eventId))
-      return effect.kind === 'ignored' ? 'ignored' : 'applied'
+      return {
+        outcome: effect.kind === 'ignored' ? ('ignored' as const) : ('applied' as const),
+        emailIds: summary.emailIds ?? [],
+      }
     })
+    // After the commit, so the answer (2xx only once committed) never waits on a failed send
+    // that would undo nothing; an undelivered email stays in the outbox as failed.
+    await deliverBillingEmails(deps.mailer, applied.emailIds)
+    return applied.outcome
   })
 }

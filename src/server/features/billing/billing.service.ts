@@ -1,4 +1,5 @@
 import type { Db } from '#server/db/client.ts'
+import type { Mailer } from '#server/email/outbox.ts'
 import { getCredits } from '#server/features/quota/quota.service.ts'
 import type {
   BillingRedirectResponse,
@@ -15,7 +16,15 @@ import { getLatestSubscription, presentSubscription } from './subscription.servi
 // Other features hold the provider (settings says whether billing is live) through this file.
 export type { BillingProvider } from './billing-provider.ts'
 
-export type BillingDeps = { db: Db; billing: BillingProvider; now: () => Date }
+export type BillingDeps = {
+  db: Db
+  billing: BillingProvider
+  now: () => Date
+  /** Delivers the billing emails a change writes, after its commit. */
+  mailer?: Mailer | undefined
+  /** The public origin, for the links in those emails. */
+  publicUrl?: string | undefined
+}
 
 /** The billing page: the user's latest subscription and what the provider offers. */
 export async function getBillingView(deps: BillingDeps, userId: string): Promise<BillingResponse> {

@@ -1,10 +1,18 @@
 import { and, eq, inArray, ne } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { billingCustomers, subscriptions, users } from '#server/db/schema/index.ts'
+import { requestContext } from '#server/http/request-context.ts'
+import { type BillingEmailFacts, enqueueBillingEmail } from './billing-emails.ts'
 import type { ProviderSubscription } from './billing-provider.ts'
 
 export type AppliedSubscription =
-  | { applied: true; userId: string; subscriptionId: string }
+  | {
+      applied: true
+      userId: string
+      subscriptionId: string
+      /** Outbox emails this change wrote (payment failed, plan ending), to deliver after the commit. */
+      emailIds: string[]
+    }
   | { applied: false; reason: 'unknown-customer' | 'unknown-plan' | 'not-started' | 'other-user' }
 
 /** The user a provider customer belongs to: the stored customer id first, else the metadata's user. */
@@ -30,6 +38,8 @@ export async function applyProviderSubscription(
   db: Db,
   state: ProviderSubscription,
   now: Date,
+  /** The public origin, for the links in the emails a change writes. */
+  emailOptions: { publicUrl: string } = { publicUrl: '' },
 ): Promise<AppliedSubscription> {
   const userId = await userFor(db, state.customerId, state.userId)
   if (!userId) return { applied: false, reason: 'unknown-customer' }
@@ -67,13 +77,34 @@ export async function applyProviderSubscription(
     scheduledPlanId: state.scheduledPlanId,
     stripeCustomerId: state.customerId,
   }
+  // Emails about what changed, written with the change: a payment that failed (live → past
+  // due) and a cancel at the period's end being set. Applying the same state again changes
+  // nothing, so a duplicate or late delivery writes no second email.
+  const isNowLive = fields.status === 'active' || fields.status === 'past_due'
+  const emails: BillingEmailFacts[] = []
+  if (fields.status === 'past_due' && existing?.status !== 'past_due') {
+    emails.push({ kind: 'billing_payment_failed', planId })
+  }
+  if (isNowLive && fields.cancelAtPeriodEnd && !existing?.cancelAtPeriodEnd) {
+    emails.push({ kind: 'subscription_ending', planId, endsAt: fields.currentPeriodEnd })
+  }
+  const writeEmails = async () => {
+    // The user's language when they caused the change here (a cancel); a webhook has none: both.
+    const locale = requestContext.getStore()?.locale ?? null
+    const ids: string[] = []
+    for (const facts of emails) {
+      const id = await enqueueBillingEmail(db, { userId, locale, publicUrl: emailOptions.publicUrl, facts })
+      if (id) ids.push(id)
+    }
+    return ids
+  }
   if (existing) {
     const ended = fields.status === 'canceled' || fields.status === 'expired'
     await db
       .update(subscriptions)
       .set({ ...fields, canceledAt: ended ? (existing.canceledAt ?? now) : null })
       .where(eq(subscriptions.id, existing.id))
-    return { applied: true, userId, subscriptionId: existing.id }
+    return { applied: true, userId, subscriptionId: existing.id, emailIds: await writeEmails() }
   }
   const previous = others[0]
   const [created] = await db
@@ -89,7 +120,7 @@ export async function applyProviderSubscription(
     })
     .returning({ id: subscriptions.id })
   if (!created) throw new Error('subscription insert returned no row')
-  return { applied: true, userId, subscriptionId: created.id }
+  return { applied: true, userId, subscriptionId: created.id, emailIds: await writeEmails() }
 }
 
 /** The user's live subscription at the payment provider (active or past due), if any. */

@@ -4,8 +4,10 @@ import Stripe from 'stripe'
 import type { Config } from '#server/config.ts'
 import type { Db } from '#server/db/client.ts'
 import { billingCustomers, users } from '#server/db/schema/index.ts'
+import type { Mailer } from '#server/email/outbox.ts'
 import { AppError } from '#shared/errors.ts'
 import { getPlan, getTopUpPack, isTopUpPackId, type PlanId, type TopUpPackId } from '#shared/plans.ts'
+import { deliverBillingEmails } from './billing-emails.ts'
 import type {
   BillingProvider,
   BillingWebhookEffect,
@@ -89,6 +91,8 @@ export function createStripeBillingProvider(input: {
   /** The public origin, read when needed (a PORT=0 server learns its port after start). */
   publicUrl: () => string
   now: () => Date
+  /** Delivers the emails a user's own change writes (a cancel at the period's end), after its commit. */
+  mailer?: Mailer | undefined
 }): BillingProvider {
   const { db, stripe } = input
 
@@ -173,7 +177,10 @@ export function createStripeBillingProvider(input: {
   /** Fetches the subscription and applies it at once, so the answer to the user's action shows it. */
   async function sync(subscriptionId: string): Promise<void> {
     const state = await retrieveState(subscriptionId)
-    await db.transaction((tx) => applyProviderSubscription(tx, state, input.now()))
+    const applied = await db.transaction((tx) =>
+      applyProviderSubscription(tx, state, input.now(), { publicUrl: input.publicUrl() }),
+    )
+    if (applied.applied) await deliverBillingEmails(input.mailer, applied.emailIds)
   }
 
   async function liveSubscription(userId: string) {

@@ -10,7 +10,10 @@ import {
   providerKeys,
   type SubscriptionRow,
 } from '#server/db/schema/index.ts'
+import type { Mailer } from '#server/email/outbox.ts'
 import type { Notifier } from '#server/events/notifier.ts'
+import { topUpForShortage } from '#server/features/billing/auto-topup.service.ts'
+import type { BillingProvider } from '#server/features/billing/billing.service.ts'
 import { getActiveSubscription } from '#server/features/billing/subscription.service.ts'
 import { quotaHoldFor, storageQuotaBytes } from '#server/features/quota/quota.service.ts'
 import type { RateLimiter } from '#server/rate-limit/rate-limiter.ts'
@@ -46,6 +49,19 @@ export type GenerationDeps = {
   /** Generations one user may have queued or running; more are refused with QUEUE_FULL. */
   maxQueuedPerUser: number
   now: () => Date
+  /**
+   * Auto top-up after a quota refusal (features/billing/auto-topup.service.ts): the payment
+   * provider, the mailer for its emails and the public origin for their links. Without it, a
+   * used-up quota is simply refused.
+   */
+  autoTopUp?: { billing: BillingProvider; mailer?: Mailer; publicUrl: string } | undefined
+}
+
+function isQuotaRefusal(error: unknown): boolean {
+  return (
+    error instanceof AppError &&
+    (error.code === 'QUOTA_EXCEEDED_IMAGES' || error.code === 'QUOTA_EXCEEDED_VIDEOS')
+  )
 }
 
 /** Counts one attempt to start a generation; RATE_LIMITED past either per-minute limit. */
@@ -131,11 +147,22 @@ async function enqueue(
     mode === 'seo' || isOwnKey
       ? null
       : await quotaHoldFor(deps.db, userId, resource, deps.now(), subscription)
-  const created = await acceptJob(
-    deps,
-    { ...values, userId, provider: providerFor(deps, mode), usesOwnKey: isOwnKey },
-    { hold, storageQuotaBytes: storageQuotaBytes(subscription), maxQueuedPerUser: deps.maxQueuedPerUser },
-  )
+  const job = { ...values, userId, provider: providerFor(deps, mode), usesOwnKey: isOwnKey }
+  const limits = {
+    hold,
+    storageQuotaBytes: storageQuotaBytes(subscription),
+    maxQueuedPerUser: deps.maxQueuedPerUser,
+  }
+  const created = await acceptJob(deps, job, limits).catch(async (error: unknown) => {
+    // Only after a quota refusal: the normal accept stays one statement.
+    if (!hold || !deps.autoTopUp || !isQuotaRefusal(error)) throw error
+    const isToppedUp = await topUpForShortage(
+      { db: deps.db, now: deps.now, ...deps.autoTopUp },
+      { hold, isEnabled: subscription.autoTopupEnabled },
+    )
+    if (!isToppedUp) throw error
+    return acceptJob(deps, job, limits)
+  })
   const [view] = await presentRows(deps.db, [created], new Map(knownAssets.map((asset) => [asset.id, asset])))
   if (!view) throw new Error('generation could not be presented')
   return view

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import type { SecretBox } from '#server/crypto/secret-box.ts'
 import type { Db } from '#server/db/client.ts'
-import { providerKeys, subscriptions } from '#server/db/schema/index.ts'
+import { billingCustomers, providerKeys, subscriptions } from '#server/db/schema/index.ts'
 import type { BillingProvider } from '#server/features/billing/billing.service.ts'
 import { getActiveSubscription } from '#server/features/billing/subscription.service.ts'
 import type { SettingsResponse } from '#shared/contracts/settings.ts'
@@ -20,12 +20,17 @@ export async function getSettings(deps: SettingsDeps, userId: string, now: Date)
     .select({ last4: providerKeys.last4 })
     .from(providerKeys)
     .where(and(eq(providerKeys.userId, userId), eq(providerKeys.provider, 'fal')))
+  const [customer] = await deps.db
+    .select({ cap: billingCustomers.autoTopupMonthlyCap })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.userId, userId))
   return {
     hasSubscription: subscription !== null,
     autoTopupEnabled: subscription?.autoTopupEnabled ?? false,
     byoApiEnabled: subscription?.byoApiEnabled ?? false,
     falKey: { isSet: key !== undefined, mask: key ? maskKey(key.last4) : null },
     isBillingLive: deps.billing.isLive,
+    autoTopupMonthlyCap: customer?.cap ?? null,
   }
 }
 
@@ -33,11 +38,32 @@ export async function getSettings(deps: SettingsDeps, userId: string, now: Date)
 export async function updateSettings(
   deps: SettingsDeps,
   userId: string,
-  input: { autoTopupEnabled?: boolean | undefined; byoApiEnabled?: boolean | undefined },
+  input: {
+    autoTopupEnabled?: boolean | undefined
+    byoApiEnabled?: boolean | undefined
+    autoTopupMonthlyCap?: number | undefined
+  },
   now: Date,
 ): Promise<SettingsResponse> {
   const subscription = await getActiveSubscription(deps.db, userId, now)
   if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'Choose a plan first')
+  if (input.autoTopupMonthlyCap !== undefined) {
+    // The cap lives beside the provider's customer (db/schema/billing.ts): without one there is
+    // no saved card to charge, so nothing to cap yet.
+    const [updated] = await deps.db
+      .update(billingCustomers)
+      .set({ autoTopupMonthlyCap: input.autoTopupMonthlyCap })
+      .where(eq(billingCustomers.userId, userId))
+      .returning({ userId: billingCustomers.userId })
+    if (!updated) {
+      throw new AppError('VALIDATION_FAILED', 'No saved card to cap auto top-up for', {
+        fields: { autoTopupMonthlyCap: 'invalid' },
+      })
+    }
+  }
+  if (input.autoTopupEnabled === undefined && input.byoApiEnabled === undefined) {
+    return getSettings(deps, userId, now)
+  }
   await deps.db
     .update(subscriptions)
     .set({

@@ -145,4 +145,18 @@ describe('BillingPage with Stripe', () => {
     expect(requests('POST', '/api/billing/portal')).toHaveLength(1)
     expect(leaveFor).toHaveBeenCalledWith('https://billing.example/portal/ps_1')
   })
+
+  it('opened at #buy-credits (the Buy More Credits links), focuses the packs once they are shown', async () => {
+    serve(stripe(growth))
+    await renderWeb(<BillingPage />, { route: '/billing#buy-credits' })
+    const packs = await screen.findByRole('region', { name: 'Buy more credits' })
+    expect(document.activeElement).toBe(packs)
+  })
+
+  it('opened without the hash, leaves focus where it is', async () => {
+    serve(stripe(growth))
+    await renderWeb(<BillingPage />, { route: '/billing' })
+    const packs = await screen.findByRole('region', { name: 'Buy more credits' })
+    expect(document.activeElement).not.toBe(packs)
+  })
 })

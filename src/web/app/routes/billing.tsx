@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react'
+import { useLocation } from 'react-router'
 import type { BillingResponse } from '#shared/contracts/billing.ts'
 import { getPlan, type Plan } from '#shared/plans.ts'
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
@@ -12,7 +13,7 @@ import {
   getBilling,
   startPlanCheckout,
 } from '#web/features/billing/api/billing-api.ts'
-import { BuyCredits } from '#web/features/billing/components/buy-credits.tsx'
+import { BuyCredits, buyCreditsId } from '#web/features/billing/components/buy-credits.tsx'
 import { ChoosePlanDialog } from '#web/features/billing/components/choose-plan-dialog.tsx'
 import { CurrentPlanSummary } from '#web/features/billing/components/current-plan-summary.tsx'
 import { ManageBillingButton } from '#web/features/billing/components/manage-billing-button.tsx'
@@ -36,6 +37,7 @@ const cardClass = 'rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm
 
 export function BillingPage() {
   const { t, locale } = useI18n()
+  const location = useLocation()
   const billingState = useResource(getBilling)
   const usage = useResource(getUsage)
   const [pending, setPending] = useState<Pending>(null)
@@ -190,7 +192,10 @@ export function BillingPage() {
                 </section>
               </div>
 
-              <BuyCredits hasCheckout={billing.hasCheckout} />
+              <BuyCredits
+                hasCheckout={billing.hasCheckout}
+                focusOnShow={location.hash === `#${buyCreditsId}`}
+              />
 
               <section aria-labelledby="billing-plans-title">
                 <h2 id="billing-plans-title" className="text-lg font-semibold text-slate-900">

@@ -1,4 +1,4 @@
-import { useId } from 'react'
+import { useEffect, useId, useRef } from 'react'
 import { topUpPacks } from '#shared/plans.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
@@ -6,20 +6,31 @@ import { useI18n } from '#web/lib/i18n.tsx'
 import { startTopUpCheckout } from '../api/billing-api.ts'
 import { useProviderRedirect } from '../hooks/use-provider-redirect.ts'
 
+/** The card's id: Buy More Credits links elsewhere lead to `/billing#buy-credits`. */
+export const buyCreditsId = 'buy-credits'
+
 /**
  * Buy More Credits: the catalogue's top-up packs, each bought on the provider's checkout page.
  * Without checkout (manual billing) the buttons stay disabled with the reason beside them.
+ * `focusOnShow` (the page was opened at #buy-credits) focuses the card once shown, which also
+ * scrolls it into view: the browser's own jump to the hash happened before the card existed.
  */
-export function BuyCredits(props: { hasCheckout: boolean; className?: string }) {
+export function BuyCredits(props: { hasCheckout: boolean; className?: string; focusOnShow?: boolean }) {
   const { t, formatUsd, formatNumber } = useI18n()
   const reasonId = useId()
   const redirect = useProviderRedirect()
+  const sectionRef = useRef<HTMLElement>(null)
+  useEffect(() => {
+    if (props.focusOnShow) sectionRef.current?.focus()
+  }, [props.focusOnShow])
   return (
     <section
-      id="buy-credits"
+      ref={sectionRef}
+      id={buyCreditsId}
+      tabIndex={-1}
       aria-labelledby="buy-credits-title"
       data-testid="buy-credits"
-      className={`rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 ${props.className ?? ''}`}
+      className={`scroll-mt-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm outline-none sm:p-6 ${props.className ?? ''}`}
     >
       <h2 id="buy-credits-title" className="text-lg font-semibold text-slate-900">
         {t('billing.credits.title')}

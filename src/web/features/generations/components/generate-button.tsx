@@ -40,7 +40,7 @@ export function GenerateButton(props: {
       ) : (
         <p className="text-sm font-medium text-red-700" data-testid="quota-message">
           {t(quota.resource === 'images' ? 'errors.QUOTA_EXCEEDED_IMAGES' : 'errors.QUOTA_EXCEEDED_VIDEOS')}{' '}
-          <Link to="/billing" className="font-semibold underline underline-offset-4">
+          <Link to="/billing#buy-credits" className="font-semibold underline underline-offset-4">
             {t('app.alerts.buyMore')}
           </Link>
         </p>

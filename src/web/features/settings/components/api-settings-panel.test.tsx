@@ -14,6 +14,7 @@ const base: SettingsResponse = {
   byoApiEnabled: true,
   falKey: { isSet: false, mask: null },
   isBillingLive: false,
+  autoTopupMonthlyCap: null,
 }
 
 describe('ApiSettingsPanel', () => {

@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import { Link } from 'react-router'
-import type { SettingsResponse } from '#shared/contracts/settings.ts'
+import { autoTopupCapRange, type SettingsResponse } from '#shared/contracts/settings.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { Switch } from '#web/components/ui/switch.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -12,12 +12,18 @@ export function BillingSettingsPanel(props: {
   settings: SettingsResponse
   onChange: (settings: SettingsResponse) => void
 }) {
-  const { t } = useI18n()
+  const { t, formatNumber } = useI18n()
   const { settings } = props
   const toggle = useSettingToggle(props.onChange)
   const needsPlanId = useId()
   const notLiveId = useId()
   const portalReasonId = useId()
+  const capId = useId()
+  const capHintId = useId()
+  const capValues = Array.from(
+    { length: autoTopupCapRange.max - autoTopupCapRange.min + 1 },
+    (_, i) => autoTopupCapRange.min + i,
+  )
   const extra = [settings.hasSubscription ? null : needsPlanId, settings.isBillingLive ? null : notLiveId]
     .filter(Boolean)
     .join(' ')
@@ -45,6 +51,36 @@ export function BillingSettingsPanel(props: {
             {t('settings.billing.notLive')}
           </p>
         )}
+        {settings.isBillingLive && settings.hasSubscription ? (
+          <div className="mt-4">
+            {settings.autoTopupMonthlyCap === null ? (
+              <p className="text-sm text-slate-600">{t('settings.billing.capNeedsCard')}</p>
+            ) : (
+              <>
+                <label htmlFor={capId} className="block text-sm font-medium text-slate-900">
+                  {t('settings.billing.capLabel')}
+                </label>
+                <select
+                  id={capId}
+                  aria-describedby={capHintId}
+                  className="mt-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
+                  value={settings.autoTopupMonthlyCap}
+                  disabled={toggle.isBusy}
+                  onChange={(event) => void toggle.save({ autoTopupMonthlyCap: Number(event.target.value) })}
+                >
+                  {capValues.map((value) => (
+                    <option key={value} value={value}>
+                      {formatNumber(value)}
+                    </option>
+                  ))}
+                </select>
+                <p id={capHintId} className="mt-1 text-sm text-slate-600">
+                  {t('settings.billing.capHint')}
+                </p>
+              </>
+            )}
+          </div>
+        ) : null}
         {toggle.error ? (
           <p role="alert" className="mt-3 text-sm text-red-700">
             {toggle.error}

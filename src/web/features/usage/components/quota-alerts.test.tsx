@@ -44,7 +44,10 @@ describe('QuotaAlerts', () => {
     )
     expect(images).toBeTruthy()
     const links = screen.getAllByRole('link', { name: 'Buy More Credits' })
-    expect(links.map((link) => link.getAttribute('href'))).toEqual(['/billing', '/billing'])
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      '/billing#buy-credits',
+      '/billing#buy-credits',
+    ])
   })
 
   it('speaks Turkish', async () => {

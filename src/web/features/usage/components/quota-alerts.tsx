@@ -56,7 +56,11 @@ function QuotaAlert(props: {
       <div className="flex flex-1 flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-sm font-medium">{message}</p>
         {level === 'blocked' ? (
-          <ButtonLink to="/billing" variant="primary" className="shrink-0 self-start sm:self-auto">
+          <ButtonLink
+            to="/billing#buy-credits"
+            variant="primary"
+            className="shrink-0 self-start sm:self-auto"
+          >
             {t('app.alerts.buyMore')}
           </ButtonLink>
         ) : null}
