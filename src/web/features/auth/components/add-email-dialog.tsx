@@ -3,18 +3,10 @@ import { DialogFormActions } from '#web/components/ui/dialog-form-actions.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { useSession } from '#web/lib/session.tsx'
-import { useForm } from '#web/lib/use-form.ts'
 import { addEmail } from '../api/add-email.ts'
-import {
-  type AuthFieldError,
-  authServerReason,
-  checkEmail,
-  checkNewPassword,
-  describeFieldError,
-} from '../validation.ts'
 import { EmailField } from './email-field.tsx'
 import { NewPasswordFields } from './new-password-fields.tsx'
+import { useNewAccountForm } from './use-new-account-form.ts'
 
 /**
  * Add an email and password to a beta account: the same account, library and plan, from then on
@@ -23,21 +15,7 @@ import { NewPasswordFields } from './new-password-fields.tsx'
  */
 export function AddEmailDialog(props: { onClose: () => void; onAdded: (user: SessionUser) => void }) {
   const { t } = useI18n()
-  const session = useSession()
-  const form = useForm<{ email: string; password: string; confirmPassword: string }, AuthFieldError>({
-    initialValues: { email: '', password: '', confirmPassword: '' },
-    validate: (values) => ({
-      email: checkEmail(values.email),
-      ...checkNewPassword(values.password, values.confirmPassword),
-    }),
-    describe: (reason) => describeFieldError(t, reason),
-    serverReason: authServerReason,
-    action: async (values) => {
-      const { user } = await addEmail({ email: values.email, password: values.password })
-      session.setUser(user)
-      props.onAdded(user)
-    },
-  })
+  const form = useNewAccountForm(addEmail, props.onAdded)
 
   return (
     <ModalDialog

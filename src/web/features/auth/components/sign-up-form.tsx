@@ -6,19 +6,11 @@ import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { TextLink } from '#web/components/ui/prose.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { useSession } from '#web/lib/session.tsx'
-import { useForm } from '#web/lib/use-form.ts'
 import { signUp } from '../api/sign-up.ts'
-import {
-  type AuthFieldError,
-  authServerReason,
-  checkEmail,
-  checkNewPassword,
-  describeFieldError,
-} from '../validation.ts'
 import { AuthCard } from './auth-card.tsx'
 import { EmailField } from './email-field.tsx'
 import { NewPasswordFields } from './new-password-fields.tsx'
+import { useNewAccountForm } from './use-new-account-form.ts'
 
 /** How long "Account Created" shows before going on to the plans (tests/e2e/accounts.spec.ts checks it). */
 export const signUpRedirectDelayMs = 2000
@@ -31,22 +23,9 @@ export function pricingPathFor(plan: PlanId | null): string {
 /** Email, password and confirmation; then "Account Created" (signed in) and on to the plans. */
 export function SignUpForm(props: { plan: PlanId | null }) {
   const { t } = useI18n()
-  const session = useSession()
   const navigate = useNavigate()
   const titleId = useId()
-  const form = useForm<{ email: string; password: string; confirmPassword: string }, AuthFieldError>({
-    initialValues: { email: '', password: '', confirmPassword: '' },
-    validate: (values) => ({
-      email: checkEmail(values.email),
-      ...checkNewPassword(values.password, values.confirmPassword),
-    }),
-    describe: (reason) => describeFieldError(t, reason),
-    serverReason: authServerReason,
-    action: async (values) => {
-      const { user } = await signUp({ email: values.email, password: values.password })
-      session.setUser(user)
-    },
-  })
+  const form = useNewAccountForm(signUp)
   const isCreated = form.status === 'sent'
   const nextPath = pricingPathFor(props.plan)
 
