@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm'
-import Stripe from 'stripe'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   autoTopupCharges,
@@ -15,33 +14,16 @@ import type { ErrorBody } from '#shared/errors.ts'
 import { getPlan } from '#shared/plans.ts'
 import { type StripeFake, startStripeFake } from '#tests/fakes/stripe-server.ts'
 import { signedInClient, uploadPhoto, userIdOf } from '#tests/support/generation-client.ts'
-import {
-  resetDatabase,
-  startTestServer,
-  type TestClient,
-  type TestServer,
-} from '#tests/support/test-server.ts'
-import { stripeWebhookPath } from './stripe-catalogue.ts'
-import { setUpStripe } from './stripe-setup.ts'
+import { resetStripeAccount, stripeBillingEnv } from '#tests/support/stripe-app.ts'
+import { startTestServer, type TestClient, type TestServer } from '#tests/support/test-server.ts'
 import { activatePlan } from './subscription.service.ts'
 
 // Auto top-up through the app's real generation route, the real SDK against the fake Stripe
 // server (tests/fakes/stripe-server.ts): one off-session charge per shortage however many
 // generations hit it, never over the monthly cap, and a failed charge refused, emailed, not retried.
 
-const webhookSecret = 'whsec_vitrin_test_secret'
 let fake: StripeFake
 let server: TestServer
-
-function sdkFor(target: StripeFake): Stripe {
-  return new Stripe('sk_test_setup', {
-    host: target.host,
-    port: target.port,
-    protocol: 'http',
-    maxNetworkRetries: 0,
-    telemetry: false,
-  })
-}
 
 const db = () => server.database.db
 
@@ -108,23 +90,14 @@ describe('auto top-up', () => {
   beforeAll(async () => {
     fake = await startStripeFake()
     server = await startTestServer({
-      BILLING_PROVIDER: 'stripe',
-      STRIPE_SECRET_KEY: 'sk_test_vitrin',
-      STRIPE_WEBHOOK_SECRET: webhookSecret,
-      STRIPE_API_BASE: fake.url,
+      ...stripeBillingEnv(fake),
       GENERATIONS_PER_MINUTE: '10000',
       GENERATIONS_PER_MINUTE_PER_CLIENT: '10000',
       MAX_QUEUED_PER_USER: '1000',
     })
   })
   beforeEach(async () => {
-    await fake.idle()
-    fake.reset()
-    await resetDatabase(server.database)
-    const steps = await setUpStripe(sdkFor(fake), { publicUrl: server.url })
-    const made = steps.find((step) => step.object === 'webhook endpoint')
-    await sdkFor(fake).webhookEndpoints.update(made?.id as string, { disabled: true })
-    fake.addWebhookEndpoint(`${server.url}${stripeWebhookPath}`, webhookSecret)
+    await resetStripeAccount(fake, server)
   })
   afterAll(async () => {
     await server?.close()

@@ -18,32 +18,25 @@ import type { ErrorBody } from '#shared/errors.ts'
 import { type StripeFake, startStripeFake } from '#tests/fakes/stripe-server.ts'
 import { signedInClient, userIdOf } from '#tests/support/generation-client.ts'
 import {
+  resetStripeAccount,
+  stripeBillingEnv,
+  stripeSdkFor,
+  stripeWebhookSecret,
+} from '#tests/support/stripe-app.ts'
+import {
   createTestClient,
-  resetDatabase,
   startTestServer,
   type TestClient,
   type TestServer,
 } from '#tests/support/test-server.ts'
 import { stripeApiVersion } from './stripe-billing-provider.ts'
 import { stripeWebhookPath } from './stripe-catalogue.ts'
-import { setUpStripe } from './stripe-setup.ts'
 
 // The Stripe adapter through the app's real routes, the real SDK pointed at the fake Stripe
 // server (tests/fakes/stripe-server.ts), and webhooks the fake signs and delivers over HTTP.
 
-const webhookSecret = 'whsec_vitrin_test_secret'
 let fake: StripeFake
 let server: TestServer
-
-function sdkFor(target: StripeFake): Stripe {
-  return new Stripe('sk_test_setup', {
-    host: target.host,
-    port: target.port,
-    protocol: 'http',
-    maxNetworkRetries: 0,
-    telemetry: false,
-  })
-}
 
 async function billing(client: TestClient): Promise<BillingResponse> {
   return (await (await client.request('/api/billing')).json()) as BillingResponse
@@ -76,23 +69,11 @@ describe('Stripe billing', () => {
   beforeAll(async () => {
     fake = await startStripeFake()
     server = await startTestServer({
-      BILLING_PROVIDER: 'stripe',
-      STRIPE_SECRET_KEY: 'sk_test_vitrin',
-      STRIPE_WEBHOOK_SECRET: webhookSecret,
-      STRIPE_API_BASE: fake.url,
+      ...stripeBillingEnv(fake),
     })
   })
   beforeEach(async () => {
-    // Deliveries a test set off after its last assertion land before the database is emptied.
-    await fake.idle()
-    fake.reset()
-    await resetDatabase(server.database)
-    // The account as `npm run billing:setup` leaves it; its endpoint's own secret is not the
-    // app's, so deliveries go to one with the configured secret instead.
-    const steps = await setUpStripe(sdkFor(fake), { publicUrl: server.url })
-    const made = steps.find((step) => step.object === 'webhook endpoint')
-    await sdkFor(fake).webhookEndpoints.update(made?.id as string, { disabled: true })
-    fake.addWebhookEndpoint(`${server.url}${stripeWebhookPath}`, webhookSecret)
+    await resetStripeAccount(fake, server)
   })
   afterAll(async () => {
     await server?.close()
@@ -258,7 +239,7 @@ describe('Stripe billing', () => {
     fake.holdEvents()
     const { subscriptionId } = await subscribe(client, 'growth')
     const sub = fake.objects.get(subscriptionId) as { cancel_at_period_end: boolean }
-    await sdkFor(fake).subscriptions.update(subscriptionId, { cancel_at_period_end: true })
+    await stripeSdkFor(fake).subscriptions.update(subscriptionId, { cancel_at_period_end: true })
     expect(sub.cancel_at_period_end).toBe(true)
     const deliveries = await fake.flush({ order: 'reverse', duplicate: true })
     expect(deliveries.every((d) => d.status === 200)).toBe(true)
@@ -369,7 +350,7 @@ describe('Stripe billing', () => {
       await client.request('/api/billing/checkout', { json: { planId: 'starter' } })
     ).json()) as BillingRedirectResponse
     const sessionId = url.split('/').pop() as string
-    await sdkFor(fake).checkout.sessions.expire(sessionId)
+    await stripeSdkFor(fake).checkout.sessions.expire(sessionId)
     expect(await (await client.request(`/api/billing/checkout/${sessionId}`)).json()).toMatchObject({
       state: 'expired',
       subscription: null,
@@ -444,7 +425,7 @@ describe('Stripe billing', () => {
     const sign = (body: string, options: { secret?: string; timestamp?: number } = {}) =>
       Stripe.webhooks.generateTestHeaderString({
         payload: body,
-        secret: options.secret ?? webhookSecret,
+        secret: options.secret ?? stripeWebhookSecret,
         ...(options.timestamp ? { timestamp: options.timestamp } : {}),
       })
     const attempts = [
@@ -478,7 +459,10 @@ describe('Stripe billing', () => {
       method: 'POST',
       body: payload,
       headers: {
-        'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }),
+        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+          payload,
+          secret: stripeWebhookSecret,
+        }),
         origin: 'https://elsewhere.example',
         'sec-fetch-site': 'cross-site',
       },
