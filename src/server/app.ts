@@ -81,6 +81,7 @@ export function createApp(deps: AppDeps) {
       now: deps.now,
       mailer: deps.mailer,
       publicUrl: config.publicUrl,
+      isSharedDatabase: database.kind === 'postgres',
     }),
   )
   api.use(refuseCrossSite(config.publicUrl, config.trustProxy))

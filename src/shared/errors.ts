@@ -34,6 +34,8 @@ export const errorStatus = {
   WEBHOOK_SIGNATURE_INVALID: 400,
   /** Auto top-up could not charge the saved card (declined, or the bank wants the customer): buy a pack by hand. */
   AUTO_TOPUP_FAILED: 402,
+  /** Quota used up and auto top-up has bought the user's monthly limit of packs already. */
+  AUTO_TOPUP_CAP_REACHED: 402,
   QUOTA_EXCEEDED_IMAGES: 403,
   QUOTA_EXCEEDED_VIDEOS: 403,
   FILE_MISSING: 400,

@@ -180,6 +180,7 @@ export const autoTopupCharges = pgTable(
     paymentRef: text('payment_ref'),
     /** Why it failed, as an error code (e.g. PAYMENT_DECLINED), never the provider's text. */
     errorCode: text('error_code'),
+    /** When the charge was last claimed: a request taking over a stale claim renews it. */
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },

@@ -25,8 +25,19 @@ export function autoTopUpFailed(): AppError {
   return new AppError('AUTO_TOPUP_FAILED', 'Auto top-up could not charge the saved card')
 }
 
+/** The error a generation is refused with when auto top-up has bought its monthly cap of packs. */
+export function autoTopUpCapReached(): AppError {
+  return new AppError('AUTO_TOPUP_CAP_REACHED', 'Auto top-up reached its monthly cap')
+}
+
 /** How long a request waits for another request's charge of the same shortage to settle. */
 const waitLimitMs = 45_000
+/**
+ * A charge still pending this long after it was claimed belongs to a request that died (a crash
+ * or a restart between the claim and its outcome): the next request claims it again and asks the
+ * provider with the same idempotency key, which answers with the payment made, if one was.
+ */
+export const staleClaimMs = 2 * 60_000
 const pollMs = 100
 
 // Charges under way in this process, by shortage key: requests that hit the same shortage here
@@ -86,8 +97,26 @@ async function claimShortage(db: Db, hold: QuotaHold, now: Date): Promise<Claim>
       .select()
       .from(autoTopupCharges)
       .where(eq(autoTopupCharges.shortageKey, shortageKey))
-    if (existing) return { kind: 'existing', row: existing }
     const charged = Number(state.charged)
+    if (existing) {
+      const isStale =
+        existing.status === 'pending' && now.getTime() - existing.createdAt.getTime() >= staleClaimMs
+      if (!isStale) return { kind: 'existing', row: existing }
+      // created_at is the time of the latest claim: renewing it is what takes the claim over.
+      const [reclaimed] = await tx
+        .update(autoTopupCharges)
+        .set({ createdAt: now })
+        .where(and(eq(autoTopupCharges.id, existing.id), eq(autoTopupCharges.status, 'pending')))
+        .returning()
+      if (!reclaimed) throw new Error('auto top-up charge changed under its lock')
+      // It is counted in `charged` already.
+      return {
+        kind: 'claimed',
+        row: reclaimed,
+        chargedThisMonth: charged - 1,
+        cap: customer.autoTopupMonthlyCap,
+      }
+    }
     if (charged >= customer.autoTopupMonthlyCap) return { kind: 'cap-reached' }
     const [row] = await tx
       .insert(autoTopupCharges)
@@ -224,8 +253,9 @@ async function outcomeOf(
  * With auto top-up on and a saved billing customer, makes sure one pack is charged for this
  * shortage, by exactly one request however many hit it at once, and credited. True: accept the
  * generation again (credits are there now). False: auto top-up does not apply (off, manual
- * billing, no customer, monthly cap reached; the caller keeps its quota refusal). Throws
- * AUTO_TOPUP_FAILED when the shortage's charge failed (now or before: it is not tried again).
+ * billing, no customer; the caller keeps its quota refusal). Throws AUTO_TOPUP_CAP_REACHED when
+ * the month's cap of packs is bought, and AUTO_TOPUP_FAILED when the shortage's charge failed
+ * (now or before: it is not tried again).
  */
 export async function topUpForShortage(
   deps: AutoTopUpDeps,
@@ -235,8 +265,9 @@ export async function topUpForShortage(
   const claim = await claimShortage(deps.db, input.hold, deps.now())
   switch (claim.kind) {
     case 'not-applicable':
-    case 'cap-reached':
       return false
+    case 'cap-reached':
+      throw autoTopUpCapReached()
     case 'retry':
       return true
     case 'existing': {

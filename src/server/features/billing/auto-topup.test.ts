@@ -7,6 +7,7 @@ import {
   creditGrants,
   emailOutbox,
   generations,
+  usageMonthly,
 } from '#server/db/schema/index.ts'
 import { setPeriodUsage } from '#server/features/quota/quota.service.ts'
 import type { BillingRedirectResponse } from '#shared/contracts/billing.ts'
@@ -16,6 +17,7 @@ import { type StripeFake, startStripeFake } from '#tests/fakes/stripe-server.ts'
 import { signedInClient, uploadPhoto, userIdOf } from '#tests/support/generation-client.ts'
 import { resetStripeAccount, stripeBillingEnv } from '#tests/support/stripe-app.ts'
 import { startTestServer, type TestClient, type TestServer } from '#tests/support/test-server.ts'
+import { staleClaimMs } from './auto-topup.service.ts'
 import { activatePlan } from './subscription.service.ts'
 
 // Auto top-up through the app's real generation route, the real SDK against the fake Stripe
@@ -133,13 +135,41 @@ describe('auto top-up', () => {
     const answers = await Promise.all(Array.from({ length: 110 }, () => generate(client, photo)))
     const statuses = answers.map((a) => a.status)
     expect(statuses.filter((s) => s === 202)).toHaveLength(100)
-    expect(statuses.filter((s) => s === 403)).toHaveLength(10)
-    const refused = answers.filter((a) => a.status === 403)
-    expect(new Set(await Promise.all(refused.map(codeOf)))).toEqual(new Set(['QUOTA_EXCEEDED_IMAGES']))
+    expect(statuses.filter((s) => s === 402)).toHaveLength(10)
+    const refused = answers.filter((a) => a.status === 402)
+    // Said as the cap, so the user knows where to raise it.
+    expect(new Set(await Promise.all(refused.map(codeOf)))).toEqual(new Set(['AUTO_TOPUP_CAP_REACHED']))
     expect(offSessionCharges()).toHaveLength(1)
     expect(await charges(userId)).toHaveLength(1)
     await fake.idle()
     expect(await autoTopupGrants(userId)).toHaveLength(1)
+  })
+
+  it('takes over a charge left pending by a request that died, with the same idempotency key', async () => {
+    const { client, userId, photo } = await userAtShortage({ autoTopup: true })
+    const [usage] = await db().select().from(usageMonthly).where(eq(usageMonthly.userId, userId))
+    const grants = await db().select().from(creditGrants).where(eq(creditGrants.userId, userId))
+    const shortageKey = `topup:${userId}:images:${usage?.period}:${grants.length}`
+    const claimedAt = new Date(Date.now() - staleClaimMs - 1000)
+    await db()
+      .insert(autoTopupCharges)
+      .values({
+        userId,
+        packId: 'images_100',
+        shortageKey,
+        month: new Date().toISOString().slice(0, 7),
+        status: 'pending',
+        createdAt: claimedAt,
+      })
+
+    const answer = await generate(client, photo)
+    expect(answer.status).toBe(202)
+    expect(offSessionCharges()).toHaveLength(1)
+    expect(offSessionCharges()[0]?.idempotencyKey).toBe(shortageKey)
+    const [charge, ...more] = await charges(userId)
+    expect(more).toHaveLength(0)
+    expect(charge).toMatchObject({ shortageKey, status: 'succeeded' })
+    expect(charge?.createdAt.getTime()).toBeGreaterThan(claimedAt.getTime())
   })
 
   for (const outcome of ['card_declined', 'authentication_required'] as const) {

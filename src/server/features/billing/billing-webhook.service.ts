@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { billingCustomers, billingEvents, users } from '#server/db/schema/index.ts'
 import type { Mailer } from '#server/email/outbox.ts'
@@ -17,12 +17,18 @@ export type WebhookDeps = {
   mailer?: Mailer | undefined
   /** The public origin, for the links in those emails. */
   publicUrl?: string | undefined
+  /**
+   * Several server processes share the database (PostgreSQL): events about one subject are then
+   * also serialized across processes, by a transaction-scoped advisory lock.
+   */
+  isSharedDatabase?: boolean | undefined
 }
 
 export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored'
 
-// Events about one subscription or payment are applied one after another in this process: two
-// fetched states committed in the other order would leave the older one standing.
+// Events about one subscription or payment are applied one after another (two fetched states
+// committed in the other order would leave the older one standing): in this process by a queue
+// per subject, and across processes on a shared database by an advisory lock (subjectLocked).
 const queues = new Map<string, Promise<unknown>>()
 
 function oneAtATime<T>(subject: string | null, run: () => Promise<T>): Promise<T> {
@@ -36,6 +42,20 @@ function oneAtATime<T>(subject: string | null, run: () => Promise<T>): Promise<T
       if (queues.get(subject) === next) queues.delete(subject)
     })
   return next
+}
+
+/**
+ * Runs `run` in a transaction that first takes the subject's advisory lock, so that a delivery
+ * about the same subject in another process waits until this one commits. The provider's state is
+ * read inside it, after the lock: the later of two deliveries then reads the later state. Only on
+ * PostgreSQL (on the embedded database there is one process, and a transaction would hold the
+ * whole database during the provider call).
+ */
+export function subjectLocked<T>(db: Db, subject: string, run: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`billing:${subject}`}, 0))`)
+    return run(tx as unknown as Db)
+  })
 }
 
 async function isRecorded(db: Db, eventId: string): Promise<boolean> {
@@ -106,9 +126,10 @@ export function applyBillingEffect(
 
 /**
  * One webhook delivery: verified on its raw bytes (WEBHOOK_SIGNATURE_INVALID otherwise), then,
- * unless its event id is already recorded, read (fetching the provider's current state before any
- * transaction: on the embedded database a transaction holds the whole database) and applied in
- * one transaction together with the record of its id. The caller answers 2xx only when this
+ * unless its event id is already recorded, read (fetching the provider's current state) and
+ * applied in one transaction together with the record of its id. On the embedded database the
+ * state is fetched before the transaction (a transaction holds the whole database); on a shared
+ * PostgreSQL inside it, under the subject's lock (subjectLocked). The caller answers 2xx only when this
  * returns, i.e. after the commit; an error makes the provider deliver it again.
  */
 export async function handleBillingWebhook(
@@ -123,8 +144,7 @@ export async function handleBillingWebhook(
   const webhook = await deps.billing.verifyWebhook(rawBody, signature)
   if (await isRecorded(deps.db, webhook.eventId)) return 'duplicate'
   return oneAtATime(webhook.subject, async () => {
-    const effect = await webhook.resolve()
-    const applied = await deps.db.transaction(async (tx) => {
+    const record = async (tx: Db, effect: BillingWebhookEffect) => {
       const [recorded] = await tx
         .insert(billingEvents)
         .values({ id: webhook.eventId, provider, type: webhook.type })
@@ -137,7 +157,14 @@ export async function handleBillingWebhook(
         outcome: effect.kind === 'ignored' ? ('ignored' as const) : ('applied' as const),
         emailIds: summary.emailIds ?? [],
       }
-    })
+    }
+    const { subject } = webhook
+    const applied =
+      deps.isSharedDatabase && subject
+        ? await subjectLocked(deps.db, subject, async (tx) => record(tx, await webhook.resolve()))
+        : await webhook
+            .resolve()
+            .then((effect) => deps.db.transaction((tx) => record(tx as unknown as Db, effect)))
     // After the commit, so the answer (2xx only once committed) never waits on a failed send
     // that would undo nothing; an undelivered email stays in the outbox as failed.
     await deliverBillingEmails(deps.mailer, applied.emailIds)

@@ -24,6 +24,8 @@ export type BillingDeps = {
   mailer?: Mailer | undefined
   /** The public origin, for the links in those emails. */
   publicUrl?: string | undefined
+  /** Several server processes share the database: webhooks lock their subject across them. */
+  isSharedDatabase?: boolean | undefined
 }
 
 /** The billing page: the user's latest subscription and what the provider offers. */

@@ -153,19 +153,41 @@ async function enqueue(
     storageQuotaBytes: storageQuotaBytes(subscription),
     maxQueuedPerUser: deps.maxQueuedPerUser,
   }
-  const created = await acceptJob(deps, job, limits).catch(async (error: unknown) => {
-    // Only after a quota refusal: the normal accept stays one statement.
-    if (!hold || !deps.autoTopUp || !isQuotaRefusal(error)) throw error
-    const isToppedUp = await topUpForShortage(
-      { db: deps.db, now: deps.now, ...deps.autoTopUp },
-      { hold, isEnabled: subscription.autoTopupEnabled },
-    )
-    if (!isToppedUp) throw error
-    return acceptJob(deps, job, limits)
-  })
+  const created = await acceptWithAutoTopUp(deps, job, limits, subscription.autoTopupEnabled)
   const [view] = await presentRows(deps.db, [created], new Map(knownAssets.map((asset) => [asset.id, asset])))
   if (!view) throw new Error('generation could not be presented')
   return view
+}
+
+/** How often one request goes back to auto top-up after losing the new credits to others. */
+const maxTopUpRounds = 10
+
+/**
+ * Accepts the job; after a quota refusal (only then: the normal accept stays one statement),
+ * auto top-up makes sure a pack is bought for the shortage and the accept is tried again. Under
+ * a burst, the credits that landed may be taken by other requests first: this request then
+ * meets the next shortage, which auto top-up charges or refuses with its own reason (cap
+ * reached, card failed), so the refusal says why.
+ */
+async function acceptWithAutoTopUp(
+  deps: GenerationDeps,
+  job: Parameters<typeof acceptJob>[1],
+  limits: Parameters<typeof acceptJob>[2],
+  isAutoTopUpEnabled: boolean,
+): Promise<Awaited<ReturnType<typeof acceptJob>>> {
+  for (let round = 0; ; round++) {
+    try {
+      return await acceptJob(deps, job, limits)
+    } catch (error) {
+      const { hold } = limits
+      if (!hold || !deps.autoTopUp || !isQuotaRefusal(error) || round >= maxTopUpRounds) throw error
+      const isToppedUp = await topUpForShortage(
+        { db: deps.db, now: deps.now, ...deps.autoTopUp },
+        { hold, isEnabled: isAutoTopUpEnabled },
+      )
+      if (!isToppedUp) throw error
+    }
+  }
 }
 
 export async function createGeneration(

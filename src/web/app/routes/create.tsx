@@ -154,7 +154,7 @@ export function CreatePage() {
         isBusy={studio.isBusy}
         isStarting={studio.isStarting}
         disabled={isDisabled}
-        startError={studio.startError ? t(`errors.${studio.startError}`) : null}
+        startError={studio.startError}
       />
     </StudioLayout>
   )

@@ -109,7 +109,7 @@ export function FashionPage() {
         isBusy={studio.isBusy}
         isStarting={studio.isStarting}
         disabled={isDisabled}
-        startError={studio.startError ? t(`errors.${studio.startError}`) : null}
+        startError={studio.startError}
       />
     </StudioLayout>
   )

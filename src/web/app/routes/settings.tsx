@@ -4,6 +4,7 @@ import { LoadState } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { Tabs } from '#web/components/ui/tabs.tsx'
 import { AddEmailButton } from '#web/features/auth/components/add-email-button.tsx'
+import { ManageBillingButton } from '#web/features/billing/components/manage-billing-button.tsx'
 import { getSettings } from '#web/features/settings/api/settings-api.ts'
 import { ApiSettingsPanel } from '#web/features/settings/components/api-settings-panel.tsx'
 import { BillingSettingsPanel } from '#web/features/settings/components/billing-settings-panel.tsx'
@@ -71,7 +72,13 @@ export function SettingsPage() {
             ) : null
           ) : selected === 'billing' ? (
             <LoadState {...loadState}>
-              {(data) => <BillingSettingsPanel settings={data} onChange={settings.replace} />}
+              {(data) => (
+                <BillingSettingsPanel
+                  settings={data}
+                  onChange={settings.replace}
+                  manageBilling={<ManageBillingButton />}
+                />
+              )}
             </LoadState>
           ) : selected === 'api' ? (
             <LoadState {...loadState}>

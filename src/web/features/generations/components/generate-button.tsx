@@ -1,8 +1,17 @@
 import { Link } from 'react-router'
+import type { ErrorCode } from '#shared/errors.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import type { ModeQuota } from '../mode-quota.ts'
+
+/** Refusals that buying a pack by hand resolves: their message comes with the way to do it. */
+const buyCreditsCodes: ReadonlySet<string> = new Set<ErrorCode>([
+  'AUTO_TOPUP_FAILED',
+  'AUTO_TOPUP_CAP_REACHED',
+  'QUOTA_EXCEEDED_IMAGES',
+  'QUOTA_EXCEEDED_VIDEOS',
+])
 
 /** Generate, with the reason it cannot run yet (no photo, quota gone, no plan) next to it. */
 export function GenerateButton(props: {
@@ -12,7 +21,8 @@ export function GenerateButton(props: {
   isBusy: boolean
   isStarting: boolean
   disabled: boolean
-  startError: string | null
+  /** Why the last start was refused, as its error code. */
+  startError: ErrorCode | 'NETWORK' | null
 }) {
   const { t, formatNumber } = useI18n()
   const { quota } = props
@@ -61,7 +71,15 @@ export function GenerateButton(props: {
       {quotaLine}
       {props.startError ? (
         <p role="alert" className="text-sm font-medium text-red-700" data-testid="start-error">
-          {props.startError}
+          {t(`errors.${props.startError}`)}
+          {buyCreditsCodes.has(props.startError) ? (
+            <>
+              {' '}
+              <Link to="/billing#buy-credits" className="font-semibold underline underline-offset-4">
+                {t('app.alerts.buyMore')}
+              </Link>
+            </>
+          ) : null}
         </p>
       ) : null}
     </div>

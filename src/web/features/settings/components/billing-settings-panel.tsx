@@ -1,4 +1,4 @@
-import { useId } from 'react'
+import { type ReactNode, useId } from 'react'
 import { Link } from 'react-router'
 import { autoTopupCapRange, type SettingsResponse } from '#shared/contracts/settings.ts'
 import { Button } from '#web/components/ui/button.tsx'
@@ -7,10 +7,15 @@ import { useI18n } from '#web/lib/i18n.tsx'
 import { useSettingToggle } from '../hooks/use-setting-toggle.ts'
 import { NeedsPlanNotice } from './needs-plan-notice.tsx'
 
-/** Billing preferences: Auto Top-up (stored; effective once payments are live) and Manage Billing. */
+/**
+ * Billing preferences: Auto Top-up with its monthly cap (stored; effective once payments are
+ * live) and Manage Billing. The page passes the Manage Billing button (it belongs to the billing
+ * feature); without a payment provider it is shown disabled with the reason.
+ */
 export function BillingSettingsPanel(props: {
   settings: SettingsResponse
   onChange: (settings: SettingsResponse) => void
+  manageBilling?: ReactNode
 }) {
   const { t, formatNumber } = useI18n()
   const { settings } = props
@@ -91,12 +96,18 @@ export function BillingSettingsPanel(props: {
         </p>
       </div>
       <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
-        <Button variant="secondary" disabled aria-describedby={portalReasonId}>
-          {t('settings.billing.portalButton')}
-        </Button>
-        <p id={portalReasonId} className="mt-2 text-sm text-slate-600">
-          {t('settings.billing.portalUnavailable')}
-        </p>
+        {settings.isBillingLive && props.manageBilling ? (
+          props.manageBilling
+        ) : (
+          <>
+            <Button variant="secondary" disabled aria-describedby={portalReasonId}>
+              {t('settings.billing.portalButton')}
+            </Button>
+            <p id={portalReasonId} className="mt-2 text-sm text-slate-600">
+              {t('settings.billing.portalUnavailable')}
+            </p>
+          </>
+        )}
         <Link
           to="/billing"
           className="mt-4 inline-block rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
