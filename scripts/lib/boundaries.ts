@@ -25,6 +25,7 @@ const serverInfrastructure = [
   'email',
   'events',
   'http',
+  'net',
   'providers',
   'rate-limit',
   'segmentation',

@@ -164,6 +164,24 @@ describe('loadConfig', () => {
     ).toBe(false)
   })
 
+  it('reads FETCH_ALLOW_PRIVATE_HOSTS as a list, off by default and refused in production', () => {
+    expect(loadConfig({}).fetchAllowPrivateHosts).toEqual([])
+    expect(
+      loadConfig({ FETCH_ALLOW_PRIVATE_HOSTS: ' 127.0.0.1:4100, Images.Test ,[::1]', NODE_ENV: 'test' })
+        .fetchAllowPrivateHosts,
+    ).toEqual(['127.0.0.1:4100', 'images.test', '[::1]'])
+    expect(problemsOf({ FETCH_ALLOW_PRIVATE_HOSTS: 'http://127.0.0.1/' })).toEqual([
+      expect.stringMatching(/^FETCH_ALLOW_PRIVATE_HOSTS\./),
+    ])
+    expect(
+      problemsOf({
+        FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://v.example',
+      }),
+    ).toEqual([expect.stringMatching(/^FETCH_ALLOW_PRIVATE_HOSTS: must not be set in production/)])
+  })
+
   it.each([
     ['true', true],
     ['1', true],

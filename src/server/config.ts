@@ -152,6 +152,29 @@ const envSchema = z.object({
   IN_PROCESS_WORKER: booleanFromString.default(true),
   /** Test-only endpoints under /api/test (outbox, stored messages). Refused in production. */
   ENABLE_TEST_HOOKS: booleanFromString.default(false),
+  /**
+   * Test-only: hosts (`name` or `name:port`, comma-separated) that fetches of user-given links may
+   * reach although they resolve to private addresses, on any port (src/server/net). Refused in production.
+   */
+  FETCH_ALLOW_PRIVATE_HOSTS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/,
+            'each entry must be a host name or address, with an optional :port',
+          ),
+      ),
+    )
+    .optional(),
 })
 
 /**
@@ -193,6 +216,11 @@ function crossCheck(env: Record<string, string>): string[] {
   if (isTestHooks && env.NODE_ENV === 'production') {
     problems.push('ENABLE_TEST_HOOKS: must not be set in production')
   }
+  if (env.FETCH_ALLOW_PRIVATE_HOSTS && env.NODE_ENV === 'production') {
+    problems.push(
+      'FETCH_ALLOW_PRIVATE_HOSTS: must not be set in production (it lets user-given links reach private addresses)',
+    )
+  }
   return problems
 }
 
@@ -215,6 +243,8 @@ export type Config = {
   webDistDir: string
   shutdownGraceSeconds: number
   enableTestHooks: boolean
+  /** Hosts user-given links may reach at private addresses (tests only; empty in production). */
+  fetchAllowPrivateHosts: string[]
   accessCodes: string[]
   billingProvider: 'manual' | 'stripe'
   /** Set with BILLING_PROVIDER=stripe. */
@@ -345,6 +375,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webDistDir: e.WEB_DIST_DIR,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     enableTestHooks: e.ENABLE_TEST_HOOKS,
+    fetchAllowPrivateHosts: e.FETCH_ALLOW_PRIVATE_HOSTS ?? [],
     accessCodes: e.ACCESS_CODES ?? [],
     billingProvider: e.BILLING_PROVIDER,
     stripe:

@@ -47,6 +47,20 @@ export const errorStatus = {
   GENERATION_NOT_READY: 409,
   STORAGE_QUOTA_EXCEEDED: 403,
   ASSET_IN_USE: 409,
+  // A user-given link the server fetches (src/server/net/public-request.ts). All 4xx: the link is
+  // the user's to fix, and the guard logs each cause itself.
+  /** Not an http(s) link, or one with a user name or a port other than 80/443. */
+  URL_INVALID: 400,
+  /** The link's host is, or resolves to, a private, local or otherwise non-public address. */
+  URL_NOT_PUBLIC: 400,
+  /** The host has no address, refused the connection, or failed TLS. */
+  URL_UNREACHABLE: 422,
+  /** The link did not answer in full within the deadline. */
+  URL_TIMEOUT: 422,
+  /** The linked file is larger than allowed. */
+  URL_TOO_LARGE: 413,
+  /** The link answered with an error status or too many redirects. */
+  URL_BAD_STATUS: 422,
   ACCOUNT_DELETE_CONFIRMATION_INVALID: 400,
   PROVIDER_REJECTED: 422,
   PROVIDER_UNAVAILABLE: 502,
