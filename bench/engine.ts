@@ -1,14 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import type { GenerationView } from '#shared/contracts/generations.ts'
-import { type Figure, printFigures } from './lib/report.ts'
+import { makeInputPhoto, signUp, uploadAsset } from './lib/app-client.ts'
+import { askChild, type Child, cpuTimeMs, originOf, startChild, stopChild } from './lib/child.ts'
+import { type Figure, machineLoad, printFigures } from './lib/report.ts'
+import { median, percentile } from './lib/stats.ts'
 import {
   benchFalDelayMs,
   benchWorkerConcurrency,
-  type ChildReady,
   type EngineReport,
   type FalCall,
 } from './support/engine-settings.ts'
@@ -31,49 +32,9 @@ const uploadBudgetMs = 1500
 const orchestrationBudgetMs = benchFalDelayMs + 300
 const maxUploadBytes = 10 * 1024 * 1024
 
-type Child = { process: ChildProcess; ready: ChildReady }
-
-/** Starts a bench/support script in its own Node process and waits for its IPC "ready". */
-async function startChild(script: string, args: string[] = []): Promise<Child> {
-  // node --import tsx, not the tsx CLI: the CLI is a wrapper process, and the pid we sample
-  // for memory must be the server's own.
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  })
-  const ready = await new Promise<ChildReady>((resolve, reject) => {
-    child.once('message', (message) => resolve(message as ChildReady))
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)))
-    child.once('error', reject)
-  })
-  return { process: child, ready }
-}
-
-async function stopChild(child: Child): Promise<void> {
-  if (child.process.exitCode !== null) return
-  const exited = new Promise((resolve) => child.process.once('exit', resolve))
-  child.process.kill('SIGTERM')
-  const force = setTimeout(() => child.process.kill('SIGKILL'), 10_000)
-  await exited
-  clearTimeout(force)
-}
-
-function originOf(child: Child): string {
-  if (!child.ready.port) throw new Error('the app child reported no port')
-  return `http://127.0.0.1:${child.ready.port}`
-}
-
 /** Signs up a seller on the Growth plan (1,000 images a month: room for every job here). */
-async function signUp(origin: string): Promise<string> {
-  const response = await fetch(`${origin}/api/auth/sign-up`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `bench-${Date.now()}@example.com`, password: 'bench-password' }),
-  })
-  if (response.status !== 201) throw new Error(`sign-up answered ${response.status}`)
-  const cookie = response.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
+async function signUpOnGrowth(origin: string): Promise<string> {
+  const cookie = await signUp(origin)
   const plan = await fetch(`${origin}/api/billing/subscription`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie },
@@ -81,14 +42,6 @@ async function signUp(origin: string): Promise<string> {
   })
   if (!plan.ok) throw new Error(`plan change answered ${plan.status}`)
   return cookie
-}
-
-async function uploadAsset(origin: string, cookie: string, bytes: Buffer, name: string): Promise<string> {
-  const form = new FormData()
-  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), name)
-  const response = await fetch(`${origin}/api/assets`, { method: 'POST', headers: { cookie }, body: form })
-  if (response.status !== 201) throw new Error(`upload answered ${response.status}: ${await response.text()}`)
-  return ((await response.json()) as { asset: { id: string } }).asset.id
 }
 
 /**
@@ -134,36 +87,6 @@ async function makeLargeJpeg(): Promise<Buffer> {
   writeFileSync(partial, best)
   renameSync(partial, cached)
   return best
-}
-
-/** A product-photo-sized input for the generation jobs (about 1 megapixel). */
-function makeInputPhoto(): Promise<Buffer> {
-  return sharp({
-    create: {
-      width: 1200,
-      height: 1200,
-      channels: 3,
-      background: '#b45309',
-      noise: { type: 'gaussian', mean: 140, sigma: 25 },
-    },
-  })
-    .blur(1.5)
-    .jpeg({ quality: 85 })
-    .toBuffer()
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? Number.NaN)
-    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2
-}
-
-/** Nearest-rank percentile: with 20 values, p95 is the 19th smallest. */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
 }
 
 /** Follows GET /api/generations/:id/events until the generation is finished; returns its last state. */
@@ -218,31 +141,9 @@ async function runJob(origin: string, cookie: string, imageAssetId: string): Pro
   return { id: view.id, totalMs, sentAt, seenAt: Date.now() }
 }
 
-/** Sends the orchestration server a request and waits for its answer ('reset' answers nothing). */
+/** Asks the orchestration server to start counting ('reset'), or for what it saw since ('report'). */
 function ask(child: Child, type: 'reset' | 'report'): Promise<EngineReport | undefined> {
-  const replyType = type === 'reset' ? 'reset-done' : 'report'
-  return new Promise((resolve) => {
-    const onMessage = (message: unknown) => {
-      const reply = message as { type?: unknown; data?: EngineReport }
-      if (reply.type !== replyType) return
-      child.process.off('message', onMessage)
-      resolve(reply.data)
-    }
-    child.process.on('message', onMessage)
-    child.process.send({ type })
-  })
-}
-
-/** User plus system CPU time of a process so far, in ms (Linux clock ticks are 1/100 s). */
-function cpuTimeMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // Fields after the command name, which is in parentheses and may contain spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch {
-    return Number.NaN
-  }
+  return askChild<EngineReport | undefined>(child, { type }, type === 'reset' ? 'reset-done' : 'report')
 }
 
 /**
@@ -363,11 +264,6 @@ function watchMemory(pid: number) {
   }
 }
 
-/** The machine's 1-minute load average: on a shared 2-core machine, read every time figure beside it. */
-function machineLoad(): Figure {
-  return { name: 'machine load average (1 min) at the start', value: loadavg()[0] ?? Number.NaN, unit: '' }
-}
-
 async function benchUpload(): Promise<Figure[]> {
   const photo = await makeLargeJpeg()
   const load = machineLoad()
@@ -375,7 +271,7 @@ async function benchUpload(): Promise<Figure[]> {
   const app = await startChild('bench/support/engine-server.ts', ['upload'])
   try {
     const origin = originOf(app)
-    const cookie = await signUp(origin)
+    const cookie = await signUpOnGrowth(origin)
     // One upload first, untimed: it loads sharp's JPEG code paths and warms the JIT.
     await uploadAsset(origin, cookie, photo, 'warm-up.jpg')
     const timings: number[] = []
@@ -411,7 +307,7 @@ async function benchOrchestration(): Promise<Figure[]> {
     const origin = originOf(app)
     const pid = app.ready.pid ?? app.process.pid
     if (!pid) throw new Error('the app child has no pid')
-    const cookie = await signUp(origin)
+    const cookie = await signUpOnGrowth(origin)
     const imageAssetId = await uploadAsset(origin, cookie, await makeInputPhoto(), 'product.jpg')
     // One job first, untimed: it loads the fal client and warms every path a job takes.
     await runJob(origin, cookie, imageAssetId)

@@ -5,6 +5,7 @@ const suites = [
   ['tsx', ['bench/web.ts']],
   ['tsx', ['bench/usage.ts']],
   ['tsx', ['bench/engine.ts']],
+  ['tsx', ['bench/billing.ts']],
   ['tsx', ['bench/offline-studio.ts']],
   ['tsx', ['bench/segmentation.ts']],
 ] as const

@@ -1,3 +1,5 @@
+import { loadavg } from 'node:os'
+
 /**
  * One measured figure against its budget: at most `budget`, or at least `atLeast` (a score);
  * neither means "report only". `digits`: decimals shown (default 0; 1 for KB and /job).
@@ -32,4 +34,9 @@ export function printFigures(title: string, figures: Figure[]): boolean {
     console.log(`  ${f.name.padEnd(48)} ${value.padStart(12)}  ${verdict}`)
   }
   return isWithinBudgets
+}
+
+/** The machine's 1-minute load average: on a shared 2-core machine, read every time figure beside it. */
+export function machineLoad(): Figure {
+  return { name: 'machine load average (1 min) at the start', value: loadavg()[0] ?? Number.NaN, unit: '' }
 }

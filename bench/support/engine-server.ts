@@ -1,23 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
-import { Session } from 'node:inspector/promises'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { serve } from '@hono/node-server'
-import { createApp } from '#server/app.ts'
-import { loadConfig } from '#server/config.ts'
-import { openDatabase } from '#server/db/client.ts'
 import { generations } from '#server/db/schema/index.ts'
-import { createAppDeps } from '#server/deps.ts'
 import { readFalKey } from '#server/features/settings/settings.service.ts'
 import { startWorker, type Worker } from '#server/jobs/worker.ts'
 import { jobTimeoutMs } from '#server/jobs/worker-runtime.ts'
-import { createLogger } from '#server/logger.ts'
 import { createProviders } from '#server/providers/index.ts'
+import { openBenchApp, serveBenchApp } from '../lib/app-server.ts'
+import { cpuProfiler } from '../lib/cpu-profile.ts'
 import {
   benchWorkerConcurrency,
-  type ChildReady,
   type EngineReport,
   type FalCall,
   isReportRequest,
@@ -44,14 +33,9 @@ if (mode !== 'upload' && !(mode === 'orchestration' && falUrl)) {
   throw new Error('usage: engine-server.ts upload | orchestration <falUrl>')
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), `vitrin-bench-engine-${mode}-`))
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  // Errors only: a failing job says why on stderr, and logging does not weigh on the figures.
-  LOG_LEVEL: 'error',
-  APP_SECRET: 'bench-secret-bench-secret-bench-secret-00',
-  WEB_DIST_DIR: '/nonexistent',
-  ...(mode === 'orchestration'
+const bench = await openBenchApp(
+  `engine-${mode}`,
+  mode === 'orchestration'
     ? {
         IMAGE_PROVIDER: 'fal',
         VIDEO_PROVIDER: 'fal',
@@ -70,13 +54,9 @@ const config = loadConfig({
         UPLOADS_PER_MINUTE: '1000',
         EVENT_STREAMS_PER_USER: String(benchWorkerConcurrency * 2),
       }
-    : {}),
-})
-const logger = createLogger({ level: config.logLevel })
-const database = await openDatabase({ dataDir, databaseUrl: process.env.BENCH_DATABASE_URL })
-await database.migrate()
-const deps = await createAppDeps({ config, database, logger })
-const app = createApp(deps)
+    : {},
+)
+const { config, logger, database, deps } = bench
 
 /** Every fal call of the adapter, timed from request to response headers. */
 let falCalls: FalCall[] = []
@@ -196,24 +176,18 @@ async function report(): Promise<EngineReport> {
   }
 }
 
-const profilePath = process.env.BENCH_CPU_PROFILE
-const profiler = profilePath ? new Session() : null
-profiler?.connect()
+const profiler = cpuProfiler()
 
 async function answer(type: 'reset' | 'report'): Promise<void> {
   if (type === 'reset') {
     falCalls = []
     claimQueries = 0
     statements = new Map()
-    await profiler?.post('Profiler.enable')
-    await profiler?.post('Profiler.start')
+    await profiler.start()
     process.send?.({ type: 'reset-done' })
     return
   }
-  if (profiler && profilePath) {
-    const { profile } = await profiler.post('Profiler.stop')
-    await writeFile(profilePath, JSON.stringify(profile))
-  }
+  await profiler.stop()
   process.send?.({ type: 'report', data: await report() })
 }
 
@@ -222,15 +196,4 @@ process.on('message', (message: unknown) => {
   answer(message.type).catch((error: unknown) => logger.error({ err: error }, 'bench report failed'))
 })
 
-const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
-  process.send?.({ port: info.port, pid: process.pid } satisfies ChildReady)
-})
-
-process.on('SIGTERM', async () => {
-  await worker?.stop()
-  if ('closeAllConnections' in server) server.closeAllConnections()
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  await database.close()
-  rmSync(dataDir, { recursive: true, force: true })
-  process.exit(0)
-})
+serveBenchApp(bench, { beforeClose: async () => worker?.stop() })

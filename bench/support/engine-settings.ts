@@ -1,9 +1,6 @@
 // Settings and messages that bench/engine.ts and its child processes share (kept apart from the
 // child scripts, which start servers when imported).
 
-/** What a child process reports over IPC once it is listening. */
-export type ChildReady = { port?: number; pid?: number; url?: string }
-
 /** Jobs one worker runs at once in the orchestration run: every job of the burst runs at once. */
 export const benchWorkerConcurrency = 20
 

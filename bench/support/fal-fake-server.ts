@@ -1,6 +1,7 @@
 import sharp from 'sharp'
 import { type FalFakeJob, sizeForRatio, startFalFake } from '#tests/fakes/fal-server.ts'
-import { benchFalDelayMs, type ChildReady } from './engine-settings.ts'
+import type { ChildReady } from '../lib/child.ts'
+import { benchFalDelayMs } from './engine-settings.ts'
 
 // Child process for bench/engine.ts: the fal fake, answering every job after a fixed delay.
 // In its own process so that neither the app nor the load generator pays for its work on

@@ -30,15 +30,23 @@ export function stripeBillingEnv(fake: StripeFake): Record<string, string> {
 
 /**
  * Before each test: deliveries a test set off after its last assertion land, the fake and the
- * database start empty, and the account is as `npm run billing:setup` leaves it. The endpoint setup
- * made has its own secret, not the app's, so deliveries go to one with the configured secret.
+ * database start empty, and the account is as `npm run billing:setup` leaves it.
  */
 export async function resetStripeAccount(fake: StripeFake, server: TestServer): Promise<void> {
   await fake.idle()
   fake.reset()
   await resetDatabase(server.database)
-  const steps = await setUpStripe(stripeSdkFor(fake), { publicUrl: server.url })
+  await setUpStripeAccount(fake, server.url)
+}
+
+/**
+ * Makes the fake's account what `npm run billing:setup` makes for the app at `appUrl`. The
+ * endpoint setup made has its own secret, not the app's, so deliveries go to one with the
+ * configured secret instead. Also used by bench/billing.ts.
+ */
+export async function setUpStripeAccount(fake: StripeFake, appUrl: string): Promise<void> {
+  const steps = await setUpStripe(stripeSdkFor(fake), { publicUrl: appUrl })
   const made = steps.find((step) => step.object === 'webhook endpoint')
   await stripeSdkFor(fake).webhookEndpoints.update(made?.id as string, { disabled: true })
-  fake.addWebhookEndpoint(`${server.url}${stripeWebhookPath}`, stripeWebhookSecret)
+  fake.addWebhookEndpoint(`${appUrl}${stripeWebhookPath}`, stripeWebhookSecret)
 }
