@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import * as ort from 'onnxruntime-node'
-import { finishMask, modelSide, toInputTensor } from './mask-math.ts'
+import { finishMask, toInputTensor } from './mask-math.ts'
 
 // The worker thread that runs the model. onnxruntime-node's `run` returns a promise but does the
 // whole inference synchronously on the calling thread (0.2–0.5 s here), so on the main thread it
@@ -8,7 +8,7 @@ import { finishMask, modelSide, toInputTensor } from './mask-math.ts'
 // full-resolution photo) runs here too. Loaded by segmenter.ts; Node strips the types itself,
 // so this file and its imports use only erasable TypeScript.
 
-export type WorkerSetup = { model: Uint8Array; threads: number }
+export type WorkerSetup = { model: Uint8Array; threads: number; side: number }
 export type SegmentRequest = {
   id: number
   small: Uint8Array
@@ -55,14 +55,15 @@ const outputName = session.outputNames[0] as string
 
 port.on('message', async (request: SegmentRequest) => {
   try {
-    const input = new ort.Tensor('float32', toInputTensor(request.small), [1, 3, modelSide, modelSide])
+    const { side } = setup
+    const input = new ort.Tensor('float32', toInputTensor(request.small, side), [1, 3, side, side])
     // Only the fused output (d0); the six side outputs are by-products of training.
     const output = await session.run({ [inputName]: input }, [outputName])
     const raw = output[outputName]?.data
-    if (!(raw instanceof Float32Array) || raw.length !== modelSide * modelSide) {
+    if (!(raw instanceof Float32Array) || raw.length !== side * side) {
       throw new Error('the model returned an unexpected output')
     }
-    const mask = finishMask(raw, request.guide, request.width, request.height)
+    const mask = finishMask(raw, request.guide, request.width, request.height, side)
     send({ type: 'done', id: request.id, mask }, [mask.alpha.buffer as ArrayBuffer])
   } catch (error) {
     send({ type: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) })

@@ -89,6 +89,17 @@ describe('finishMask', () => {
     expect(mask.borderCoverage).toBe(0)
   })
 
+  it('takes the answer of a model run at another side, and refuses one of the wrong size', () => {
+    const side = 256
+    const raw = new Float32Array(side * side)
+    for (let y = 80; y < 176; y++) for (let x = 96; x < 160; x++) raw[y * side + x] = 1
+    const mask = finishMask(raw, guide, 64, 48, side)
+    expect(mask.foregroundShare).toBeGreaterThan(0.08)
+    expect(mask.foregroundShare).toBeLessThan(0.12)
+    expect(mask.centroid.x).toBeCloseTo(0.5, 1)
+    expect(() => finishMask(raw, guide, 64, 48)).toThrow(/expected 320×320 model outputs/)
+  })
+
   it('has no confidence in an answer that is faint everywhere', () => {
     // Min-max normalisation alone would blow this faint bump up into a full-strength "product".
     const raw = new Float32Array(modelSide * modelSide).fill(0.001)

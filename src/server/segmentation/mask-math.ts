@@ -3,7 +3,11 @@
 // upscale of its 320×320 answer, and the guided filter that snaps that soft answer to the
 // photo's own edges at full resolution.
 
-/** The model's input side: U²-Netp takes and returns 320×320. */
+/**
+ * The side of the square U²-Netp sees the photo at: 320, what it was trained at. It runs at other
+ * sides too (model-graph.ts), with less memory, but on the evaluation set smaller sides lost
+ * products (288 the handbag on wood, 224 one entirely) and saved too little (docs/decisions/0019).
+ */
 export const modelSide = 320
 
 const mean = [0.485, 0.456, 0.406] as const
@@ -13,8 +17,8 @@ const std = [0.229, 0.224, 0.225] as const
  * The model's input, as rembg prepares it: RGB divided by the image's largest value, normalised
  * with the ImageNet mean and deviation, laid out planar (NCHW [1, 3, 320, 320]).
  */
-export function toInputTensor(rgb: Uint8Array): Float32Array {
-  const pixels = modelSide * modelSide
+export function toInputTensor(rgb: Uint8Array, side = modelSide): Float32Array {
+  const pixels = side * side
   if (rgb.length !== pixels * 3) throw new Error(`expected ${pixels * 3} RGB bytes, got ${rgb.length}`)
   let max = 1
   for (let i = 0; i < rgb.length; i++) if ((rgb[i] as number) > max) max = rgb[i] as number
@@ -443,7 +447,9 @@ export function finishMask(
   guide: Uint8Array,
   width: number,
   height: number,
+  side = modelSide,
 ): FinishedMask {
+  if (raw.length !== side * side) throw new Error(`expected ${side}×${side} model outputs, got ${raw.length}`)
   let low = Number.POSITIVE_INFINITY
   let high = Number.NEGATIVE_INFINITY
   for (let i = 0; i < raw.length; i++) {
@@ -461,12 +467,7 @@ export function finishMask(
   }
   const confidence = (decided / raw.length) * Math.min(1, high / 0.5)
 
-  const soft = refineMask(
-    upsampleBilinear(normalised, modelSide, modelSide, width, height),
-    guide,
-    width,
-    height,
-  )
+  const soft = refineMask(upsampleBilinear(normalised, side, side, width, height), guide, width, height)
   keepMainParts(soft, width, height)
   const alpha = new Uint8Array(width * height)
   for (let i = 0; i < alpha.length; i++) alpha[i] = Math.round((soft[i] as number) * 255)

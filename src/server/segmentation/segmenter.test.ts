@@ -135,6 +135,22 @@ describe.skipIf(isPostgresRun)('segmentation with the vendored U²-Netp model', 
     }
   })
 
+  it('runs the model at another side when asked, still answering at the photo resolution', async () => {
+    // The vendored file declares 320×320; model-graph.ts changes only the copy the runtime loads.
+    const smaller = createSegmenter({ side: 256 })
+    try {
+      const mask = await segmentFile(smaller, 'coffee.png')
+      expect({ width: mask.width, height: mask.height }).toEqual({ width: 600, height: 400 })
+      expect(isCredible(mask)).toBe(true)
+      const atDefault = await segmentFile(segmenter, 'coffee.png')
+      expect(maskIoU(mask.alpha, atDefault.alpha)).toBeGreaterThan(0.9)
+      // The same outline seen at another size: close, never byte for byte the same.
+      expect(Buffer.from(mask.alpha).equals(Buffer.from(atDefault.alpha))).toBe(false)
+    } finally {
+      await smaller.close()
+    }
+  })
+
   it('gives the same masks to photos segmented at the same time as one after another', async () => {
     const coffee = await decode(await readFile(new URL('coffee.png', photosDir)))
     const rocket = await decode(await readFile(new URL('rocket.jpg', photosDir)))

@@ -4,6 +4,7 @@ import sharp from 'sharp'
 import type { SegmentRequest, WorkerMessage, WorkerSetup } from './inference-worker.ts'
 import { type FinishedMask, modelSide } from './mask-math.ts'
 import { defaultModelPath, readVerifiedModel, SegmentationModelError } from './model-file.ts'
+import { withInputSide } from './model-graph.ts'
 
 // Product segmentation with U²-Netp: image → full-resolution alpha mask, the model's confidence
 // and the product's share of the picture. One model per process, loaded on first use (or at
@@ -31,7 +32,12 @@ export type SegmenterOptions = {
   sha256?: string
   /** Threads inside one inference: two cores here, and one inference at a time. */
   threads?: number
-  /** Photos segmented at once; more wait their turn (each inference holds ≈ 250 MB briefly). */
+  /**
+   * The side of the square the model sees the photo at: modelSide (320, what it was trained at)
+   * by default. Smaller sides need less memory but find products worse (docs/decisions/0019).
+   */
+  side?: number
+  /** Photos segmented at once; more wait their turn (each inference holds 160–200 MB briefly). */
   maxConcurrent?: number
 }
 
@@ -61,6 +67,7 @@ export function createSegmenter(options: SegmenterOptions = {}): Segmenter {
   const modelPath = options.modelPath ?? defaultModelPath
   const threads = options.threads ?? Math.max(1, Math.min(2, availableParallelism()))
   const maxConcurrent = Math.max(1, options.maxConcurrent ?? 1)
+  const side = options.side ?? modelSide
 
   type Job = { resolve: (mask: FinishedMask) => void; reject: (error: Error) => void }
   /** A started worker thread and the requests it has not answered yet. */
@@ -74,8 +81,21 @@ export function createSegmenter(options: SegmenterOptions = {}): Segmenter {
   const start = async (token: object): Promise<Running> => {
     const bytes = await readVerifiedModel(modelPath, options.sha256)
     return new Promise<Running>((resolve, reject) => {
-      const model = new Uint8Array(bytes)
-      const setup: WorkerSetup = { model, threads }
+      let model: Uint8Array
+      try {
+        // A copy the worker can own, declaring the input size it will be run at.
+        model = withInputSide(bytes, side)
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error)
+        reject(
+          new SegmentationModelError(
+            modelPath,
+            `The segmentation model at ${modelPath} cannot be used: ${reason}`,
+          ),
+        )
+        return
+      }
+      const setup: WorkerSetup = { model, threads, side }
       const thread = new Worker(workerUrl, { workerData: setup, transferList: [model.buffer as ArrayBuffer] })
       const pending = new Map<number, Job>()
       let isReady = false
@@ -162,7 +182,7 @@ export function createSegmenter(options: SegmenterOptions = {}): Segmenter {
             background: '#ffffff',
           })
         const [small, guide] = await Promise.all([
-          flat().resize(modelSide, modelSide, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer(),
+          flat().resize(side, side, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer(),
           image.channels === 3 ? image.data : flat().raw().toBuffer(),
         ])
         const id = nextId++
