@@ -8,6 +8,7 @@ const suites = [
   ['tsx', ['bench/billing.ts']],
   ['tsx', ['bench/offline-studio.ts']],
   ['tsx', ['bench/segmentation.ts']],
+  ['tsx', ['bench/catalogue-export.ts']],
 ] as const
 let failed = 0
 for (const [command, args] of suites) {

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
@@ -6,6 +7,7 @@ import { accessRoutes } from '#server/features/access/access.routes.ts'
 import { assetsRoutes } from '#server/features/assets/assets.routes.ts'
 import { authRoutes } from '#server/features/auth/auth.routes.ts'
 import { billingRoutes, billingWebhookRoutes } from '#server/features/billing/billing.routes.ts'
+import { catalogueRoutes } from '#server/features/catalogue/catalogue.routes.ts'
 import { contactRoutes } from '#server/features/contact/contact.routes.ts'
 import { generationsRoutes } from '#server/features/generations/generations.routes.ts'
 import { healthRoutes } from '#server/features/health/health.routes.ts'
@@ -26,6 +28,7 @@ import type { PublicConfig } from '#shared/contracts/public-config.ts'
 import { AppError } from '#shared/errors.ts'
 import { isLocale } from '#shared/i18n/locales.ts'
 import type { AppDeps } from './deps.ts'
+import { ensurePrivateDir } from './private-dir.ts'
 
 const jsonBodyLimitBytes = 64 * 1024
 
@@ -67,10 +70,12 @@ export function createApp(deps: AppDeps) {
       throw new AppError('PAYLOAD_TOO_LARGE', 'Request body too large')
     },
   })
-  // Uploads have their own, larger limit, enforced while streaming (features/assets).
-  api.use((c, next) =>
-    c.req.method === 'POST' && c.req.path === '/api/assets' ? next() : jsonBodyLimit(c, next),
-  )
+  // Uploads have their own, larger limits, enforced while streaming (http/multipart.ts).
+  const isUpload = (path: string) =>
+    path === '/api/assets' ||
+    path === '/api/catalogue/imports' ||
+    /^\/api\/catalogue\/batches\/[^/]+\/photos$/.test(path)
+  api.use((c, next) => (c.req.method === 'POST' && isUpload(c.req.path) ? next() : jsonBodyLimit(c, next)))
   // Payment-provider webhooks come server to server, authenticated by their signature: mounted
   // before the cross-site check and the session, which they neither need nor could pass.
   api.route(
@@ -161,22 +166,33 @@ export function createApp(deps: AppDeps) {
       now: deps.now,
     }),
   )
+  const generationDeps = {
+    db,
+    storage: deps.storage,
+    rateLimiter: deps.rateLimiter,
+    notifier: deps.notifier,
+    providers: config.providers,
+    limits: config.limits,
+    maxQueuedPerUser: config.worker.maxQueuedPerUser,
+    now: deps.now,
+    autoTopUp: { billing: deps.billing, mailer: deps.mailer, publicUrl: config.publicUrl },
+  }
+  api.route('/generations', generationsRoutes(generationDeps, eventStreams))
+  const uploadsDir = join(config.dataDir, 'incoming')
+  ensurePrivateDir(uploadsDir)
   api.route(
-    '/generations',
-    generationsRoutes(
-      {
-        db,
-        storage: deps.storage,
-        rateLimiter: deps.rateLimiter,
-        notifier: deps.notifier,
-        providers: config.providers,
-        limits: config.limits,
-        maxQueuedPerUser: config.worker.maxQueuedPerUser,
-        now: deps.now,
-        autoTopUp: { billing: deps.billing, mailer: deps.mailer, publicUrl: config.publicUrl },
-      },
-      eventStreams,
-    ),
+    '/catalogue',
+    catalogueRoutes({
+      db,
+      storage: deps.storage,
+      generations: generationDeps,
+      fetch: { allowPrivateHosts: config.fetchAllowPrivateHosts, log: deps.logger },
+      log: deps.logger,
+      now: deps.now,
+      tempDir: uploadsDir,
+      notifier: deps.notifier,
+      streams: eventStreams,
+    }),
   )
   if (config.enableTestHooks) api.route('/test', testHookRoutes({ db: database.db, now: deps.now }))
   api.all('*', () => {

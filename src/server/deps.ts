@@ -4,6 +4,7 @@ import type { Database } from '#server/db/client.ts'
 import { createMailer, type Mailer } from '#server/email/outbox.ts'
 import { createEmailTransport, type EmailTransport } from '#server/email/transport.ts'
 import { createNotifier, type Notifier } from '#server/events/notifier.ts'
+import { startPgNotifier } from '#server/events/pg-notifier.ts'
 import {
   type BillingProvider,
   createManualBillingProvider,
@@ -33,6 +34,7 @@ export type AppDeps = {
   /** Encrypts users' provider keys. */
   keyBox: SecretBox
   storage: ObjectStorage
+  /** In memory on PGlite (one process); also over LISTEN/NOTIFY on PostgreSQL. Closed before the database. */
   notifier: Notifier
   now: () => Date
   isShuttingDown: () => boolean
@@ -70,7 +72,10 @@ export async function createAppDeps(options: {
     billing: createBillingProvider(config, db, options.now ?? (() => new Date()), mailer),
     keyBox: createSecretBox(config.appSecret, 'provider-keys v1'),
     storage: await createStorage(config),
-    notifier: createNotifier(),
+    // Separate processes (workers, more servers) share a PostgreSQL: their signals travel through it.
+    notifier: database.openSession
+      ? await startPgNotifier({ db, openSession: database.openSession, logger })
+      : createNotifier(),
     now: options.now ?? (() => new Date()),
     isShuttingDown: options.isShuttingDown ?? (() => false),
   }

@@ -122,6 +122,8 @@ async function shutdown(signal: string) {
     // Idle keep-alive connections would otherwise hold close() open.
     if ('closeIdleConnections' in server) server.closeIdleConnections()
   })
+  // Notices still pending go out (other processes' workers take the jobs handed back at once).
+  await deps.notifier.close()
   await database.close()
   await lock?.release()
   logger.info('stopped')

@@ -50,6 +50,8 @@ async function shutdown(signal: string) {
   isStopping = true
   logger.info({ signal }, 'worker shutting down; jobs in flight go back to the queue')
   await worker.stop()
+  // The hand-backs' notices go out, so other workers take those jobs at once.
+  await deps.notifier.close()
   await database.close()
   process.exit(0)
 }

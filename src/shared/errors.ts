@@ -62,6 +62,41 @@ export const errorStatus = {
   /** The link answered with an error status or too many redirects. */
   URL_BAD_STATUS: 422,
   ACCOUNT_DELETE_CONFIRMATION_INVALID: 400,
+  // A product list or photo ZIP for the catalogue (src/server/features/catalogue/import/); the
+  // limits they name are in src/shared/catalogue/limits.ts. A bad row is not an error: it is
+  // reported with its line (src/shared/catalogue/row-problems.ts).
+  /** The list file has no bytes. */
+  CATALOGUE_FILE_EMPTY: 400,
+  /** The list is neither CSV text nor an XLSX workbook (e.g. a photo or an old .xls renamed .csv). */
+  CATALOGUE_FILE_TYPE: 415,
+  /** The list file is over the size limit. */
+  CATALOGUE_FILE_TOO_LARGE: 413,
+  /** The list cannot be parsed (a quote never closed, a damaged workbook); `details.line` when known. */
+  CATALOGUE_FILE_UNREADABLE: 400,
+  /** The workbook would unpack to far more than a list can be (a zip bomb); refused unread. */
+  CATALOGUE_FILE_UNSAFE: 400,
+  /** More product rows than one batch takes. */
+  CATALOGUE_TOO_MANY_ROWS: 400,
+  /** Only a header, or nothing at all, under it. */
+  CATALOGUE_NO_ROWS: 400,
+  /** The photo ZIP is not a readable ZIP. */
+  CATALOGUE_ZIP_INVALID: 400,
+  /** The photo ZIP has more entries than allowed. */
+  CATALOGUE_ZIP_TOO_MANY_ENTRIES: 400,
+  /** The photo ZIP (or what it unpacks to) is over the size limit. */
+  CATALOGUE_ZIP_TOO_LARGE: 413,
+  /** Starting a batch needs more images or videos than are left; `details` are QuotaShortDetails (contracts/catalogue.ts). */
+  CATALOGUE_QUOTA_SHORT: 402,
+  /** A step of the import (mapping, photos, start) on a batch that has started already. */
+  CATALOGUE_BATCH_STARTED: 409,
+  /** Cancel or retry on a batch that has not started. */
+  CATALOGUE_BATCH_NOT_STARTED: 409,
+  /** Start before the photos step checked the photos under the current mapping. */
+  CATALOGUE_PHOTOS_UNCHECKED: 409,
+  /** Start with no row that can become a product. */
+  CATALOGUE_NO_PRODUCTS: 400,
+  /** A video to be made from an image of its batch: the image failed or was canceled. */
+  SOURCE_FAILED: 422,
   PROVIDER_REJECTED: 422,
   PROVIDER_UNAVAILABLE: 502,
   PROVIDER_RATE_LIMITED: 503,
@@ -99,6 +134,12 @@ export type ErrorDetails = {
   fields?: Record<string, string>
   /** For RATE_LIMITED: seconds until another attempt is accepted. */
   retryAfterSeconds?: number
+  /** For CATALOGUE_FILE_UNREADABLE: the line of the file where reading failed. */
+  line?: number
+  /** For CATALOGUE_QUOTA_SHORT (QuotaShortDetails): what the batch needs, what is left, how many products fit. */
+  needed?: { images: number; videos: number }
+  available?: { images: number; videos: number }
+  fits?: number
 }
 
 /** An error that maps to a code, a status and the wire shape. Thrown by services, rendered by the app. */

@@ -21,7 +21,24 @@ export type Database = {
   ping(): Promise<void>
   /** Applies pending migrations from the one migration folder. */
   migrate(): Promise<void>
+  /**
+   * PostgreSQL only: a connection of its own, outside the pool, for what needs a session that
+   * stays (LISTEN, in events/pg-notifier.ts). Ended by close(); refused with
+   * DatabaseClosedError once the database is closed.
+   */
+  openSession?: (options?: { applicationName?: string }) => Promise<DatabaseSession>
   close(): Promise<void>
+}
+
+/** A dedicated PostgreSQL connection (see Database.openSession). */
+export type DatabaseSession = import('pg').Client
+
+/** Asked for a session after close(): whoever asked is shutting down too. */
+export class DatabaseClosedError extends Error {
+  constructor() {
+    super('the database is closed')
+    this.name = 'DatabaseClosedError'
+  }
 }
 
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite database in `<dataDir>/pglite`. */
@@ -90,9 +107,37 @@ async function openPostgres(
   // process; the pool replaces it, and a query in flight gets its own error as usual.
   pool.on('error', (error) => onConnectionError?.(error))
   const db = drizzle(pool, { schema }) as unknown as Db
+  const sessions = new Set<DatabaseSession>()
+  let isClosed = false
   return {
     db,
     kind: 'postgres',
+    openSession: async (sessionOptions = {}) => {
+      if (isClosed) throw new DatabaseClosedError()
+      const client = new pg.Client({
+        connectionString: url,
+        // A connection that only listens sends nothing for long stretches: TCP keep-alive lets
+        // the system notice a peer that vanished without closing it.
+        keepAlive: true,
+        ...(sessionOptions.applicationName ? { application_name: sessionOptions.applicationName } : {}),
+      })
+      sessions.add(client)
+      client.once('end', () => sessions.delete(client))
+      try {
+        await client.connect()
+      } catch (error) {
+        sessions.delete(client)
+        // Without a listener, a later error event on the failed client would end the process.
+        client.on('error', () => {})
+        await client.end().catch(() => {})
+        throw error
+      }
+      if (isClosed) {
+        await client.end().catch(() => {})
+        throw new DatabaseClosedError()
+      }
+      return client
+    },
     ping: async () => {
       await db.execute(sql`select 1`)
     },
@@ -113,6 +158,8 @@ async function openPostgres(
       }
     },
     close: async () => {
+      isClosed = true
+      await Promise.all([...sessions].map((client) => client.end().catch(() => {})))
       await pool.end()
     },
   }

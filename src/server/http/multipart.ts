@@ -1,17 +1,32 @@
-import { Readable } from 'node:stream'
+import { createWriteStream } from 'node:fs'
+import { Readable, Writable } from 'node:stream'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import busboy from 'busboy'
 import { AppError } from '#shared/errors.ts'
 
 export type ReceivedFile = { fieldName: string; name: string; bytes: Buffer }
+export type ReceivedFileOnDisk = { fieldName: string; name: string; path: string; bytes: number }
+
+/** Where a received file's bytes go: collected in memory, or written to a file. */
+type Sink<T> = {
+  open(): Writable
+  done(fieldName: string, name: string, bytes: number): Promise<T>
+}
 
 /**
- * Reads exactly one file from a multipart body, streaming, and stops reading the moment it
- * passes `maxBytes` (FILE_TOO_LARGE) instead of taking in the rest.
+ * Reads exactly one file from a multipart body into `sink`, streaming, and stops reading the
+ * moment it passes `maxBytes` (FILE_TOO_LARGE) instead of taking in the rest. With `optional`,
+ * a body without a file answers null instead of FILE_MISSING.
  */
-export async function receiveSingleFile(request: Request, maxBytes: number): Promise<ReceivedFile> {
+async function receiveOneFile<T>(
+  request: Request,
+  maxBytes: number,
+  sink: Sink<T>,
+  options: { optional?: boolean } = {},
+): Promise<T | null> {
   const contentType = request.headers.get('content-type') ?? ''
   if (!contentType.toLowerCase().startsWith('multipart/form-data') || !request.body) {
+    if (options.optional && !request.body) return null
     throw new AppError('FILE_MISSING', 'Expected a multipart/form-data body with a file')
   }
   // A declared length far past the limit is refused before reading a byte.
@@ -19,7 +34,7 @@ export async function receiveSingleFile(request: Request, maxBytes: number): Pro
   if (declared > maxBytes + 64 * 1024) throw new AppError('FILE_TOO_LARGE', 'Upload too large')
 
   const source = Readable.fromWeb(request.body as unknown as WebReadableStream<Uint8Array>)
-  return new Promise<ReceivedFile>((resolve, reject) => {
+  return new Promise<T | null>((resolve, reject) => {
     let parser: busboy.Busboy
     try {
       parser = busboy({
@@ -32,7 +47,7 @@ export async function receiveSingleFile(request: Request, maxBytes: number): Pro
       reject(new AppError('FILE_MISSING', 'Malformed multipart body', undefined, { cause: error }))
       return
     }
-    let received: ReceivedFile | null = null
+    let received: Promise<T> | null = null
     let isSettled = false
     const fail = (error: AppError) => {
       if (isSettled) return
@@ -42,13 +57,22 @@ export async function receiveSingleFile(request: Request, maxBytes: number): Pro
       reject(error)
     }
     parser.on('file', (fieldName, stream, info) => {
-      const chunks: Buffer[] = []
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-      stream.on('limit', () => fail(new AppError('FILE_TOO_LARGE', 'Upload too large')))
-      stream.on('end', () => {
-        if (!isSettled)
-          received = { fieldName, name: info.filename || 'upload', bytes: Buffer.concat(chunks) }
+      const out = sink.open()
+      let bytes = 0
+      stream.on('data', (chunk: Buffer) => {
+        bytes += chunk.length
       })
+      stream.on('limit', () => {
+        out.destroy()
+        fail(new AppError('FILE_TOO_LARGE', 'Upload too large'))
+      })
+      const written = new Promise<void>((done, failed) => {
+        out.on('finish', done)
+        out.on('error', failed)
+      })
+      stream.pipe(out)
+      received = written.then(() => sink.done(fieldName, info.filename || 'upload', bytes))
+      received.catch(() => undefined)
     })
     parser.on('error', (error) =>
       fail(new AppError('FILE_MISSING', 'Malformed multipart body', undefined, { cause: error })),
@@ -56,7 +80,8 @@ export async function receiveSingleFile(request: Request, maxBytes: number): Pro
     parser.on('close', () => {
       if (isSettled) return
       isSettled = true
-      if (received) resolve(received)
+      if (received) received.then(resolve, reject)
+      else if (options.optional) resolve(null)
       else reject(new AppError('FILE_MISSING', 'No file in the upload'))
     })
     source.on('error', (error) =>
@@ -64,4 +89,45 @@ export async function receiveSingleFile(request: Request, maxBytes: number): Pro
     )
     source.pipe(parser)
   })
+}
+
+function memorySink(): Sink<ReceivedFile> {
+  const chunks: Buffer[] = []
+  return {
+    open: () =>
+      new Writable({
+        write(chunk: Buffer, _encoding: string, next: () => void) {
+          chunks.push(chunk)
+          next()
+        },
+      }),
+    done: async (fieldName, name) => ({ fieldName, name, bytes: Buffer.concat(chunks) }),
+  }
+}
+
+/** Reads exactly one file from a multipart body into memory (see receiveOneFile). */
+export async function receiveSingleFile(request: Request, maxBytes: number): Promise<ReceivedFile> {
+  const file = await receiveOneFile(request, maxBytes, memorySink())
+  if (!file) throw new AppError('FILE_MISSING', 'No file in the upload')
+  return file
+}
+
+/**
+ * Reads one file from a multipart body into the file at `path` (a large upload, e.g. a ZIP of
+ * photos, never held in memory). Null when the body has no file. The caller removes the file.
+ */
+export function receiveFileToDisk(
+  request: Request,
+  maxBytes: number,
+  path: string,
+): Promise<ReceivedFileOnDisk | null> {
+  return receiveOneFile(
+    request,
+    maxBytes,
+    {
+      open: () => createWriteStream(path, { mode: 0o600 }),
+      done: async (fieldName, name, bytes) => ({ fieldName, name, path, bytes }),
+    },
+    { optional: true },
+  )
 }

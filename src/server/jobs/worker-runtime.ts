@@ -66,6 +66,9 @@ export async function startConfiguredWorker(deps: AppDeps): Promise<Worker> {
     isClaimSerialized: deps.database.kind === 'postgres',
     leaseMs: 30_000,
     pollMs: 1000,
+    // With LISTEN up, other processes' new work wakes the worker; retries it schedules itself
+    // wake it too, so looking is left for other workers' retries and expired leases.
+    crossProcessPollMs: 5000,
     maxAttempts: config.worker.maxAttempts,
     retryBaseMs: config.worker.retryBaseMs,
     timeoutMs: jobTimeoutMs,

@@ -46,6 +46,12 @@ export type WorkerOptions = {
   leaseMs: number
   /** How often to look for work when nothing wakes the worker. */
   pollMs: number
+  /**
+   * The same while the notifier hears other processes (PostgreSQL LISTEN is up): new work
+   * anywhere wakes the worker then, and looking only finds retries come due elsewhere and jobs
+   * of crashed workers. Defaults to pollMs.
+   */
+  crossProcessPollMs?: number
   /** Tries before an interrupted or transiently failing job fails for good. */
   maxAttempts: number
   /** First retry delay; doubles with each attempt. */
@@ -87,6 +93,8 @@ type WorkerState = {
   running: Set<Promise<void>>
   /** How to wake the dispatcher while it waits. */
   wakers: Set<() => void>
+  /** Wake-ups set for when this worker's retries come due. */
+  retryTimers: Set<NodeJS.Timeout>
   isStopping: boolean
   /**
    * Set by a "new work" notice (or a slot freed while work may wait): one that comes while a
@@ -118,6 +126,7 @@ export function startWorker(options: WorkerOptions): Worker {
     inFlight: new Map(),
     running: new Set(),
     wakers: new Set(),
+    retryTimers: new Set(),
     isStopping: false,
     hasNews: false,
     isBacklogPossible: false,
@@ -133,6 +142,7 @@ export function startWorker(options: WorkerOptions): Worker {
     async stop() {
       state.isStopping = true
       unsubscribe()
+      for (const timer of state.retryTimers) clearTimeout(timer)
       wakeDispatcher(state)
       for (const controller of state.inFlight.values()) controller.abort('shutdown' satisfies StopReason)
       await dispatcher
@@ -217,7 +227,8 @@ function waitForWakeUp(state: WorkerState): Promise<boolean> {
       resolve(isPoll)
     }
     const onWake = () => wake(false)
-    const timer = setTimeout(() => wake(true), state.options.pollMs)
+    const { pollMs, crossProcessPollMs = pollMs, notifier } = state.options
+    const timer = setTimeout(() => wake(true), notifier.isCrossProcess() ? crossProcessPollMs : pollMs)
     state.wakers.add(onWake)
   })
 }
@@ -238,6 +249,12 @@ async function runJob(state: WorkerState, { row, input }: ClaimedJob): Promise<v
   const storedAssets: AssetRow[] = []
   try {
     if (row.cancelRequested) stop('canceled')
+    // A batch's video whose image failed or was canceled: the claim found no input to take.
+    if (row.sourceGenerationId && !row.inputAssetId) {
+      await failJob(options, held, 'SOURCE_FAILED')
+      jobLog.info('generation failed: its source image did not succeed')
+      return
+    }
     const falKey = row.usesOwnKey ? ((await options.readOwnFalKey(row.userId)) ?? undefined) : undefined
     const result = await runGeneration(
       {
@@ -350,13 +367,25 @@ async function handleFailure(
   if (isTransient && row.attempts < options.maxAttempts) {
     const delay = options.retryBaseMs * 2 ** (row.attempts - 1)
     jobLog.warn({ err: error, failure, retryInMs: delay }, 'generation failed; will retry')
-    await retryJob(options, held, new Date(Date.now() + delay))
+    if (await retryJob(options, held, new Date(Date.now() + delay))) wakeWhenDue(state, delay)
     return
   }
   const code: ErrorCode = failure === 'internal' ? 'PROVIDER_UNAVAILABLE' : failureCodes[failure]
   // Provider details go to the log with the job's context; the user sees only the code.
   jobLog.error({ err: error, failure, code }, 'generation failed')
   await failJob(options, held, code)
+}
+
+/**
+ * Looks for work when a retry comes due, instead of at the next poll (which is rare while the
+ * notifier hears other processes); another worker may have taken it by then, which is fine.
+ */
+function wakeWhenDue(state: WorkerState, delayMs: number): void {
+  const timer = setTimeout(() => {
+    state.retryTimers.delete(timer)
+    announceWork(state)
+  }, delayMs)
+  state.retryTimers.add(timer)
 }
 
 /** Best effort: asks the provider to drop the job's request, if one is on record. */

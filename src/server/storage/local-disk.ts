@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import { type ObjectStorage, StorageNotFoundError } from './types.ts'
 
@@ -25,6 +25,17 @@ export function createLocalDiskStorage(root: string): ObjectStorage {
     async get(key) {
       try {
         return await readFile(pathOf(key))
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new StorageNotFoundError(key)
+        throw error
+      }
+    },
+    async getStream(key) {
+      try {
+        // Opened here rather than by createReadStream, so a missing file is an error of this call
+        // (not a later 'error' event) and nothing can swap the file between a check and the read.
+        const handle = await open(pathOf(key), 'r')
+        return handle.createReadStream()
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new StorageNotFoundError(key)
         throw error

@@ -141,6 +141,35 @@ describe('S3 storage', () => {
     await expect(storage.delete('nobody/never-stored.png')).resolves.toBeUndefined()
   })
 
+  it('streams an object as it is stored, and answers StorageNotFoundError before streaming a missing one', async () => {
+    const storage = await storageFrom(s3Env({ S3_PREFIX: 'streamed' }))
+    // Larger than one socket read, so the body really arrives in several chunks.
+    const bytes = randomBytes(3 * 1024 * 1024 + 17)
+    await storage.put('user-4/video.mp4', bytes, 'video/mp4')
+    const stream = await storage.getStream('user-4/video.mp4')
+    const chunks: Buffer[] = []
+    for await (const chunk of stream) chunks.push(chunk as Buffer)
+    expect(chunks.length).toBeGreaterThan(1)
+    expect(Buffer.concat(chunks).equals(bytes)).toBe(true)
+
+    await expect(storage.getStream('user-4/never-stored.mp4')).rejects.toBeInstanceOf(StorageNotFoundError)
+    await storage.delete('user-4/video.mp4')
+  })
+
+  it('releases a streamed object that is destroyed half-read', async () => {
+    const storage = await storageFrom(s3Env())
+    await storage.put('user-5/big.mp4', randomBytes(2 * 1024 * 1024), 'video/mp4')
+    const stream = await storage.getStream('user-5/big.mp4')
+    const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()))
+    await new Promise<void>((resolve) => stream.once('data', () => resolve()))
+    stream.destroy()
+    await closed
+    expect(stream.destroyed).toBe(true)
+    // The store still answers afterwards: the destroyed read left nothing hanging.
+    expect((await storage.get('user-5/big.mp4')).length).toBe(2 * 1024 * 1024)
+    await storage.delete('user-5/big.mp4')
+  })
+
   it('keeps its objects under S3_PREFIX, out of reach of an unprefixed store', async () => {
     const prefixed = await storageFrom(s3Env({ S3_PREFIX: 'tenant-a/' }))
     const unprefixed = await storageFrom(s3Env())
@@ -168,6 +197,9 @@ describe('S3 storage', () => {
     const failure = await storage.get('user-3/photo.jpg').catch((error: unknown) => error)
     expect(failure).toBeInstanceOf(Error)
     expect(failure).not.toBeInstanceOf(StorageNotFoundError)
+    const streamFailure = await storage.getStream('user-3/photo.jpg').catch((error: unknown) => error)
+    expect(streamFailure).toBeInstanceOf(Error)
+    expect(streamFailure).not.toBeInstanceOf(StorageNotFoundError)
   })
 })
 

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import type { Config } from '#server/config.ts'
 import { type ObjectStorage, StorageNotFoundError } from './types.ts'
 
@@ -66,6 +67,22 @@ export async function createS3Storage(options: S3StorageOptions): Promise<Object
         const bytes = await object.Body.transformToByteArray()
         // A view, not a copy: the array is ours alone once the stream is read.
         return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+      } catch (error) {
+        if (isMissingObject(error)) throw new StorageNotFoundError(key)
+        throw error
+      }
+    },
+    async getStream(key) {
+      try {
+        const object = await client.send(
+          new GetObjectCommand({ Bucket: options.bucket, Key: objectKey(key) }),
+        )
+        // On Node the SDK's body is the HTTP response itself (an IncomingMessage), so reading it
+        // follows the reader's pace; the socket is released when it ends or is destroyed.
+        if (!(object.Body instanceof Readable)) {
+          throw new Error(`S3 returned no readable body for ${objectKey(key)}`)
+        }
+        return object.Body
       } catch (error) {
         if (isMissingObject(error)) throw new StorageNotFoundError(key)
         throw error

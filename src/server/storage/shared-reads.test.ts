@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { withSharedReads } from './shared-reads.ts'
 import { type ObjectStorage, StorageNotFoundError } from './types.ts'
@@ -22,6 +23,11 @@ function countingStorage() {
       const bytes = files.get(key)
       if (!bytes) throw new StorageNotFoundError(key)
       return bytes
+    },
+    getStream: async (key) => {
+      const bytes = files.get(key)
+      if (!bytes) throw new StorageNotFoundError(key)
+      return Readable.from([bytes])
     },
   }
   return {

@@ -11,6 +11,8 @@ export function withSharedReads(storage: ObjectStorage): ObjectStorage {
     kind: storage.kind,
     put: (key, bytes, contentType) => storage.put(key, bytes, contentType),
     delete: (key) => storage.delete(key),
+    // A stream has one reader, so streamed reads are not shared.
+    getStream: (key) => storage.getStream(key),
     get(key) {
       const known = reading.get(key)
       if (known) return known

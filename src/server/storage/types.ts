@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream'
+
 /** Where uploads and results live: local disk by default, any S3-compatible store by configuration. */
 export interface ObjectStorage {
   readonly kind: 'local' | 's3'
@@ -5,6 +7,12 @@ export interface ObjectStorage {
   put(key: string, bytes: Buffer, contentType: string): Promise<void>
   /** Reads an object; throws StorageNotFoundError when it is not there. */
   get(key: string): Promise<Buffer>
+  /**
+   * Reads an object as a stream, for files too large to hold whole (a catalogue export copies
+   * hundreds of them). Throws StorageNotFoundError before returning when it is not there; the
+   * caller must read the stream to its end or destroy it.
+   */
+  getStream(key: string): Promise<Readable>
   /** Removes an object; removing a missing one is not an error. */
   delete(key: string): Promise<void>
 }

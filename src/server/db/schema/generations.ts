@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { users } from './auth.ts'
 import { quotaReservations } from './billing.ts'
+import { catalogueRows } from './catalogue.ts'
 
 /** Files we keep: uploads and results, each owned by one user. Bytes live in object storage. */
 export const assets = pgTable(
@@ -59,8 +60,14 @@ export const generations = pgTable(
     context: jsonb('context').$type<Record<string, string>>().notNull().default({}),
     inputAssetId: uuid('input_asset_id').references(() => assets.id, { onDelete: 'set null' }),
     referenceAssetId: uuid('reference_asset_id').references(() => assets.id, { onDelete: 'set null' }),
-    /** For a video made from an image result: that image's generation. */
+    /**
+     * For a video made from an image result: that image's generation. A catalogue batch queues
+     * the video before its image is made: the job waits until the image has succeeded, takes its
+     * result as input, and is canceled (its quota given back) when the image fails.
+     */
     sourceGenerationId: uuid('source_generation_id'),
+    /** The catalogue row this job makes an output for; batch jobs run at the user's fair share. */
+    batchRowId: uuid('batch_row_id').references(() => catalogueRows.id, { onDelete: 'set null' }),
     status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed', 'canceled'] })
       .notNull()
       .default('queued'),
@@ -93,6 +100,7 @@ export const generations = pgTable(
       .on(t.runAfter, t.createdAt)
       .where(sql`${t.status} in ('queued', 'running')`),
     // The fair claim counts each user's running and queued jobs.
+    index('generations_batch_row_idx').on(t.batchRowId).where(sql`${t.batchRowId} is not null`),
     index('generations_user_active_idx')
       .on(t.userId, t.status)
       .where(sql`${t.status} in ('queued', 'running')`),

@@ -2,6 +2,7 @@
 export * from './access.ts'
 export * from './auth.ts'
 export * from './billing.ts'
+export * from './catalogue.ts'
 export * from './contact.ts'
 export * from './email.ts'
 export * from './generations.ts'

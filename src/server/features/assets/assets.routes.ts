@@ -1,5 +1,7 @@
 import { Hono } from 'hono'
+import { attachmentHeader } from '#server/http/attachment.ts'
 import type { AppEnv } from '#server/http/context.ts'
+import { receiveSingleFile } from '#server/http/multipart.ts'
 import { currentUser, requireUser } from '#server/http/session.ts'
 import type { AssetResponse } from '#shared/contracts/assets.ts'
 import {
@@ -11,13 +13,6 @@ import {
   storeUpload,
 } from './assets.service.ts'
 import { maxUploadBytes } from './image-intake.ts'
-import { receiveSingleFile } from './multipart.ts'
-
-/** RFC 6266 attachment header with an ASCII fallback name and the UTF-8 one. */
-function attachmentHeader(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
-}
 
 /** Whether an If-None-Match header names `etag` (weak or strong) or is `*`. */
 function matchesEtag(header: string | undefined, etag: string): boolean {

@@ -1,16 +1,24 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Config } from '#server/config.ts'
 import type { Db } from '#server/db/client.ts'
-import { type AssetRow, assets, generations, type SubscriptionRow } from '#server/db/schema/index.ts'
+import {
+  type AssetRow,
+  assets,
+  catalogueRows,
+  generations,
+  type SubscriptionRow,
+} from '#server/db/schema/index.ts'
 import { getActiveSubscription } from '#server/features/billing/subscription.service.ts'
 import { ensureStorageRoom } from '#server/features/quota/quota.service.ts'
 import type { Logger } from '#server/logger.ts'
+import type { PublicRequestDeps } from '#server/net/public-request.ts'
 import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import type { AssetView } from '#shared/contracts/assets.ts'
 import { AppError } from '#shared/errors.ts'
-import { normalizeUploadedImage } from './image-intake.ts'
+import { type NormalizedImage, normalizeUploadedImage } from './image-intake.ts'
+import { fetchRemoteImage } from './remote-image.ts'
 
 /** What storing and reading files needs (the worker stores results with this much). */
 export type AssetStorageDeps = { db: Db; storage: ObjectStorage }
@@ -125,16 +133,52 @@ export async function storeUpload(
   subscription: SubscriptionRow,
 ): Promise<AssetRow> {
   const image = await normalizeUploadedImage(file.bytes)
+  return storeCleanUpload(deps, userId, image, file.name, subscription)
+}
+
+/**
+ * Stores a photo already checked and cleaned (normalizeUploadedImage, fetchRemoteImage) as the
+ * user's upload, if it fits in the plan's storage.
+ */
+async function storeCleanUpload(
+  deps: AssetStorageDeps,
+  userId: string,
+  image: NormalizedImage,
+  name: string,
+  subscription: SubscriptionRow,
+): Promise<AssetRow> {
   await ensureStorageRoom(deps.db, userId, subscription, image.bytes.length)
   return storeAsset(deps, {
     userId,
     kind: 'upload',
     bytes: image.bytes,
     mime: image.mime,
-    fileName: file.name,
+    fileName: name,
     width: image.width,
     height: image.height,
   })
+}
+
+/**
+ * Fetches a product photo from a link the user gave (through the public-address guard), checks
+ * and cleans it like an upload, and stores it as theirs. URL_* and the upload's errors otherwise.
+ */
+export async function storeRemoteUpload(
+  deps: AssetStorageDeps & { fetch: PublicRequestDeps },
+  userId: string,
+  url: string,
+  subscription: SubscriptionRow,
+): Promise<AssetRow> {
+  const image = await fetchRemoteImage(deps.fetch, url)
+  const last = new URL(url).pathname.split('/').pop() || 'photo'
+  let name = last
+  try {
+    name = decodeURIComponent(last)
+  } catch {
+    // A stray % in the link: keep the name as written.
+  }
+  name = name.slice(0, 120)
+  return storeCleanUpload(deps, userId, image, name, subscription)
 }
 
 /** The user's own asset, or NOT_FOUND (also for someone else's: existence is not revealed). */
@@ -210,6 +254,38 @@ export async function deleteUpload(
   await deleteObjects(deps.storage, [deleted.storageKey], log)
 }
 
+/**
+ * Deletes some of the user's uploads that no generation uses (a catalogue draft's photos when
+ * its mapping changes or it is deleted): rows first, then objects. Others are left alone.
+ */
+export async function deleteUnusedUploads(
+  deps: AssetStorageDeps,
+  userId: string,
+  ids: string[],
+  log: Logger,
+): Promise<void> {
+  if (ids.length === 0) return
+  const deleted = await deps.db
+    .delete(assets)
+    .where(
+      and(
+        eq(assets.userId, userId),
+        eq(assets.kind, 'upload'),
+        inArray(assets.id, ids),
+        sql`not exists (
+          select 1 from ${generations}
+          where ${generations.inputAssetId} = ${assets.id} or ${generations.referenceAssetId} = ${assets.id}
+        )`,
+      ),
+    )
+    .returning({ storageKey: assets.storageKey })
+  await deleteObjects(
+    deps.storage,
+    deleted.map((row) => row.storageKey),
+    log,
+  )
+}
+
 /** How many unused uploads one sweep statement removes; the sweep repeats until none are left. */
 const sweepBatchSize = 200
 
@@ -235,6 +311,8 @@ export async function sweepUnusedUploads(
             select 1 from ${generations}
             where ${generations.inputAssetId} = ${assets.id} or ${generations.referenceAssetId} = ${assets.id}
           )`,
+          // A catalogue draft's photos wait for its start (they go with the draft).
+          sql`not exists (select 1 from ${catalogueRows} where ${catalogueRows.inputAssetId} = ${assets.id})`,
         ),
       )
       .limit(sweepBatchSize)

@@ -11,8 +11,9 @@ import {
 /** How often an event stream looks at the database when nothing in this process says "changed". */
 const eventPollMs = 1000
 /**
- * The same, once this process's own worker has reported on the job: its notices carry every
- * change, and the look at the database is only a safety net.
+ * The same, once this process's own worker has reported on the job, or while the notifier hears
+ * other processes (PostgreSQL LISTEN): notices then carry every change, and the look at the
+ * database is only a safety net.
  */
 const eventSafetyPollMs = 5000
 /** Proxies close connections that stay silent; a comment this often keeps the stream open. */
@@ -43,8 +44,9 @@ export type GenerationEventsDeps = Pick<GenerationDeps, 'db' | 'notifier' | 'now
  * Opens the event stream of the user's own generation: NOT_FOUND for someone else's or an
  * unknown one, RATE_LIMITED past the user's open streams (both thrown before anything is sent).
  * Change notices from this process carry the changed row (and a stored result's file row), so
- * most events need no read; the row is also looked at every second (every 5 s once this
- * process's worker has reported), which is how jobs run by other processes are seen.
+ * most events need no read; other processes' notices (on PostgreSQL) say when to read it. The
+ * row is also looked at every second (every 5 s once this process's worker has reported, or
+ * while other processes' notices arrive), which is how changes whose notice was lost are seen.
  */
 export async function openGenerationEvents(
   deps: GenerationEventsDeps,
@@ -68,12 +70,12 @@ export async function openGenerationEvents(
     // The row a notice carried, if the latest notice carried one: it saves a read.
     let noticed: GenerationRow | undefined
     const assetCache = new Map<string, AssetRow>(owned.input ? [[owned.input.id, owned.input]] : [])
-    let pollMs = eventPollMs
+    let hasOwnNotices = false
     stops.push(
       deps.notifier.onGenerationChanged(id, (changed, stored) => {
         isDirty = true
         noticed = changed
-        if (changed) pollMs = eventSafetyPollMs
+        if (changed) hasOwnNotices = true
         for (const asset of stored ?? []) if (asset.userId === userId) assetCache.set(asset.id, asset)
         wake?.()
       }),
@@ -122,6 +124,7 @@ export async function openGenerationEvents(
         row = null
         if (isDirty || isSessionCheckDue || isClosed) continue
         await new Promise<void>((resolve) => {
+          const pollMs = hasOwnNotices || deps.notifier.isCrossProcess() ? eventSafetyPollMs : eventPollMs
           const timer = setTimeout(resolve, pollMs)
           wake = () => {
             clearTimeout(timer)

@@ -4,6 +4,7 @@ import type { Db } from '#server/db/client.ts'
 import {
   type AssetRow,
   assets,
+  catalogueRows,
   type GenerationResultRecord,
   type GenerationRow,
   generations,
@@ -15,12 +16,15 @@ import {
   type QuotaHold,
   quotaExceeded,
   releaseQuotaCtes,
+  releaseUnits,
   reservationCtes,
+  reserveUnits,
   storageQuotaExceeded,
   storageUsedSql,
 } from '#server/features/quota/quota.service.ts'
 import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
 import { AppError, type ErrorCode } from '#shared/errors.ts'
+import type { QuotaResource } from '#shared/quota.ts'
 
 // The job queue (decision 11): a generations row is its job, and every change of a job's state
 // is written here, each in one statement with the quota it settles (decision 14 says why one
@@ -125,8 +129,10 @@ export async function acceptJob(
   limits: AcceptLimits,
 ): Promise<GenerationRow> {
   const { hold } = limits
+  // Batch jobs (catalogue rows) are not counted: a batch runs at the user's fair share instead.
   const hasRoom = sql`(select count(*) from ${generations} active
-    where active.user_id = ${job.userId} and active.status in ('queued', 'running')) < ${limits.maxQueuedPerUser}`
+    where active.user_id = ${job.userId} and active.status in ('queued', 'running')
+      and active.batch_row_id is null) < ${limits.maxQueuedPerUser}`
   const hasStorage = sql`${storageUsedSql(job.userId)} < ${limits.storageQuotaBytes}`
   const result = (await deps.db.execute(sql`
     with room as (select ${hasRoom} as is_open, ${hasStorage} as has_storage),
@@ -162,7 +168,7 @@ export async function acceptJob(
 // --- Claim -----------------------------------------------------------------------------------
 
 /** The advisory lock serialized claims take; any constant unused elsewhere (see db/client.ts). */
-const claimLockId = 727_274_602
+export const claimLockId = 727_274_602
 
 export type ClaimOptions = {
   workerId: string
@@ -183,9 +189,15 @@ export type ClaimOptions = {
  * requests is picked up in one round trip, and the rows come back whole (no second read per job).
  */
 async function claimIn(tx: Db, options: ClaimOptions): Promise<ClaimedJob[]> {
+  // A job made from another's result (a batch's video from its image) is due once that one has
+  // settled: succeeded, it takes its result as input; failed or canceled, it is due so that the
+  // worker fails it with SOURCE_FAILED and gives its quota back.
   const isDue = (alias: string) => {
     const column = (name: string) => sql.raw(`${alias}.${name}`)
-    return sql`((${column('status')} = 'queued' and ${column('run_after')} <= now())
+    return sql`((${column('status')} = 'queued' and ${column('run_after')} <= now()
+        and (${column('source_generation_id')} is null or ${column('input_asset_id')} is not null
+          or exists (select 1 from ${generations} src where src.id = ${column('source_generation_id')}
+            and src.status in ('succeeded', 'failed', 'canceled'))))
       or (${column('status')} = 'running' and ${column('lease_until')} < now()))`
   }
   // A user's turn for each due job: their running jobs (live leases only; expired ones are due
@@ -226,6 +238,8 @@ async function claimIn(tx: Db, options: ClaimOptions): Promise<ClaimedJob[]> {
         leaseUntil: sql`clock_timestamp() + ${options.leaseMs} * interval '1 millisecond'`,
         startedAt: sql`coalesce(${generations.startedAt}, clock_timestamp())`,
         updatedAt: sql`clock_timestamp()`,
+        inputAssetId: sql`coalesce(${generations.inputAssetId}, (select (src.result->>'assetId')::uuid
+          from ${generations} src where src.id = ${generations.sourceGenerationId} and src.status = 'succeeded'))`,
       })
       .where(sql`${generations.id} in (${picked})`)
       .returning(),
@@ -321,7 +335,9 @@ export async function saveQueuePosition(
 /**
  * Applies an outcome only while the worker still holds the job, and settles its quota in the
  * same statement (kept on success, given back on failure): both happen, or neither. True when
- * it applied; the change is announced with the row (and the files it stored).
+ * it applied; the change is announced with the row (and the files it stored). The job no longer
+ * counts against its owner's running cap, so when the owner has jobs waiting (perhaps held back
+ * by that cap) it is also announced as new work: any worker, in any process, may take one now.
  */
 async function settle(
   deps: JobQueueDeps,
@@ -344,7 +360,13 @@ async function settle(
           eq(generations.status, 'running'),
         ),
       )
-      .returning(),
+      .returning({
+        ...getTableColumns(generations),
+        // Read before this update (one snapshot): the job itself is not among them.
+        ownerHasWaiting: sql<boolean>`exists (select 1 from ${generations} waiting
+          where waiting.user_id = ${generations.userId} and waiting.status = 'queued'
+            and waiting.run_after <= now())`.as('owner_has_waiting'),
+      }),
   )
   const reservation = sql`(select ${done.quotaReservationId} from ${done})`
   const quotaCtes =
@@ -353,12 +375,15 @@ async function settle(
       : quota === 'commit'
         ? commitQuotaCtes(db, reservation, now)
         : releaseQuotaCtes(db, reservation, now)
-  const [updated] = await db
+  const [settled] = await db
     .with(done, ...quotaCtes)
     .select()
     .from(done)
-  if (updated) deps.notifier.generationChanged(row.id, updated, storedAssets)
-  return updated !== undefined
+  if (!settled) return false
+  const { ownerHasWaiting, ...updated } = settled
+  deps.notifier.generationChanged(row.id, updated, storedAssets)
+  if (ownerHasWaiting) deps.notifier.workAvailable()
+  return true
 }
 
 /** Succeeded, with its result (and the files it stored); the quota is kept. */
@@ -416,14 +441,17 @@ export function retryJob(deps: JobQueueDeps, held: HeldJob, runAfter: Date): Pro
 /**
  * Back to the queue untouched, at once, on shutdown (and not counted as a try): a provider
  * request id, if any, stays, so the next worker resumes it instead of paying for it twice.
+ * Announced as new work, so workers in other processes take it without waiting for a poll.
  */
-export function handBackJob(deps: JobQueueDeps, held: HeldJob): Promise<boolean> {
-  return settle(
+export async function handBackJob(deps: JobQueueDeps, held: HeldJob): Promise<boolean> {
+  const isHandedBack = await settle(
     deps,
     held,
     { status: 'queued', attempts: Math.max(0, held.row.attempts - 1), runAfter: new Date() },
     'keep',
   )
+  if (isHandedBack) deps.notifier.workAvailable()
+  return isHandedBack
 }
 
 // --- Cancel ----------------------------------------------------------------------------------
@@ -433,8 +461,13 @@ export function handBackJob(deps: JobQueueDeps, held: HeldJob): Promise<boolean>
  * statement; a running one is flagged, and its worker stops it (renewLease reports the flag) and
  * gives the quota back with stopJob. A finished one is left as it is.
  */
-export async function cancelJob(deps: JobQueueDeps, id: string, now: () => Date): Promise<void> {
+export async function cancelJob(
+  deps: JobQueueDeps,
+  job: { id: string; userId: string },
+  now: () => Date,
+): Promise<void> {
   const { db } = deps
+  const { id } = job
   // A queued one: canceled, and its quota given back, in one statement.
   const canceled = db.$with('canceled').as(
     db
@@ -463,6 +496,194 @@ export async function cancelJob(deps: JobQueueDeps, id: string, now: () => Date)
       .set({ cancelRequested: true })
       .where(and(eq(generations.id, id), eq(generations.status, 'running')))
   }
-  deps.notifier.generationChanged(id)
+  deps.notifier.generationChanged(id, undefined, undefined, job.userId)
   if (!canceledNow) deps.notifier.workAvailable()
+}
+
+// --- Batches -----------------------------------------------------------------------------------
+
+/** One job of a catalogue batch: its id is chosen beforehand, so a video can name its image. */
+export type BatchJobRequest = JobRequest & {
+  id: string
+  batchRowId: string
+  /** The quota it holds (null: SEO, or the user's own key). */
+  resource: QuotaResource | null
+}
+
+export type BatchAcceptance = { kind: 'accepted' } | { kind: 'short'; resource: QuotaResource }
+
+const insertChunk = 500
+
+/**
+ * Queues a batch's jobs in one transaction with their quota (plan first, then credits, all or
+ * nothing: a batch never starts partly by accident) and whatever else the caller writes in
+ * `within` (the batch's own state). Storage full: STORAGE_QUOTA_EXCEEDED. Quota short: nothing
+ * is written and the short resource is named. Batch jobs are not counted against the per-user
+ * queue cap: the fair claim runs them at the user's share.
+ */
+export async function acceptBatchJobs(
+  deps: JobQueueDeps,
+  input: {
+    userId: string
+    jobs: BatchJobRequest[]
+    holds: Partial<Record<QuotaResource, QuotaHold>>
+    storageQuotaBytes: number
+    within?: (tx: Db) => Promise<void>
+  },
+): Promise<BatchAcceptance> {
+  const outcome = await deps.db
+    .transaction(async (txRaw): Promise<BatchAcceptance> => {
+      const tx = txRaw as unknown as Db
+      const storage = (await tx.execute(
+        sql`select ${storageUsedSql(input.userId)} < ${input.storageQuotaBytes} as has_room`,
+      )) as unknown as { rows: { has_room: boolean }[] }
+      if (!storage.rows[0]?.has_room) throw storageQuotaExceeded()
+      const reservations = new Map<QuotaResource, string[]>()
+      for (const resource of ['images', 'videos'] as const) {
+        const count = input.jobs.filter((job) => job.resource === resource).length
+        if (count === 0) continue
+        const hold = input.holds[resource]
+        if (!hold) throw quotaExceeded(resource)
+        const ids = await reserveUnits(tx, hold, count)
+        // Thrown to roll back what the other resource reserved; turned into the answer below.
+        if (!ids) throw new BatchShort(resource)
+        reservations.set(resource, ids)
+      }
+      const rows = input.jobs.map((job) => ({
+        id: job.id,
+        userId: job.userId,
+        tool: job.tool,
+        mode: job.mode,
+        aspectRatio: job.aspectRatio,
+        prompt: job.prompt ?? '',
+        context: job.context ?? {},
+        inputAssetId: job.inputAssetId ?? null,
+        referenceAssetId: job.referenceAssetId ?? null,
+        sourceGenerationId: job.sourceGenerationId ?? null,
+        provider: job.provider,
+        usesOwnKey: job.usesOwnKey,
+        batchRowId: job.batchRowId,
+        quotaReservationId: job.resource ? (reservations.get(job.resource)?.pop() ?? null) : null,
+      }))
+      for (let at = 0; at < rows.length; at += insertChunk) {
+        await tx.insert(generations).values(rows.slice(at, at + insertChunk))
+      }
+      await input.within?.(tx)
+      return { kind: 'accepted' }
+    })
+    .catch((error: unknown) => {
+      if (error instanceof BatchShort) return { kind: 'short', resource: error.resource } as const
+      throw error
+    })
+  if (outcome.kind === 'accepted') deps.notifier.workAvailable()
+  return outcome
+}
+
+class BatchShort extends Error {
+  constructor(readonly resource: QuotaResource) {
+    super(`batch needs more ${resource} than are left`)
+  }
+}
+
+/** The batch's jobs, as a subquery of ids. */
+function batchJobsOf(batchId: string) {
+  return sql`${generations.batchRowId} in (select ${catalogueRows.id} from ${catalogueRows}
+    where ${catalogueRows.batchId} = ${batchId})`
+}
+
+/**
+ * Cancels what of a batch has not finished: queued jobs at once, their quota given back in the
+ * same transaction; running ones flagged, for their workers to stop (and give theirs back).
+ * Returns how many were canceled at once.
+ */
+export async function cancelBatchJobs(deps: JobQueueDeps, batchId: string, now: Date): Promise<number> {
+  const canceled = await deps.db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db
+    const rows = await tx
+      .update(generations)
+      .set({ status: 'canceled', errorCode: 'GENERATION_CANCELED', finishedAt: now })
+      .where(and(batchJobsOf(batchId), eq(generations.status, 'queued')))
+      .returning({
+        id: generations.id,
+        userId: generations.userId,
+        reservationId: generations.quotaReservationId,
+      })
+    await releaseUnits(
+      tx,
+      rows.flatMap((row) => (row.reservationId ? [row.reservationId] : [])),
+      now,
+    )
+    await tx
+      .update(generations)
+      .set({ cancelRequested: true })
+      .where(and(batchJobsOf(batchId), eq(generations.status, 'running')))
+    return rows
+  })
+  for (const row of canceled) deps.notifier.generationChanged(row.id, undefined, undefined, row.userId)
+  deps.notifier.workAvailable()
+  return canceled.length
+}
+
+/**
+ * Queues a batch's failed jobs again, each with a new unit of quota (theirs was given back when
+ * they failed), all or nothing. A video whose image failed waits for the image again.
+ */
+export async function retryBatchJobs(
+  deps: JobQueueDeps,
+  input: { batchId: string; holds: Partial<Record<QuotaResource, QuotaHold>>; now: Date },
+): Promise<BatchAcceptance & { retried?: number }> {
+  const outcome = await deps.db
+    .transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db
+      const failed = await tx
+        .select({
+          id: generations.id,
+          userId: generations.userId,
+          mode: generations.mode,
+          usesOwnKey: generations.usesOwnKey,
+        })
+        .from(generations)
+        .where(and(batchJobsOf(input.batchId), eq(generations.status, 'failed')))
+        .for('update')
+      const resourceOf = (job: (typeof failed)[number]): QuotaResource | null =>
+        job.usesOwnKey || job.mode === 'seo' ? null : job.mode === 'image' ? 'images' : 'videos'
+      const reservations = new Map<QuotaResource, string[]>()
+      for (const resource of ['images', 'videos'] as const) {
+        const count = failed.filter((job) => resourceOf(job) === resource).length
+        if (count === 0) continue
+        const hold = input.holds[resource]
+        if (!hold) throw quotaExceeded(resource)
+        const ids = await reserveUnits(tx, hold, count)
+        if (!ids) throw new BatchShort(resource)
+        reservations.set(resource, ids)
+      }
+      for (const job of failed) {
+        const resource = resourceOf(job)
+        await tx
+          .update(generations)
+          .set({
+            status: 'queued',
+            errorCode: null,
+            result: null,
+            attempts: 0,
+            runAfter: input.now,
+            finishedAt: null,
+            startedAt: null,
+            providerRequestId: null,
+            queuePosition: null,
+            cancelRequested: false,
+            quotaReservationId: resource ? (reservations.get(resource)?.pop() ?? null) : null,
+          })
+          .where(eq(generations.id, job.id))
+      }
+      return { kind: 'accepted' as const, retried: failed.length, jobs: failed }
+    })
+    .catch((error: unknown) => {
+      if (error instanceof BatchShort) return { kind: 'short' as const, resource: error.resource }
+      throw error
+    })
+  if (outcome.kind === 'short') return outcome
+  for (const job of outcome.jobs) deps.notifier.generationChanged(job.id, undefined, undefined, job.userId)
+  deps.notifier.workAvailable()
+  return { kind: 'accepted', retried: outcome.retried }
 }

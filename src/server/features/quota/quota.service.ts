@@ -117,6 +117,57 @@ export async function reserveQuota(
   return { reservationId }
 }
 
+/** Units of a resource the user can still hold now: the period's plan quota left, plus credits. */
+export async function availableUnits(db: Db, hold: QuotaHold): Promise<number> {
+  const used = sql.raw(usedColumnName[hold.resource])
+  const credits = sql.raw(hold.resource)
+  const result = (await db.execute(sql`select
+      coalesce((select ${used} from ${usageMonthly}
+        where user_id = ${hold.userId} and period = ${hold.period}), 0)::int as used,
+      coalesce((select ${credits} from ${creditBalances} where user_id = ${hold.userId}), 0)::int as credits
+  `)) as unknown as { rows: { used: number; credits: number }[] }
+  const row = result.rows[0]
+  return Math.max(0, hold.quota - Number(row?.used ?? 0)) + Number(row?.credits ?? 0)
+}
+
+/**
+ * Holds `count` units at once (a catalogue batch), inside the caller's transaction: the period's
+ * plan quota first, then credits, like single reservations. The period's row and the credit
+ * balance are locked for the rest of the transaction, so concurrent single reservations wait and
+ * then see the new counts. Returns the reservation ids, or null (nothing held) when fewer than
+ * `count` units are left.
+ */
+export async function reserveUnits(tx: Db, hold: QuotaHold, count: number): Promise<string[] | null> {
+  if (count <= 0) return []
+  const used = sql.raw(usedColumnName[hold.resource])
+  const credits = sql.raw(hold.resource)
+  await tx.execute(sql`insert into ${usageMonthly} (user_id, period) values (${hold.userId}, ${hold.period})
+    on conflict (user_id, period) do nothing`)
+  const locked = (await tx.execute(sql`select
+      (select ${used} from ${usageMonthly} where user_id = ${hold.userId} and period = ${hold.period}
+        for update)::int as used,
+      coalesce((select ${credits} from ${creditBalances} where user_id = ${hold.userId} for update), 0)::int
+        as credits`)) as unknown as { rows: { used: number; credits: number }[] }
+  const state = locked.rows[0]
+  const fromPlan = Math.min(count, Math.max(0, hold.quota - Number(state?.used ?? 0)))
+  const fromCredits = count - fromPlan
+  if (fromCredits > Number(state?.credits ?? 0)) return null
+  if (fromPlan > 0) {
+    await tx.execute(sql`update ${usageMonthly} set ${used} = ${used} + ${fromPlan}
+      where user_id = ${hold.userId} and period = ${hold.period}`)
+  }
+  if (fromCredits > 0) {
+    await tx.execute(sql`update ${creditBalances} set ${credits} = ${credits} - ${fromCredits}, updated_at = now()
+      where user_id = ${hold.userId}`)
+  }
+  const inserted = (await tx.execute(sql`insert into ${quotaReservations} (user_id, period, resource, source)
+    select ${hold.userId}, ${hold.period}, ${hold.resource}, case when n <= ${fromPlan} then 'plan' else 'credit' end
+    from generate_series(1, ${count}) as n
+    order by n
+    returning id`)) as unknown as { rows: { id: string }[] }
+  return inserted.rows.map((row) => row.id)
+}
+
 /** A reservation id, or an expression giving one (a column of an earlier expression). */
 type ReservationRef = string | SQL
 
@@ -200,6 +251,45 @@ export async function commitQuota(db: Db, reservationId: string, now: Date): Pro
   const [committed] = commitQuotaCtes(db, reservationId, now)
   const rows = await db.with(committed).select().from(committed)
   return rows.length > 0
+}
+
+/**
+ * Gives many reserved units back (a batch canceled), inside the caller's transaction, each
+ * exactly once, to where it came from. Returns how many this call released.
+ */
+export async function releaseUnits(tx: Db, reservationIds: string[], now: Date): Promise<number> {
+  if (reservationIds.length === 0) return 0
+  const result = (await tx.execute(sql`with released as (
+      update ${quotaReservations} set status = 'released', settled_at = ${now.toISOString()}::timestamptz
+      where id = any(${`{${reservationIds.join(',')}}`}::uuid[]) and status = 'reserved'
+      returning user_id, period, resource, source
+    ),
+    plan as (
+      select user_id, period,
+        count(*) filter (where resource = 'images')::int as images,
+        count(*) filter (where resource = 'videos')::int as videos
+      from released where source = 'plan' group by user_id, period
+    ),
+    credit as (
+      select user_id,
+        count(*) filter (where resource = 'images')::int as images,
+        count(*) filter (where resource = 'videos')::int as videos
+      from released where source = 'credit' group by user_id
+    ),
+    plan_back as (
+      update ${usageMonthly} u set images_used = greatest(u.images_used - plan.images, 0),
+        videos_used = greatest(u.videos_used - plan.videos, 0)
+      from plan where u.user_id = plan.user_id and u.period = plan.period
+      returning u.id
+    ),
+    credit_back as (
+      update ${creditBalances} c set images = c.images + credit.images, videos = c.videos + credit.videos,
+        updated_at = ${now.toISOString()}::timestamptz
+      from credit where c.user_id = credit.user_id
+      returning c.user_id
+    )
+    select count(*)::int as released from released`)) as unknown as { rows: { released: number }[] }
+  return Number(result.rows[0]?.released ?? 0)
 }
 
 /** Gives a reserved unit back on its own, in one statement. True when this call settled it. */

@@ -1,6 +1,7 @@
 import app from './app.json'
 import auth from './auth.json'
 import billing from './billing.json'
+import catalogue from './catalogue.json'
 import common from './common.json'
 import contact from './contact.json'
 import emails from './emails.json'
@@ -17,6 +18,7 @@ export const enMessages = {
   app,
   auth,
   billing,
+  catalogue,
   common,
   contact,
   emails,

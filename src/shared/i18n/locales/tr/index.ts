@@ -2,6 +2,7 @@ import type { AppMessages } from '../../messages.ts'
 import app from './app.json'
 import auth from './auth.json'
 import billing from './billing.json'
+import catalogue from './catalogue.json'
 import common from './common.json'
 import contact from './contact.json'
 import emails from './emails.json'
@@ -18,6 +19,7 @@ export const trMessages: AppMessages = {
   app,
   auth,
   billing,
+  catalogue,
   common,
   contact,
   emails,

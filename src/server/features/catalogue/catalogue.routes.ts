@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import { PassThrough, Readable } from 'node:stream'
+import { Hono } from 'hono'
+import { streamSSE } from 'hono/streaming'
+import type { Notifier } from '#server/events/notifier.ts'
+import { attachmentHeader } from '#server/http/attachment.ts'
+import type { AppEnv } from '#server/http/context.ts'
+import type { EventStreams } from '#server/http/event-streams.ts'
+import { receiveFileToDisk, receiveSingleFile } from '#server/http/multipart.ts'
+import { requestContext } from '#server/http/request-context.ts'
+import { currentUser, requireUser } from '#server/http/session.ts'
+import { validate } from '#server/http/validate.ts'
+import { catalogueLimits } from '#shared/catalogue/limits.ts'
+import {
+  type BatchListResponse,
+  type BatchView,
+  type CatalogueImportView,
+  type SavedMappingResponse,
+  startBatchRequestSchema,
+  updateMappingRequestSchema,
+} from '#shared/contracts/catalogue.ts'
+import { openBatchEvents } from './batch-events.ts'
+import {
+  type CatalogueDeps,
+  cancelCatalogueBatch,
+  checkPhotos,
+  deleteDraft,
+  exportableBatch,
+  exportFileName,
+  getBatchView,
+  getImportView,
+  getSavedMapping,
+  importList,
+  listBatches,
+  retryCatalogueBatch,
+  startBatch,
+  updateMapping,
+  writeBatchExport,
+} from './catalogue.service.ts'
+
+export type CatalogueRouteDeps = CatalogueDeps & {
+  /** A private folder for uploads on their way in (a photo ZIP is read from disk, not memory). */
+  tempDir: string
+  notifier: Notifier
+  /** Caps each user's open event streams; app.ts passes the one sign-outs signal. */
+  streams: EventStreams
+}
+
+/** The catalogue API; the shapes are in shared/contracts/catalogue.ts. */
+export function catalogueRoutes(deps: CatalogueRouteDeps) {
+  return (
+    new Hono<AppEnv>()
+      .use(requireUser)
+      .post('/imports', async (c) => {
+        const file = await receiveSingleFile(c.req.raw, catalogueLimits.maxListFileBytes)
+        const view = await importList(deps, currentUser(c).id, { name: file.name, bytes: file.bytes })
+        return c.json<CatalogueImportView>(view, 201)
+      })
+      .get('/mapping', async (c) =>
+        c.json<SavedMappingResponse>(await getSavedMapping(deps, currentUser(c).id)),
+      )
+      .get('/batches', async (c) => c.json<BatchListResponse>(await listBatches(deps, currentUser(c).id)))
+      .get('/batches/:id/import', async (c) =>
+        c.json<CatalogueImportView>(await getImportView(deps, currentUser(c).id, c.req.param('id'))),
+      )
+      .put('/batches/:id/mapping', validate('json', updateMappingRequestSchema), async (c) =>
+        c.json<CatalogueImportView>(
+          await updateMapping(deps, currentUser(c).id, c.req.param('id'), c.req.valid('json').mapping),
+        ),
+      )
+      .post('/batches/:id/photos', async (c) => {
+        const path = join(deps.tempDir, `photos-${randomUUID()}.zip`)
+        const zip = await receiveFileToDisk(c.req.raw, catalogueLimits.photoZip.maxFileBytes, path)
+        return c.json<CatalogueImportView>(
+          await checkPhotos(deps, currentUser(c).id, c.req.param('id'), zip ? { path } : null),
+        )
+      })
+      .post('/batches/:id/start', validate('json', startBatchRequestSchema), async (c) =>
+        c.json<BatchView>(await startBatch(deps, currentUser(c).id, c.req.param('id'), c.req.valid('json'))),
+      )
+      .get('/batches/:id', async (c) =>
+        c.json<BatchView>(await getBatchView(deps, currentUser(c).id, c.req.param('id'))),
+      )
+      // Server-sent events: the batch's view whenever it changes, until it is finished.
+      .get('/batches/:id/events', async (c) => {
+        const events = await openBatchEvents(deps, {
+          userId: currentUser(c).id,
+          sessionId: c.get('sessionId'),
+          batchId: c.req.param('id'),
+        })
+        return streamSSE(c, async (stream) => {
+          stream.onAbort(() => events.close())
+          for await (const event of events) {
+            if (stream.aborted) break
+            if (event.type === 'keep-alive') await stream.write(': keep-alive\n\n')
+            else await stream.writeSSE({ event: 'batch', data: JSON.stringify(event.batch), id: event.id })
+          }
+        })
+      })
+      .post('/batches/:id/cancel', async (c) =>
+        c.json<BatchView>(await cancelCatalogueBatch(deps, currentUser(c).id, c.req.param('id'))),
+      )
+      .post('/batches/:id/retry', async (c) =>
+        c.json<BatchView>(await retryCatalogueBatch(deps, currentUser(c).id, c.req.param('id'))),
+      )
+      // The ZIP is streamed while it is built; an error after the first byte can only cut it off
+      // (the archive is destroyed, so a cut-off download never looks complete).
+      .get('/batches/:id/export', async (c) => {
+        const userId = currentUser(c).id
+        const batch = await exportableBatch(deps, userId, c.req.param('id'))
+        const out = new PassThrough()
+        const log = c.get('log')
+        writeBatchExport(deps, userId, batch.id, {
+          out,
+          locale: requestContext.getStore()?.locale ?? 'en',
+          signal: c.req.raw.signal,
+          tempDir: deps.tempDir,
+        }).catch((error: unknown) => {
+          if (!c.req.raw.signal.aborted)
+            log.error({ err: error, batchId: batch.id }, 'catalogue export failed')
+          out.destroy(error instanceof Error ? error : new Error('export failed'))
+        })
+        return new Response(Readable.toWeb(out) as unknown as ReadableStream, {
+          headers: {
+            'Content-Type': 'application/zip',
+            'Content-Disposition': attachmentHeader(exportFileName(batch)),
+            'Cache-Control': 'private, no-store',
+          },
+        })
+      })
+      .delete('/batches/:id', async (c) => {
+        await deleteDraft(deps, currentUser(c).id, c.req.param('id'))
+        return c.body(null, 204)
+      })
+  )
+}

@@ -1,0 +1,732 @@
+import { rm } from 'node:fs/promises'
+import { and, desc, eq, sql } from 'drizzle-orm'
+import type { Db } from '#server/db/client.ts'
+import {
+  type CatalogueBatchRow,
+  type CatalogueRowRow,
+  catalogueBatches,
+  catalogueMappings,
+  catalogueRows,
+  type SubscriptionRow,
+} from '#server/db/schema/index.ts'
+import {
+  type AssetStorageDeps,
+  deleteUnusedUploads,
+  storeRemoteUpload,
+  storeUpload,
+} from '#server/features/assets/assets.service.ts'
+import { getActiveSubscription } from '#server/features/billing/subscription.service.ts'
+import {
+  type BatchOutputPlan,
+  type BatchProduct,
+  batchOutputs,
+  batchQuota,
+  batchResults,
+  cancelBatch,
+  type GenerationDeps,
+  queueBatch,
+  retryBatch,
+} from '#server/features/generations/generations.service.ts'
+import type { Logger } from '#server/logger.ts'
+import type { PublicRequestDeps } from '#server/net/public-request.ts'
+import {
+  type ColumnMapping,
+  type SavedMapping,
+  suggestMapping,
+  toSavedMapping,
+} from '#shared/catalogue/columns.ts'
+import type { RowProblem, RowProblemCode } from '#shared/catalogue/row-problems.ts'
+import {
+  type BatchCounts,
+  type BatchListResponse,
+  type BatchRowState,
+  type BatchRowView,
+  type BatchSummary,
+  type BatchView,
+  type CatalogueImportView,
+  previewRowCount,
+  type QuotaShortDetails,
+  type SavedMappingResponse,
+  type StartBatchRequest,
+} from '#shared/contracts/catalogue.ts'
+import { AppError, type ErrorCode } from '#shared/errors.ts'
+import type { Locale } from '#shared/i18n/locales.ts'
+import { type ExportFile, type ExportProduct, writeCatalogueExport } from './export/catalogue-export.ts'
+import { openPhotoZip, type PhotoFinder, type PhotoZip } from './import/photo-zip.ts'
+import { type ListRow, readProductList } from './import/read-product-list.ts'
+import { type CatalogueRow, type PhotoRef, validateRows } from './import/validate-rows.ts'
+
+// The catalogue (decision 24): a product list becomes a draft batch (its rows kept with their
+// problems), its photos are checked and stored under the confirmed mapping, and starting it
+// queues every output of every good row at once on the generation queue, with the quota for all
+// of them. Progress, cancel and retry read and change those generations.
+
+export type CatalogueDeps = AssetStorageDeps & {
+  generations: GenerationDeps
+  /** The public-address guard's settings, for image addresses in a list. */
+  fetch: PublicRequestDeps
+  log: Logger
+  now: () => Date
+}
+
+/** Photos checked and stored at once while an import's photos step runs. */
+const photoConcurrency = 4
+/** Rows written per insert statement. */
+const insertChunk = 250
+
+// --- Reading a batch ---------------------------------------------------------------------------
+
+async function ownedBatch(db: Db, userId: string, batchId: string): Promise<CatalogueBatchRow> {
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(batchId)
+  const [batch] = isUuid
+    ? await db
+        .select()
+        .from(catalogueBatches)
+        .where(and(eq(catalogueBatches.id, batchId), eq(catalogueBatches.userId, userId)))
+    : []
+  if (!batch) throw new AppError('NOT_FOUND', 'No such batch')
+  return batch
+}
+
+async function rowsOf(db: Db, batchId: string): Promise<CatalogueRowRow[]> {
+  return db.select().from(catalogueRows).where(eq(catalogueRows.batchId, batchId)).orderBy(catalogueRows.line)
+}
+
+function isProduct(row: Pick<CatalogueRowRow, 'problems'>): boolean {
+  return row.problems.length === 0
+}
+
+function summaryOf(batch: CatalogueBatchRow, counts: { rows: number; products: number }): BatchSummary {
+  return {
+    id: batch.id,
+    status: batch.status,
+    fileName: batch.fileName,
+    rowCount: counts.rows,
+    productCount: counts.products,
+    presetId: batch.presetId,
+    createdAt: batch.createdAt.toISOString(),
+    startedAt: batch.startedAt?.toISOString() ?? null,
+    finishedAt: batch.finishedAt?.toISOString() ?? null,
+  }
+}
+
+function listRowOf(row: CatalogueRowRow): ListRow {
+  const links = Object.entries(row.links)
+  return {
+    line: row.line,
+    cells: row.cells,
+    tooLong: row.tooLong,
+    ...(links.length > 0 ? { links: new Map(links.map(([column, url]) => [Number(column), url])) } : {}),
+  }
+}
+
+function importView(batch: CatalogueBatchRow, rows: CatalogueRowRow[]): CatalogueImportView {
+  const imageRefsNamed = rows.some((row) => row.imageRefs.some((ref) => !/^https?:\/\//i.test(ref)))
+  return {
+    batch: summaryOf(batch, { rows: rows.length, products: rows.filter(isProduct).length }),
+    headers: batch.headers,
+    mapping: batch.mapping,
+    sampleRows: rows.slice(0, previewRowCount).map((row) => ({ line: row.line, cells: row.cells })),
+    problems: rows.flatMap((row) => row.problems),
+    zipPhotoCount: batch.zipPhotoCount,
+    photosChecked: batch.photosCheckedAt !== null,
+    needsZip: imageRefsNamed,
+  }
+}
+
+// --- Import: the list --------------------------------------------------------------------------
+
+/**
+ * Answers every photo name as found: the list step checks the text alone, and the photos step
+ * checks the names against the ZIP.
+ */
+const anyPhotoName: PhotoFinder = {
+  find: (reference) => ({
+    status: 'found',
+    entry: { path: reference, alternates: [], size: 0, compressedSize: 0 },
+  }),
+}
+
+function refsOf(row: CatalogueRow): string[] {
+  return row.photos.map((photo) => (photo.kind === 'url' ? photo.url : photo.reference))
+}
+
+/** The rows' values under a mapping, for storing (cells, links and cut columns stay as read). */
+function rowValues(list: ListRow[], validated: CatalogueRow[]) {
+  return validated.map((row, index) => {
+    const source = list[index] as ListRow
+    return {
+      line: row.line,
+      sku: row.sku,
+      name: row.name,
+      cells: source.cells,
+      links: Object.fromEntries([...(source.links ?? new Map()).entries()].map(([k, v]) => [String(k), v])),
+      tooLong: source.tooLong,
+      imageRefs: refsOf(row),
+      problems: row.problems,
+    }
+  })
+}
+
+async function savedMappingOf(db: Db, userId: string): Promise<SavedMapping | undefined> {
+  const [saved] = await db
+    .select({ mapping: catalogueMappings.mapping })
+    .from(catalogueMappings)
+    .where(eq(catalogueMappings.userId, userId))
+  return saved?.mapping
+}
+
+async function rememberMapping(db: Db, userId: string, headers: string[], mapping: ColumnMapping) {
+  const saved = toSavedMapping(headers, mapping)
+  await db
+    .insert(catalogueMappings)
+    .values({ userId, mapping: saved })
+    .onConflictDoUpdate({ target: catalogueMappings.userId, set: { mapping: saved, updatedAt: new Date() } })
+}
+
+/**
+ * Reads a product list into a draft batch: the header, every row with its text problems under
+ * the suggested mapping (the user's last one where its headers are present). Whole-file
+ * problems are CATALOGUE_* errors and store nothing.
+ */
+export async function importList(
+  deps: CatalogueDeps,
+  userId: string,
+  file: { name: string; bytes: Buffer },
+): Promise<CatalogueImportView> {
+  await requirePlan(deps.db, userId, deps.now())
+  const list = await readProductList(file.bytes, file.name, {
+    savedMapping: await savedMappingOf(deps.db, userId),
+  })
+  const mapping = list.suggestedMapping
+  const validated = validateMapped(list, mapping)
+  const values = rowValues(list.rows, validated)
+  const batch = await deps.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(catalogueBatches)
+      .values({ userId, fileName: cleanFileName(file.name), headers: list.headers, mapping })
+      .returning()
+    if (!created) throw new Error('batch insert returned no row')
+    for (let at = 0; at < values.length; at += insertChunk) {
+      await tx
+        .insert(catalogueRows)
+        .values(values.slice(at, at + insertChunk).map((v) => ({ ...v, batchId: created.id })))
+    }
+    return created
+  })
+  return importView(batch, await rowsOf(deps.db, batch.id))
+}
+
+/** Validates the text under a mapping; a mapping without SKU or name is checked later, on change. */
+function validateMapped(
+  list: { headers: string[]; rows: ListRow[] },
+  mapping: ColumnMapping,
+): CatalogueRow[] {
+  try {
+    return validateRows(list, mapping, anyPhotoName).rows
+  } catch (error) {
+    // The suggested mapping lacks a required field (no header was recognised): every row waits
+    // for the user's mapping, with the problem shown as the missing field.
+    if (error instanceof AppError && error.code === 'VALIDATION_FAILED') {
+      return list.rows.map((row) => ({
+        sku: '',
+        name: '',
+        brand: '',
+        category: '',
+        color: '',
+        material: '',
+        description: '',
+        line: row.line,
+        photos: [],
+        imageUrls: [],
+        problems: [{ line: row.line, code: mapping.sku === undefined ? 'skuEmpty' : 'nameEmpty' }],
+        isValid: false,
+      }))
+    }
+    throw error
+  }
+}
+
+function cleanFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? 'list'
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what goes
+  return base.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200) || 'list'
+}
+
+async function requirePlan(db: Db, userId: string, now: Date): Promise<SubscriptionRow> {
+  const subscription = await getActiveSubscription(db, userId, now)
+  if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'No active plan')
+  return subscription
+}
+
+async function requireDraft(db: Db, userId: string, batchId: string): Promise<CatalogueBatchRow> {
+  const batch = await ownedBatch(db, userId, batchId)
+  if (batch.status !== 'draft') throw new AppError('CATALOGUE_BATCH_STARTED', 'The batch has started')
+  return batch
+}
+
+/**
+ * Applies the user's mapping: every row checked again (text only), the mapping remembered for
+ * the next import. Photos checked under the old mapping are dropped (their rows may name others).
+ */
+export async function updateMapping(
+  deps: CatalogueDeps,
+  userId: string,
+  batchId: string,
+  mapping: ColumnMapping,
+): Promise<CatalogueImportView> {
+  const batch = await requireDraft(deps.db, userId, batchId)
+  const stored = await rowsOf(deps.db, batch.id)
+  const list = { headers: batch.headers, rows: stored.map(listRowOf) }
+  const validated = validateRows(list, mapping, anyPhotoName).rows
+  const values = rowValues(list.rows, validated)
+  const oldPhotos = stored.flatMap((row) => (row.inputAssetId ? [row.inputAssetId] : []))
+  const updated = await deps.db.transaction(async (tx) => {
+    await tx.delete(catalogueRows).where(eq(catalogueRows.batchId, batch.id))
+    for (let at = 0; at < values.length; at += insertChunk) {
+      await tx
+        .insert(catalogueRows)
+        .values(values.slice(at, at + insertChunk).map((v) => ({ ...v, batchId: batch.id })))
+    }
+    const [changed] = await tx
+      .update(catalogueBatches)
+      .set({ mapping, photosCheckedAt: null, zipPhotoCount: null })
+      .where(eq(catalogueBatches.id, batch.id))
+      .returning()
+    return changed ?? batch
+  })
+  await rememberMapping(deps.db, userId, batch.headers, mapping)
+  await deleteUnusedUploads(deps, userId, oldPhotos, deps.log)
+  return importView(updated, await rowsOf(deps.db, batch.id))
+}
+
+// --- Import: the photos ------------------------------------------------------------------------
+
+/** What a photo's failure is, as a row problem. */
+function photoProblemOf(error: unknown): RowProblemCode | null {
+  if (!(error instanceof AppError)) return null
+  const code: ErrorCode = error.code
+  if (code.startsWith('URL_')) return 'imageUnreachable'
+  if (code === 'FILE_TYPE_INVALID' || code === 'IMAGE_UNREADABLE' || code === 'IMAGE_TOO_LARGE') {
+    return 'imageNotAnImage'
+  }
+  if (code === 'FILE_TOO_LARGE') return 'photoTooLarge'
+  return null
+}
+
+/** Runs `work` over `items`, at most `limit` at once. */
+async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++] as T
+      await work(item)
+    }
+  })
+  await Promise.all(lanes)
+}
+
+/**
+ * Checks every row's photos under the batch's mapping against the ZIP at `zipPath` (or, with no
+ * ZIP, the image addresses in the list), and stores each good row's first photo, checked and
+ * cleaned like an upload (addresses fetched through the public-address guard). Rows whose photo
+ * is missing, unreachable or not an image get that problem. The ZIP file is removed afterwards.
+ */
+export async function checkPhotos(
+  deps: CatalogueDeps,
+  userId: string,
+  batchId: string,
+  zip: { path: string } | null,
+): Promise<CatalogueImportView> {
+  try {
+    const batch = await requireDraft(deps.db, userId, batchId)
+    const subscription = await requirePlan(deps.db, userId, deps.now())
+    const stored = await rowsOf(deps.db, batch.id)
+    let photoZip: PhotoZip | null = null
+    try {
+      photoZip = zip ? await openPhotoZip(zip.path) : null
+      const list = { headers: batch.headers, rows: stored.map(listRowOf) }
+      const validated = validateRows(list, batch.mapping, photoZip)
+      const stale = stored.flatMap((row) => (row.inputAssetId ? [row.inputAssetId] : []))
+      const photoOf = new Map<number, string>()
+      const extraProblems = new Map<number, RowProblem>()
+      await eachLimited(
+        validated.rows.filter((row) => row.isValid),
+        photoConcurrency,
+        async (row) => {
+          const photo = row.photos[0] as PhotoRef
+          try {
+            const asset =
+              photo.kind === 'url'
+                ? await storeRemoteUpload(deps, userId, photo.url, subscription)
+                : await storeUpload(
+                    deps,
+                    userId,
+                    {
+                      bytes: await (photoZip as PhotoZip).readPhoto(photo.entry),
+                      name: photo.entry.path.split('/').pop() ?? 'photo',
+                    },
+                    subscription,
+                  )
+            photoOf.set(row.line, asset.id)
+          } catch (error) {
+            const code = photoProblemOf(error)
+            if (!code) throw error
+            extraProblems.set(row.line, {
+              line: row.line,
+              code,
+              value: photo.kind === 'url' ? photo.url.slice(0, 200) : photo.reference.slice(0, 200),
+            })
+          }
+        },
+      )
+      const values = rowValues(list.rows, validated.rows)
+      const updated = await deps.db.transaction(async (tx) => {
+        await tx.delete(catalogueRows).where(eq(catalogueRows.batchId, batch.id))
+        for (let at = 0; at < values.length; at += insertChunk) {
+          await tx.insert(catalogueRows).values(
+            values.slice(at, at + insertChunk).map((v) => {
+              const extra = extraProblems.get(v.line)
+              return {
+                ...v,
+                batchId: batch.id,
+                problems: extra ? [...v.problems, extra] : v.problems,
+                inputAssetId: photoOf.get(v.line) ?? null,
+              }
+            }),
+          )
+        }
+        const [changed] = await tx
+          .update(catalogueBatches)
+          .set({ photosCheckedAt: deps.now(), zipPhotoCount: photoZip ? photoZip.entries.length : null })
+          .where(eq(catalogueBatches.id, batch.id))
+          .returning()
+        return changed ?? batch
+      })
+      await deleteUnusedUploads(deps, userId, stale, deps.log)
+      return importView(updated, await rowsOf(deps.db, batch.id))
+    } finally {
+      photoZip?.close()
+    }
+  } finally {
+    if (zip) await rm(zip.path, { force: true })
+  }
+}
+
+// --- Start -------------------------------------------------------------------------------------
+
+/**
+ * Starts a draft: every output of every product (or of the first `limitRows`, when the user
+ * chose so after a short answer) queued at once with the quota for all of them. When the quota
+ * left does not cover them: CATALOGUE_QUOTA_SHORT with how many fit, and nothing starts.
+ */
+export async function startBatch(
+  deps: CatalogueDeps,
+  userId: string,
+  batchId: string,
+  request: StartBatchRequest & { outputs: BatchOutputPlan },
+): Promise<BatchView> {
+  const batch = await requireDraft(deps.db, userId, batchId)
+  if (!batch.photosCheckedAt) throw new AppError('CATALOGUE_PHOTOS_UNCHECKED', 'Photos not checked yet')
+  const rows = await rowsOf(deps.db, batch.id)
+  const ready = rows.filter((row) => isProduct(row) && row.inputAssetId)
+  if (ready.length === 0) throw new AppError('CATALOGUE_NO_PRODUCTS', 'No row can become a product')
+  const chosen = request.limitRows ? ready.slice(0, request.limitRows) : ready
+  const quota = await batchQuota(deps.generations, userId, request.outputs, chosen.length)
+  if (quota.fits < chosen.length) throw quotaShort(quota)
+  const products: BatchProduct[] = chosen.map((row) => ({
+    batchRowId: row.id,
+    inputAssetId: row.inputAssetId as string,
+    details: seoDetails(batch, row),
+  }))
+  const accepted = await queueBatch(deps.generations, userId, {
+    products,
+    outputs: request.outputs,
+    holds: quota.holds,
+    within: async (tx) => {
+      const [started] = await tx
+        .update(catalogueBatches)
+        .set({
+          status: 'running',
+          outputs: request.outputs,
+          presetId: request.presetId ?? null,
+          startedAt: deps.now(),
+        })
+        .where(and(eq(catalogueBatches.id, batch.id), eq(catalogueBatches.status, 'draft')))
+        .returning({ id: catalogueBatches.id })
+      if (!started) throw new AppError('CATALOGUE_BATCH_STARTED', 'The batch has started')
+    },
+  })
+  if (accepted.kind === 'short') {
+    // Spent between the check and the start (another request): say so with fresh numbers.
+    throw quotaShort(await batchQuota(deps.generations, userId, request.outputs, chosen.length))
+  }
+  return getBatchView(deps, userId, batch.id)
+}
+
+function quotaShort(quota: Awaited<ReturnType<typeof batchQuota>>): AppError {
+  const details: QuotaShortDetails = { needed: quota.needed, available: quota.available, fits: quota.fits }
+  return new AppError('CATALOGUE_QUOTA_SHORT', `Quota covers ${quota.fits} products`, details)
+}
+
+/** The text SEO copy is written from: the mapped fields a product has. */
+function seoDetails(batch: CatalogueBatchRow, row: CatalogueRowRow): Record<string, string> {
+  const cell = (field: keyof ColumnMapping) => {
+    const column = batch.mapping[field]
+    return column === undefined ? '' : (row.cells[column] ?? '').trim()
+  }
+  const details: Record<string, string> = {
+    name: row.name.slice(0, 120),
+    category: cell('category').slice(0, 80),
+    brand: cell('brand').slice(0, 80),
+    material: cell('material').slice(0, 80),
+    color: cell('color').slice(0, 80),
+    description: cell('description').slice(0, 1000),
+  }
+  return Object.fromEntries(Object.entries(details).filter(([, value]) => value !== ''))
+}
+
+// --- Progress ----------------------------------------------------------------------------------
+
+function rowState(outputs: { status: string }[]): BatchRowState {
+  if (outputs.some((output) => output.status === 'running')) return 'running'
+  if (outputs.some((output) => output.status === 'queued')) return 'queued'
+  if (outputs.some((output) => output.status === 'failed')) return 'failed'
+  if (outputs.length > 0 && outputs.every((output) => output.status === 'canceled')) return 'canceled'
+  if (outputs.some((output) => output.status === 'canceled')) return 'failed'
+  return 'done'
+}
+
+/** Seconds left at the pace so far: finished products per second since the start. */
+function etaSeconds(batch: CatalogueBatchRow, counts: BatchCounts, now: Date): number | null {
+  const left = counts.queued + counts.running
+  const finished = counts.done + counts.failed
+  if (!batch.startedAt || left === 0 || finished === 0) return null
+  const elapsed = (now.getTime() - batch.startedAt.getTime()) / 1000
+  return Math.max(1, Math.round((elapsed / finished) * left))
+}
+
+/**
+ * The batch with its rows' states (products only, once started), counts and ETA. A running batch
+ * whose generations have all settled is marked finished here, the first time it is read so.
+ */
+export async function getBatchView(deps: CatalogueDeps, userId: string, batchId: string): Promise<BatchView> {
+  let batch = await ownedBatch(deps.db, userId, batchId)
+  const rows = await rowsOf(deps.db, batch.id)
+  const products = rows.filter(isProduct)
+  const { byRow, photos } = await batchOutputs(
+    deps.db,
+    products.map((row) => row.id),
+    products.flatMap((row) => (row.inputAssetId ? [row.inputAssetId] : [])),
+  )
+  const started = batch.status === 'draft' ? [] : products.filter((row) => byRow.has(row.id))
+  const views: BatchRowView[] = started.map((row) => {
+    const outputs = byRow.get(row.id) ?? []
+    return {
+      id: row.id,
+      line: row.line,
+      sku: row.sku,
+      name: row.name,
+      state: rowState(outputs),
+      photo: row.inputAssetId ? (photos.get(row.inputAssetId) ?? null) : null,
+      outputs,
+    }
+  })
+  const counts: BatchCounts = { queued: 0, running: 0, done: 0, failed: 0, canceled: 0 }
+  for (const view of views) counts[view.state] += 1
+  if (batch.status === 'running' && counts.queued + counts.running === 0) {
+    const [finished] = await deps.db
+      .update(catalogueBatches)
+      .set({ status: 'finished', finishedAt: deps.now() })
+      .where(and(eq(catalogueBatches.id, batch.id), eq(catalogueBatches.status, 'running')))
+      .returning()
+    if (finished) batch = finished
+  }
+  return {
+    batch: summaryOf(batch, { rows: rows.length, products: products.length }),
+    outputs: batch.outputs,
+    counts,
+    etaSeconds: etaSeconds(batch, counts, deps.now()),
+    rows: views,
+  }
+}
+
+/** The user's batches, newest first, with their row and product counts. */
+export async function listBatches(deps: CatalogueDeps, userId: string): Promise<BatchListResponse> {
+  const result = await deps.db
+    .select({
+      batch: catalogueBatches,
+      rows: sql<number>`(select count(*)::int from ${catalogueRows} where ${catalogueRows.batchId} = ${catalogueBatches.id})`,
+      products: sql<number>`(select count(*)::int from ${catalogueRows} where ${catalogueRows.batchId} = ${catalogueBatches.id}
+        and jsonb_array_length(${catalogueRows.problems}) = 0)`,
+    })
+    .from(catalogueBatches)
+    .where(eq(catalogueBatches.userId, userId))
+    .orderBy(desc(catalogueBatches.createdAt))
+    .limit(100)
+  return {
+    batches: result.map((row) =>
+      summaryOf(row.batch, { rows: Number(row.rows), products: Number(row.products) }),
+    ),
+  }
+}
+
+/** A draft as the import steps show it (to come back to an import). */
+export async function getImportView(
+  deps: CatalogueDeps,
+  userId: string,
+  batchId: string,
+): Promise<CatalogueImportView> {
+  const batch = await ownedBatch(deps.db, userId, batchId)
+  return importView(batch, await rowsOf(deps.db, batch.id))
+}
+
+/** Cancels what of a started batch has not finished; its quota is given back. */
+export async function cancelCatalogueBatch(
+  deps: CatalogueDeps,
+  userId: string,
+  batchId: string,
+): Promise<BatchView> {
+  const batch = await ownedBatch(deps.db, userId, batchId)
+  if (batch.status === 'draft') throw new AppError('CATALOGUE_BATCH_NOT_STARTED', 'The batch has not started')
+  await cancelBatch(deps.generations, batch.id)
+  if (batch.status === 'running') {
+    await deps.db
+      .update(catalogueBatches)
+      .set({ status: 'canceled', finishedAt: deps.now() })
+      .where(and(eq(catalogueBatches.id, batch.id), eq(catalogueBatches.status, 'running')))
+  }
+  return getBatchView(deps, userId, batch.id)
+}
+
+/** Queues the failed outputs of a started batch again, with new quota (all or nothing). */
+export async function retryCatalogueBatch(
+  deps: CatalogueDeps,
+  userId: string,
+  batchId: string,
+): Promise<BatchView> {
+  const batch = await ownedBatch(deps.db, userId, batchId)
+  if (batch.status === 'draft' || !batch.outputs) {
+    throw new AppError('CATALOGUE_BATCH_NOT_STARTED', 'The batch has not started')
+  }
+  const view = await getBatchView(deps, userId, batch.id)
+  const failedRows = view.rows.filter((row) => row.state === 'failed').length
+  const quota = await batchQuota(deps.generations, userId, batch.outputs, failedRows)
+  const retried = await retryBatch(deps.generations, batch.id, quota.holds)
+  if (retried.kind === 'short') throw quotaShort(quota)
+  await deps.db
+    .update(catalogueBatches)
+    .set({ status: 'running', finishedAt: null })
+    .where(eq(catalogueBatches.id, batch.id))
+  return getBatchView(deps, userId, batch.id)
+}
+
+/** Deletes a draft with its stored photos; a started batch stays (its results are the user's). */
+export async function deleteDraft(deps: CatalogueDeps, userId: string, batchId: string): Promise<void> {
+  const batch = await requireDraft(deps.db, userId, batchId)
+  const rows = await rowsOf(deps.db, batch.id)
+  await deps.db.delete(catalogueBatches).where(eq(catalogueBatches.id, batch.id))
+  await deleteUnusedUploads(
+    deps,
+    userId,
+    rows.flatMap((row) => (row.inputAssetId ? [row.inputAssetId] : [])),
+    deps.log,
+  )
+}
+
+// --- Export ------------------------------------------------------------------------------------
+
+/** Products read per page while an export is written (memory stays flat). */
+const exportPage = 50
+
+/** A download name for the batch's export: the list's name without its extension. */
+export function exportFileName(batch: Pick<BatchSummary, 'fileName'>): string {
+  const stem = batch.fileName.replace(/\.[^.]+$/, '').trim() || 'catalogue'
+  return `${stem}-vitrin.zip`
+}
+
+/**
+ * The owner's started batch, for its export; CATALOGUE_BATCH_NOT_STARTED for a draft.
+ */
+export async function exportableBatch(
+  deps: CatalogueDeps,
+  userId: string,
+  batchId: string,
+): Promise<BatchSummary> {
+  const batch = await ownedBatch(deps.db, userId, batchId)
+  if (batch.status === 'draft') throw new AppError('CATALOGUE_BATCH_NOT_STARTED', 'The batch has not started')
+  return summaryOf(batch, { rows: 0, products: 0 })
+}
+
+/**
+ * Writes the batch's results (products with at least one finished output, in list order) as a
+ * ZIP to `out`, while reading them page by page: per SKU its images and video, then
+ * listing.csv and listing.xlsx (catalogue/export). Rejects when the browser goes away.
+ */
+export async function writeBatchExport(
+  deps: CatalogueDeps,
+  userId: string,
+  batchId: string,
+  input: { out: NodeJS.WritableStream; locale: Locale; signal: AbortSignal; tempDir: string },
+): Promise<void> {
+  const batch = await ownedBatch(deps.db, userId, batchId)
+  const db = deps.db
+  async function* products(): AsyncIterable<ExportProduct> {
+    let afterLine = 0
+    for (;;) {
+      const page = await db
+        .select()
+        .from(catalogueRows)
+        .where(
+          and(
+            eq(catalogueRows.batchId, batch.id),
+            sql`${catalogueRows.line} > ${afterLine}`,
+            sql`jsonb_array_length(${catalogueRows.problems}) = 0`,
+          ),
+        )
+        .orderBy(catalogueRows.line)
+        .limit(exportPage)
+      if (page.length === 0) return
+      afterLine = (page.at(-1) as CatalogueRowRow).line
+      const { byRow, assets } = await batchResults(
+        db,
+        page.map((row) => row.id),
+      )
+      for (const row of page) {
+        const results = byRow.get(row.id) ?? []
+        if (results.length === 0) continue
+        const files: ExportFile[] = []
+        let seo: ExportProduct['seo'] = null
+        for (const result of results) {
+          const record = result.result
+          if (record?.type === 'seo') {
+            seo = {
+              title: record.title,
+              description: record.description,
+              features: record.features,
+              keywords: record.keywords,
+            }
+            continue
+          }
+          const asset = record ? assets.get(record.assetId) : undefined
+          if (!record || !asset) continue
+          files.push({ assetId: asset.id, kind: record.type, mime: asset.mime, storageKey: asset.storageKey })
+        }
+        yield { line: row.line, sku: row.sku, name: row.name, cells: row.cells, files, seo }
+      }
+    }
+  }
+  await writeCatalogueExport(input.out, {
+    headers: batch.headers,
+    products: products(),
+    openFile: (file) => deps.storage.getStream(file.storageKey),
+    presetId: batch.presetId,
+    locale: input.locale,
+    signal: input.signal,
+    tempDir: input.tempDir,
+  })
+}
+
+export async function getSavedMapping(deps: CatalogueDeps, userId: string): Promise<SavedMappingResponse> {
+  return { mapping: (await savedMappingOf(deps.db, userId)) ?? {} }
+}
