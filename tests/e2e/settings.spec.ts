@@ -342,16 +342,20 @@ test('a beta account has no password to change, and is told why', async ({ page 
   await expect(page.getByRole('textbox', { name: 'Email' })).toHaveCount(0)
 })
 
-test('integrations are shown as coming soon, with nothing to click', async ({ page }) => {
+test('shop integrations are shown as coming soon; CSV Upload leads to the catalogue', async ({ page }) => {
   await signUpWithPlan(page, 'starter', 'integrations')
   await openSettings(page, 'en', '?tab=integrations')
-  for (const name of ['Shopify', 'WooCommerce', 'CSV Upload']) {
+  for (const name of ['Shopify', 'WooCommerce']) {
     const card = panel(page).getByRole('listitem', { name, exact: true })
     await expect(card).toBeVisible()
     await expect(card.getByText('Coming soon')).toBeVisible()
   }
+  const csv = panel(page).getByRole('listitem', { name: 'CSV Upload', exact: true })
+  await expect(csv.getByText('Coming soon')).toHaveCount(0)
   await expect(panel(page).getByRole('button')).toHaveCount(0)
-  await expect(panel(page).getByRole('link')).toHaveCount(0)
+  await expect(panel(page).getByRole('link')).toHaveCount(1)
+  await csv.getByRole('link', { name: 'Import a product list' }).click()
+  await expect(page).toHaveURL(/\/app\/catalogue$/)
 })
 
 test('settings that cannot load show an error with Try again', async ({ page }) => {

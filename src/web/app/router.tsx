@@ -76,6 +76,14 @@ const LibraryPage = lazy(async () => {
   await ensureAllMessages()
   return { default: (await import('./routes/library.tsx')).LibraryPage }
 })
+const CataloguePage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/catalogue.tsx')).CataloguePage }
+})
+const CatalogueBatchPage = lazy(async () => {
+  await ensureAllMessages()
+  return { default: (await import('./routes/catalogue-batch.tsx')).CatalogueBatchPage }
+})
 const SettingsPage = lazy(async () => {
   await ensureAllMessages()
   return { default: (await import('./routes/settings.tsx')).SettingsPage }
@@ -115,6 +123,8 @@ export function AppRoutes() {
         <Route path="app/create" element={guarded(<CreatePage />)} />
         <Route path="app/fashion" element={guarded(<FashionPage />)} />
         <Route path="app/library" element={guarded(<LibraryPage />)} />
+        <Route path="app/catalogue" element={guarded(<CataloguePage />)} />
+        <Route path="app/catalogue/:id" element={guarded(<CatalogueBatchPage />)} />
         <Route path="settings" element={guarded(<SettingsPage />)} />
         <Route path="billing" element={guarded(<BillingPage />)} />
         <Route path="billing/success" element={guarded(<BillingSuccessPage />)} />

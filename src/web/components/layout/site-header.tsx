@@ -11,7 +11,7 @@ import { UserMenu } from './user-menu.tsx'
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'text-brand-700' : 'text-slate-700 hover:text-slate-900'}`
 
-/** The signed-in seller's places: the dashboard and the three tools. */
+/** The signed-in seller's places: the dashboard, the tools, the catalogue and the library. */
 function AppLinks() {
   const { t } = useI18n()
   return (
@@ -24,6 +24,9 @@ function AppLinks() {
       </NavLink>
       <NavLink to="/app/fashion" className={navLinkClass}>
         {t('common.nav.fashion')}
+      </NavLink>
+      <NavLink to="/app/catalogue" className={navLinkClass}>
+        {t('common.nav.catalogue')}
       </NavLink>
       <NavLink to="/app/library" className={navLinkClass}>
         {t('common.nav.library')}

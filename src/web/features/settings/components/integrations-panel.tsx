@@ -1,8 +1,14 @@
+import { Link } from 'react-router'
 import { useI18n } from '#web/lib/i18n.tsx'
 
-const integrations = ['shopify', 'woocommerce', 'csv'] as const
+const comingSoon = ['shopify', 'woocommerce'] as const
 
-/** Shopify, WooCommerce and CSV Upload, shown honestly as coming soon: nothing here to click. */
+const cardClass = 'flex flex-col rounded-2xl border border-slate-200 bg-white p-5'
+
+/**
+ * Shopify and WooCommerce, shown honestly as coming soon (nothing to click), and CSV Upload,
+ * which is the catalogue's import: its card leads there.
+ */
 export function IntegrationsPanel() {
   const { t } = useI18n()
   return (
@@ -14,12 +20,12 @@ export function IntegrationsPanel() {
         <p className="mt-1 max-w-2xl text-slate-600">{t('settings.integrations.body')}</p>
       </div>
       <ul className="grid gap-4 md:grid-cols-3">
-        {integrations.map((id) => (
+        {comingSoon.map((id) => (
           <li
             key={id}
             data-testid={`integration-${id}`}
             aria-labelledby={`integration-${id}-name`}
-            className="flex flex-col rounded-2xl border border-slate-200 bg-white p-5"
+            className={cardClass}
           >
             <div className="flex items-start justify-between gap-2">
               <h3 id={`integration-${id}-name`} className="font-semibold text-slate-900">
@@ -32,6 +38,23 @@ export function IntegrationsPanel() {
             <p className="mt-2 text-sm text-slate-600">{t(`settings.integrations.${id}.description`)}</p>
           </li>
         ))}
+        <li data-testid="integration-csv" aria-labelledby="integration-csv-name" className={cardClass}>
+          <div className="flex items-start justify-between gap-2">
+            <h3 id="integration-csv-name" className="font-semibold text-slate-900">
+              {t('settings.integrations.csv.name')}
+            </h3>
+            <span className="rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap text-emerald-900 ring-1 ring-emerald-200 ring-inset">
+              {t('settings.integrations.available')}
+            </span>
+          </div>
+          <p className="mt-2 text-sm text-slate-600">{t('settings.integrations.csv.description')}</p>
+          <Link
+            to="/app/catalogue"
+            className="mt-3 self-start rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
+          >
+            {t('settings.integrations.csv.open')}
+          </Link>
+        </li>
       </ul>
     </section>
   )

@@ -1,0 +1,40 @@
+import { Link, useParams } from 'react-router'
+import { Container } from '#web/components/ui/container.tsx'
+import { LoadState } from '#web/components/ui/load-state.tsx'
+import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { BatchDetails } from '#web/features/catalogue/components/batch-details.tsx'
+import { useLiveBatch } from '#web/features/catalogue/hooks/use-live-batch.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useDocumentTitle } from '#web/lib/use-document-title.ts'
+
+/** One batch: its progress, live while it runs, its rows, and its ZIP. */
+export function CatalogueBatchPage() {
+  const { t } = useI18n()
+  const { id = '' } = useParams()
+  const batch = useLiveBatch(id)
+  const fileName = batch.status === 'ready' ? batch.data.batch.fileName : undefined
+  useDocumentTitle(fileName ?? t('catalogue.batch.title'))
+
+  return (
+    <div className="min-h-[60vh] bg-slate-50">
+      <PageHeader title={fileName ?? t('catalogue.batch.title')} subtitle={t('catalogue.batch.subtitle')} />
+      <Container className="space-y-6 py-8 sm:py-10">
+        <Link
+          to="/app/catalogue"
+          className="inline-flex rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
+        >
+          {t('catalogue.batch.back')}
+        </Link>
+        <LoadState
+          state={batch}
+          onRetry={batch.reload}
+          loadingLabel={t('catalogue.batch.loading')}
+          errorTitle={t('catalogue.batch.error')}
+          retryLabel={t('catalogue.list.retry')}
+        >
+          {(view) => <BatchDetails view={view} onChange={batch.replace} />}
+        </LoadState>
+      </Container>
+    </div>
+  )
+}

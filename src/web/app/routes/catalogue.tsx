@@ -1,0 +1,68 @@
+import { useNavigate } from 'react-router'
+import { productScenes } from '#shared/scenes.ts'
+import { Container } from '#web/components/ui/container.tsx'
+import { LoadState } from '#web/components/ui/load-state.tsx'
+import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { listBatches } from '#web/features/catalogue/api/catalogue-api.ts'
+import { BatchList } from '#web/features/catalogue/components/batch-list.tsx'
+import { ImportWizard } from '#web/features/catalogue/components/import-wizard.tsx'
+import { getSettings } from '#web/features/settings/api/settings-api.ts'
+import { PromptField } from '#web/features/studio/components/prompt-field.tsx'
+import { getUsage } from '#web/features/usage/api/get-usage.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useDocumentTitle } from '#web/lib/use-document-title.ts'
+import { useResource } from '#web/lib/use-resource.ts'
+
+/** The catalogue: import a product list (the wizard) and the batches made so far. */
+export function CataloguePage() {
+  const { t } = useI18n()
+  useDocumentTitle(t('catalogue.page.title'))
+  const navigate = useNavigate()
+  const batches = useResource(listBatches)
+  const usage = useResource(getUsage)
+  const settings = useResource(getSettings)
+  const hasOwnKey = settings.status === 'ready' && settings.data.byoApiEnabled && settings.data.falKey.isSet
+
+  return (
+    <div className="min-h-[60vh] bg-slate-50">
+      <PageHeader title={t('catalogue.page.title')} subtitle={t('catalogue.page.subtitle')} />
+      <Container className="grid items-start gap-8 py-8 sm:py-10 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <ImportWizard
+          usage={usage}
+          hasOwnKey={hasOwnKey}
+          onStarted={(view) => navigate(`/app/catalogue/${encodeURIComponent(view.batch.id)}`)}
+          onDraftsChanged={batches.reload}
+          renderScenePrompt={({ value, onChange, disabled }) => (
+            <PromptField
+              label={t('catalogue.outputs.sceneLabel')}
+              placeholder={t('studio.prompt.placeholder')}
+              tip={t('studio.prompt.tip')}
+              value={value}
+              onChange={onChange}
+              disabled={disabled}
+              suggestions={productScenes.map((scene) => ({
+                id: scene.id,
+                prompt: scene.prompt,
+                label: t(`studio.scenes.product.${scene.id}`),
+              }))}
+            />
+          )}
+        />
+        <section aria-labelledby="catalogue-list-title" className="space-y-4">
+          <h2 id="catalogue-list-title" className="text-xl font-semibold text-slate-900">
+            {t('catalogue.list.title')}
+          </h2>
+          <LoadState
+            state={batches}
+            onRetry={batches.reload}
+            loadingLabel={t('catalogue.list.loading')}
+            errorTitle={t('catalogue.list.error')}
+            retryLabel={t('catalogue.list.retry')}
+          >
+            {(data) => <BatchList batches={data.batches} />}
+          </LoadState>
+        </section>
+      </Container>
+    </div>
+  )
+}

@@ -1,0 +1,91 @@
+import type {
+  BatchListResponse,
+  BatchView,
+  CatalogueImportView,
+  StartBatchRequest,
+  UpdateMappingRequest,
+} from '#shared/contracts/catalogue.ts'
+import { ApiError, apiRequest, apiUpload, type UploadProgress } from '#web/lib/api-client.ts'
+
+const batchPath = (id: string) => `/api/catalogue/batches/${encodeURIComponent(id)}`
+
+/** Sends the list (multipart `list`); a draft batch comes back, its photos not yet checked. */
+export function importProductList(
+  list: File,
+  options: { onProgress?: (progress: UploadProgress) => void; signal?: AbortSignal } = {},
+): Promise<CatalogueImportView> {
+  const form = new FormData()
+  form.append('list', list, list.name)
+  return apiUpload<CatalogueImportView>('/api/catalogue/imports', form, {
+    onProgress: options.onProgress,
+    signal: options.signal,
+    fallbackCode: 'CATALOGUE_FILE_TYPE',
+  })
+}
+
+/**
+ * Has the photos checked under the confirmed mapping: the ZIP (multipart `photos`) when the list
+ * names photo files, or nothing when it gives image addresses (the server fetches them then).
+ */
+export function checkPhotos(
+  batchId: string,
+  photos: File | null,
+  options: { onProgress?: (progress: UploadProgress) => void; signal?: AbortSignal } = {},
+): Promise<CatalogueImportView> {
+  const form = new FormData()
+  if (photos) form.append('photos', photos, photos.name)
+  return apiUpload<CatalogueImportView>(`${batchPath(batchId)}/photos`, form, {
+    onProgress: options.onProgress,
+    signal: options.signal,
+    fallbackCode: 'CATALOGUE_ZIP_INVALID',
+  })
+}
+
+export function updateMapping(
+  batchId: string,
+  request: UpdateMappingRequest,
+  signal?: AbortSignal,
+): Promise<CatalogueImportView> {
+  return apiRequest<CatalogueImportView>(`${batchPath(batchId)}/mapping`, {
+    method: 'PUT',
+    body: request,
+    signal,
+  })
+}
+
+export function startBatch(batchId: string, request: StartBatchRequest): Promise<BatchView> {
+  return apiRequest<BatchView>(`${batchPath(batchId)}/start`, { body: request })
+}
+
+export function listBatches(signal?: AbortSignal): Promise<BatchListResponse> {
+  return apiRequest<BatchListResponse>('/api/catalogue/batches', { signal })
+}
+
+export function getBatch(batchId: string, signal?: AbortSignal): Promise<BatchView> {
+  return apiRequest<BatchView>(batchPath(batchId), { signal })
+}
+
+export function cancelBatch(batchId: string): Promise<BatchView> {
+  return apiRequest<BatchView>(`${batchPath(batchId)}/cancel`, { method: 'POST' })
+}
+
+export function retryBatch(batchId: string): Promise<BatchView> {
+  return apiRequest<BatchView>(`${batchPath(batchId)}/retry`, { method: 'POST' })
+}
+
+/** Deletes a draft (an import that was never started). Already gone counts as done. */
+export async function deleteDraft(batchId: string): Promise<void> {
+  try {
+    await apiRequest<void>(batchPath(batchId), { method: 'DELETE', fallbackCode: 'INTERNAL' })
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404)) throw error
+  }
+}
+
+export function batchEventsUrl(batchId: string): string {
+  return `${batchPath(batchId)}/events`
+}
+
+export function batchExportUrl(batchId: string): string {
+  return `${batchPath(batchId)}/export`
+}

@@ -1,0 +1,153 @@
+import { type FormEvent, useState } from 'react'
+import type { CatalogueImportView } from '#shared/contracts/catalogue.ts'
+import type { ErrorCode } from '#shared/errors.ts'
+import { Button } from '#web/components/ui/button.tsx'
+import { FormAlert } from '#web/components/ui/form-alert.tsx'
+import { FormField } from '#web/components/ui/form-field.tsx'
+import { SubmitButton } from '#web/components/ui/submit-button.tsx'
+import type { UploadProgress } from '#web/lib/api-client.ts'
+import { errorMessageKey } from '#web/lib/error-message.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { checkPhotos } from '../api/catalogue-api.ts'
+import { checkPhotosFile, photosAccept } from '../file-checks.ts'
+import { ImportPreview } from './import-preview.tsx'
+import { UploadProgressBar } from './upload-progress.tsx'
+
+const fileInputClasses =
+  'block w-full rounded-lg border border-slate-300 bg-white text-sm text-slate-700 file:mr-3 file:border-0 file:border-r file:border-slate-300 file:bg-slate-50 file:px-3 file:py-2 file:font-semibold file:text-slate-900 hover:file:bg-slate-100 aria-[invalid=true]:border-red-600'
+
+/**
+ * Step 3: the photos, checked under the confirmed columns. A list naming photo files needs their
+ * ZIP (the one chosen in step 1, or another), sent with its progress shown; a list of image
+ * links needs nothing, the server fetches them. The answer's problems (not in the ZIP,
+ * unreachable, not an image) join the preview, and the user goes on without those rows.
+ */
+export function PhotosStep(props: {
+  view: CatalogueImportView
+  photos: File | null
+  onPhotosChange: (photos: File | null) => void
+  onChecked: (view: CatalogueImportView) => void
+  onBack: () => void
+  onContinue: () => void
+}) {
+  const { t } = useI18n()
+  const { view } = props
+  const [fileError, setFileError] = useState<ErrorCode | 'required' | null>(null)
+  const [sendError, setSendError] = useState<unknown>(null)
+  const [progress, setProgress] = useState<UploadProgress | null>(null)
+  const [isSending, setSending] = useState(false)
+
+  function handleFile(file: File | undefined) {
+    setSendError(null)
+    const problem = file ? checkPhotosFile(file) : null
+    setFileError(problem)
+    props.onPhotosChange(file && !problem ? file : null)
+  }
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault()
+    if (isSending) return
+    if (view.needsZip && !props.photos) {
+      setFileError((current) => current ?? 'required')
+      return
+    }
+    setSending(true)
+    setSendError(null)
+    setProgress({ loaded: 0, total: props.photos?.size ?? 0 })
+    try {
+      props.onChecked(
+        await checkPhotos(view.batch.id, view.needsZip ? props.photos : null, { onProgress: setProgress }),
+      )
+    } catch (error) {
+      setSendError(error)
+    } finally {
+      setSending(false)
+    }
+  }
+
+  const afterUpload = view.needsZip ? t('catalogue.photos.checkingZip') : t('catalogue.photos.fetching')
+
+  if (view.photosChecked) {
+    const problemRows = view.batch.rowCount - view.batch.productCount
+    return (
+      <div className="space-y-8">
+        <ImportPreview view={view} mapping={view.mapping} />
+        <div className="flex flex-col gap-3 border-t border-slate-200 pt-5">
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+            <Button variant="secondary" onClick={props.onBack}>
+              {t('catalogue.photos.back')}
+            </Button>
+            <Button
+              onClick={props.onContinue}
+              disabled={view.batch.productCount === 0}
+              aria-describedby={view.batch.productCount === 0 ? 'catalogue-photos-blocked' : undefined}
+              data-testid="photos-continue"
+            >
+              {problemRows > 0 ? t('catalogue.mapping.continueWithout') : t('catalogue.mapping.continue')}
+            </Button>
+          </div>
+          {view.batch.productCount === 0 ? (
+            <p id="catalogue-photos-blocked" className="text-sm text-slate-600 sm:text-right">
+              {t('catalogue.mapping.blockedNoProducts')}
+            </p>
+          ) : null}
+        </div>
+      </div>
+    )
+  }
+
+  return (
+    <form onSubmit={(event) => void handleSubmit(event)} noValidate className="space-y-5">
+      {sendError ? <FormAlert message={t(errorMessageKey(sendError))} className="mb-0" /> : null}
+      {view.needsZip ? (
+        <FormField
+          label={t('catalogue.file.photosLabel')}
+          description={
+            props.photos
+              ? t('catalogue.photos.zipChosen', { name: props.photos.name })
+              : t('catalogue.photos.zipNeeded')
+          }
+          error={
+            fileError === 'required'
+              ? t('catalogue.photos.zipRequired')
+              : fileError
+                ? t(`errors.${fileError}`)
+                : undefined
+          }
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="file"
+              name="photos"
+              accept={photosAccept}
+              disabled={isSending}
+              onChange={(event) => handleFile(event.currentTarget.files?.[0])}
+              className={fileInputClasses}
+              data-testid="photos-step-input"
+            />
+          )}
+        </FormField>
+      ) : (
+        <p className="text-sm text-slate-700">{t('catalogue.photos.linksBody')}</p>
+      )}
+      {isSending ? (
+        view.needsZip ? (
+          <UploadProgressBar progress={progress} afterUpload={afterUpload} />
+        ) : (
+          <p className="text-sm text-slate-600" aria-live="polite">
+            {afterUpload}
+          </p>
+        )
+      ) : null}
+      <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-5 sm:flex-row sm:justify-between">
+        <Button variant="secondary" onClick={props.onBack} disabled={isSending}>
+          {t('catalogue.photos.back')}
+        </Button>
+        <SubmitButton isBusy={isSending} busyLabel={afterUpload} size="md" className="w-full sm:w-auto">
+          {view.needsZip ? t('catalogue.photos.submitZip') : t('catalogue.photos.submitLinks')}
+        </SubmitButton>
+      </div>
+    </form>
+  )
+}

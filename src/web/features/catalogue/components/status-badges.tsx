@@ -1,0 +1,77 @@
+import type { BatchRowState, BatchStatus } from '#shared/contracts/catalogue.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
+
+type Shape = 'pending' | 'spinning' | 'check' | 'cross' | 'dash'
+
+const badgeClass =
+  'inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ring-inset'
+
+/** A shape besides the colour, so a state is never told by colour alone. */
+function BadgeShape(props: { shape: Shape }) {
+  if (props.shape === 'pending' || props.shape === 'spinning') {
+    return (
+      <span
+        aria-hidden="true"
+        className={`inline-block size-2.5 rounded-full border-2 border-current ${
+          props.shape === 'spinning' ? 'animate-spin border-t-transparent' : 'opacity-60'
+        }`}
+      />
+    )
+  }
+  return (
+    <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3" fill="none">
+      {props.shape === 'check' ? (
+        <path
+          d="m3.5 8.5 3 3 6-7"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+      ) : props.shape === 'cross' ? (
+        <path d="m4 4 8 8m0-8-8 8" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+      ) : (
+        <path d="M4 8h8" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+      )}
+    </svg>
+  )
+}
+
+const batchTones: Record<BatchStatus, { tone: string; shape: Shape }> = {
+  draft: { tone: 'bg-amber-50 text-amber-900 ring-amber-200', shape: 'pending' },
+  running: { tone: 'bg-brand-50 text-brand-900 ring-brand-200', shape: 'spinning' },
+  finished: { tone: 'bg-emerald-50 text-emerald-900 ring-emerald-200', shape: 'check' },
+  canceled: { tone: 'bg-slate-100 text-slate-700 ring-slate-300', shape: 'dash' },
+}
+
+/** A batch's state in a word: not started, running, finished, canceled. */
+export function BatchStatusBadge(props: { status: BatchStatus }) {
+  const { t } = useI18n()
+  const { tone, shape } = batchTones[props.status]
+  return (
+    <span className={`${badgeClass} ${tone}`} data-testid="batch-status" data-status={props.status}>
+      <BadgeShape shape={shape} />
+      {t(`catalogue.batchStatus.${props.status}`)}
+    </span>
+  )
+}
+
+const rowTones: Record<BatchRowState, { tone: string; shape: Shape }> = {
+  queued: { tone: 'bg-slate-100 text-slate-800 ring-slate-300', shape: 'pending' },
+  running: { tone: 'bg-brand-50 text-brand-900 ring-brand-200', shape: 'spinning' },
+  done: { tone: 'bg-emerald-50 text-emerald-900 ring-emerald-200', shape: 'check' },
+  failed: { tone: 'bg-red-50 text-red-900 ring-red-200', shape: 'cross' },
+  canceled: { tone: 'bg-slate-100 text-slate-700 ring-slate-300', shape: 'dash' },
+}
+
+/** A product row's state in a word. */
+export function RowStateBadge(props: { state: BatchRowState }) {
+  const { t } = useI18n()
+  const { tone, shape } = rowTones[props.state]
+  return (
+    <span className={`${badgeClass} ${tone}`} data-testid="row-state" data-state={props.state}>
+      <BadgeShape shape={shape} />
+      {t(`catalogue.rowState.${props.state}`)}
+    </span>
+  )
+}
