@@ -28,7 +28,7 @@ import type { PublicConfig } from '#shared/contracts/public-config.ts'
 import { AppError } from '#shared/errors.ts'
 import { isLocale } from '#shared/i18n/locales.ts'
 import type { AppDeps } from './deps.ts'
-import { ensurePrivateDir } from './private-dir.ts'
+import { ensurePrivateDir, removeOldFiles } from './private-dir.ts'
 
 const jsonBodyLimitBytes = 64 * 1024
 
@@ -180,6 +180,8 @@ export function createApp(deps: AppDeps) {
   api.route('/generations', generationsRoutes(generationDeps, eventStreams))
   const uploadsDir = join(config.dataDir, 'incoming')
   ensurePrivateDir(uploadsDir)
+  // A photo ZIP is removed when its request ends; one left by a stopped process goes here.
+  removeOldFiles(uploadsDir, 6 * 3_600_000)
   api.route(
     '/catalogue',
     catalogueRoutes({

@@ -1,11 +1,21 @@
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs'
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '#server/db/client.ts'
 import { holdEmbeddedLock } from '#server/db/embedded-lock.ts'
 import { createLocalDiskStorage } from '#server/storage/local-disk.ts'
-import { ensurePrivateDir } from './private-dir.ts'
+import { ensurePrivateDir, removeOldFiles } from './private-dir.ts'
 import { loadOrCreateSecret } from './secret.ts'
 
 const modeOf = (path: string) => statSync(path).mode & 0o777
@@ -62,4 +72,21 @@ describe('the data folder is private to its owner', () => {
       await database.close()
     }
   }, 60_000)
+})
+
+describe('removeOldFiles', () => {
+  it('removes files older than the age, keeps newer ones and folders', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vitrin-incoming-'))
+    try {
+      writeFileSync(join(dir, 'old.zip'), 'x')
+      writeFileSync(join(dir, 'new.zip'), 'y')
+      mkdirSync(join(dir, 'folder'))
+      const hourAgo = new Date(Date.now() - 3_600_000)
+      utimesSync(join(dir, 'old.zip'), hourAgo, hourAgo)
+      expect(removeOldFiles(dir, 30 * 60_000)).toBe(1)
+      expect(readdirSync(dir).sort()).toEqual(['folder', 'new.zip'])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })

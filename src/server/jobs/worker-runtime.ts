@@ -1,5 +1,6 @@
 import type { AppDeps } from '#server/deps.ts'
 import { sweepUnusedUploads } from '#server/features/assets/assets.service.ts'
+import { sweepStaleDrafts } from '#server/features/catalogue/catalogue.service.ts'
 import { readFalKey } from '#server/features/settings/settings.service.ts'
 import { createProviders, describeProviders } from '#server/providers/index.ts'
 import { startWorker, type Worker } from './worker.ts'
@@ -31,6 +32,8 @@ export function startUploadSweep(deps: AppDeps, intervalMs = uploadSweepInterval
         deps.now(),
       )
       if (removed > 0) log.info({ removed }, 'deleted unused uploads')
+      const drafts = await sweepStaleDrafts({ db: deps.database.db, storage: deps.storage, log }, deps.now())
+      if (drafts > 0) log.info({ drafts }, 'deleted catalogue drafts never started')
     } catch (error) {
       log.warn({ err: error }, 'sweeping unused uploads failed; will try again')
     } finally {

@@ -621,17 +621,27 @@ export async function retryCatalogueBatch(
   return getBatchView(deps, userId, batch.id)
 }
 
-/** Deletes a draft with its stored photos; a started batch stays (its results are the user's). */
-export async function deleteDraft(deps: CatalogueDeps, userId: string, batchId: string): Promise<void> {
-  const batch = await requireDraft(deps.db, userId, batchId)
-  const rows = await rowsOf(deps.db, batch.id)
-  await deps.db.delete(catalogueBatches).where(eq(catalogueBatches.id, batch.id))
+/** Removes a draft (still a draft when deleted) and then its stored photos. */
+async function removeDraft(
+  deps: Pick<CatalogueDeps, 'db' | 'storage' | 'log'>,
+  draft: { id: string; userId: string },
+): Promise<void> {
+  const rows = await rowsOf(deps.db, draft.id)
+  await deps.db
+    .delete(catalogueBatches)
+    .where(and(eq(catalogueBatches.id, draft.id), eq(catalogueBatches.status, 'draft')))
   await deleteUnusedUploads(
     deps,
-    userId,
+    draft.userId,
     rows.flatMap((row) => (row.inputAssetId ? [row.inputAssetId] : [])),
     deps.log,
   )
+}
+
+/** Deletes a draft with its stored photos; a started batch stays (its results are the user's). */
+export async function deleteDraft(deps: CatalogueDeps, userId: string, batchId: string): Promise<void> {
+  const batch = await requireDraft(deps.db, userId, batchId)
+  await removeDraft(deps, batch)
 }
 
 // --- Export ------------------------------------------------------------------------------------
@@ -725,6 +735,32 @@ export async function writeBatchExport(
     signal: input.signal,
     tempDir: input.tempDir,
   })
+}
+
+/** Drafts left this long (never started) are deleted with their photos by the sweep. */
+export const draftRetentionDays = 7
+
+/**
+ * Deletes drafts older than the retention, with their stored photos; run by the upload sweep.
+ * Returns how many went.
+ */
+export async function sweepStaleDrafts(
+  deps: Pick<CatalogueDeps, 'db' | 'storage' | 'log'>,
+  now: Date,
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - draftRetentionDays * 86_400_000)
+  const stale = await deps.db
+    .select({ id: catalogueBatches.id, userId: catalogueBatches.userId })
+    .from(catalogueBatches)
+    .where(
+      and(
+        eq(catalogueBatches.status, 'draft'),
+        sql`${catalogueBatches.createdAt} < ${cutoff.toISOString()}::timestamptz`,
+      ),
+    )
+    .limit(100)
+  for (const draft of stale) await removeDraft(deps, draft)
+  return stale.length
 }
 
 export async function getSavedMapping(deps: CatalogueDeps, userId: string): Promise<SavedMappingResponse> {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { eq, inArray } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { assets, catalogueRows, generations } from '#server/db/schema/index.ts'
+import { assets, catalogueBatches, catalogueRows, generations } from '#server/db/schema/index.ts'
 import { setPeriodUsage } from '#server/features/quota/quota.service.ts'
 import type { Worker } from '#server/jobs/worker.ts'
 import type { BatchView, CatalogueImportView } from '#shared/contracts/catalogue.ts'
@@ -18,6 +18,7 @@ import {
 } from '#tests/support/generation-client.ts'
 import { startTestServer, type TestClient, type TestServer } from '#tests/support/test-server.ts'
 import { unzip } from '#tests/support/unzip.ts'
+import { draftRetentionDays, sweepStaleDrafts } from './catalogue.service.ts'
 
 // The catalogue through the real app over HTTP: a list in, its photos checked and stored, a
 // batch started with the quota for all of it, run on the queue, canceled and retried.
@@ -405,6 +406,35 @@ describe('catalogue', () => {
     // Twice changes nothing more.
     await client.request(`/api/catalogue/batches/${draft.batch.id}/cancel`, { method: 'POST' })
     expect((await usage(client)).images.used).toBe(0)
+  })
+
+  it('sweeps drafts never started after a week, with their photos; newer drafts and started batches stay', async () => {
+    const client = await signedInClient(server)
+    const old = await readyDraft(client, 2)
+    const fresh = await readyDraft(client, 1)
+    const started = await readyDraft(client, 1)
+    await start(client, started.batch.id, { outputs: { seo: true } })
+    const weekAgo = new Date(Date.now() - (draftRetentionDays * 86_400_000 + 60_000))
+    await server.database.db
+      .update(catalogueBatches)
+      .set({ createdAt: weekAgo })
+      .where(inArray(catalogueBatches.id, [old.batch.id, started.batch.id]))
+    const photos = await server.database.db
+      .select({ id: catalogueRows.inputAssetId })
+      .from(catalogueRows)
+      .where(eq(catalogueRows.batchId, old.batch.id))
+    const swept = await sweepStaleDrafts(
+      { db: server.database.db, storage: server.deps.storage, log: server.deps.logger },
+      new Date(),
+    )
+    expect(swept).toBe(1)
+    const left = (await (await client.request('/api/catalogue/batches')).json()) as {
+      batches: { id: string }[]
+    }
+    expect(left.batches.map((batch) => batch.id).sort()).toEqual([fresh.batch.id, started.batch.id].sort())
+    const ids = photos.flatMap((row) => (row.id ? [row.id] : []))
+    expect(ids).toHaveLength(2)
+    expect(await server.database.db.select().from(assets).where(inArray(assets.id, ids))).toHaveLength(0)
   })
 
   it('keeps batches to their owner', async () => {
