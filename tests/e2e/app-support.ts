@@ -105,7 +105,7 @@ export async function enterWithAccessCode(page: Page): Promise<void> {
   await expectOk(await page.request.post('/api/access', { data: { code: 'VITRIN' } }), 'access code')
 }
 
-/** Sets this month's usage of the signed-in user (test hook). */
+/** Sets this period's usage of the signed-in user (test hook). */
 export async function setUsage(page: Page, imagesUsed: number, videosUsed: number): Promise<void> {
   await expectOk(await page.request.put('/api/test/usage', { data: { imagesUsed, videosUsed } }), 'set usage')
 }

@@ -52,14 +52,14 @@ test('fal image → fal video → OpenAI SEO, shown as on the offline studio', a
 
 test('a provider failure shows the error and gives the image back', async ({ page, request }) => {
   const screen = await openCreate(page)
-  await expect(screen.quotaLeft).toHaveText('1,000 of 1,000 images left this month')
+  await expect(screen.quotaLeft).toHaveText('1,000 of 1,000 images left this period')
   const marker = await scriptFal(request, { submit: 500 })
   await screen.prompt.fill(`white studio ${marker}`)
   await screen.generate.click()
   await expect(screen.jobError).toBeVisible({ timeout: 20_000 })
   await expect(screen.jobError).toContainText('Generation failed. Please try again.')
   await expect(screen.jobError).toContainText('Your quota was given back')
-  await expect(screen.quotaLeft).toHaveText('1,000 of 1,000 images left this month')
+  await expect(screen.quotaLeft).toHaveText('1,000 of 1,000 images left this period')
   expect((await readUsage(page)).images.used).toBe(0)
   // Nothing fake is shown as a result.
   await expect(screen.resultImage).toHaveCount(0)

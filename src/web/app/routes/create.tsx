@@ -25,7 +25,7 @@ export function CreatePage() {
   const { t } = useI18n()
   useDocumentTitle(t('studio.create.documentTitle'))
   const photo = usePhotoUpload()
-  // Meters and "left this month" follow every job (and every refusal): settling reloads usage.
+  // Meters and "left this period" follow every job (and every refusal): settling reloads usage.
   const usage = useResource(getUsage)
   const settings = useResource(getSettings)
   const studio = useStudioJob({ onSettled: usage.reload })

@@ -20,7 +20,7 @@ export function FashionPage() {
   useDocumentTitle(t('studio.fashion.documentTitle'))
   const garment = usePhotoUpload()
   const reference = usePhotoUpload()
-  // Meters and "left this month" follow every job (and every refusal): settling reloads usage.
+  // Meters and "left this period" follow every job (and every refusal): settling reloads usage.
   const usage = useResource(getUsage)
   const settings = useResource(getSettings)
   const studio = useStudioJob({ onSettled: usage.reload })
