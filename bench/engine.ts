@@ -5,6 +5,7 @@ import sharp from 'sharp'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import { makeInputPhoto, signUp, uploadAsset } from './lib/app-client.ts'
 import { askChild, type Child, cpuTimeMs, originOf, startChild, stopChild } from './lib/child.ts'
+import { readProcStatus, watchMemory } from './lib/memory.ts'
 import { type Figure, machineLoad, printFigures } from './lib/report.ts'
 import { median, percentile } from './lib/stats.ts'
 import {
@@ -228,40 +229,6 @@ function statementFigures(report: EngineReport, jobCount: number): Figure[] {
       unit: '/job',
     })),
   ]
-}
-
-function readProcStatus(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
-  try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-    return match ? Number(match[1]) / 1024 : null
-  } catch {
-    return null
-  }
-}
-
-/**
- * Watches a process's resident memory. The kernel's high-water mark (VmHWM) is reset first, so
- * start-up and earlier work do not count; samples of VmRSS back it up where the reset is refused.
- */
-function watchMemory(pid: number) {
-  let isReset = true
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5')
-  } catch {
-    isReset = false
-  }
-  let sampledPeak = readProcStatus(pid, 'VmRSS') ?? 0
-  const timer = setInterval(() => {
-    sampledPeak = Math.max(sampledPeak, readProcStatus(pid, 'VmRSS') ?? 0)
-  }, 50)
-  return {
-    /** Peak RSS in MB since the watch began. */
-    stop(): number {
-      clearInterval(timer)
-      const hwm = isReset ? readProcStatus(pid, 'VmHWM') : null
-      return Math.max(hwm ?? 0, sampledPeak)
-    },
-  }
 }
 
 async function benchUpload(): Promise<Figure[]> {

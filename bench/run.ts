@@ -9,6 +9,7 @@ const suites = [
   ['tsx', ['bench/offline-studio.ts']],
   ['tsx', ['bench/segmentation.ts']],
   ['tsx', ['bench/catalogue-export.ts']],
+  ['tsx', ['bench/catalogue-import.ts']],
 ] as const
 let failed = 0
 for (const [command, args] of suites) {
