@@ -58,6 +58,9 @@ export function subjectLocked<T>(db: Db, subject: string, run: (tx: Db) => Promi
   })
 }
 
+/** Thrown inside an event's transaction when another delivery of it committed first. */
+class DuplicateDelivery extends Error {}
+
 async function isRecorded(db: Db, eventId: string): Promise<boolean> {
   const [found] = await db
     .select({ id: billingEvents.id })
@@ -144,27 +147,39 @@ export async function handleBillingWebhook(
   const webhook = await deps.billing.verifyWebhook(rawBody, signature)
   if (await isRecorded(deps.db, webhook.eventId)) return 'duplicate'
   return oneAtATime(webhook.subject, async () => {
+    // The effect first, then the event's record with its summary: one statement fewer than
+    // recording first. A delivery of the same event that committed meanwhile makes the insert
+    // find its id; this one's effects are then rolled back.
     const record = async (tx: Db, effect: BillingWebhookEffect) => {
+      const summary =
+        effect.kind === 'ignored'
+          ? { ignored: true }
+          : await applyEffect(tx, effect, deps.now(), deps.publicUrl ?? '')
       const [recorded] = await tx
         .insert(billingEvents)
-        .values({ id: webhook.eventId, provider, type: webhook.type })
+        .values({ id: webhook.eventId, provider, type: webhook.type, summary })
         .onConflictDoNothing()
         .returning({ id: billingEvents.id })
-      if (!recorded) return { outcome: 'duplicate' as const, emailIds: [] }
-      const summary = await applyEffect(tx, effect, deps.now(), deps.publicUrl ?? '')
-      await tx.update(billingEvents).set({ summary }).where(eq(billingEvents.id, webhook.eventId))
+      if (!recorded) throw new DuplicateDelivery()
       return {
         outcome: effect.kind === 'ignored' ? ('ignored' as const) : ('applied' as const),
-        emailIds: summary.emailIds ?? [],
+        emailIds: 'emailIds' in summary ? (summary.emailIds ?? []) : [],
       }
     }
     const { subject } = webhook
-    const applied =
-      deps.isSharedDatabase && subject
-        ? await subjectLocked(deps.db, subject, async (tx) => record(tx, await webhook.resolve()))
-        : await webhook
-            .resolve()
-            .then((effect) => deps.db.transaction((tx) => record(tx as unknown as Db, effect)))
+    const applyOnce = async () => {
+      if (deps.isSharedDatabase && subject) {
+        return subjectLocked(deps.db, subject, async (tx) => record(tx, await webhook.resolve()))
+      }
+      const effect = await webhook.resolve()
+      // An ignored event only records its id: one statement, no transaction.
+      if (effect.kind === 'ignored') return record(deps.db, effect)
+      return deps.db.transaction((tx) => record(tx as unknown as Db, effect))
+    }
+    const applied = await applyOnce().catch((error: unknown) => {
+      if (error instanceof DuplicateDelivery) return { outcome: 'duplicate' as const, emailIds: [] }
+      throw error
+    })
     // After the commit, so the answer (2xx only once committed) never waits on a failed send
     // that would undo nothing; an undelivered email stays in the outbox as failed.
     await deliverBillingEmails(deps.mailer, applied.emailIds)

@@ -285,6 +285,29 @@ describe('Stripe billing', () => {
     })
   })
 
+  it('applies an event once when its first deliveries arrive at the same moment', async () => {
+    const client = await signedInClient(server, null)
+    const userId = await userIdOf(client)
+    const started = await client.request('/api/billing/top-up', { json: { packId: 'images_100' } })
+    const { url } = (await started.json()) as BillingRedirectResponse
+    fake.holdEvents()
+    await fetch(`${url}/pay`, { method: 'POST', redirect: 'manual' })
+    const held = fake.events.filter((e) => e.type === 'checkout.session.completed')
+    expect(held).toHaveLength(1)
+    const deliveries = (await Promise.all([1, 2, 3].map(() => fake.redeliver(held[0]?.id as string)))).flat()
+    expect(deliveries.map((d) => d.status)).toEqual([200, 200, 200])
+    const outcomes = deliveries.map((d) => (JSON.parse(d.answer) as { outcome: string }).outcome).sort()
+    expect(outcomes).toEqual(['applied', 'duplicate', 'duplicate'])
+    const grants = await server.database.db.select().from(creditGrants).where(eq(creditGrants.userId, userId))
+    expect(grants).toHaveLength(1)
+    const recorded = await server.database.db
+      .select()
+      .from(billingEvents)
+      .where(eq(billingEvents.id, held[0]?.id as string))
+    expect(recorded).toHaveLength(1)
+    await fake.flush()
+  })
+
   it('tells the return page a checkout is pending, then applies it before its webhook, once', async () => {
     const client = await signedInClient(server, null)
     const userId = await userIdOf(client)
