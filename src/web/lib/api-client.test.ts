@@ -61,3 +61,21 @@ describe('apiRequest on 401', () => {
     await expect(apiRequest('/api/usage')).rejects.toMatchObject({ code: 'UNAUTHORIZED', status: 401 })
   })
 })
+
+describe('apiRequest language', () => {
+  afterEach(() => {
+    document.documentElement.lang = ''
+  })
+
+  it('sends the page language, so what the server writes for the request is in it', async () => {
+    fetchMock.mockImplementation(async () => json(200, { ok: true }))
+    document.documentElement.lang = 'tr'
+    await apiRequest('/api/usage')
+    document.documentElement.lang = 'en'
+    await apiRequest('/api/usage', { method: 'POST', body: { a: 1 } })
+    const sent = fetchMock.mock.calls.map(
+      ([, init]) => (init?.headers as Record<string, string>)['x-vitrin-locale'],
+    )
+    expect(sent).toEqual(['tr', 'en'])
+  })
+})

@@ -1,4 +1,5 @@
 import { type ErrorBody, type ErrorCode, type ErrorDetails, isErrorCode } from '#shared/errors.ts'
+import { isLocale } from '#shared/i18n/locales.ts'
 
 /** A failed API call: `code` is an error code from shared/errors.ts, or NETWORK when no answer came. */
 export class ApiError extends Error {
@@ -41,6 +42,16 @@ function reportUnauthorized(): void {
 }
 
 /**
+ * The page's language, sent with every API request as X-Vitrin-Locale so that what the server
+ * writes for this request (emails, an export's column names) is in the language the user reads.
+ * The i18n provider keeps it on the document element.
+ */
+function localeHeader(): Record<string, string> {
+  const lang = typeof document === 'undefined' ? '' : document.documentElement.lang
+  return isLocale(lang) ? { 'x-vitrin-locale': lang } : {}
+}
+
+/**
  * Calls the Vitrin API and returns its JSON answer (undefined for an empty one, e.g. 204);
  * throws ApiError for anything but a 2xx answer. The body is sent as JSON, or as multipart
  * when it is FormData. `fallbackCode` names a 4xx answer that carries no error code. A 401
@@ -60,10 +71,12 @@ export async function apiRequest<T>(
   try {
     response = await fetch(path, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers:
-        init.body === undefined || isForm
+      headers: {
+        ...(init.body === undefined || isForm
           ? { accept: 'application/json' }
-          : { 'content-type': 'application/json', accept: 'application/json' },
+          : { 'content-type': 'application/json', accept: 'application/json' }),
+        ...localeHeader(),
+      },
       body:
         init.body === undefined ? undefined : isForm ? (init.body as FormData) : JSON.stringify(init.body),
       credentials: 'same-origin',
@@ -112,6 +125,7 @@ export function apiUpload<T>(
     init.signal?.addEventListener('abort', abort, { once: true })
     request.open('POST', path)
     request.setRequestHeader('accept', 'application/json')
+    for (const [name, value] of Object.entries(localeHeader())) request.setRequestHeader(name, value)
     request.withCredentials = true
     request.upload.addEventListener('progress', (event) => {
       init.onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : 0 })

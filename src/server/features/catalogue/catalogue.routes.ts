@@ -20,6 +20,7 @@ import {
   startBatchRequestSchema,
   updateMappingRequestSchema,
 } from '#shared/contracts/catalogue.ts'
+import { isLocale, type Locale } from '#shared/i18n/locales.ts'
 import { openBatchEvents } from './batch-events.ts'
 import {
   type CatalogueDeps,
@@ -45,6 +46,15 @@ export type CatalogueRouteDeps = CatalogueDeps & {
   notifier: Notifier
   /** Caps each user's open event streams; app.ts passes the one sign-outs signal. */
   streams: EventStreams
+}
+
+/**
+ * The language of the listing's own column headers. The ZIP is fetched by a plain link, which
+ * cannot send X-Vitrin-Locale, so the page puts its language in `?lang=`; the header still counts
+ * for API clients.
+ */
+function exportLocale(lang: string | undefined): Locale {
+  return isLocale(lang) ? lang : (requestContext.getStore()?.locale ?? 'en')
 }
 
 /** The catalogue API; the shapes are in shared/contracts/catalogue.ts. */
@@ -113,7 +123,7 @@ export function catalogueRoutes(deps: CatalogueRouteDeps) {
         const log = c.get('log')
         writeBatchExport(deps, userId, batch.id, {
           out,
-          locale: requestContext.getStore()?.locale ?? 'en',
+          locale: exportLocale(c.req.query('lang')),
           signal: c.req.raw.signal,
           tempDir: deps.tempDir,
         }).catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises'
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import {
   type CatalogueBatchRow,
@@ -7,6 +7,7 @@ import {
   catalogueBatches,
   catalogueMappings,
   catalogueRows,
+  isProductRow,
   type SubscriptionRow,
 } from '#server/db/schema/index.ts'
 import {
@@ -32,7 +33,6 @@ import type { PublicRequestDeps } from '#server/net/public-request.ts'
 import {
   type ColumnMapping,
   type SavedMapping,
-  suggestMapping,
   toSavedMapping,
 } from '#shared/catalogue/columns.ts'
 import type { RowProblem, RowProblemCode } from '#shared/catalogue/row-problems.ts'
@@ -553,21 +553,35 @@ export async function getBatchView(deps: CatalogueDeps, userId: string, batchId:
 
 /** The user's batches, newest first, with their row and product counts. */
 export async function listBatches(deps: CatalogueDeps, userId: string): Promise<BatchListResponse> {
-  const result = await deps.db
-    .select({
-      batch: catalogueBatches,
-      rows: sql<number>`(select count(*)::int from ${catalogueRows} where ${catalogueRows.batchId} = ${catalogueBatches.id})`,
-      products: sql<number>`(select count(*)::int from ${catalogueRows} where ${catalogueRows.batchId} = ${catalogueBatches.id}
-        and jsonb_array_length(${catalogueRows.problems}) = 0)`,
-    })
+  const batches = await deps.db
+    .select()
     .from(catalogueBatches)
     .where(eq(catalogueBatches.userId, userId))
     .orderBy(desc(catalogueBatches.createdAt))
     .limit(100)
+  if (batches.length === 0) return { batches: [] }
+  // Counted apart, not in a correlated subquery: Drizzle writes the columns of selected `sql`
+  // unqualified, so `batch_id = id` inside one compared the row's own id and counted nothing.
+  const counts = await deps.db
+    .select({
+      batchId: catalogueRows.batchId,
+      rows: sql<number>`count(*)::int`,
+      products: sql<number>`(count(*) filter (where ${isProductRow}))::int`,
+    })
+    .from(catalogueRows)
+    .where(
+      inArray(
+        catalogueRows.batchId,
+        batches.map((batch) => batch.id),
+      ),
+    )
+    .groupBy(catalogueRows.batchId)
+  const countsOf = new Map(counts.map((row) => [row.batchId, row]))
   return {
-    batches: result.map((row) =>
-      summaryOf(row.batch, { rows: Number(row.rows), products: Number(row.products) }),
-    ),
+    batches: batches.map((batch) => {
+      const counted = countsOf.get(batch.id)
+      return summaryOf(batch, { rows: Number(counted?.rows ?? 0), products: Number(counted?.products ?? 0) })
+    }),
   }
 }
 

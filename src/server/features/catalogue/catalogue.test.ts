@@ -7,7 +7,14 @@ import { setPeriodUsage } from '#server/features/quota/quota.service.ts'
 import type { Worker } from '#server/jobs/worker.ts'
 import type { BatchView, CatalogueImportView } from '#shared/contracts/catalogue.ts'
 import type { ErrorBody } from '#shared/errors.ts'
-import { csvOf, productRow, turkishExcelCsv, zipOf } from '#tests/support/catalogue-fixtures.ts'
+import {
+  binaryRenamedCsv,
+  csvOf,
+  productRow,
+  turkishExcelCsv,
+  xlsxBomb,
+  zipOf,
+} from '#tests/support/catalogue-fixtures.ts'
 import { createScriptedProviders, makeJpeg } from '#tests/support/fake-providers.ts'
 import {
   signedInClient,
@@ -147,6 +154,13 @@ describe('catalogue', () => {
       [8, 'photoNotInZip'],
     ])
     expect(checked.batch.productCount).toBe(2)
+    // The list of batches counts the same rows and products as the draft's own view.
+    const listed = (await (await client.request('/api/catalogue/batches')).json()) as {
+      batches: { id: string; rowCount: number; productCount: number }[]
+    }
+    expect(listed.batches).toEqual([
+      expect.objectContaining({ id: view.batch.id, rowCount: 7, productCount: 2 }),
+    ])
     const stored = await server.database.db
       .select({ assetId: catalogueRows.inputAssetId, line: catalogueRows.line })
       .from(catalogueRows)
@@ -227,8 +241,10 @@ describe('catalogue', () => {
           (await batchView(seller, draft.batch.id)).rows.map((row) => row.id),
         ),
       )
-    // The bound: between its arrival and its start, at most one claim's worth (the worker's two
-    // slots) of the batch's jobs started; and the batch was far from done when it finished.
+    // The bound: between its arrival and its start, at most two claims' worth of the batch's jobs
+    // started (the worker's two slots each): a claim already under way when it was queued, which
+    // could not see it, and the slots freeing meanwhile; the next claim takes it first. And the
+    // batch was far from done when it finished.
     const startedMeanwhile = batchJobs.filter(
       (row) =>
         row.startedAt &&
@@ -237,7 +253,7 @@ describe('catalogue', () => {
         row.startedAt > job.createdAt &&
         row.startedAt < job.startedAt,
     )
-    expect(startedMeanwhile.length).toBeLessThanOrEqual(2)
+    expect(startedMeanwhile.length).toBeLessThanOrEqual(4)
     expect(batchJobs.filter((row) => row.status === 'queued').length).toBeGreaterThan(250)
   })
 
@@ -339,6 +355,19 @@ describe('catalogue', () => {
     const text = csv.toString('utf8')
     expect(text).toContain(`'=HYPERLINK(""http://evil.example"",""tıkla"")`)
     expect(text.split('\r\n')[0]).toContain(';')
+    expect(text.split('\r\n')[0]).toMatch(/^\uFEFFSEO başlığı;Meta açıklama;/)
+
+    // The page downloads through a plain link, which names its language in the query instead.
+    const listingHeader = async (query: string) => {
+      const linked = await client.request(`/api/catalogue/batches/${view.batch.id}/export${query}`)
+      const listing = (await unzip(Buffer.from(await linked.arrayBuffer()))).find(
+        (entry) => entry.name === 'listing.csv',
+      )
+      return listing?.bytes.toString('utf8').split('\r\n')[0]
+    }
+    expect(await listingHeader('?lang=tr')).toMatch(/^\uFEFFSEO başlığı;/)
+    expect(await listingHeader('?lang=en')).toMatch(/^\uFEFFSEO title;/)
+    expect(await listingHeader('?lang=xx')).toMatch(/^\uFEFFSEO title;/)
   })
 
   it('streams the batch view as it changes and ends once the batch is finished', async () => {
@@ -435,6 +464,48 @@ describe('catalogue', () => {
     const ids = photos.flatMap((row) => (row.id ? [row.id] : []))
     expect(ids).toHaveLength(2)
     expect(await server.database.db.select().from(assets).where(inArray(assets.id, ids))).toHaveLength(0)
+  })
+
+  it('answers bad files with a translated error and stores nothing', async () => {
+    const client = await signedInClient(server)
+    const tr = { headers: { 'x-vitrin-locale': 'tr' } }
+    const refusals: [Buffer, string, string][] = [
+      [Buffer.alloc(0), 'boş.csv', 'CATALOGUE_FILE_EMPTY'],
+      [binaryRenamedCsv(), 'photo.csv', 'CATALOGUE_FILE_TYPE'],
+      [await xlsxBomb(), 'bomb.xlsx', 'CATALOGUE_FILE_UNSAFE'],
+      [Buffer.alloc(11 * 1024 * 1024, 'a'), 'huge.csv', 'FILE_TOO_LARGE'],
+    ]
+    for (const [bytes, name, code] of refusals) {
+      const response = await client.request('/api/catalogue/imports', {
+        method: 'POST',
+        body: form('list', bytes, name),
+        ...tr,
+      })
+      expect(response.status, name).toBeLessThan(500)
+      const body = (await response.json()) as ErrorBody
+      expect(body.error.code, name).toBe(code)
+    }
+    expect(
+      ((await (await client.request('/api/catalogue/batches')).json()) as { batches: unknown[] }).batches,
+    ).toEqual([])
+
+    // A photo ZIP with an entry escaping its folder and a file that is no ZIP at all.
+    const { view } = await importList(client, csvOf([productRow(1), productRow(2)]))
+    const escaping = await zipOf([
+      { name: 'SKU-1.jpg', data: await makeJpeg(40, 40) },
+      { name: '../SKU-2.jpg', rawName: Buffer.from('../SKU-2.jpg'), data: await makeJpeg(40, 40) },
+    ])
+    const checked = await sendPhotos(client, view.batch.id, escaping)
+    expect(checked.response.status).toBe(200)
+    expect(checked.view.problems.map((p) => [p.line, p.code])).toEqual([[3, 'photoNotInZip']])
+    const notZip = await sendPhotos(client, view.batch.id, Buffer.from('not a zip at all'))
+    expect(((await notZip.response.json()) as ErrorBody).error.code).toBe('CATALOGUE_ZIP_INVALID')
+    // The earlier check stands: the refused upload changed nothing.
+    const again = (await (
+      await client.request(`/api/catalogue/batches/${view.batch.id}/import`)
+    ).json()) as CatalogueImportView
+    expect(again.photosChecked).toBe(true)
+    expect(again.batch.productCount).toBe(1)
   })
 
   it('keeps batches to their owner', async () => {

@@ -195,7 +195,7 @@ describe('CatalogueBatchPage', () => {
 
       act(() => FakeEventSource.opened[0]?.emit('batch', later))
       const link = screen.getByRole('link', { name: label })
-      expect(link.getAttribute('href')).toBe('/api/catalogue/batches/batch-1/export')
+      expect(link.getAttribute('href')).toBe(`/api/catalogue/batches/batch-1/export?lang=${locale}`)
       expect(link.getAttribute('download')).toBe('kış-listesi-vitrin.zip')
     },
   )

@@ -5,6 +5,7 @@ import type {
   StartBatchRequest,
   UpdateMappingRequest,
 } from '#shared/contracts/catalogue.ts'
+import type { Locale } from '#shared/i18n/locales.ts'
 import { ApiError, apiRequest, apiUpload, type UploadProgress } from '#web/lib/api-client.ts'
 
 const batchPath = (id: string) => `/api/catalogue/batches/${encodeURIComponent(id)}`
@@ -86,6 +87,7 @@ export function batchEventsUrl(batchId: string): string {
   return `${batchPath(batchId)}/events`
 }
 
-export function batchExportUrl(batchId: string): string {
-  return `${batchPath(batchId)}/export`
+/** The export's address; `lang` names the listing's own columns (a link cannot send X-Vitrin-Locale). */
+export function batchExportUrl(batchId: string, lang: Locale): string {
+  return `${batchPath(batchId)}/export?${new URLSearchParams({ lang })}`
 }

@@ -164,7 +164,7 @@ export function BatchDetails(props: { view: BatchView; onChange: (view: BatchVie
             <div>
               {counts.done > 0 ? (
                 <a
-                  href={batchExportUrl(batch.id)}
+                  href={batchExportUrl(batch.id, locale)}
                   download={downloadName(batch.fileName)}
                   className={buttonClasses('primary', 'md', 'w-full')}
                   data-testid="download-zip"
@@ -300,7 +300,7 @@ function BatchRow(props: { row: BatchRowView }) {
         <p className="truncate text-sm text-slate-600">
           <span className="sr-only">{t('catalogue.fields.sku')}: </span>
           {row.sku}
-          <span className="text-slate-400"> · {t('catalogue.preview.lineN', { line: row.line })}</span>
+          <span className="text-slate-500"> · {t('catalogue.preview.lineN', { line: row.line })}</span>
         </p>
       </div>
       <div>

@@ -70,14 +70,19 @@ export function ImportPreview(props: { view: CatalogueImportView; mapping: Colum
           <p className="text-sm text-slate-600" id="catalogue-sample-caption">
             {t('catalogue.preview.sampleCaption', { count: view.sampleRows.length })}
           </p>
-          <div className="mt-2 hidden overflow-x-auto rounded-xl border border-slate-200 md:block">
+          <section
+            aria-labelledby="catalogue-sample-caption"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than the card scrolls; a keyboard user scrolls it once it has the focus
+            tabIndex={0}
+            className="mt-2 hidden overflow-x-auto rounded-xl border border-slate-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 md:block"
+          >
             <table
               className="min-w-full divide-y divide-slate-200 text-left text-sm"
               aria-describedby="catalogue-sample-caption"
             >
               <thead className="bg-slate-50">
                 <tr>
-                  <th scope="col" className="px-3 py-2 font-semibold text-slate-900">
+                  <th scope="col" className="px-3 py-2 align-bottom font-semibold text-slate-900">
                     {t('catalogue.preview.line')}
                   </th>
                   {fields.map((field) => (
@@ -109,7 +114,7 @@ export function ImportPreview(props: { view: CatalogueImportView; mapping: Colum
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
           <ul className="mt-2 space-y-3 md:hidden" aria-describedby="catalogue-sample-caption">
             {view.sampleRows.map((row) => (
               <li key={row.line} className="rounded-xl border border-slate-200 bg-white p-3 text-sm">

@@ -47,6 +47,12 @@ export function ImportWizard(props: {
     props.onDraftsChanged()
   }
 
+  /** The draft as the server now reads it; the list of imports shows its product count too. */
+  function handleViewChange(next: CatalogueImportView) {
+    if (next.batch.productCount !== view?.batch.productCount) props.onDraftsChanged()
+    setView(next)
+  }
+
   async function handleChooseAnother() {
     if (!view) return
     setLeaving(true)
@@ -111,7 +117,7 @@ export function ImportWizard(props: {
         ) : step === 'mapping' ? (
           <MappingStep
             view={view}
-            onChange={setView}
+            onChange={handleViewChange}
             onContinue={() => setStep('photos')}
             onChooseAnother={() => void handleChooseAnother()}
             isLeaving={isLeaving}
@@ -121,7 +127,7 @@ export function ImportWizard(props: {
             view={view}
             photos={photos}
             onPhotosChange={setPhotos}
-            onChecked={setView}
+            onChecked={handleViewChange}
             onBack={() => setStep('mapping')}
             onContinue={() => setStep('outputs')}
           />

@@ -135,7 +135,7 @@ export function MappingStep(props: {
             {t('catalogue.mapping.imageLegend')}
           </legend>
           <p className="text-sm text-slate-600">{t('catalogue.mapping.imageHint')}</p>
-          <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">{imageFields.map(fieldSelect)}</div>
+          <div className="mt-3 grid grid-cols-2 gap-4 lg:grid-cols-4">{imageFields.map(fieldSelect)}</div>
         </fieldset>
         <p role="status" aria-live="polite" className="min-h-5 text-sm text-slate-600">
           {isUpdating ? (
