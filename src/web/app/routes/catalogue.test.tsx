@@ -129,14 +129,14 @@ function answer(handle: Handler = () => undefined) {
   })
 }
 
-function renderPage(locale: Locale = 'en') {
+function renderPage(locale: Locale = 'en', route = '/app/catalogue') {
   return renderWeb(
     <Routes>
       <Route path="/app/catalogue" element={<CataloguePage />} />
       <Route path="/app/catalogue/:id" element={<p>Batch page</p>} />
       <Route path="/billing" element={<p>Billing page</p>} />
     </Routes>,
-    { route: '/app/catalogue', locale },
+    { route, locale },
   )
 }
 
@@ -173,6 +173,25 @@ function requestsTo(path: string, method: string) {
 }
 
 describe('CataloguePage', () => {
+  it('goes on with a draft from its page: at its columns, or at its outputs once its photos are checked', async () => {
+    answer((url) => (url === '/api/catalogue/batches/batch-1/import' ? json(200, importView) : undefined))
+    const view = await renderPage('en', '/app/catalogue?draft=batch-1')
+    await screen.findByRole('heading', { name: /Match the columns/ })
+    expect(screen.getByText('ürünler.csv', { selector: 'span' })).toBeTruthy()
+    view.unmount()
+
+    answer((url) => (url === '/api/catalogue/batches/batch-1/import' ? json(200, checkedView) : undefined))
+    await renderPage('en', '/app/catalogue?draft=batch-1')
+    await screen.findByRole('heading', { name: /Choose what to make/ })
+  })
+
+  it('says so when a draft cannot be opened, and offers the file step', async () => {
+    answer()
+    await renderPage('en', '/app/catalogue?draft=gone')
+    expect((await screen.findByRole('alert')).textContent).toContain('could not be opened')
+    expect(screen.getByTestId('list-input')).toBeTruthy()
+  })
+
   it('lists past imports with their state and product count, each leading to its page', async () => {
     answer((url) =>
       url === '/api/catalogue/batches'

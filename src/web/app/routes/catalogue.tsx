@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router'
+import { useNavigate, useSearchParams } from 'react-router'
 import { productScenes } from '#shared/scenes.ts'
 import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
@@ -18,6 +18,7 @@ export function CataloguePage() {
   const { t } = useI18n()
   useDocumentTitle(t('catalogue.page.title'))
   const navigate = useNavigate()
+  const [searchParams] = useSearchParams()
   const batches = useResource(listBatches)
   const usage = useResource(getUsage)
   const settings = useResource(getSettings)
@@ -32,6 +33,7 @@ export function CataloguePage() {
           hasOwnKey={hasOwnKey}
           onStarted={(view) => navigate(`/app/catalogue/${encodeURIComponent(view.batch.id)}`)}
           onDraftsChanged={batches.reload}
+          resumeDraftId={searchParams.get('draft')}
           renderScenePrompt={({ value, onChange, disabled }) => (
             <PromptField
               label={t('catalogue.outputs.sceneLabel')}

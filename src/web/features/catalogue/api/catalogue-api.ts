@@ -62,6 +62,11 @@ export function listBatches(signal?: AbortSignal): Promise<BatchListResponse> {
   return apiRequest<BatchListResponse>('/api/catalogue/batches', { signal })
 }
 
+/** A draft as the import steps show it, to go on with an import left halfway. */
+export function getImportView(batchId: string, signal?: AbortSignal): Promise<CatalogueImportView> {
+  return apiRequest<CatalogueImportView>(`${batchPath(batchId)}/import`, { signal })
+}
+
 export function getBatch(batchId: string, signal?: AbortSignal): Promise<BatchView> {
   return apiRequest<BatchView>(batchPath(batchId), { signal })
 }

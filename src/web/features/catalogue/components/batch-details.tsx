@@ -108,7 +108,9 @@ export function BatchDetails(props: { view: BatchView; onChange: (view: BatchVie
           <div className="mt-4 space-y-3">
             <p className="text-slate-700">{t('catalogue.batch.draftBody')}</p>
             <div className="flex flex-col gap-3 sm:flex-row">
-              <ButtonLink to="/app/catalogue">{t('catalogue.batch.importAgain')}</ButtonLink>
+              <ButtonLink to={`/app/catalogue?${new URLSearchParams({ draft: batch.id })}`}>
+                {t('catalogue.batch.continueImport')}
+              </ButtonLink>
               <Button variant="secondary" onClick={() => setConfirm('delete')}>
                 {t('catalogue.batch.deleteDraft')}
               </Button>

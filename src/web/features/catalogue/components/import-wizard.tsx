@@ -3,7 +3,7 @@ import type { UsageResponse } from '#shared/contracts/billing.ts'
 import type { BatchView, CatalogueImportView } from '#shared/contracts/catalogue.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import type { ResourceState } from '#web/lib/use-resource.ts'
-import { deleteDraft } from '../api/catalogue-api.ts'
+import { deleteDraft, getImportView } from '../api/catalogue-api.ts'
 import { FileStep } from './file-step.tsx'
 import { MappingStep } from './mapping-step.tsx'
 import { OutputsStep, type ScenePromptSlot } from './outputs-step.tsx'
@@ -24,6 +24,8 @@ export function ImportWizard(props: {
   onStarted: (view: BatchView) => void
   /** A draft was made or deleted: the list of batches may show it. */
   onDraftsChanged: () => void
+  /** A draft to go on with (from its page): opens at its columns, or its outputs once checked. */
+  resumeDraftId?: string | null
 }) {
   const { t } = useI18n()
   const [step, setStep] = useState<Step>('file')
@@ -32,6 +34,24 @@ export function ImportWizard(props: {
   const [isLeaving, setLeaving] = useState(false)
   const headingRef = useRef<HTMLHeadingElement>(null)
   const hasMovedRef = useRef(false)
+
+  const [resumeError, setResumeError] = useState(false)
+  const resumeDraftId = props.resumeDraftId ?? null
+  useEffect(() => {
+    if (!resumeDraftId) return
+    const controller = new AbortController()
+    getImportView(resumeDraftId, controller.signal).then(
+      (draft) => {
+        if (draft.batch.status !== 'draft') return
+        setView(draft)
+        setStep(draft.photosChecked ? 'outputs' : 'mapping')
+      },
+      () => {
+        if (!controller.signal.aborted) setResumeError(true)
+      },
+    )
+    return () => controller.abort()
+  }, [resumeDraftId])
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the step is the trigger
   useEffect(() => {
@@ -112,6 +132,11 @@ export function ImportWizard(props: {
             <span className="block text-sm font-normal text-slate-600">{view.batch.fileName}</span>
           ) : null}
         </h3>
+        {resumeError && !view ? (
+          <p role="alert" className="mb-4 rounded-lg bg-red-50 p-3 text-sm text-red-800">
+            {t('catalogue.wizard.resumeFailed')}
+          </p>
+        ) : null}
         {step === 'file' || !view ? (
           <FileStep onImported={handleImported} />
         ) : step === 'mapping' ? (
