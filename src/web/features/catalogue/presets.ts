@@ -1,20 +1,13 @@
-/**
- * Marketplace presets a batch can name. Only the ids for now: the batch stores the id, and the
- * presets feature (sizes, export columns) comes later. Names are `catalogue.presets.<id>`.
- */
-export const marketplacePresetIds = [
-  'trendyol',
-  'hepsiburada',
-  'n11',
-  'amazon-tr',
-  'ciceksepeti',
-  'etsy',
-  'shopify',
-  'instagram',
-] as const
+import { isMarketplaceId, type MarketplaceId, marketplaceIds } from '#shared/marketplaces/profiles.ts'
 
-export type MarketplacePresetId = (typeof marketplacePresetIds)[number]
+/**
+ * Marketplace presets a batch can name: the shared marketplace profiles' ids (the batch stores
+ * the id). Names are `catalogue.presets.<id>`.
+ */
+export const marketplacePresetIds = marketplaceIds
+
+export type MarketplacePresetId = MarketplaceId
 
 export function isMarketplacePresetId(value: string): value is MarketplacePresetId {
-  return (marketplacePresetIds as readonly string[]).includes(value)
+  return isMarketplaceId(value)
 }

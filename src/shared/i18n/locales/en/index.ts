@@ -7,6 +7,7 @@ import contact from './contact.json'
 import emails from './emails.json'
 import errors from './errors.json'
 import landing from './landing.json'
+import marketplaces from './marketplaces.json'
 import pages from './pages.json'
 import plans from './plans.json'
 import pricing from './pricing.json'
@@ -24,6 +25,7 @@ export const enMessages = {
   emails,
   errors,
   landing,
+  marketplaces,
   pages,
   plans,
   pricing,
