@@ -10,6 +10,7 @@ const suites = [
   ['tsx', ['bench/segmentation.ts']],
   ['tsx', ['bench/catalogue-export.ts']],
   ['tsx', ['bench/catalogue-import.ts']],
+  ['tsx', ['bench/marketplace-export.ts']],
 ] as const
 let failed = 0
 for (const [command, args] of suites) {

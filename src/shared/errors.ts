@@ -43,6 +43,8 @@ export const errorStatus = {
   FILE_TOO_LARGE: 413,
   IMAGE_TOO_LARGE: 400,
   IMAGE_UNREADABLE: 400,
+  /** A marketplace export that stays over the marketplace's file-size limit even at the lowest JPEG quality we allow. */
+  EXPORT_TOO_LARGE: 422,
   INVALID_GENERATION_MODE: 400,
   GENERATION_NOT_READY: 409,
   STORAGE_QUOTA_EXCEEDED: 403,
