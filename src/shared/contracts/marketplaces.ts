@@ -1,0 +1,41 @@
+import { z } from 'zod'
+import type { CheckResult } from '#shared/marketplaces/check.ts'
+import type { ImageFacts, VideoFacts } from '#shared/marketplaces/facts.ts'
+import { type MarketplaceId, marketplaceIds } from '#shared/marketplaces/profiles.ts'
+
+// The marketplace panel's API (src/server/features/marketplaces). Every answer's shape is here.
+//
+//   GET /api/generations/:id/marketplace/:profile?slot=main|additional  → MarketplaceCheckView
+//   GET /api/generations/:id/marketplace/:profile/export?n=1             → the file: an image as the
+//       profile's JPEG (<sku or name>-<marketplace>-<n>.jpg), a video lengthened past the profile's
+//       floor when it has one (.mp4); 409 GENERATION_NOT_READY before the result exists
+//   GET /api/preferences                                                 → PreferencesResponse
+//   PATCH /api/preferences  UpdatePreferencesRequest                     → PreferencesResponse
+
+export const imageSlots = ['main', 'additional'] as const
+export type ImageSlot = (typeof imageSlots)[number]
+
+export const marketplaceCheckQuerySchema = z.object({
+  slot: z.enum(imageSlots).default('main'),
+})
+
+/** A result checked against one profile's rules. Exactly one of image, video, copy is set. */
+export type MarketplaceCheckView = {
+  profile: MarketplaceId
+  generationId: string
+  image: { slot: ImageSlot; facts: ImageFacts; results: CheckResult[] } | null
+  video: { facts: VideoFacts; results: CheckResult[] } | null
+  /** SEO copy: the checks, and the copy fitted to the profile's title and description limits. */
+  copy: { results: CheckResult[]; fitted: { title: string; description: string } } | null
+  /** Where the profile's file downloads (null for copy, which the panel copies as text). */
+  exportUrl: string | null
+  /** Counts over the results, for the panel's heading and the library card. */
+  summary: { pass: number; warn: number; fail: number }
+}
+
+export type PreferencesResponse = { marketplaceProfile: MarketplaceId | null }
+
+export const updatePreferencesRequestSchema = z.object({
+  marketplaceProfile: z.enum(marketplaceIds).nullable(),
+})
+export type UpdatePreferencesRequest = z.input<typeof updatePreferencesRequestSchema>
