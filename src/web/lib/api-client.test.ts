@@ -74,7 +74,7 @@ describe('apiRequest language', () => {
     document.documentElement.lang = 'en'
     await apiRequest('/api/usage', { method: 'POST', body: { a: 1 } })
     const sent = fetchMock.mock.calls.map(
-      ([, init]) => (init?.headers as Record<string, string>)['x-vitrin-locale'],
+      ([, init]) => (init?.headers as Record<string, string> | undefined)?.['x-vitrin-locale'],
     )
     expect(sent).toEqual(['tr', 'en'])
   })

@@ -30,11 +30,7 @@ import {
 } from '#server/features/generations/generations.service.ts'
 import type { Logger } from '#server/logger.ts'
 import type { PublicRequestDeps } from '#server/net/public-request.ts'
-import {
-  type ColumnMapping,
-  type SavedMapping,
-  toSavedMapping,
-} from '#shared/catalogue/columns.ts'
+import { type ColumnMapping, type SavedMapping, toSavedMapping } from '#shared/catalogue/columns.ts'
 import type { RowProblem, RowProblemCode } from '#shared/catalogue/row-problems.ts'
 import {
   type BatchCounts,

@@ -174,7 +174,7 @@ describe('CatalogueBatchPage', () => {
     await renderBatch()
     await screen.findByTestId('batch-counts')
     act(() => FakeEventSource.opened[0]?.fail())
-    await vi.waitFor(() => expect(count('done')).toBe('1'))
+    await vi.waitFor(() => expect(count('done')).toBe('1'), { timeout: 5000 })
     expect(FakeEventSource.opened[0]?.isClosed).toBe(true)
     expect(String(fetchMock.mock.calls[1]?.[0])).toBe('/api/catalogue/batches/batch-1')
   })
