@@ -11,6 +11,7 @@ import { catalogueRoutes } from '#server/features/catalogue/catalogue.routes.ts'
 import { contactRoutes } from '#server/features/contact/contact.routes.ts'
 import { generationsRoutes } from '#server/features/generations/generations.routes.ts'
 import { healthRoutes } from '#server/features/health/health.routes.ts'
+import { marketplaceRoutes, preferencesRoutes } from '#server/features/marketplaces/marketplaces.routes.ts'
 import { usageRoutes } from '#server/features/quota/usage.routes.ts'
 import { accountRoutes } from '#server/features/settings/account.routes.ts'
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts'
@@ -24,6 +25,7 @@ import { requestContext } from '#server/http/request-context.ts'
 import { securityHeaders } from '#server/http/security-headers.ts'
 import { loadSession } from '#server/http/session.ts'
 import { mountWebApp } from '#server/http/web-app.ts'
+import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import type { PublicConfig } from '#shared/contracts/public-config.ts'
 import { AppError } from '#shared/errors.ts'
 import { isLocale } from '#shared/i18n/locales.ts'
@@ -196,6 +198,19 @@ export function createApp(deps: AppDeps) {
       streams: eventStreams,
     }),
   )
+  // A result's marketplace check and export, beside the generations routes; measuring runs the
+  // process's one segmentation model, which the offline studio shares.
+  api.route(
+    '/generations',
+    marketplaceRoutes({
+      db,
+      storage: deps.storage,
+      segmenter: sharedSegmenter(),
+      ffmpegPath: config.providers.ffmpegPath,
+      tempDir: uploadsDir,
+    }),
+  )
+  api.route('/preferences', preferencesRoutes({ db }))
   if (config.enableTestHooks) api.route('/test', testHookRoutes({ db: database.db, now: deps.now }))
   api.all('*', () => {
     throw new AppError('NOT_FOUND', 'No such API endpoint')

@@ -19,6 +19,11 @@ export const marketplaceCheckQuerySchema = z.object({
   slot: z.enum(imageSlots).default('main'),
 })
 
+/** `n`: the image's place in the listing, from 1; it only names the file. */
+export const marketplaceExportQuerySchema = z.object({
+  n: z.coerce.number().int().min(1).max(99).default(1),
+})
+
 /** A result checked against one profile's rules. Exactly one of image, video, copy is set. */
 export type MarketplaceCheckView = {
   profile: MarketplaceId

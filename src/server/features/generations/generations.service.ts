@@ -311,6 +311,26 @@ export async function getOwnedRow(db: Db, userId: string, id: string): Promise<G
   return row
 }
 
+/**
+ * The user's own generation row with the row of the file it made (an image or video result;
+ * null for SEO copy, an unfinished generation, or a file that is gone); NOT_FOUND for a missing
+ * generation or someone else's. For features that read a result's bytes (marketplaces).
+ */
+export async function getOwnedRowWithResult(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<{ row: GenerationRow; resultAsset: AssetRow | null }> {
+  const row = await getOwnedRow(db, userId, id)
+  const assetId = row.result?.type === 'image' || row.result?.type === 'video' ? row.result.assetId : null
+  if (!assetId) return { row, resultAsset: null }
+  const [resultAsset] = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.id, assetId), eq(assets.userId, userId)))
+  return { row, resultAsset: resultAsset ?? null }
+}
+
 export async function getGeneration(
   deps: GenerationDeps,
   userId: string,

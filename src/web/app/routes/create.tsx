@@ -7,6 +7,7 @@ import { GenerateButton } from '#web/features/generations/components/generate-bu
 import { StudioResultPanel } from '#web/features/generations/components/studio-result-panel.tsx'
 import { useStudioJob } from '#web/features/generations/hooks/use-studio-job.ts'
 import { isBlocked, modeQuota } from '#web/features/generations/mode-quota.ts'
+import { MarketplacePanel } from '#web/features/marketplaces/components/marketplace-panel.tsx'
 import { getSettings } from '#web/features/settings/api/settings-api.ts'
 import { PhotoDropZone } from '#web/features/studio/components/photo-drop-zone.tsx'
 import { PromptField } from '#web/features/studio/components/prompt-field.tsx'
@@ -78,7 +79,13 @@ export function CreatePage() {
       title={t('studio.create.title')}
       subtitle={t('studio.create.subtitle')}
       onSubmit={onSubmit}
-      result={<StudioResultPanel studio={studio} videoQuota={modeQuota('video', usage, settings)} />}
+      result={
+        <StudioResultPanel
+          studio={studio}
+          videoQuota={modeQuota('video', usage, settings)}
+          marketplace={(generation) => <MarketplacePanel key={generation.id} generation={generation} />}
+        />
+      }
     >
       <PhotoDropZone
         label={t('studio.upload.label')}

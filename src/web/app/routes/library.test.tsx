@@ -153,16 +153,31 @@ describe('LibraryPage', () => {
   })
 
   it('opens one from ?open= with its full result and copy buttons, and closes back to the list', async () => {
-    fetchMock.mockImplementation(async (input) =>
-      String(input) === '/api/generations/seo-1'
-        ? json(200, { generation: seo })
-        : json(200, { items: [newer, seo], nextCursor: null }),
-    )
+    fetchMock.mockImplementation(async (input) => {
+      const url = String(input)
+      if (url === '/api/generations/seo-1') return json(200, { generation: seo })
+      if (url === '/api/preferences') return json(200, { marketplaceProfile: 'n11' })
+      if (url === '/api/generations/seo-1/marketplace/n11?slot=main') {
+        return json(200, {
+          profile: 'n11',
+          generationId: 'seo-1',
+          image: null,
+          video: null,
+          copy: { results: [], fitted: { title: 'Blue ceramic mug', description: 'A blue mug for coffee.' } },
+          exportUrl: null,
+          summary: { pass: 0, warn: 0, fail: 0 },
+        })
+      }
+      return json(200, { items: [newer, seo], nextCursor: null })
+    })
     const user = userEvent.setup()
     await renderLibrary('/app/library?open=seo-1')
     const dialog = await screen.findByRole('dialog', { name: 'SEO content', description: /^Created / })
     expect(within(dialog).getByRole('button', { name: 'Copy Title' })).toBeTruthy()
     expect(within(dialog).getByText('Blue ceramic mug')).toBeTruthy()
+    // The page puts the marketplace panel under the result, starting from the saved profile.
+    const panel = within(dialog).getByRole('region', { name: 'Marketplace' })
+    expect(await within(panel).findByRole('list', { name: 'n11 checklist' })).toBeTruthy()
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Close' }))
     await user.keyboard('{Escape}')
     expect(screen.queryByRole('dialog')).toBeNull()

@@ -19,6 +19,7 @@ import { itemLabel } from '#web/features/generations/generation-labels.ts'
 import { useLibraryList } from '#web/features/generations/hooks/use-library-list.ts'
 import { watchedIds } from '#web/features/generations/hooks/use-live-generation.ts'
 import { filterFromSearch } from '#web/features/generations/library-filter.ts'
+import { MarketplacePanel } from '#web/features/marketplaces/components/marketplace-panel.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
@@ -162,6 +163,7 @@ export function LibraryPage() {
           onClose={() => setOpen(null)}
           onDelete={handleDeleteRequest}
           onChange={list.replace}
+          marketplace={(generation) => <MarketplacePanel key={generation.id} generation={generation} />}
         />
       ) : null}
       {deleting ? (

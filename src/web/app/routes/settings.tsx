@@ -5,6 +5,7 @@ import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { Tabs } from '#web/components/ui/tabs.tsx'
 import { AddEmailButton } from '#web/features/auth/components/add-email-button.tsx'
 import { ManageBillingButton } from '#web/features/billing/components/manage-billing-button.tsx'
+import { MarketplacePreferenceSection } from '#web/features/marketplaces/components/marketplace-preference-section.tsx'
 import { getSettings } from '#web/features/settings/api/settings-api.ts'
 import { ApiSettingsPanel } from '#web/features/settings/components/api-settings-panel.tsx'
 import { BillingSettingsPanel } from '#web/features/settings/components/billing-settings-panel.tsx'
@@ -85,7 +86,10 @@ export function SettingsPage() {
               {(data) => <ApiSettingsPanel settings={data} onChange={settings.replace} />}
             </LoadState>
           ) : (
-            <IntegrationsPanel />
+            <div className="space-y-10">
+              <IntegrationsPanel />
+              <MarketplacePreferenceSection />
+            </div>
           )}
         </Tabs>
       </Container>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { type GenerationView, isTerminalStatus } from '#shared/contracts/generations.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
@@ -21,6 +22,8 @@ export function GenerationDialog(props: {
   onClose: () => void
   onDelete: (generation: GenerationView) => void
   onChange: (generation: GenerationView) => void
+  /** The marketplace panel under a finished result; the page fills it (see GenerationResult). */
+  marketplace?: (generation: GenerationView) => ReactNode
 }) {
   const { t, locale } = useI18n()
   const { initial } = props
@@ -64,7 +67,11 @@ export function GenerationDialog(props: {
             <Spinner label={t('studio.library.loadingMore')} className="size-8" />
           </div>
         ) : generation.status === 'succeeded' ? (
-          <GenerationResult generation={generation} onSavedChange={props.onChange} />
+          <GenerationResult
+            generation={generation}
+            onSavedChange={props.onChange}
+            marketplace={props.marketplace}
+          />
         ) : generation.status === 'failed' || generation.status === 'canceled' ? (
           <JobFailure generation={generation} />
         ) : (

@@ -19,12 +19,18 @@ export function GenerationResult(props: {
   onSavedChange?: (generation: GenerationView) => void
   /** Extra content under an image (the convert-to-video box). */
   children?: ReactNode
+  /**
+   * The marketplace panel for this result, drawn last. Pages fill it (it belongs to the
+   * marketplaces feature, which this feature does not import).
+   */
+  marketplace?: (generation: GenerationView) => ReactNode
 }) {
   const { t } = useI18n()
   const { generation } = props
   const result = generation.result
   if (!result) return null
   const isOffline = result.provider === 'offline'
+  const marketplace = props.marketplace?.(generation) ?? null
   const actions = (
     <div className="flex flex-wrap items-center gap-2">
       {result.type === 'image' || result.type === 'video' ? (
@@ -55,6 +61,7 @@ export function GenerationResult(props: {
       <div className="space-y-4">
         <SeoResult content={result} />
         {actions}
+        {marketplace}
       </div>
     )
   }
@@ -87,6 +94,7 @@ export function GenerationResult(props: {
         </p>
         {isOffline ? <OfflineNote /> : null}
         {actions}
+        {marketplace}
       </div>
     )
   }
@@ -125,6 +133,7 @@ export function GenerationResult(props: {
       {isOffline ? <OfflineNote /> : null}
       {actions}
       {props.children}
+      {marketplace}
     </div>
   )
 }

@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react'
-import { isTerminalStatus } from '#shared/contracts/generations.ts'
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { type GenerationView, isTerminalStatus } from '#shared/contracts/generations.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
@@ -20,6 +20,8 @@ export function StudioResultPanel(props: {
   studio: StudioJob
   videoQuota: ModeQuota
   autoPlayVideo?: boolean
+  /** The marketplace panel under a finished result; the page fills it (see GenerationResult). */
+  marketplace?: (generation: GenerationView) => ReactNode
 }) {
   const { t } = useI18n()
   const { studio } = props
@@ -91,10 +93,22 @@ export function StudioResultPanel(props: {
   } else if (job.status !== 'succeeded') {
     body = <JobFailure generation={job} />
   } else if (video?.status === 'succeeded') {
-    body = <GenerationResult key={video.id} generation={video} autoPlay={props.autoPlayVideo} />
+    body = (
+      <GenerationResult
+        key={video.id}
+        generation={video}
+        autoPlay={props.autoPlayVideo}
+        marketplace={props.marketplace}
+      />
+    )
   } else {
     body = (
-      <GenerationResult key={job.id} generation={job} autoPlay={props.autoPlayVideo}>
+      <GenerationResult
+        key={job.id}
+        generation={job}
+        autoPlay={props.autoPlayVideo}
+        marketplace={props.marketplace}
+      >
         {job.mode === 'image' ? (
           <ConvertToVideo studio={studio} sourceId={job.id} quota={props.videoQuota} />
         ) : null}

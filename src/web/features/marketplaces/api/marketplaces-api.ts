@@ -1,0 +1,27 @@
+import type {
+  ImageSlot,
+  MarketplaceCheckView,
+  PreferencesResponse,
+  UpdatePreferencesRequest,
+} from '#shared/contracts/marketplaces.ts'
+import type { MarketplaceId } from '#shared/marketplaces/profiles.ts'
+import { apiRequest } from '#web/lib/api-client.ts'
+
+/** A finished result checked against one profile's rules (`slot` only matters for images). */
+export function getMarketplaceCheck(
+  generationId: string,
+  profile: MarketplaceId,
+  slot: ImageSlot,
+  signal?: AbortSignal,
+): Promise<MarketplaceCheckView> {
+  const path = `/api/generations/${encodeURIComponent(generationId)}/marketplace/${profile}?slot=${slot}`
+  return apiRequest<MarketplaceCheckView>(path, { signal })
+}
+
+export function getPreferences(signal?: AbortSignal): Promise<PreferencesResponse> {
+  return apiRequest<PreferencesResponse>('/api/preferences', { signal })
+}
+
+export function updatePreferences(patch: UpdatePreferencesRequest): Promise<PreferencesResponse> {
+  return apiRequest<PreferencesResponse>('/api/preferences', { method: 'PATCH', body: patch })
+}

@@ -1,0 +1,154 @@
+import type { ReactNode } from 'react'
+import type { CheckResult, CheckStatus, FixAction } from '#shared/marketplaces/check.ts'
+import type { MarketplaceProfile } from '#shared/marketplaces/types.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
+
+/** Failures first, then what to look at, then what passes; unpublished rules last. */
+const statusOrder: Record<CheckStatus, number> = {
+  fail: 0,
+  warn: 1,
+  'check-by-eye': 2,
+  pass: 3,
+  'not-published': 4,
+}
+
+const statusStyles: Record<CheckStatus, { badge: string; icon: string }> = {
+  pass: { badge: 'bg-emerald-50 text-emerald-900 ring-emerald-200', icon: 'text-emerald-700' },
+  warn: { badge: 'bg-amber-50 text-amber-900 ring-amber-200', icon: 'text-amber-700' },
+  fail: { badge: 'bg-red-50 text-red-900 ring-red-200', icon: 'text-red-700' },
+  'not-published': { badge: 'bg-slate-100 text-slate-700 ring-slate-200', icon: 'text-slate-500' },
+  'check-by-eye': { badge: 'bg-sky-50 text-sky-900 ring-sky-200', icon: 'text-sky-700' },
+}
+
+export function sortResults(results: readonly CheckResult[]): CheckResult[] {
+  return [...results].sort((a, b) => statusOrder[a.status] - statusOrder[b.status])
+}
+
+/**
+ * The fixes the profile's export carries out (it re-renders to the profile's size and
+ * background, as a JPEG within the size limit in sRGB; a video is lengthened past the floor), so
+ * they lead to the download. Other fixes are the seller's to make and are shown as advice.
+ */
+export function isExportFix(fix: FixAction, profile: MarketplaceProfile, kind: 'image' | 'video'): boolean {
+  if (kind === 'video') return fix === 'lengthen-video'
+  if (fix === 'white-background') return profile.export.background === 'white'
+  return fix === 'resize' || fix === 'compress' || fix === 'convert-jpeg' || fix === 'convert-srgb'
+}
+
+/**
+ * One profile's checklist: each rule with its status in words (the icon only repeats it), its
+ * one-line reason, where the rule comes from, and the fix when there is one. `renderFix` draws
+ * the fix (a download link, a button, or advice).
+ */
+export function CheckList(props: {
+  label: string
+  results: readonly CheckResult[]
+  renderFix: (fix: FixAction, result: CheckResult) => ReactNode
+}) {
+  const { t } = useI18n()
+  return (
+    <ul aria-label={props.label} className="divide-y divide-slate-200" data-testid="marketplace-checklist">
+      {sortResults(props.results).map((result) => {
+        const styles = statusStyles[result.status]
+        return (
+          <li
+            key={result.ruleId}
+            className="flex gap-3 py-3"
+            data-testid="marketplace-rule"
+            data-rule={result.ruleId}
+            data-status={result.status}
+          >
+            <StatusIcon status={result.status} className={`mt-0.5 size-5 shrink-0 ${styles.icon}`} />
+            <div className="min-w-0 flex-1 space-y-1 text-sm">
+              <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                <span className="font-semibold text-slate-900">
+                  {t(`marketplaces.rules.${result.ruleId}`)}
+                </span>
+                <span
+                  className={`rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${styles.badge}`}
+                  data-testid="rule-status"
+                >
+                  {t(`marketplaces.status.${result.status}`)}
+                </span>
+              </p>
+              <p className="text-slate-700" data-testid="rule-reason">
+                {t(result.reason.key, result.reason.values)}
+              </p>
+              <RuleSourceLine source={result.source} />
+              {result.fix ? <div>{props.renderFix(result.fix, result)}</div> : null}
+            </div>
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
+
+function RuleSourceLine(props: { source: CheckResult['source'] }) {
+  const { t } = useI18n()
+  const { source } = props
+  if (!source) return null
+  if ('vitrin' in source) {
+    return (
+      <p className="text-xs text-slate-600" data-testid="rule-source">
+        {t('marketplaces.panel.sourcePrefix')} {t('marketplaces.confidence.vitrin')}
+      </p>
+    )
+  }
+  return (
+    <p className="text-xs text-slate-600" data-testid="rule-source">
+      {t('marketplaces.panel.sourcePrefix')}{' '}
+      <a
+        href={source.url}
+        target="_blank"
+        rel="noopener noreferrer"
+        className="break-words underline underline-offset-2 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+      >
+        {t('marketplaces.source.dated', {
+          confidence: t(`marketplaces.confidence.${source.confidence}`),
+          date: source.date,
+        })}
+        <span className="sr-only"> {t('marketplaces.panel.opensInNewTab')}</span>
+      </a>
+    </p>
+  )
+}
+
+function StatusIcon(props: { status: CheckStatus; className: string }) {
+  const common = {
+    stroke: 'currentColor',
+    strokeWidth: 2,
+    strokeLinecap: 'round' as const,
+    strokeLinejoin: 'round' as const,
+  }
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" className={props.className}>
+      {props.status === 'pass' ? (
+        <>
+          <circle cx="12" cy="12" r="9" {...common} />
+          <path d="m8 12.5 2.5 2.5L16 9.5" {...common} />
+        </>
+      ) : props.status === 'fail' ? (
+        <>
+          <circle cx="12" cy="12" r="9" {...common} />
+          <path d="m9 9 6 6m0-6-6 6" {...common} />
+        </>
+      ) : props.status === 'warn' ? (
+        <>
+          <path d="M12 3.5 21.5 20h-19L12 3.5Z" {...common} />
+          <path d="M12 10v4.5M12 17.5v.01" {...common} />
+        </>
+      ) : props.status === 'check-by-eye' ? (
+        <>
+          <path d="M2.5 12S6 5.5 12 5.5 21.5 12 21.5 12 18 18.5 12 18.5 2.5 12 2.5 12Z" {...common} />
+          <circle cx="12" cy="12" r="2.5" {...common} />
+        </>
+      ) : (
+        <>
+          <circle cx="12" cy="12" r="9" {...common} />
+          <path d="M8 12h8" {...common} />
+        </>
+      )}
+    </svg>
+  )
+}
