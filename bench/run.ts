@@ -9,6 +9,7 @@ const suites = [
   ['tsx', ['bench/offline-studio.ts']],
   ['tsx', ['bench/segmentation.ts']],
   ['tsx', ['bench/catalogue-export.ts']],
+  ['tsx', ['bench/catalogue-workers.ts']],
   ['tsx', ['bench/catalogue-import.ts']],
   ['tsx', ['bench/marketplace-export.ts']],
 ] as const

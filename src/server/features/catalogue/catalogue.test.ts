@@ -241,10 +241,11 @@ describe('catalogue', () => {
           (await batchView(seller, draft.batch.id)).rows.map((row) => row.id),
         ),
       )
-    // The bound: between its arrival and its start, at most two claims' worth of the batch's jobs
-    // started (the worker's two slots each): a claim already under way when it was queued, which
-    // could not see it, and the slots freeing meanwhile; the next claim takes it first. And the
-    // batch was far from done when it finished.
+    // The bound: between its arrival and its start, at most three claims' worth of the batch's
+    // jobs started (the worker's two slots each): claims already under way when it was queued,
+    // which could not see it (on PostgreSQL one may be waiting for the claim lock); the next claim
+    // takes it first. A queue in arrival order would start hundreds first. And the batch was far
+    // from done when it finished.
     const startedMeanwhile = batchJobs.filter(
       (row) =>
         row.startedAt &&
@@ -253,7 +254,7 @@ describe('catalogue', () => {
         row.startedAt > job.createdAt &&
         row.startedAt < job.startedAt,
     )
-    expect(startedMeanwhile.length).toBeLessThanOrEqual(4)
+    expect(startedMeanwhile.length).toBeLessThanOrEqual(6)
     expect(batchJobs.filter((row) => row.status === 'queued').length).toBeGreaterThan(250)
   })
 
