@@ -21,9 +21,10 @@ export function MarketplacePreferenceSection() {
       data-testid="marketplace-preference"
     >
       <div>
-        <h2 id={`${id}-title`} className="text-xl font-semibold text-slate-900">
+        {/* A section of the Integrations tab, under the tab's own heading. */}
+        <h3 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
           {t('marketplaces.panel.settings.title')}
-        </h2>
+        </h3>
         <p className="mt-1 text-slate-600">{t('marketplaces.panel.settings.body')}</p>
       </div>
       <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
