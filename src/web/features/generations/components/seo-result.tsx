@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react'
 import { type SeoContent, seoLimits } from '#shared/seo.ts'
+import { CopyButton } from '#web/components/ui/copy-button.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { featuresAsText, keywordsAsText } from '../seo-text.ts'
-import { CopyButton } from './copy-button.tsx'
 
 /** Title, meta description, features and keywords, each with its copy button and count. */
 export function SeoResult(props: { content: SeoContent }) {

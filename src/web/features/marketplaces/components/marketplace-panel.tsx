@@ -11,6 +11,7 @@ import {
 import type { MarketplaceProfile } from '#shared/marketplaces/types.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
+import { CopyButton } from '#web/components/ui/copy-button.tsx'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
@@ -19,7 +20,6 @@ import { useResource } from '#web/lib/use-resource.ts'
 import { getMarketplaceCheck } from '../api/marketplaces-api.ts'
 import { useMarketplacePreference } from '../hooks/use-marketplace-preference.ts'
 import { CheckList, isExportFix } from './check-list.tsx'
-import { CopyTextButton } from './copy-text-button.tsx'
 
 /**
  * The "Marketplace" panel on a finished result: choose a profile (starting from the saved
@@ -267,7 +267,7 @@ function FittedCopy(props: { marketplace: string; fitted: { title: string; descr
       <div className="space-y-1">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p className="text-xs font-semibold text-slate-700">{titleLabel}</p>
-          <CopyTextButton text={props.fitted.title} what={titleLabel} testId="fitted-title-copy" />
+          <CopyButton text={props.fitted.title} what={titleLabel} testId="fitted-title-copy" />
         </div>
         <p className="text-sm font-semibold break-words text-slate-900" data-testid="fitted-title">
           {props.fitted.title}
@@ -276,7 +276,7 @@ function FittedCopy(props: { marketplace: string; fitted: { title: string; descr
       <div className="space-y-1">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p className="text-xs font-semibold text-slate-700">{descriptionLabel}</p>
-          <CopyTextButton
+          <CopyButton
             text={props.fitted.description}
             what={descriptionLabel}
             testId="fitted-description-copy"
