@@ -61,6 +61,11 @@ export const generations = pgTable(
     inputAssetId: uuid('input_asset_id').references(() => assets.id, { onDelete: 'set null' }),
     referenceAssetId: uuid('reference_asset_id').references(() => assets.id, { onDelete: 'set null' }),
     /**
+     * "Keep my product exactly": the original product pixels (from the separation mask) are laid
+     * back over the generated scene, so the edit never alters the item being sold.
+     */
+    keepProduct: boolean('keep_product').notNull().default(false),
+    /**
      * For a video made from an image result: that image's generation. A catalogue batch queues
      * the video before its image is made: the job waits until the image has succeeded, takes its
      * result as input, and is canceled (its quota given back) when the image fails.

@@ -1,0 +1,1 @@
+ALTER TABLE "generations" ADD COLUMN "keep_product" boolean DEFAULT false NOT NULL;
