@@ -91,6 +91,8 @@ type WorkerState = {
   inFlight: Map<string, AbortController>
   /** Each running job, until it has settled. */
   running: Set<Promise<void>>
+  /** How many of them are catalogue batch jobs. */
+  runningBatchJobs: number
   /** How to wake the dispatcher while it waits. */
   wakers: Set<() => void>
   /** Wake-ups set for when this worker's retries come due. */
@@ -125,6 +127,7 @@ export function startWorker(options: WorkerOptions): Worker {
     storage: withSharedReads(options.storage),
     inFlight: new Map(),
     running: new Set(),
+    runningBatchJobs: 0,
     wakers: new Set(),
     retryTimers: new Set(),
     isStopping: false,
@@ -186,16 +189,30 @@ async function dispatch(state: WorkerState): Promise<void> {
   await Promise.all(state.running)
 }
 
+/**
+ * Slots of a worker that catalogue batch jobs never take (when it has more than one): however
+ * large a batch, another seller's single job finds a free slot at once instead of waiting for
+ * one of the batch's jobs to finish (docs/decisions/0024-catalogue-batches-on-the-job-queue.md).
+ */
+export function slotsKeptFromBatches(concurrency: number): number {
+  return concurrency >= 2 ? 1 : 0
+}
+
 /** Claims jobs for the free slots and starts each one. False when the claim failed. */
 async function claimAndStart(state: WorkerState, free: number): Promise<boolean> {
   const { options } = state
   state.hasNews = false
+  const batchLimit = Math.max(
+    0,
+    Math.min(free, options.concurrency - slotsKeptFromBatches(options.concurrency) - state.runningBatchJobs),
+  )
   let jobs: ClaimedJob[] = []
   let claimFailed = false
   try {
     jobs = await claimJobs(options, {
       workerId: state.id,
       limit: free,
+      batchLimit,
       maxRunningPerUser: options.maxRunningPerUser,
       leaseMs: options.leaseMs,
       isSerialized: options.isClaimSerialized,
@@ -204,13 +221,20 @@ async function claimAndStart(state: WorkerState, free: number): Promise<boolean>
     claimFailed = true
     state.log.error({ err: error }, 'claiming a job failed')
   }
-  state.isBacklogPossible = !claimFailed && jobs.length === free
+  // Batch jobs may wait behind the batch limit, not only behind full slots: a batch job's end
+  // then sends the dispatcher round too.
+  const batchJobs = jobs.filter((job) => job.row.batchRowId !== null).length
+  state.isBacklogPossible =
+    !claimFailed && (jobs.length === free || (batchLimit < free && batchJobs === batchLimit))
   for (const job of jobs) startJob(state, job)
   return !claimFailed
 }
 
 function startJob(state: WorkerState, claimed: ClaimedJob): void {
+  const isBatchJob = claimed.row.batchRowId !== null
+  if (isBatchJob) state.runningBatchJobs += 1
   const job = runJob(state, claimed).finally(() => {
+    if (isBatchJob) state.runningBatchJobs -= 1
     state.running.delete(job)
     // A freed slot with work possibly waiting: look (again, if a claim is in flight).
     if (state.isBacklogPossible) announceWork(state)

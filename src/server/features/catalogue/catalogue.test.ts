@@ -256,22 +256,52 @@ describe('catalogue', () => {
     )
     expect(startedMeanwhile.length).toBeLessThanOrEqual(6)
     expect(batchJobs.filter((row) => row.status === 'queued').length).toBeGreaterThan(250)
+    // The rest of the batch is not left for the next test's worker.
+    await seller.request(`/api/catalogue/batches/${draft.batch.id}/cancel`, { method: 'POST' })
+  })
+
+  it("keeps a worker's slot from batches: another seller's job starts while every batch job still runs", async () => {
+    fake = createScriptedProviders()
+    const seller = await signedInClient(server)
+    const draft = await readyDraft(seller, 6)
+    // Every batch job hangs at the provider: none finishes to free a slot.
+    for (let i = 0; i < 6; i++) fake.script.image.push({ hang: true })
+    await start(seller, draft.batch.id, { outputs: { studio: { prompt: 'x', aspectRatio: '1:1' } } })
+    runWorker()
+    await expect
+      .poll(async () => (await batchView(seller, draft.batch.id)).counts, { timeout: 20_000 })
+      .toMatchObject({ running: 1, queued: 5 })
+    const other = await signedInClient(server)
+    const photo = await uploadPhoto(other)
+    const single = (await (
+      await other.request('/api/generations', { json: { mode: 'seo', imageAssetId: photo } })
+    ).json()) as { generation: { id: string } }
+    const done = await waitForStatus(other, single.generation.id, ['succeeded'], 20_000)
+    expect(done.status).toBe('succeeded')
+    // It did not wait for a batch job to end: none has.
+    expect((await batchView(seller, draft.batch.id)).counts).toMatchObject({ running: 1, queued: 5, done: 0 })
+    // Nothing of this batch is left for the next test's worker: stopped (its job handed back), then canceled.
+    await Promise.all(workers.splice(0).map((worker) => worker.stop()))
+    const canceled = await seller.request(`/api/catalogue/batches/${draft.batch.id}/cancel`, {
+      method: 'POST',
+    })
+    expect(((await canceled.json()) as BatchView).counts).toMatchObject({ canceled: 6 })
   })
 
   it('survives a restart mid-batch: nothing lost, the quota exact', async () => {
     fake = createScriptedProviders()
     const client = await signedInClient(server)
     const draft = await readyDraft(client, 6)
-    // The first two jobs hang at the provider until their worker stops; the rest wait behind the
-    // per-user running cap.
-    fake.script.image.push({ hang: true }, { hang: true })
+    // The first job hangs at the provider until its worker stops; the rest wait, since a batch
+    // runs in all of a worker's slots but the one kept for other sellers.
+    fake.script.image.push({ hang: true })
     await start(client, draft.batch.id, { outputs: { studio: { prompt: 'x', aspectRatio: '1:1' } } })
     const first = runWorker()
     await expect
       .poll(async () => (await batchView(client, draft.batch.id)).counts, { timeout: 20_000 })
-      .toMatchObject({ running: 2, queued: 4 })
+      .toMatchObject({ running: 1, queued: 5 })
     await first.stop()
-    // Stopping handed the two running jobs back: queued again, their quota still held.
+    // Stopping handed the running job back: queued again, its quota still held.
     expect((await batchView(client, draft.batch.id)).counts).toMatchObject({ queued: 6, running: 0 })
     expect((await usage(client)).images.used).toBe(6)
     runWorker()

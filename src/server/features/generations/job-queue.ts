@@ -174,6 +174,11 @@ export type ClaimOptions = {
   workerId: string
   /** Free slots: at most this many jobs are claimed. */
   limit: number
+  /**
+   * At most this many of them may be catalogue batch jobs (all of them when absent): a worker
+   * keeps a slot that batches never take, so another seller's single job starts at once.
+   */
+  batchLimit?: number
   /** Jobs one user may have running at once, across every worker sharing the queue. */
   maxRunningPerUser: number
   /** How long a claim holds without a renewal. */
@@ -204,23 +209,33 @@ async function claimIn(tx: Db, options: ClaimOptions): Promise<ClaimedJob[]> {
   // again) plus the job's place among their due ones. FOR UPDATE is not allowed beside window
   // functions, so the turns are worked out in a subquery and the rows locked outside it, where
   // a row another claim took meanwhile is skipped or, once that claim is committed, no longer
-  // passes the due check (it is checked again on the newest version of the row).
+  // passes the due check (it is checked again on the newest version of the row). Batch jobs
+  // past the batch limit, counted in the claim's own order, are left for a later claim.
+  const batchLimit = options.batchLimit ?? options.limit
   const picked = sql`
     select g.id from ${generations} g
     join (
-      select due.id, coalesce(busy.running, 0) + due.place as turn
-      from (
-        select d.id, d.user_id,
-          row_number() over (partition by d.user_id order by d.created_at, d.id) as place
-        from ${generations} d
-        where ${isDue('d')}
-      ) due
-      left join (
-        select r.user_id, count(*) as running from ${generations} r
-        where r.status = 'running' and r.lease_until >= now()
-        group by r.user_id
-      ) busy on busy.user_id = due.user_id
-      where coalesce(busy.running, 0) + due.place <= ${options.maxRunningPerUser}
+      select ranked.id, ranked.turn from (
+        select turns.id, turns.turn, turns.is_batch,
+          count(*) filter (where turns.is_batch)
+            over (order by turns.turn, turns.created_at, turns.id) as batch_place
+        from (
+          select due.id, due.created_at, due.is_batch, coalesce(busy.running, 0) + due.place as turn
+          from (
+            select d.id, d.user_id, d.created_at, d.batch_row_id is not null as is_batch,
+              row_number() over (partition by d.user_id order by d.created_at, d.id) as place
+            from ${generations} d
+            where ${isDue('d')}
+          ) due
+          left join (
+            select r.user_id, count(*) as running from ${generations} r
+            where r.status = 'running' and r.lease_until >= now()
+            group by r.user_id
+          ) busy on busy.user_id = due.user_id
+          where coalesce(busy.running, 0) + due.place <= ${options.maxRunningPerUser}
+        ) turns
+      ) ranked
+      where not ranked.is_batch or ranked.batch_place <= ${batchLimit}
     ) fair on fair.id = g.id
     where ${isDue('g')}
     order by fair.turn, g.created_at, g.id
