@@ -11,7 +11,12 @@ import { catalogueRoutes } from '#server/features/catalogue/catalogue.routes.ts'
 import { contactRoutes } from '#server/features/contact/contact.routes.ts'
 import { generationsRoutes } from '#server/features/generations/generations.routes.ts'
 import { healthRoutes } from '#server/features/health/health.routes.ts'
-import { marketplaceRoutes, preferencesRoutes } from '#server/features/marketplaces/marketplaces.routes.ts'
+import {
+  marketplaceDeps,
+  marketplaceRoutes,
+  marketplaceSummaryRoutes,
+  preferencesRoutes,
+} from '#server/features/marketplaces/marketplaces.routes.ts'
 import { usageRoutes } from '#server/features/quota/usage.routes.ts'
 import { accountRoutes } from '#server/features/settings/account.routes.ts'
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts'
@@ -184,6 +189,16 @@ export function createApp(deps: AppDeps) {
   ensurePrivateDir(uploadsDir)
   // A photo ZIP is removed when its request ends; one left by a stopped process goes here.
   removeOldFiles(uploadsDir, 6 * 3_600_000)
+  // One set of measurements for the marketplace routes and the catalogue's preset exports: a
+  // card's summary measures what the panel then reuses.
+  const marketplaces = marketplaceDeps({
+    db,
+    storage: deps.storage,
+    segmenter: sharedSegmenter(),
+    textReader: deps.textReader,
+    ffmpegPath: config.providers.ffmpegPath,
+    tempDir: uploadsDir,
+  })
   api.route(
     '/catalogue',
     catalogueRoutes({
@@ -196,20 +211,13 @@ export function createApp(deps: AppDeps) {
       tempDir: uploadsDir,
       notifier: deps.notifier,
       streams: eventStreams,
+      marketplaces,
     }),
   )
   // A result's marketplace check and export, beside the generations routes; measuring runs the
   // process's one segmentation model, which the offline studio shares.
-  api.route(
-    '/generations',
-    marketplaceRoutes({
-      db,
-      storage: deps.storage,
-      segmenter: sharedSegmenter(),
-      ffmpegPath: config.providers.ffmpegPath,
-      tempDir: uploadsDir,
-    }),
-  )
+  api.route('/generations', marketplaceRoutes(marketplaces))
+  api.route('/marketplace', marketplaceSummaryRoutes(marketplaces))
   api.route('/preferences', preferencesRoutes({ db }))
   if (config.enableTestHooks) api.route('/test', testHookRoutes({ db: database.db, now: deps.now }))
   api.all('*', () => {

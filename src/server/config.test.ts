@@ -197,6 +197,13 @@ describe('loadConfig', () => {
     expect(problemsOf({ TRUST_PROXY: 'maybe' })).toEqual([expect.stringMatching(/^TRUST_PROXY:/)])
   })
 
+  it('reads text on images for the marketplace checker unless MARKETPLACE_OCR is false', () => {
+    expect(loadConfig({}).marketplaceOcr).toBe(true)
+    expect(loadConfig({ MARKETPLACE_OCR: 'false' }).marketplaceOcr).toBe(false)
+    expect(loadConfig({ MARKETPLACE_OCR: 'true' }).marketplaceOcr).toBe(true)
+    expect(problemsOf({ MARKETPLACE_OCR: 'off' })).toEqual([expect.stringMatching(/^MARKETPLACE_OCR:/)])
+  })
+
   it('reads the worker settings, with retry defaults of 4 tries from 5 s', () => {
     expect(loadConfig({}).worker).toEqual({
       concurrency: 2,

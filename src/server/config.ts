@@ -108,6 +108,8 @@ const envSchema = z.object({
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
   /** The ffmpeg binary the offline studio uses for videos. */
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  /** Read text and watermarks on results for the marketplace checker (OCR, about 110 MB while in use); false: "check by eye". */
+  MARKETPLACE_OCR: booleanFromString.default(true),
   /** S3 bucket for uploads and results; when set, it replaces local files under DATA_DIR/files. */
   S3_BUCKET: z.string().min(3).max(63).optional(),
   /** Region of the bucket (any value the store accepts; MinIO and most others take us-east-1). */
@@ -243,6 +245,8 @@ export type Config = {
   webDistDir: string
   shutdownGraceSeconds: number
   enableTestHooks: boolean
+  /** The marketplace checker reads text on images (MARKETPLACE_OCR). */
+  marketplaceOcr: boolean
   /** Hosts user-given links may reach at private addresses (tests only; empty in production). */
   fetchAllowPrivateHosts: string[]
   accessCodes: string[]
@@ -375,6 +379,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webDistDir: e.WEB_DIST_DIR,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     enableTestHooks: e.ENABLE_TEST_HOOKS,
+    marketplaceOcr: e.MARKETPLACE_OCR,
     fetchAllowPrivateHosts: e.FETCH_ALLOW_PRIVATE_HOSTS ?? [],
     accessCodes: e.ACCESS_CODES ?? [],
     billingProvider: e.BILLING_PROVIDER,

@@ -13,6 +13,7 @@ import {
   createStripeBillingProvider,
   createStripeClient,
 } from '#server/features/billing/stripe-billing-provider.ts'
+import { createTextReader, type TextReader } from '#server/features/marketplaces/read-text.ts'
 import { createRateLimiter, type RateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import { createStorage } from '#server/storage/index.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
@@ -36,6 +37,11 @@ export type AppDeps = {
   storage: ObjectStorage
   /** In memory on PGlite (one process); also over LISTEN/NOTIFY on PostgreSQL. Closed before the database. */
   notifier: Notifier
+  /**
+   * Reads text on images for the marketplace checker: one OCR worker, started on first use,
+   * stopped when idle and on shutdown. Null with MARKETPLACE_OCR=false.
+   */
+  textReader: TextReader | null
   now: () => Date
   isShuttingDown: () => boolean
 }
@@ -76,6 +82,7 @@ export async function createAppDeps(options: {
     notifier: database.openSession
       ? await startPgNotifier({ db, openSession: database.openSession, logger })
       : createNotifier(),
+    textReader: config.marketplaceOcr ? createTextReader({ log: logger }) : null,
     now: options.now ?? (() => new Date()),
     isShuttingDown: options.isShuttingDown ?? (() => false),
   }

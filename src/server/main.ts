@@ -122,6 +122,8 @@ async function shutdown(signal: string) {
     // Idle keep-alive connections would otherwise hold close() open.
     if ('closeIdleConnections' in server) server.closeIdleConnections()
   })
+  // The OCR thread, if a check started it (requests are over).
+  await deps.textReader?.close()
   // Notices still pending go out (other processes' workers take the jobs handed back at once).
   await deps.notifier.close()
   await database.close()

@@ -37,13 +37,40 @@ function studioBackdrop(width: number, height: number, colour = '#d9d9d6') {
     <rect width="${width}" height="${height}" fill="url(#bd)"/>`
 }
 
+/**
+ * The bottle changed the ways an AI edit can change a product (the fidelity check's calibration,
+ * src/server/features/marketplaces/product-fidelity.test.ts): the label's marks in another ink,
+ * its marks replaced by others ('swapped') or painted over ('blank'), the body stretched.
+ */
+export type BottleVariant = {
+  labelInk?: string
+  labelMarks?: 'bars' | 'swapped' | 'blank'
+  bodyWidthScale?: number
+}
+
+function labelMarks(variant: BottleVariant, cx: number, bodyTop: number, s: number): string {
+  const ink = variant.labelInk ?? '#3b2a1a'
+  const marks = variant.labelMarks ?? 'bars'
+  if (marks === 'blank') return ''
+  if (marks === 'swapped') {
+    return `<circle cx="${cx - 70 * s}" cy="${bodyTop + 260 * s}" r="${45 * s}" fill="${ink}"/>
+    <rect x="${cx - 10 * s}" y="${bodyTop + 200 * s}" width="${110 * s}" height="${14 * s}" fill="${ink}"/>
+    <rect x="${cx - 10 * s}" y="${bodyTop + 245 * s}" width="${90 * s}" height="${14 * s}" fill="${ink}"/>
+    <rect x="${cx - 10 * s}" y="${bodyTop + 290 * s}" width="${120 * s}" height="${14 * s}" fill="${ink}"/>`
+  }
+  return `<rect x="${cx - 110 * s}" y="${bodyTop + 230 * s}" width="${220 * s}" height="${22 * s}" fill="${ink}"/>
+    <rect x="${cx - 80 * s}" y="${bodyTop + 280 * s}" width="${160 * s}" height="${12 * s}" fill="#8a6a3a"/>`
+}
+
 /** An amber perfume bottle with a gold cap and a cream label, on a light grey backdrop. */
-export async function productPhoto(options: PhotoOptions = {}): Promise<Buffer> {
-  const { width = 1200, height = 1200, noise = 6, quality = 90 } = options
+export async function productPhoto(
+  options: PhotoOptions & { variant?: BottleVariant } = {},
+): Promise<Buffer> {
+  const { width = 1200, height = 1200, noise = 6, quality = 90, variant = {} } = options
   const s = Math.min(width, height) / 1200
   const cx = width / 2
   const bottom = height * 0.82
-  const bodyW = 430 * s
+  const bodyW = 430 * s * (variant.bodyWidthScale ?? 1)
   const bodyH = 560 * s
   const bodyTop = bottom - bodyH
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
@@ -59,8 +86,7 @@ export async function productPhoto(options: PhotoOptions = {}): Promise<Buffer> 
     <rect x="${cx - 70 * s}" y="${bodyTop - 60 * s}" width="${140 * s}" height="${70 * s}" fill="#6b3209"/>
     <rect x="${cx - 110 * s}" y="${bodyTop - 230 * s}" width="${220 * s}" height="${180 * s}" rx="${18 * s}" fill="url(#gold)"/>
     <rect x="${cx - 150 * s}" y="${bodyTop + 170 * s}" width="${300 * s}" height="${210 * s}" rx="${8 * s}" fill="#f3ead8"/>
-    <rect x="${cx - 110 * s}" y="${bodyTop + 230 * s}" width="${220 * s}" height="${22 * s}" fill="#3b2a1a"/>
-    <rect x="${cx - 80 * s}" y="${bodyTop + 280 * s}" width="${160 * s}" height="${12 * s}" fill="#8a6a3a"/>
+    ${labelMarks(variant, cx, bodyTop, s)}
     <rect x="${cx - bodyW / 2 + 40 * s}" y="${bodyTop + 30 * s}" width="${26 * s}" height="${bodyH - 60 * s}" rx="${13 * s}" fill="#ffffff" opacity="0.35"/>
   </svg>`
   return svgToJpeg(svg, width, height, noise, quality)

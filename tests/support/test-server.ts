@@ -140,6 +140,7 @@ export async function startTestServer(
       await worker?.stop()
       if ('closeAllConnections' in server) server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      await deps.textReader?.close()
       await deps.notifier.close()
       await database.close()
       rmSync(dataDir, { recursive: true, force: true })

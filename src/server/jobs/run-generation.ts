@@ -7,9 +7,11 @@ import {
   type GenerationRow,
 } from '#server/db/schema/index.ts'
 import { storeAsset } from '#server/features/assets/assets.service.ts'
+import { findProductMask, keepProductOnScene } from '#server/features/generations/keep-product.ts'
 import type { Logger } from '#server/logger.ts'
 import type { Providers } from '#server/providers/index.ts'
 import type { ImageFile, ImageMime, ProviderCallContext, Started } from '#server/providers/types.ts'
+import { type Segmenter, sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import { imageSize } from '#shared/scenes.ts'
 
@@ -26,6 +28,8 @@ export type RunDeps = {
   knownAssets?: AssetRow[]
   /** Told of each file the generation stored (its result). */
   onStored?: (asset: AssetRow) => void
+  /** Finds the product for "keep my product exactly": the process's shared segmenter by default. */
+  segmenter?: Pick<Segmenter, 'segment'> | undefined
 }
 
 async function readImage(deps: RunDeps, assetId: string | null): Promise<ImageFile> {
@@ -87,6 +91,10 @@ export async function runGeneration(
     const image = await readImage(deps, row.inputAssetId)
     const reference = row.referenceAssetId ? await readImage(deps, row.referenceAssetId) : undefined
     const provider = deps.providers.image
+    const segmenter = row.keepProduct && row.tool === 'product' ? (deps.segmenter ?? sharedSegmenter()) : null
+    // The product is looked for while the provider works (the model runs on its own thread).
+    const maskFound = segmenter ? findProductMask(image.bytes, segmenter) : null
+    maskFound?.catch(() => undefined)
     const result = await settle(
       deps,
       row,
@@ -98,14 +106,31 @@ export async function runGeneration(
       (requestId) => provider.resumeImageEdit(requestId, ctx),
     )
     const size = imageSize[row.aspectRatio]
+    let output: ImageFile = result.image
+    let productKept: boolean | undefined
+    if (maskFound && segmenter) {
+      // "Keep my product exactly": the original product over the scene. When the photo shows
+      // no believable product the scene is kept as made, and the result says so (decision 25).
+      const kept = await keepProductOnScene({
+        original: image.bytes,
+        scene: result.image.bytes,
+        frame: size,
+        placement: result.placement,
+        mask: await maskFound,
+        segmenter,
+      })
+      if (kept.isKept) output = { bytes: kept.bytes, mime: kept.mime }
+      productKept = kept.isKept
+      deps.log.info({ productKept }, 'keep my product exactly')
+    }
     const stored = await storeAsset(deps, {
       userId: row.userId,
       kind: 'result',
-      bytes: result.image.bytes,
-      mime: result.image.mime,
+      bytes: output.bytes,
+      mime: output.mime,
       fileName: downloadName(
         row,
-        result.image.mime === 'image/png' ? 'png' : result.image.mime === 'image/webp' ? 'webp' : 'jpg',
+        output.mime === 'image/png' ? 'png' : output.mime === 'image/webp' ? 'webp' : 'jpg',
       ),
       width: size.width,
       height: size.height,
@@ -117,6 +142,7 @@ export async function runGeneration(
       description: result.description,
       promptUsed: result.promptUsed,
       provider: provider.name,
+      ...(productKept === undefined ? {} : { productKept }),
     }
   }
 

@@ -3,6 +3,7 @@ import { sweepUnusedUploads } from '#server/features/assets/assets.service.ts'
 import { sweepStaleDrafts } from '#server/features/catalogue/catalogue.service.ts'
 import { readFalKey } from '#server/features/settings/settings.service.ts'
 import { createProviders, describeProviders } from '#server/providers/index.ts'
+import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { startWorker, type Worker } from './worker.ts'
 
 /** Per-mode time limits: a video may legitimately take minutes at a provider. */
@@ -62,6 +63,8 @@ export async function startConfiguredWorker(deps: AppDeps): Promise<Worker> {
     notifier: deps.notifier,
     logger,
     providers,
+    // "Keep my product exactly" finds the product with the same model the offline studio uses.
+    segmenter: sharedSegmenter(),
     readOwnFalKey: (userId) =>
       readFalKey({ db: deps.database.db, keyBox: deps.keyBox, billing: deps.billing }, userId),
     concurrency: config.worker.concurrency,

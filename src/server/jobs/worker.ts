@@ -18,6 +18,7 @@ import {
 } from '#server/features/generations/job-queue.ts'
 import type { Logger } from '#server/logger.ts'
 import { ProviderError, type ProviderFailure, type ProviderProgress } from '#server/providers/types.ts'
+import type { Segmenter } from '#server/segmentation/segmenter.ts'
 import { withSharedReads } from '#server/storage/shared-reads.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
@@ -32,6 +33,8 @@ export type WorkerOptions = {
   logger: Logger
   /** Reads a user's own fal key (bring-your-own) for their jobs. */
   readOwnFalKey: (userId: string) => Promise<string | null>
+  /** Finds products for "keep my product exactly" (the process's shared segmenter when absent). */
+  segmenter?: Pick<Segmenter, 'segment'> | undefined
   /** Jobs run at once by this worker. */
   concurrency: number
   /** Jobs one user may have running at once, across every worker sharing the queue. */
@@ -285,6 +288,7 @@ async function runJob(state: WorkerState, { row, input }: ClaimedJob): Promise<v
         db: options.db,
         storage: state.storage,
         providers: options.providers,
+        segmenter: options.segmenter,
         log: jobLog,
         knownAssets: input ? [input] : [],
         onStored: (asset) => storedAssets.push(asset),

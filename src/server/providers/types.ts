@@ -27,12 +27,24 @@ export type ImageEditRequest = {
   aspectRatio: AspectRatio
 }
 
+/**
+ * Where the whole input photo (upright, whatever its pixel size) lies in a result, in the
+ * result's pixels; it may reach past the frame.
+ */
+export type PhotoPlacement = { left: number; top: number; width: number; height: number }
+
 export type ImageEditResult = {
   image: ImageFile
   /** What the provider says about the result (fal's model description), if anything. */
   description: string | null
   /** The exact prompt sent to the model, shown to the user as "the prompt used". */
   promptUsed: string
+  /**
+   * Where the provider put the input photo, when it knows (the offline studio moves and scales
+   * the product); without it the photo is taken to fill the frame as it was given, centred.
+   * "Keep my product exactly" lays the original product back at this place.
+   */
+  placement?: PhotoPlacement | undefined
 }
 
 export type VideoRequest = {

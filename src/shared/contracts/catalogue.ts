@@ -98,7 +98,10 @@ export type BatchOutputs = z.output<typeof batchOutputsSchema>
 
 export const startBatchRequestSchema = z.object({
   outputs: batchOutputsSchema,
-  /** A marketplace preset id, stored with the batch (its size and columns apply once presets exist). */
+  /**
+   * A marketplace preset id, stored with the batch; when it names a profile
+   * (src/shared/marketplaces/profiles.ts), the export renders files and fits copy for it.
+   */
   presetId: safeText().trim().max(40).nullable().default(null),
   /**
    * Start only the first N products (after a CATALOGUE_QUOTA_SHORT answer said how many fit);

@@ -24,6 +24,11 @@ export const createGenerationRequestSchema = z.object({
   imageAssetId: z.uuid(),
   referenceAssetId: z.uuid().optional(),
   details: productDetailsSchema.optional(),
+  /**
+   * "Keep my product exactly": the original product pixels are laid back over the generated
+   * scene. Product image edits only; asking for it with another tool or mode is refused.
+   */
+  keepProduct: z.boolean().default(false),
 })
 export type CreateGenerationRequest = z.input<typeof createGenerationRequestSchema>
 
@@ -60,6 +65,12 @@ export type GenerationResultView =
       description: string | null
       promptUsed: string
       provider: string
+      /**
+       * With "keep my product exactly": true when the original product was laid over the scene,
+       * false when no product could be found in the photo (the scene is as generated). Absent
+       * when it was not asked for.
+       */
+      productKept?: boolean
     }
   | {
       type: 'video'
@@ -84,6 +95,8 @@ export type GenerationView = {
   errorCode: string | null
   provider: string
   usesOwnKey: boolean
+  /** Asked for "keep my product exactly" (product image edits only). */
+  keepProduct?: boolean
   isSaved: boolean
   input: GenerationAssetView | null
   result: GenerationResultView | null

@@ -11,6 +11,8 @@ import { type MarketplaceId, marketplaceIds } from '#shared/marketplaces/profile
 //       floor when it has one (.mp4); 409 GENERATION_NOT_READY before the result exists
 //   GET /api/preferences                                                 → PreferencesResponse
 //   PATCH /api/preferences  UpdatePreferencesRequest                     → PreferencesResponse
+//   GET /api/marketplace/summaries?profile=&ids=a,b,c                     → MarketplaceSummariesResponse
+//       (the library cards' checklist summaries; at most maxSummaryIds ids)
 
 export const imageSlots = ['main', 'additional'] as const
 export type ImageSlot = (typeof imageSlots)[number]
@@ -37,6 +39,38 @@ export type MarketplaceCheckView = {
   /** Counts over the results, for the panel's heading and the library card. */
   summary: { pass: number; warn: number; fail: number }
 }
+
+/** Results one summaries request may name: a library page. */
+export const maxSummaryIds = 20
+
+/**
+ * The library cards' checklist summaries for one profile, at the main image slot (where the
+ * panel starts). `ids`: generation ids separated by commas, each a UUID, no more than a page.
+ */
+export const marketplaceSummariesQuerySchema = z.object({
+  profile: z.enum(marketplaceIds),
+  ids: z
+    .string()
+    .transform((value) => [...new Set(value.split(',').map((id) => id.trim()))])
+    .pipe(z.array(z.uuid()).min(1).max(maxSummaryIds)),
+})
+export type MarketplaceSummariesQuery = z.input<typeof marketplaceSummariesQuerySchema>
+
+/**
+ * One result's summary: `ready` with the counts `MarketplaceCheckView.summary` has for it;
+ * `pending` while its image waits to be measured (ask again for it: each answer measures a few);
+ * `unavailable` when its file could not be measured (the panel shows why).
+ */
+export type MarketplaceSummary =
+  | { generationId: string; status: 'ready'; summary: MarketplaceCheckView['summary'] }
+  | { generationId: string; status: 'pending' }
+  | { generationId: string; status: 'unavailable' }
+
+/**
+ * Summaries in the order asked; ids that are not the user's own finished results (another's,
+ * unknown, still running, failed) are absent, as a single check would answer 404 or 409.
+ */
+export type MarketplaceSummariesResponse = { profile: MarketplaceId; summaries: MarketplaceSummary[] }
 
 export type PreferencesResponse = { marketplaceProfile: MarketplaceId | null }
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { type CheckResult, checkCopy, checkImage, checkImageCount, checkVideo, type RuleId } from './check.ts'
+import {
+  type CheckResult,
+  checkCopy,
+  checkImage,
+  checkImageCount,
+  checkVideo,
+  inMegabytes,
+  type RuleId,
+} from './check.ts'
 import type { CopyFacts, ImageFacts, VideoFacts } from './facts.ts'
 import { getProfile } from './profiles.ts'
 
@@ -207,6 +215,15 @@ describe('checkImage', () => {
     expect(find(checkImage(n11, image({ bytes: 10 * 1024 * 1024 }), 'main'), 'image.fileSize').status).toBe(
       'pass',
     )
+  })
+
+  it('says the size of a small file in hundredths of a MB, never "0 MB"', () => {
+    const values = (bytes: number) =>
+      find(checkImage(amazon, image({ bytes }), 'main'), 'image.fileSize').reason.values
+    expect(values(48_000)).toMatchObject({ size: 0.05 })
+    expect(values(2_000)).toMatchObject({ size: 0.01 })
+    expect(values(2_345_678)).toMatchObject({ size: 2.3 })
+    expect(inMegabytes(0, 10_000_000)).toBe(0)
   })
 
   it('fails a format the marketplace does not list and a WebP on Amazon, and only warns on third-party limits', () => {
@@ -457,5 +474,40 @@ describe('rules a marketplace does not publish', () => {
     expect(find(copyResults, 'copy.promotional').status).toBe('not-published')
     expect(find(copyResults, 'copy.allCaps').status).toBe('not-published')
     expect(find(copyResults, 'copy.titleCharacters').status).toBe('not-published')
+  })
+})
+
+describe('checkImage: product fidelity (Vitrin check)', () => {
+  const kept = { structure: 0.95, colourDelta: 1.4, shape: 0.99, changed: false }
+  const fidelityOf = (facts: Partial<ImageFacts>) =>
+    checkImage(trendyol, image({ isGenerated: true, ...facts }), 'main').find(
+      (r) => r.ruleId === 'image.fidelity',
+    )
+
+  it('passes a generated image whose product matches the photo, as Vitrin advice', () => {
+    expect(fidelityOf({ productFidelity: kept })).toMatchObject({
+      status: 'pass',
+      reason: { key: 'marketplaces.reasons.productKept' },
+      source: { vitrin: true },
+    })
+  })
+
+  it('warns (never fails) when the product changed, with the keep-product fix', () => {
+    const result = fidelityOf({ productFidelity: { ...kept, structure: 0.2, changed: true } })
+    expect(result).toMatchObject({
+      status: 'warn',
+      fix: 'keep-product',
+      reason: { key: 'marketplaces.reasons.productChanged' },
+    })
+  })
+
+  it('asks for a look by eye when the product could not be outlined', () => {
+    expect(fidelityOf({ productFidelity: null })?.status).toBe('check-by-eye')
+  })
+
+  it('leaves the rule out for the seller’s own photo and when there was nothing to compare with', () => {
+    expect(fidelityOf({})).toBeUndefined()
+    const photo = checkImage(trendyol, image({ isGenerated: false, productFidelity: kept }), 'main')
+    expect(photo.find((r) => r.ruleId === 'image.fidelity')).toBeUndefined()
   })
 })

@@ -53,6 +53,7 @@ export type FixAction =
   | 'lengthen-video'
   | 'shorten-video'
   | 'convert-video'
+  | 'keep-product'
 
 export const imageRuleIds = [
   'image.size',
@@ -66,6 +67,7 @@ export const imageRuleIds = [
   'image.realPhoto',
   'image.text',
   'image.count',
+  'image.fidelity',
 ] as const
 export const videoRuleIds = [
   'video.duration',
@@ -168,10 +170,15 @@ function sameRatio(width: number, height: number, ratio: Ratio): boolean {
   return Math.abs(width / height / (ratio.width / ratio.height) - 1) <= ratioTolerance
 }
 
-/** Megabytes to one decimal, in the unit the limit was given in (n11 counts KB of 1024 bytes). */
-function inMegabytes(bytes: number, limit: number): number {
+/**
+ * Megabytes in the unit the limit was given in (n11 counts KB of 1024 bytes): to one decimal,
+ * and to two below 1 MB, never 0 for a file that has bytes (a small JPEG is 0.05 MB, not "0 MB").
+ */
+export function inMegabytes(bytes: number, limit: number): number {
   const unit = limit % mebibyte === 0 ? mebibyte : megabyte
-  return Math.round((bytes / unit) * 10) / 10
+  const value = bytes / unit
+  if (value >= 1 || bytes === 0) return Math.round(value * 10) / 10
+  return Math.max(0.01, Math.round(value * 100) / 100)
 }
 
 function percent(share: number): number {
@@ -424,8 +431,34 @@ function checkText(rules: ImageRules, facts: ImageFacts): CheckResult {
 }
 
 /**
+ * "The product in an AI edit is still the seller's": no marketplace publishes it as a rule, but a
+ * listing must show the item that is sold, and an edit can change its label, logo, shape or
+ * colour. Vitrin's own check, so it warns at most.
+ */
+export const productFidelityAdvice: VitrinChoice = {
+  vitrin: true,
+  note: "Vitrin check: the result's product compared with the seller's photo; no marketplace publishes it as a rule",
+}
+
+/**
+ * The product-fidelity check (facts.productFidelity): absent (null) where it does not apply, that
+ * is on the seller's own photo, or when it was not measured (no original photo to compare with).
+ * The keep-product option ("Keep my product exactly") lays the original product back over the
+ * scene, so it is the fix.
+ */
+function checkFidelity(facts: ImageFacts): CheckResult | null {
+  const fidelity = facts.productFidelity
+  if (!facts.isGenerated || fidelity === undefined) return null
+  const source = productFidelityAdvice
+  if (fidelity === null) return result('image.fidelity', 'check-by-eye', 'fidelityUnknown', {}, source)
+  if (!fidelity.changed) return result('image.fidelity', 'pass', 'productKept', {}, source)
+  return result('image.fidelity', 'warn', 'productChanged', {}, source, 'keep-product')
+}
+
+/**
  * Checks one image for one slot of a listing (`main`: the first image). Always answers for size,
- * ratio, file size, format, colour space, background, fill, cut-off, real photo and text.
+ * ratio, file size, format, colour space, background, fill, cut-off, real photo and text; and for
+ * product fidelity when the image is an edit measured against the seller's photo.
  */
 export function checkImage(
   profile: MarketplaceProfile,
@@ -433,7 +466,8 @@ export function checkImage(
   slot: 'main' | 'additional',
 ): CheckResult[] {
   const rules = imageRulesFor(profile, slot)
-  return [
+  const fidelity = checkFidelity(facts)
+  const results = [
     checkSize(rules, facts),
     checkRatio(rules, facts),
     fileSizeResult('image.fileSize', facts.bytes, rules.maxBytes),
@@ -445,6 +479,7 @@ export function checkImage(
     checkRealPhoto(rules, facts),
     checkText(rules, facts),
   ]
+  return fidelity ? [...results, fidelity] : results
 }
 
 /** Checks how many images a listing carries. */

@@ -34,6 +34,31 @@ export type ImageFacts = {
    * list. Null when OCR could not run (the rule is then "check by eye").
    */
   text: string[] | null
+  /**
+   * Whether the product in a generated image is still the seller's (see ProductFidelity). Absent
+   * when it does not apply or was not measured: not an edit of the seller's photo (an upload, a
+   * fashion try-on, which shows another garment-on-model), or the original photo is gone. Null
+   * when the product could not be outlined in one of the two images.
+   */
+  productFidelity?: ProductFidelity | null
+}
+
+/**
+ * The product in a result compared with the product in the seller's photo, both cropped to the
+ * product and scaled to one size (src/server/features/marketplaces/product-fidelity.ts).
+ */
+export type ProductFidelity = {
+  /**
+   * SSIM of the luminance in the least similar part of the product (the worst 5 % of its
+   * blocks): near 1 the same; a changed label, text or logo brings it towards 0.
+   */
+  structure: number
+  /** CIEDE2000 colour difference in the most changed part of the product (its worst 5 % of blocks); about 1 is just noticeable. */
+  colourDelta: number
+  /** Overlap (intersection over union, 0–1) of the two outlines once aligned: a changed shape lowers it. */
+  shape: number
+  /** Past a calibrated threshold on any of the three: the edit changed the product. */
+  changed: boolean
 }
 
 export type VideoFacts = {

@@ -179,6 +179,7 @@ describe('marketplace wording', () => {
       'lengthen-video': true,
       'shorten-video': true,
       'convert-video': true,
+      'keep-product': true,
     } satisfies Record<FixAction, true>
     const keys = [
       ...marketplaceIds.map((id) => `marketplaces.profiles.${id}`),

@@ -29,7 +29,15 @@ export const assets = pgTable(
 )
 
 export type GenerationResultRecord =
-  | { type: 'image'; assetId: string; description: string | null; promptUsed: string; provider: string }
+  | {
+      type: 'image'
+      assetId: string
+      description: string | null
+      promptUsed: string
+      provider: string
+      /** Asked to keep the product: whether it was laid back over the scene (see keepProduct). */
+      productKept?: boolean
+    }
   | { type: 'video'; assetId: string; posterAssetId: string; promptUsed: string; provider: string }
   | {
       type: 'seo'

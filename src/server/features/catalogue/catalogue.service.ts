@@ -28,6 +28,7 @@ import {
   queueBatch,
   retryBatch,
 } from '#server/features/generations/generations.service.ts'
+import { exportFileFor, type MarketplaceDeps } from '#server/features/marketplaces/marketplaces.service.ts'
 import type { Logger } from '#server/logger.ts'
 import type { PublicRequestDeps } from '#server/net/public-request.ts'
 import { type ColumnMapping, type SavedMapping, toSavedMapping } from '#shared/catalogue/columns.ts'
@@ -47,7 +48,13 @@ import {
 } from '#shared/contracts/catalogue.ts'
 import { AppError, type ErrorCode } from '#shared/errors.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
-import { type ExportFile, type ExportProduct, writeCatalogueExport } from './export/catalogue-export.ts'
+import { getProfile, isMarketplaceId } from '#shared/marketplaces/profiles.ts'
+import {
+  type ExportFile,
+  type ExportPreset,
+  type ExportProduct,
+  writeCatalogueExport,
+} from './export/catalogue-export.ts'
 import { openPhotoZip, type PhotoFinder, type PhotoZip } from './import/photo-zip.ts'
 import { type ListRow, readProductList } from './import/read-product-list.ts'
 import { type CatalogueRow, type PhotoRef, validateRows } from './import/validate-rows.ts'
@@ -63,6 +70,11 @@ export type CatalogueDeps = AssetStorageDeps & {
   fetch: PublicRequestDeps
   log: Logger
   now: () => Date
+  /**
+   * The marketplace feature's measurements, segmenter and video slots, for exports of batches
+   * with a preset; without it a preset batch exports its files as stored.
+   */
+  marketplaces?: MarketplaceDeps
 }
 
 /** Photos checked and stored at once while an import's photos step runs. */
@@ -736,11 +748,26 @@ export async function writeBatchExport(
       }
     }
   }
+  const { marketplaces } = deps
+  const presetId = batch.presetId
+  const preset: ExportPreset | null =
+    marketplaces && presetId !== null && isMarketplaceId(presetId)
+      ? {
+          profile: getProfile(presetId),
+          render: (file, bytes, name) =>
+            exportFileFor(marketplaces, getProfile(presetId), {
+              kind: file.kind,
+              asset: { id: file.assetId, storageKey: file.storageKey },
+              bytes,
+              ...name,
+            }),
+        }
+      : null
   await writeCatalogueExport(input.out, {
     headers: batch.headers,
     products: products(),
     openFile: (file) => deps.storage.getStream(file.storageKey),
-    presetId: batch.presetId,
+    preset,
     locale: input.locale,
     signal: input.signal,
     tempDir: input.tempDir,

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { eq, inArray } from 'drizzle-orm'
+import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { assets, catalogueBatches, catalogueRows, generations } from '#server/db/schema/index.ts'
 import { setPeriodUsage } from '#server/features/quota/quota.service.ts'
@@ -24,7 +25,7 @@ import {
   waitForStatus,
 } from '#tests/support/generation-client.ts'
 import { startTestServer, type TestClient, type TestServer } from '#tests/support/test-server.ts'
-import { unzip } from '#tests/support/unzip.ts'
+import { type Unzipped, unzip } from '#tests/support/unzip.ts'
 import { draftRetentionDays, sweepStaleDrafts } from './catalogue.service.ts'
 
 // The catalogue through the real app over HTTP: a list in, its photos checked and stored, a
@@ -399,6 +400,38 @@ describe('catalogue', () => {
     expect(await listingHeader('?lang=tr')).toMatch(/^\uFEFFSEO başlığı;/)
     expect(await listingHeader('?lang=en')).toMatch(/^\uFEFFSEO title;/)
     expect(await listingHeader('?lang=xx')).toMatch(/^\uFEFFSEO title;/)
+  })
+
+  it("exports a batch with Trendyol's preset: files rendered to 1200×1800 and named by the marketplace rule", async () => {
+    fake = createScriptedProviders()
+    const client = await signedInClient(server)
+    const rows = [productRow(1)]
+    const { view } = await importList(client, csvOf(rows), 'Liste.csv')
+    await sendPhotos(
+      client,
+      view.batch.id,
+      await zipOf([{ name: 'SKU-1.jpg', data: await makeJpeg(80, 60) }]),
+    )
+    await start(client, view.batch.id, {
+      outputs: { studio: { prompt: 'x', aspectRatio: '1:1' }, seo: true },
+      presetId: 'trendyol',
+    })
+    runWorker()
+    await expect
+      .poll(async () => (await batchView(client, view.batch.id)).batch.status, { timeout: 20_000 })
+      .toBe('finished')
+    const response = await client.request(`/api/catalogue/batches/${view.batch.id}/export?lang=tr`)
+    expect(response.status).toBe(200)
+    const entries = await unzip(Buffer.from(await response.arrayBuffer()))
+    expect(entries.map((entry) => entry.name)).toEqual([
+      'SKU-1/SKU-1-trendyol-1.jpg',
+      'listing.csv',
+      'listing.xlsx',
+    ])
+    const [image, listing] = entries as [Unzipped, Unzipped]
+    expect(await sharp(image.bytes).metadata()).toMatchObject({ format: 'jpeg', width: 1200, height: 1800 })
+    const csv = listing.bytes.toString('utf8')
+    expect(csv).toContain('SKU-1/SKU-1-trendyol-1.jpg')
   })
 
   it('streams the batch view as it changes and ends once the batch is finished', async () => {

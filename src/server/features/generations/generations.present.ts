@@ -36,6 +36,7 @@ function presentResult(
       description: result.description,
       promptUsed: result.promptUsed,
       provider: result.provider,
+      ...(result.productKept === undefined ? {} : { productKept: result.productKept }),
     }
   }
   const video = assetsById.get(result.assetId)
@@ -74,6 +75,7 @@ export function presentGeneration(row: GenerationRow, assetsById: Map<string, As
     errorCode: row.errorCode,
     provider: row.provider,
     usesOwnKey: row.usesOwnKey,
+    keepProduct: row.keepProduct,
     isSaved: row.savedAt !== null,
     input: input ? presentAssetView(input) : null,
     result: row.status === 'succeeded' ? presentResult(row.result, assetsById) : null,

@@ -213,6 +213,13 @@ export async function createGeneration(
   if (!(generationModes as readonly string[]).includes(input.mode)) {
     throw new AppError('INVALID_GENERATION_MODE', 'Invalid generation mode', { fields: { mode: 'invalid' } })
   }
+  // Only a product photo's edit has a product and a scene to lay it on; elsewhere the option
+  // would be silently meaningless, so it is refused instead.
+  if (input.keepProduct && !(input.tool === 'product' && mode === 'image')) {
+    throw new AppError('VALIDATION_FAILED', 'keepProduct is for product image edits only', {
+      fields: { keepProduct: 'invalid' },
+    })
+  }
   const referenceAssetId = input.tool === 'fashion' ? input.referenceAssetId : undefined
   // The plan is read while the inputs are checked (independent reads, sent together).
   const subscriptionRead = getActiveSubscription(deps.db, userId, deps.now())
@@ -238,6 +245,7 @@ export async function createGeneration(
       ) as Record<string, string>,
       inputAssetId: input.imageAssetId,
       referenceAssetId: referenceAssetId ?? null,
+      keepProduct: input.keepProduct,
     },
     [inputAsset],
     subscriptionRead,
@@ -329,6 +337,37 @@ export async function getOwnedRowWithResult(
     .from(assets)
     .where(and(eq(assets.id, assetId), eq(assets.userId, userId)))
   return { row, resultAsset: resultAsset ?? null }
+}
+
+/**
+ * getOwnedRowWithResult for many ids in two reads (the library cards' marketplace summaries):
+ * the user's own rows only, by id; others', unknown and malformed ids are simply absent.
+ */
+export async function listOwnedRowsWithResults(
+  db: Db,
+  userId: string,
+  ids: string[],
+): Promise<Map<string, { row: GenerationRow; resultAsset: AssetRow | null }>> {
+  const wanted = ids.filter((id) => uuidPattern.test(id))
+  const rows =
+    wanted.length === 0
+      ? []
+      : await db
+          .select()
+          .from(generations)
+          .where(and(inArray(generations.id, wanted), eq(generations.userId, userId)))
+  const assetIds = rows.flatMap((row) =>
+    row.result?.type === 'image' || row.result?.type === 'video' ? [row.result.assetId] : [],
+  )
+  const files = await loadAssets(db, assetIds)
+  const found = new Map<string, { row: GenerationRow; resultAsset: AssetRow | null }>()
+  for (const row of rows) {
+    const assetId = row.result?.type === 'image' || row.result?.type === 'video' ? row.result.assetId : null
+    const asset = assetId ? files.get(assetId) : undefined
+    // As getOwnedRowWithResult: a file row that is not the user's own counts as gone.
+    found.set(row.id, { row, resultAsset: asset && asset.userId === userId ? asset : null })
+  }
+  return found
 }
 
 export async function getGeneration(

@@ -5,8 +5,10 @@ import { currentUser, requireUser } from '#server/http/session.ts'
 import { validate } from '#server/http/validate.ts'
 import {
   type MarketplaceCheckView,
+  type MarketplaceSummariesResponse,
   marketplaceCheckQuerySchema,
   marketplaceExportQuerySchema,
+  marketplaceSummariesQuerySchema,
   type PreferencesResponse,
   updatePreferencesRequestSchema,
 } from '#shared/contracts/marketplaces.ts'
@@ -17,19 +19,25 @@ import {
   exportForMarketplace,
   getPreferences,
   type MarketplaceDeps,
+  summariseForMarketplace,
   updatePreferences,
 } from './marketplaces.service.ts'
 
 type RouteDeps = Omit<MarketplaceDeps, 'inspections' | 'videoSlots'> &
   Partial<Pick<MarketplaceDeps, 'inspections' | 'videoSlots'>>
 
-/** Mounted at /api/generations, beside the generations routes: a result's marketplace check and export. */
-export function marketplaceRoutes(routeDeps: RouteDeps) {
-  const deps: MarketplaceDeps = {
+/** The process's measurements and video slots, made once so every marketplace route shares them. */
+export function marketplaceDeps(routeDeps: RouteDeps): MarketplaceDeps {
+  return {
     ...routeDeps,
     inspections: routeDeps.inspections ?? createInspections(),
     videoSlots: routeDeps.videoSlots ?? createVideoSlots(),
   }
+}
+
+/** Mounted at /api/generations, beside the generations routes: a result's marketplace check and export. */
+export function marketplaceRoutes(routeDeps: RouteDeps) {
+  const deps = marketplaceDeps(routeDeps)
   return new Hono<AppEnv>()
     .get(
       '/:id/marketplace/:profile',
@@ -61,6 +69,26 @@ export function marketplaceRoutes(routeDeps: RouteDeps) {
         })
       },
     )
+}
+
+/** Mounted at /api/marketplace: the library cards' checklist summaries, a page at a time. */
+export function marketplaceSummaryRoutes(routeDeps: RouteDeps) {
+  const deps = marketplaceDeps(routeDeps)
+  return new Hono<AppEnv>().get(
+    '/summaries',
+    requireUser,
+    validate('query', marketplaceSummariesQuerySchema),
+    async (c) => {
+      const query = c.req.valid('query')
+      return c.json<MarketplaceSummariesResponse>(
+        await summariseForMarketplace(deps, currentUser(c).id, {
+          profile: query.profile,
+          ids: query.ids,
+          log: c.var.log,
+        }),
+      )
+    },
+  )
 }
 
 /** Mounted at /api/preferences: the profile the marketplace panels start with. */

@@ -1,12 +1,18 @@
-import { eq } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
-import { type AssetRow, imageFacts, userPreferences } from '#server/db/schema/index.ts'
-import { getOwnedRowWithResult } from '#server/features/generations/generations.service.ts'
+import { type AssetRow, type GenerationRow, imageFacts, userPreferences } from '#server/db/schema/index.ts'
+import {
+  getOwnedRowWithResult,
+  listOwnedRowsWithResults,
+} from '#server/features/generations/generations.service.ts'
+import type { Logger } from '#server/logger.ts'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import type {
   ImageSlot,
   MarketplaceCheckView,
+  MarketplaceSummariesResponse,
+  MarketplaceSummary,
   PreferencesResponse,
   UpdatePreferencesRequest,
 } from '#shared/contracts/marketplaces.ts'
@@ -18,12 +24,14 @@ import {
   checkVideo,
   durationMargin,
 } from '#shared/marketplaces/check.ts'
-import type { ImageFacts } from '#shared/marketplaces/facts.ts'
+import type { ImageFacts, VideoFacts } from '#shared/marketplaces/facts.ts'
 import { fitCopy } from '#shared/marketplaces/fit-copy.ts'
-import { getProfile, isMarketplaceId } from '#shared/marketplaces/profiles.ts'
+import { getProfile, isMarketplaceId, type MarketplaceId } from '#shared/marketplaces/profiles.ts'
 import type { MarketplaceProfile } from '#shared/marketplaces/types.ts'
 import { exportFileName } from './export-file-name.ts'
+import { productFidelityOf } from './fidelity-facts.ts'
 import { type ImageInspection, inspectImage } from './measure-image.ts'
+import type { TextReader } from './read-text.ts'
 import { renderForMarketplace } from './render-export.ts'
 import { createSlots, type Slots } from './slots.ts'
 import { lengthenVideo, measureVideo, type VideoTools } from './video.ts'
@@ -39,6 +47,11 @@ export type MarketplaceDeps = {
   storage: ObjectStorage
   /** Finds the product for the fill and cut-off rules: the process's shared segmenter. */
   segmenter: Pick<Segmenter, 'segment'>
+  /**
+   * Reads text on images for the text rule (AppDeps.textReader), alongside each measurement;
+   * absent or null: no OCR, and that rule reads "check by eye".
+   */
+  textReader?: TextReader | null
   /** config.providers.ffmpegPath; ffprobe is taken from beside it. */
   ffmpegPath: string
   /** Where ffmpeg's working folders go (the system temp folder by default). */
@@ -76,7 +89,13 @@ function profileFor(id: string): MarketplaceProfile {
 }
 
 type ReadyResult =
-  | { kind: 'image'; asset: AssetRow; context: Record<string, string> }
+  | {
+      kind: 'image'
+      asset: AssetRow
+      context: Record<string, string>
+      /** The seller's photo the product fidelity is measured against: a product edit's input, if still there. */
+      originalAssetId: string | null
+    }
   | { kind: 'video'; asset: AssetRow; context: Record<string, string> }
   | {
       kind: 'seo'
@@ -91,6 +110,11 @@ async function readyResult(
   generationId: string,
 ): Promise<ReadyResult> {
   const { row, resultAsset } = await getOwnedRowWithResult(deps.db, userId, generationId)
+  return readyFrom(row, resultAsset)
+}
+
+/** An owned row as a finished result, or the error a check of it answers with. */
+function readyFrom(row: GenerationRow, resultAsset: AssetRow | null): ReadyResult {
   const result = row.result
   if (row.status !== 'succeeded' || !result) {
     throw new AppError('GENERATION_NOT_READY', 'The result is not ready')
@@ -100,29 +124,42 @@ async function readyResult(
     return { kind: 'seo', copy: { title, description, features, keywords }, context: row.context }
   }
   if (!resultAsset) throw new AppError('NOT_FOUND', 'The result file is gone')
+  // Fashion results show a garment on a model, not the photo's product: no fidelity to measure.
+  const originalAssetId = row.tool === 'product' ? row.inputAssetId : null
   return result.type === 'image'
-    ? { kind: 'image', asset: resultAsset, context: row.context }
+    ? { kind: 'image', asset: resultAsset, context: row.context, originalAssetId }
     : { kind: 'video', asset: resultAsset, context: row.context }
 }
 
 /**
  * The image's measurement: the one under way or kept, else a new one (stored in image_facts,
- * keeping the first when two processes measure at once). `bytes` when the caller has read them.
+ * keeping the first when two processes measure at once). `bytes` when the caller has read them;
+ * `originalAssetId` to measure the product's fidelity to the seller's photo as well.
  */
-function inspect(deps: MarketplaceDeps, asset: AssetRow, bytes?: Buffer): Promise<ImageInspection> {
+function inspect(
+  deps: MarketplaceDeps,
+  asset: Pick<AssetRow, 'id' | 'storageKey'>,
+  bytes?: Buffer,
+  originalAssetId?: string | null,
+): Promise<ImageInspection> {
   const known = deps.inspections.get(asset.id)
   if (known) return known
   const measuring = (async () => {
+    const resultBytes = bytes ?? (await deps.storage.get(asset.storageKey))
     // Every result asset is made by a provider (an AI edit or the offline studio's composite).
-    const inspection = await inspectImage(bytes ?? (await deps.storage.get(asset.storageKey)), {
+    const reader = deps.textReader
+    const inspection = await inspectImage(resultBytes, {
       isGenerated: true,
       segmenter: deps.segmenter,
+      ...(reader ? { readText: (image: Buffer) => reader.read(image) } : {}),
     })
-    await deps.db
-      .insert(imageFacts)
-      .values({ assetId: asset.id, facts: inspection.facts })
-      .onConflictDoNothing()
-    return inspection
+    const productFidelity = originalAssetId
+      ? await productFidelityOf(deps, originalAssetId, { bytes: resultBytes, mask: inspection.mask })
+      : undefined
+    const facts: ImageFacts =
+      productFidelity === undefined ? inspection.facts : { ...inspection.facts, productFidelity }
+    await deps.db.insert(imageFacts).values({ assetId: asset.id, facts }).onConflictDoNothing()
+    return { ...inspection, facts }
   })()
   deps.inspections.set(asset.id, measuring)
   measuring.catch(() => deps.inspections.delete(asset.id))
@@ -134,14 +171,70 @@ function inspect(deps: MarketplaceDeps, asset: AssetRow, bytes?: Buffer): Promis
   return measuring
 }
 
-/** The image's facts: stored, or measured now (once). */
-async function imageFactsOf(deps: MarketplaceDeps, asset: AssetRow): Promise<ImageFacts> {
+/**
+ * The image's facts (measuredImageFacts), with the text on it. Facts without text (`text: null`:
+ * stored before OCR existed, or while it could not run) get it read now, OCR alone, and the
+ * stored row gains it, so older rows need no migration.
+ */
+async function imageFactsOf(
+  deps: MarketplaceDeps,
+  asset: AssetRow,
+  originalAssetId: string | null,
+): Promise<ImageFacts> {
+  const facts = await measuredImageFacts(deps, asset, originalAssetId)
+  return facts.text === null && deps.textReader ? withText(deps, deps.textReader, asset, facts) : facts
+}
+
+/** Text reads of stored facts under way, by asset id: one per file however many requests ask. */
+const textReads = new Map<string, Promise<ImageFacts>>()
+
+/** `facts` with the image's text read and stored (only the row's text key changes); unchanged when OCR cannot run. */
+function withText(
+  deps: MarketplaceDeps,
+  reader: TextReader,
+  asset: Pick<AssetRow, 'id' | 'storageKey'>,
+  facts: ImageFacts,
+): Promise<ImageFacts> {
+  const known = textReads.get(asset.id)
+  if (known) return known
+  const reading = (async () => {
+    const text = await reader.read(await deps.storage.get(asset.storageKey))
+    if (text === null) return facts
+    await deps.db
+      .update(imageFacts)
+      .set({ facts: sql`jsonb_set(${imageFacts.facts}, '{text}', ${JSON.stringify(text)}::jsonb)` })
+      .where(eq(imageFacts.assetId, asset.id))
+    return { ...facts, text }
+  })()
+  textReads.set(asset.id, reading)
+  void reading.finally(() => textReads.delete(asset.id)).catch(() => {})
+  return reading
+}
+
+/**
+ * The image's facts: stored, or measured now (once). Facts stored without the product's fidelity
+ * (before the check existed, or by an export or a library summary, which do not ask for it) get
+ * it measured once and added to the stored row.
+ */
+async function measuredImageFacts(
+  deps: MarketplaceDeps,
+  asset: AssetRow,
+  originalAssetId: string | null,
+): Promise<ImageFacts> {
   const [stored] = await deps.db
     .select({ facts: imageFacts.facts })
     .from(imageFacts)
     .where(eq(imageFacts.assetId, asset.id))
-  if (stored) return stored.facts
-  return (await inspect(deps, asset)).facts
+  if (!stored) return (await inspect(deps, asset, undefined, originalAssetId)).facts
+  if (!originalAssetId || stored.facts.productFidelity !== undefined) return stored.facts
+  // The result's mask: the kept inspection's, or a fresh one (its insert finds the row and does nothing).
+  const bytes = await deps.storage.get(asset.storageKey)
+  const { mask } = await inspect(deps, asset, bytes)
+  const productFidelity = await productFidelityOf(deps, originalAssetId, { bytes, mask })
+  if (productFidelity === undefined) return stored.facts
+  const facts = { ...stored.facts, productFidelity }
+  await deps.db.update(imageFacts).set({ facts }).where(eq(imageFacts.assetId, asset.id))
+  return facts
 }
 
 function videoTools(deps: MarketplaceDeps): VideoTools {
@@ -162,6 +255,61 @@ function exportUrl(generationId: string, profile: MarketplaceProfile): string {
   return `/api/generations/${generationId}/marketplace/${profile.id}/export?n=1`
 }
 
+/** A ready result with what its rules are judged on. */
+type Measured =
+  | { kind: 'image'; facts: ImageFacts }
+  | { kind: 'video'; facts: VideoFacts }
+  | { kind: 'seo'; copy: Extract<ReadyResult, { kind: 'seo' }>['copy']; brand: string | null }
+
+function measuredCopy(ready: Extract<ReadyResult, { kind: 'seo' }>): Measured {
+  return { kind: 'seo', copy: ready.copy, brand: ready.context.brand?.trim() || null }
+}
+
+/** A video's facts: probed with ffprobe every time (cheap next to segmenting; nothing stores them). */
+async function measuredVideo(deps: MarketplaceDeps, asset: AssetRow): Promise<Measured> {
+  return {
+    kind: 'video',
+    facts: await measureVideo(await deps.storage.get(asset.storageKey), videoTools(deps)),
+  }
+}
+
+/** The panel's view of a measured result: what the check and the library card's summary both come from. */
+function checkedView(
+  profile: MarketplaceProfile,
+  generationId: string,
+  slot: ImageSlot,
+  measured: Measured,
+): MarketplaceCheckView {
+  const base = { profile: profile.id, generationId, image: null, video: null, copy: null }
+  if (measured.kind === 'image') {
+    const { facts } = measured
+    const results = checkImage(profile, facts, slot)
+    return {
+      ...base,
+      image: { slot, facts, results },
+      exportUrl: exportUrl(generationId, profile),
+      summary: summarise(results),
+    }
+  }
+  if (measured.kind === 'video') {
+    const { facts } = measured
+    const results = checkVideo(profile, facts)
+    return {
+      ...base,
+      video: { facts, results },
+      exportUrl: exportUrl(generationId, profile),
+      summary: summarise(results),
+    }
+  }
+  const results = checkCopy(profile, { ...measured.copy, brand: measured.brand })
+  return {
+    ...base,
+    copy: { results, fitted: fitCopy(profile, measured.copy) },
+    exportUrl: null,
+    summary: summarise(results),
+  }
+}
+
 /** A result checked against one profile's rules (GET /api/generations/:id/marketplace/:profile). */
 export async function checkForMarketplace(
   deps: MarketplaceDeps,
@@ -170,34 +318,97 @@ export async function checkForMarketplace(
 ): Promise<MarketplaceCheckView> {
   const profile = profileFor(input.profile)
   const ready = await readyResult(deps, userId, input.generationId)
-  const base = { profile: profile.id, generationId: input.generationId, image: null, video: null, copy: null }
-  if (ready.kind === 'image') {
-    const facts = await imageFactsOf(deps, ready.asset)
-    const results = checkImage(profile, facts, input.slot)
-    return {
-      ...base,
-      image: { slot: input.slot, facts, results },
-      exportUrl: exportUrl(input.generationId, profile),
-      summary: summarise(results),
+  const measured =
+    ready.kind === 'image'
+      ? { kind: 'image' as const, facts: await imageFactsOf(deps, ready.asset, ready.originalAssetId) }
+      : ready.kind === 'video'
+        ? await measuredVideo(deps, ready.asset)
+        : measuredCopy(ready)
+  return checkedView(profile, input.generationId, input.slot, measured)
+}
+
+/**
+ * Work one summaries request may do beyond reading stored facts, one piece at a time: images
+ * segmented (up to seconds each the first time) and videos probed (an ffprobe run over the
+ * file). Whatever is left over comes back `pending`, and the web asks again for those, so one
+ * request never holds the model for a whole page.
+ */
+export const summaryWork = { images: 1, videos: 4 } as const
+
+/**
+ * The library cards' checklist summaries (GET /api/marketplace/summaries): for each of the
+ * user's own finished results among `ids`, the counts checkForMarketplace gives at the main
+ * slot. Copy and stored image facts cost nothing; new measurements are bounded by summaryWork.
+ * A file that cannot be measured is `unavailable` (logged), not a failure of the whole page.
+ */
+export async function summariseForMarketplace(
+  deps: MarketplaceDeps,
+  userId: string,
+  input: { profile: MarketplaceId; ids: string[]; log?: Pick<Logger, 'warn'> },
+): Promise<MarketplaceSummariesResponse> {
+  const profile = getProfile(input.profile)
+  const owned = await listOwnedRowsWithResults(deps.db, userId, input.ids)
+  const ready: { generationId: string; result: ReadyResult }[] = []
+  for (const generationId of input.ids) {
+    const found = owned.get(generationId)
+    if (!found) continue
+    try {
+      ready.push({ generationId, result: readyFrom(found.row, found.resultAsset) })
+    } catch {
+      // Not finished, or its file is gone: a single check answers 409 or 404, so it is absent.
     }
   }
-  if (ready.kind === 'video') {
-    const facts = await measureVideo(await deps.storage.get(ready.asset.storageKey), videoTools(deps))
-    const results = checkVideo(profile, facts)
-    return {
-      ...base,
-      video: { facts, results },
-      exportUrl: exportUrl(input.generationId, profile),
-      summary: summarise(results),
+  const imageAssetIds = ready.flatMap(({ result }) => (result.kind === 'image' ? [result.asset.id] : []))
+  const stored = new Map(
+    imageAssetIds.length === 0
+      ? []
+      : (
+          await deps.db
+            .select({ assetId: imageFacts.assetId, facts: imageFacts.facts })
+            .from(imageFacts)
+            .where(inArray(imageFacts.assetId, imageAssetIds))
+        ).map((row) => [row.assetId, row.facts]),
+  )
+  const left = { ...summaryWork }
+  const summaries: MarketplaceSummary[] = []
+  for (const { generationId, result } of ready) {
+    let measured: Measured | null = null
+    try {
+      if (result.kind === 'seo') measured = measuredCopy(result)
+      else if (result.kind === 'image') {
+        const facts = stored.get(result.asset.id)
+        // Stored facts still without the product's fidelity get it as a check would (the same
+        // counts as the panel), which costs a measurement like a new image.
+        const isComplete =
+          facts !== undefined && (result.originalAssetId === null || facts.productFidelity !== undefined)
+        if (facts && isComplete) measured = { kind: 'image', facts }
+        else if (left.images > 0) {
+          left.images -= 1
+          measured = {
+            kind: 'image',
+            facts: await imageFactsOf(deps, result.asset, result.originalAssetId),
+          }
+        }
+      } else if (left.videos > 0) {
+        left.videos -= 1
+        measured = await measuredVideo(deps, result.asset)
+      }
+    } catch (error) {
+      input.log?.warn({ err: error, generationId }, 'marketplace summary: the result could not be measured')
+      summaries.push({ generationId, status: 'unavailable' })
+      continue
     }
+    summaries.push(
+      measured
+        ? {
+            generationId,
+            status: 'ready',
+            summary: checkedView(profile, generationId, 'main', measured).summary,
+          }
+        : { generationId, status: 'pending' },
+    )
   }
-  const results = checkCopy(profile, { ...ready.copy, brand: ready.context.brand?.trim() || null })
-  return {
-    ...base,
-    copy: { results, fitted: fitCopy(profile, ready.copy) },
-    exportUrl: null,
-    summary: summarise(results),
-  }
+  return { profile: profile.id, summaries }
 }
 
 export type MarketplaceExport = { bytes: Buffer; mime: 'image/jpeg' | 'video/mp4'; fileName: string }
@@ -215,12 +426,54 @@ export async function exportForMarketplace(
   const profile = profileFor(input.profile)
   const ready = await readyResult(deps, userId, input.generationId)
   if (ready.kind === 'seo') throw new AppError('VALIDATION_FAILED', 'SEO copy has no file to export')
-  const name = { skuOrName: productName(ready.context), marketplace: profile.id, n: input.n }
   const bytes = await deps.storage.get(ready.asset.storageKey)
-  if (ready.kind === 'image') {
+  return exportFileFor(deps, profile, {
+    kind: ready.kind,
+    asset: ready.asset,
+    bytes,
+    skuOrName: productName(ready.context),
+    n: input.n,
+  })
+}
+
+/**
+ * fileForMarketplace with its download name, `<sku or name>-<marketplace>-<n>.jpg` (or `.mp4`):
+ * what the panel's export answers and the catalogue export writes for each file of a batch
+ * with a preset (`n` counts the product's images, and its videos, from 1).
+ */
+export async function exportFileFor(
+  deps: MarketplaceDeps,
+  profile: MarketplaceProfile,
+  input: {
+    kind: 'image' | 'video'
+    asset: Pick<AssetRow, 'id' | 'storageKey'>
+    bytes: Buffer
+    skuOrName: string
+    n: number
+  },
+): Promise<MarketplaceExport> {
+  const name = { skuOrName: input.skuOrName, marketplace: profile.id, n: input.n }
+  const file = await fileForMarketplace(deps, profile, input)
+  return file.kind === 'image'
+    ? { bytes: file.bytes, mime: 'image/jpeg', fileName: exportFileName(name) }
+    : { bytes: file.bytes, mime: 'video/mp4', fileName: exportFileName({ ...name, extension: 'mp4' }) }
+}
+
+/**
+ * A stored result's bytes re-made for a profile: an image rendered to its export target (on
+ * pure white along the product's mask where the target is white; the measurement that gives the
+ * mask also stores the facts), a video lengthened past its floor when it has one (in a video
+ * slot). The panel's export and the catalogue export (one file at a time) both come here.
+ */
+export async function fileForMarketplace(
+  deps: MarketplaceDeps,
+  profile: MarketplaceProfile,
+  input: { kind: 'image' | 'video'; asset: Pick<AssetRow, 'id' | 'storageKey'>; bytes: Buffer },
+): Promise<{ kind: 'image' | 'video'; bytes: Buffer }> {
+  const { bytes } = input
+  if (input.kind === 'image') {
     const target = profile.export
-    // The mask only matters on white; the measurement that gives it also stores the facts.
-    const mask = target.background === 'white' ? (await inspect(deps, ready.asset, bytes)).mask : null
+    const mask = target.background === 'white' ? (await inspect(deps, input.asset, bytes)).mask : null
     const rendered = await renderForMarketplace(
       bytes,
       {
@@ -231,18 +484,14 @@ export async function exportForMarketplace(
       },
       { mask },
     )
-    return { bytes: rendered.bytes, mime: 'image/jpeg', fileName: exportFileName(name) }
+    return { kind: 'image', bytes: rendered.bytes }
   }
   const minSeconds = profile.video.minSeconds?.value
-  const video =
-    minSeconds === undefined
-      ? bytes
-      : (
-          await deps.videoSlots.run(() =>
-            lengthenVideo(bytes, { minSeconds, marginSeconds: durationMargin }, videoTools(deps)),
-          )
-        ).bytes
-  return { bytes: video, mime: 'video/mp4', fileName: exportFileName({ ...name, extension: 'mp4' }) }
+  if (minSeconds === undefined) return { kind: 'video', bytes }
+  const lengthened = await deps.videoSlots.run(() =>
+    lengthenVideo(bytes, { minSeconds, marginSeconds: durationMargin }, videoTools(deps)),
+  )
+  return { kind: 'video', bytes: lengthened.bytes }
 }
 
 export async function getPreferences(db: Db, userId: string): Promise<PreferencesResponse> {

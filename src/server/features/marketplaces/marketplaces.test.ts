@@ -146,12 +146,14 @@ describe('marketplace check and export over HTTP', () => {
 
     const segment = vi.spyOn(sharedSegmenter(), 'segment')
     try {
-      // Two requests at once still measure once.
+      // Two requests at once still measure once: the result, and the seller's photo it is
+      // compared with for the product's fidelity.
       const [first, second] = await Promise.all([
         view(owner, fresh.id, 'trendyol'),
         view(owner, fresh.id, 'hepsiburada'),
       ])
-      expect(segment).toHaveBeenCalledTimes(1)
+      expect(segment).toHaveBeenCalledTimes(2)
+      expect(first.image?.facts.productFidelity?.changed).toBe(false)
       expect(second.image?.facts).toEqual(first.image?.facts)
       const stored = await factsRows()
       expect(stored).toHaveLength(1)
@@ -160,7 +162,7 @@ describe('marketplace check and export over HTTP', () => {
       await view(owner, fresh.id, 'amazon-tr')
       const exported = await owner.request(`/api/generations/${fresh.id}/marketplace/amazon-tr/export`)
       expect(exported.status).toBe(200)
-      expect(segment).toHaveBeenCalledTimes(1)
+      expect(segment).toHaveBeenCalledTimes(2)
       // Amazon's target: 2000×2000 on pure white (the product's own backdrop replaced along its mask).
       const bytes = Buffer.from(await exported.arrayBuffer())
       const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true })
@@ -170,6 +172,47 @@ describe('marketplace check and export over HTTP', () => {
       segment.mockRestore()
     }
   }, 90_000)
+
+  it('warns when the edit changed the product: a result whose label differs from the seller’s photo', async () => {
+    // A result made from the bottle with its label's marks replaced, then recorded as an edit of
+    // the unchanged photo: what an AI edit that rewrote the label looks like to the checker.
+    const changed = await upload(
+      owner,
+      await productPhoto({ width: 600, height: 600, variant: { labelMarks: 'swapped' } }),
+    )
+    expect(changed.status).toBe(201)
+    const changedId = ((await changed.json()) as { asset: { id: string } }).asset.id
+    const edited = await makeResult(owner, { mode: 'image', imageAssetId: changedId, prompt: 'marble' })
+    await server.database.db
+      .update(generations)
+      .set({ inputAssetId: photoId })
+      .where(eq(generations.id, edited.id))
+    const result = await view(owner, edited.id, 'trendyol')
+    expect(result.image?.facts.productFidelity?.changed).toBe(true)
+    expect(rule(result.image?.results, 'image.fidelity')).toMatchObject({
+      status: 'warn',
+      fix: 'keep-product',
+      source: { vitrin: true },
+    })
+    // The kept product passes.
+    const kept = await view(owner, (await imageResult()).id, 'trendyol')
+    expect(rule(kept.image?.results, 'image.fidelity')?.status).toBe('pass')
+
+    // Facts stored before the check existed get it once, and keep it.
+    if (edited.result?.type !== 'image') throw new Error('expected an image result')
+    const assetId = edited.result.image.id
+    const [stored] = await server.database.db.select().from(imageFacts).where(eq(imageFacts.assetId, assetId))
+    if (!stored) throw new Error('facts not stored')
+    const { productFidelity: _dropped, ...older } = stored.facts
+    await server.database.db.update(imageFacts).set({ facts: older }).where(eq(imageFacts.assetId, assetId))
+    const again = await view(owner, edited.id, 'amazon-tr')
+    expect(rule(again.image?.results, 'image.fidelity')?.status).toBe('warn')
+    const [updated] = await server.database.db
+      .select()
+      .from(imageFacts)
+      .where(eq(imageFacts.assetId, assetId))
+    expect(updated?.facts.productFidelity?.changed).toBe(true)
+  }, 120_000)
 
   it('exports an image for Trendyol as a 1200×1800 JPEG download named after the product', async () => {
     const image = await imageResult()

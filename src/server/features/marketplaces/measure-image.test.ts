@@ -228,3 +228,28 @@ describe.skipIf(isPostgresRun)('measureImage with the real model on a real photo
     expect(mask?.width).toBe(600)
   })
 })
+
+describe('measureImage with a text reader', () => {
+  it('stores the words the reader gives, and null when it cannot read', async () => {
+    const bytes = await picture(600, 600, '#ffffff', { left: 100, top: 100, width: 400, height: 400 })
+      .png()
+      .toBuffer()
+    const read: Buffer[] = []
+    const facts = await measureImage(bytes, {
+      isGenerated: true,
+      segmenter: white,
+      readText: async (image) => {
+        read.push(image)
+        return ['İNDİRİM']
+      },
+    })
+    expect(facts.text).toEqual(['İNDİRİM'])
+    expect(read).toEqual([bytes])
+    const unread = await measureImage(bytes, {
+      isGenerated: true,
+      segmenter: white,
+      readText: async () => null,
+    })
+    expect(unread.text).toBeNull()
+  })
+})

@@ -8,8 +8,8 @@ import { isSrgbProfile } from './icc-profile.ts'
 // What the pre-publish checker needs to know about an image (src/shared/marketplaces/facts.ts),
 // measured from its bytes: size, format and colour space from the header; the purity of the
 // border band from the full-resolution pixels; the product's fill and whether it is cut off from
-// the separation mask (src/server/segmentation). OCR does not run yet: `text` is null, so the
-// text-on-image rule reads "check by eye" (tesseract.js and its language data are not installed).
+// the separation mask (src/server/segmentation); text on the image from OCR (read-text.ts) when a
+// reader is given, else `text` is null and the text-on-image rule reads "check by eye".
 
 /** The outer share of each side that forms the border band (2 %: Amazon's "no shadow at the frame edge"). */
 export const borderBandShare = 0.02
@@ -39,6 +39,8 @@ export type MeasureImageOptions = {
   isGenerated: boolean
   /** Finds the product; the process's shared segmenter in the app, a fake mask in tests. */
   segmenter: Pick<Segmenter, 'segment'>
+  /** Reads the words on the image (TextReader.read); without it, or when it gives null, `text` is null. */
+  readText?: (bytes: Buffer) => Promise<string[] | null>
 }
 
 /** The image's type by its first bytes, whatever its name says. */
@@ -202,12 +204,15 @@ export async function inspectImage(bytes: Buffer, options: MeasureImageOptions):
   const border = borderWhiteness(full.data, full.info.width, full.info.height, full.info.channels)
 
   const { width, height } = small.info
+  // OCR runs on its own thread meanwhile; a reader never throws (null when it cannot read).
+  const reading = options.readText ? options.readText(bytes) : Promise.resolve(null)
   const segmentation = await options.segmenter.segment({
     data: small.data,
     width,
     height,
     channels: small.info.channels === 4 ? 4 : 3,
   })
+  const text = await reading
   // The sanity checks run on the mask as given (a fake in tests gives only its alpha honestly).
   const summary = summariseMask(segmentation.alpha, width, height)
   const isUsable =
@@ -226,7 +231,7 @@ export async function inspectImage(bytes: Buffer, options: MeasureImageOptions):
       borderPureWhiteShare: border.pure,
       product: placement,
       isGenerated: options.isGenerated,
-      text: null,
+      text,
     },
     mask: placement ? { alpha: segmentation.alpha, width, height } : null,
   }

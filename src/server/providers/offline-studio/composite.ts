@@ -11,22 +11,32 @@ export const jpegQuality = 88
 
 type Layer = { input: Buffer; raw: { width: number; height: number; channels: 4 }; left: number; top: number }
 
-/** Composites the subject onto the backdrop and encodes the JPEG (metadata stripped). */
-export async function composeOnBackdrop(backdrop: Backdrop, subject: Subject): Promise<Buffer> {
-  const { stage, width, height } = backdrop
+/** Where the subject goes on the backdrop: its top-left corner and its scaled size, in frame pixels. */
+export function placeSubject(
+  backdrop: Backdrop,
+  subject: Pick<Subject, 'width' | 'height' | 'isSeparated'>,
+): { left: number; top: number; width: number; height: number } {
+  const { stage } = backdrop
   // Cards (unseparated photos) are kept a little smaller, so they read as a framed photo.
   const share = subject.isSeparated ? 1 : 0.86
   const scale = Math.min(stage.maxWidth / subject.width, stage.maxHeight / subject.height) * share
   const w = Math.max(1, Math.round(subject.width * scale))
   const h = Math.max(1, Math.round(subject.height * scale))
+  const left = Math.round(stage.x - w / 2)
+  const top = Math.round(stage.anchor === 'base' ? stage.y - h : stage.y - h / 2)
+  return { left, top, width: w, height: h }
+}
+
+/** Composites the subject onto the backdrop and encodes the JPEG (metadata stripped). */
+export async function composeOnBackdrop(backdrop: Backdrop, subject: Subject): Promise<Buffer> {
+  const { stage, width, height } = backdrop
+  const { left, top, width: w, height: h } = placeSubject(backdrop, subject)
   const scaled = await sharp(subject.data, {
     raw: { width: subject.width, height: subject.height, channels: 4 },
   })
     .resize(w, h, { kernel: 'lanczos3' })
     .raw()
     .toBuffer()
-  const left = Math.round(stage.x - w / 2)
-  const top = Math.round(stage.anchor === 'base' ? stage.y - h : stage.y - h / 2)
 
   const layers: Layer[] = []
   if (stage.anchor === 'base') {

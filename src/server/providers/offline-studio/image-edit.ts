@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
 import { formatOfflineNote, type OfflineSeparation } from '#shared/offline-note.ts'
-import type { ImageEditRequest, ImageEditResult, ImageFile } from '../types.ts'
+import type { ImageEditRequest, ImageEditResult, ImageFile, PhotoPlacement } from '../types.ts'
 import type { Backdrop } from './canvas.ts'
-import { composeOnBackdrop } from './composite.ts'
+import { composeOnBackdrop, placeSubject } from './composite.ts'
 import { renderFashionBackdrop, renderReferenceBackdrop } from './fashion-backdrops.ts'
 import { renderProductScene } from './scene-backgrounds.ts'
 import {
@@ -64,6 +64,7 @@ export async function editProductImage(
     image: { bytes, mime: 'image/jpeg' },
     description: formatOfflineNote({ subject: 'product', separation: separationOf(subject), scene }),
     promptUsed,
+    placement: photoPlacement(backdrop, subject),
     scene,
   }
 }
@@ -95,6 +96,22 @@ export async function editFashionImage(
     description: formatOfflineNote({ subject: 'garment', separation: separationOf(subject), scene }),
     promptUsed,
     scene,
+  }
+}
+
+/**
+ * Where the whole photo lands on the result, from where its cut went: the studio moves and
+ * scales the product, so "keep my product exactly" must lay the original back there, not where
+ * the photo would sit fitted into the frame.
+ */
+export function photoPlacement(backdrop: Backdrop, subject: Subject): PhotoPlacement {
+  const placed = placeSubject(backdrop, subject)
+  const scale = placed.width / subject.width
+  return {
+    left: placed.left - subject.box.left * scale,
+    top: placed.top - subject.box.top * scale,
+    width: subject.box.photoWidth * scale,
+    height: subject.box.photoHeight * scale,
   }
 }
 

@@ -22,7 +22,12 @@ export type Subject = {
   height: number
   isSeparated: boolean
   separatedBy: 'backdrop' | 'model' | null
+  /** Where the cut lies in the photo it was cut from (for laying the original back over it). */
+  box: SubjectBox
 }
+
+/** The cut's top-left corner in the (working-size) photo, and that photo's size. */
+export type SubjectBox = { left: number; top: number; photoWidth: number; photoHeight: number }
 
 /** Longest side the separation works on: beyond what any output needs (the subject is at most ~1000 px). */
 export const workingSide = 1600
@@ -215,7 +220,8 @@ function cropWithMask(photo: Photo, mask: Uint8Array, box: ReturnType<typeof bou
       cropMask[target] = Math.min(mask[source] as number, photo.data[source * 4 + 3] as number)
     }
   }
-  return { crop, cropMask, cropWidth, cropHeight }
+  const cut: SubjectBox = { left, top, photoWidth: width, photoHeight: height }
+  return { crop, cropMask, cropWidth, cropHeight, cut }
 }
 
 /**
@@ -224,7 +230,7 @@ function cropWithMask(photo: Photo, mask: Uint8Array, box: ReturnType<typeof bou
  * product's own so none of the old surface (wood, a sheet) shows as a rim on the new scene.
  */
 async function cutAlongMask(photo: Photo, alpha: Uint8Array): Promise<Subject> {
-  const { crop, cropMask, cropWidth, cropHeight } = cropWithMask(
+  const { crop, cropMask, cropWidth, cropHeight, cut } = cropWithMask(
     photo,
     alpha,
     boundsOf(alpha, photo.width, photo.height, 1),
@@ -242,13 +248,13 @@ async function cutAlongMask(photo: Photo, alpha: Uint8Array): Promise<Subject> {
     .joinChannel(smoothed, { raw: { width: cropWidth, height: cropHeight, channels: 1 } })
     .raw()
     .toBuffer()
-  return { data, width: cropWidth, height: cropHeight, isSeparated: true, separatedBy: 'model' }
+  return { data, width: cropWidth, height: cropHeight, isSeparated: true, separatedBy: 'model', box: cut }
 }
 
 /** Cut along the flood fill's hard mask, feathered. */
 async function cutAlongBackdrop(photo: Photo, mask: Uint8Array): Promise<Subject> {
   // A little room around the subject so the feathered edge is not cut off.
-  const { crop, cropMask, cropWidth, cropHeight } = cropWithMask(
+  const { crop, cropMask, cropWidth, cropHeight, cut } = cropWithMask(
     photo,
     mask,
     boundsOf(mask, photo.width, photo.height),
@@ -267,7 +273,7 @@ async function cutAlongBackdrop(photo: Photo, mask: Uint8Array): Promise<Subject
     .joinChannel(feathered, { raw: { width: cropWidth, height: cropHeight, channels: 1 } })
     .raw()
     .toBuffer()
-  return { data, width: cropWidth, height: cropHeight, isSeparated: true, separatedBy: 'backdrop' }
+  return { data, width: cropWidth, height: cropHeight, isSeparated: true, separatedBy: 'backdrop', box: cut }
 }
 
 /** The whole photo as the subject, corners rounded so it reads as a deliberate card. */
@@ -283,7 +289,8 @@ export async function photoCard(photo: Photo): Promise<Subject> {
     .composite([{ input: corners, blend: 'dest-in' }])
     .raw()
     .toBuffer()
-  return { data, width, height, isSeparated: false, separatedBy: null }
+  const box: SubjectBox = { left: 0, top: 0, photoWidth: width, photoHeight: height }
+  return { data, width, height, isSeparated: false, separatedBy: null, box }
 }
 
 /**

@@ -9,9 +9,11 @@ import { useStudioJob } from '#web/features/generations/hooks/use-studio-job.ts'
 import { isBlocked, modeQuota } from '#web/features/generations/mode-quota.ts'
 import { MarketplacePanel } from '#web/features/marketplaces/components/marketplace-panel.tsx'
 import { getSettings } from '#web/features/settings/api/settings-api.ts'
+import { KeepProductOption } from '#web/features/studio/components/keep-product-option.tsx'
 import { PhotoDropZone } from '#web/features/studio/components/photo-drop-zone.tsx'
 import { PromptField } from '#web/features/studio/components/prompt-field.tsx'
 import { RatioChoice, StudioLayout } from '#web/features/studio/components/studio-layout.tsx'
+import { createRequest } from '#web/features/studio/create-request.ts'
 import { usePhotoUpload } from '#web/features/studio/hooks/use-photo-upload.ts'
 import { getUsage } from '#web/features/usage/api/get-usage.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -34,6 +36,7 @@ export function CreatePage() {
   const [ratio, setRatio] = useState<AspectRatio>('1:1')
   const [prompt, setPrompt] = useState('')
   const [details, setDetails] = useState<Details>({ name: '', category: '', brand: '', material: '' })
+  const [keepProduct, setKeepProduct] = useState(false)
 
   const quota = modeQuota(mode, usage, settings)
   const asset = photo.state.status === 'ready' ? photo.state.asset : null
@@ -48,17 +51,7 @@ export function CreatePage() {
   function onSubmit(event: FormEvent) {
     event.preventDefault()
     if (isDisabled || !asset) return
-    const filled = Object.fromEntries(
-      detailFields.map((field) => [field, details[field].trim()]).filter(([, value]) => value),
-    )
-    void studio.start({
-      tool: 'product',
-      mode,
-      imageAssetId: asset.id,
-      prompt: mode === 'seo' ? '' : prompt,
-      ...(mode === 'seo' ? {} : { aspectRatio: ratio }),
-      ...(Object.keys(filled).length > 0 ? { details: filled } : {}),
-    })
+    void studio.start(createRequest({ mode, imageAssetId: asset.id, prompt, ratio, details, keepProduct }))
   }
 
   function removePhoto() {
@@ -131,6 +124,7 @@ export function CreatePage() {
                   }))
             }
           />
+          {mode === 'image' ? <KeepProductOption checked={keepProduct} onChange={setKeepProduct} /> : null}
         </>
       ) : null}
       <fieldset>

@@ -77,6 +77,10 @@ function renderLibrary(route = '/app/library') {
   )
 }
 
+/** The page's list requests (it also asks for the marketplace preference). */
+const listCalls = () =>
+  fetchMock.mock.calls.map(([input]) => String(input)).filter((url) => url.startsWith('/api/generations'))
+
 const cardTitles = () => screen.getAllByTestId('open-item').map((button) => button.textContent)
 
 describe('LibraryPage', () => {
@@ -91,7 +95,7 @@ describe('LibraryPage', () => {
 
     expect(await screen.findAllByTestId('library-item')).toHaveLength(3)
     expect(cardTitles()).toEqual(['Image', 'SEO content', 'Image'])
-    expect(String(fetchMock.mock.calls[0]?.[0])).toBe('/api/generations?limit=20')
+    expect(listCalls()[0]).toBe('/api/generations?limit=20')
     const seoCard = screen.getAllByTestId('library-item')[1] as HTMLElement
     expect(within(seoCard).getByText('Saved')).toBeTruthy()
     expect(within(seoCard).getByText('Blue ceramic mug')).toBeTruthy()
@@ -103,7 +107,7 @@ describe('LibraryPage', () => {
     expect(within(nav).getByRole('link', { name: 'Saved' }).getAttribute('href')).toBe('/app/library?saved=1')
     await user.click(within(nav).getByRole('link', { name: 'Images' }))
     await vi.waitFor(() => expect(screen.getAllByTestId('library-item')).toHaveLength(2))
-    expect(String(fetchMock.mock.calls[1]?.[0])).toBe('/api/generations?limit=20&mode=image')
+    expect(listCalls()[1]).toBe('/api/generations?limit=20&mode=image')
     expect(within(nav).getByRole('link', { name: 'Images' }).getAttribute('aria-current')).toBe('true')
     expect(within(nav).getByRole('link', { name: 'Saved' }).getAttribute('href')).toBe(
       '/app/library?type=image&saved=1',
@@ -181,6 +185,66 @@ describe('LibraryPage', () => {
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Close' }))
     await user.keyboard('{Escape}')
     expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it("shows each finished card's checklist summary for the preferred marketplace, asking again for pending ones", async () => {
+    const summaryCalls: string[] = []
+    fetchMock.mockImplementation(async (input) => {
+      const url = String(input)
+      if (url === '/api/preferences') return json(200, { marketplaceProfile: 'trendyol' })
+      if (url.startsWith('/api/marketplace/summaries')) {
+        const ids = new URL(url, 'http://x').searchParams.get('ids')
+        summaryCalls.push(ids ?? '')
+        return summaryCalls.length === 1
+          ? json(200, {
+              profile: 'trendyol',
+              summaries: [
+                { generationId: 'img-2', status: 'ready', summary: { pass: 5, warn: 1, fail: 2 } },
+                { generationId: 'seo-1', status: 'ready', summary: { pass: 6, warn: 0, fail: 0 } },
+                { generationId: 'img-1', status: 'pending' },
+              ],
+            })
+          : json(200, {
+              profile: 'trendyol',
+              summaries: [{ generationId: 'img-1', status: 'ready', summary: { pass: 4, warn: 2, fail: 0 } }],
+            })
+      }
+      if (url.includes('/marketplace/')) return json(404, { error: { code: 'NOT_FOUND', message: 'x' } })
+      return json(200, { items: [newer, seo, older], nextCursor: null })
+    })
+    const user = userEvent.setup()
+    await renderLibrary()
+    const cards = (await screen.findAllByTestId('library-item')) as HTMLElement[]
+    // One request for the page; the pending one is asked for again on its own.
+    await vi.waitFor(() => expect(summaryCalls).toEqual(['img-2,seo-1,img-1', 'img-1']))
+    const [first, second, third] = cards as [HTMLElement, HTMLElement, HTMLElement]
+    const firstSummary = await within(first).findByRole('button', {
+      name: 'Trendyol checklist: 2 to fix, 1 to check, 5 passing. Open the result to see it.',
+    })
+    expect(firstSummary.textContent).toBe('Trendyol·2 to fix·1 to check')
+    expect(within(second).getByTestId('marketplace-card-summary').textContent).toBe('Trendyol·All 6 pass')
+    await vi.waitFor(() =>
+      expect(within(third).getByTestId('marketplace-card-summary').textContent).toBe('Trendyol·2 to check'),
+    )
+
+    await user.click(firstSummary)
+    expect(await screen.findByRole('dialog', { name: 'Image' })).toBeTruthy()
+  })
+
+  it('shows no summaries and asks for none without a preferred marketplace', async () => {
+    fetchMock.mockImplementation(async (input) =>
+      String(input) === '/api/preferences'
+        ? json(200, { marketplaceProfile: null })
+        : json(200, { items: [newer, seo], nextCursor: null }),
+    )
+    await renderLibrary()
+    expect(await screen.findAllByTestId('library-item')).toHaveLength(2)
+    await vi.waitFor(() =>
+      expect(fetchMock.mock.calls.some(([input]) => String(input) === '/api/preferences')).toBe(true),
+    )
+    expect(screen.queryByTestId('marketplace-card-summary')).toBeNull()
+    expect(screen.queryByTestId('marketplace-card-summary-loading')).toBeNull()
+    expect(fetchMock.mock.calls.some(([input]) => String(input).includes('/summaries'))).toBe(false)
   })
 })
 

@@ -19,7 +19,9 @@ import { itemLabel } from '#web/features/generations/generation-labels.ts'
 import { useLibraryList } from '#web/features/generations/hooks/use-library-list.ts'
 import { watchedIds } from '#web/features/generations/hooks/use-live-generation.ts'
 import { filterFromSearch } from '#web/features/generations/library-filter.ts'
+import { MarketplaceCardSummary } from '#web/features/marketplaces/components/marketplace-card-summary.tsx'
 import { MarketplacePanel } from '#web/features/marketplaces/components/marketplace-panel.tsx'
+import { useMarketplaceSummaries } from '#web/features/marketplaces/hooks/use-marketplace-summaries.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
@@ -50,6 +52,13 @@ export function LibraryPage() {
 
   const items = list.status === 'ready' ? list.data.items : []
   const watched = watchedIds(items)
+  const summaries = useMarketplaceSummaries(items)
+
+  function handleClose() {
+    setOpen(null)
+    // The panel may have changed the preferred marketplace; the cards follow it.
+    summaries.refresh()
+  }
 
   function setOpen(id: string | null) {
     setParams(
@@ -128,6 +137,13 @@ export function LibraryPage() {
                         onOpen={(item) => setOpen(item.id)}
                         onDelete={handleDeleteRequest}
                         onSettled={handleSettled}
+                        marketplaceSummary={(item) => (
+                          <MarketplaceCardSummary
+                            profile={summaries.profile}
+                            state={summaries.summaryOf(item)}
+                            onOpen={() => setOpen(item.id)}
+                          />
+                        )}
                       />
                     </li>
                   ))}
@@ -160,7 +176,7 @@ export function LibraryPage() {
           key={openId}
           id={openId}
           initial={items.find((item) => item.id === openId)}
-          onClose={() => setOpen(null)}
+          onClose={handleClose}
           onDelete={handleDeleteRequest}
           onChange={list.replace}
           marketplace={(generation) => <MarketplacePanel key={generation.id} generation={generation} />}

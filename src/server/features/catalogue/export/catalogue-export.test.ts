@@ -1,15 +1,29 @@
+import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough, Readable, Writable } from 'node:stream'
+import { promisify } from 'node:util'
 import { parse } from 'csv-parse/sync'
 import ExcelJS from 'exceljs'
+import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { Db } from '#server/db/client.ts'
+import {
+  createInspections,
+  createVideoSlots,
+  exportFileFor,
+  type MarketplaceDeps,
+} from '#server/features/marketplaces/marketplaces.service.ts'
+import { getProfile } from '#shared/marketplaces/profiles.ts'
+import { codePointLength } from '#shared/marketplaces/text.ts'
 import { type Unzipped, unzip } from '#tests/support/unzip.ts'
 import {
   type CatalogueExportInput,
   type ExportFile,
+  type ExportPreset,
   type ExportProduct,
   writeCatalogueExport,
 } from './catalogue-export.ts'
@@ -98,7 +112,7 @@ function inputFor(
     headers: ['Stok Kodu', 'Ürün Adı'],
     products: listOf(products),
     openFile: storage.openFile,
-    presetId: null,
+    preset: null,
     locale: 'tr',
     tempDir: workRoot,
     ...extra,
@@ -516,4 +530,170 @@ describe('catalogue export: streaming', () => {
     expect((failure as Error).message).toBe('connection reset')
     expect(out.destroyed).toBe(true)
   })
+})
+
+describe('catalogue export: a batch with a marketplace preset', () => {
+  const run = promisify(execFile)
+
+  /**
+   * Trendyol's preset as the service builds it. Trendyol's target extends the photo's own
+   * background, so no mask is needed: neither the database nor the model may be asked.
+   */
+  function trendyolPreset(): ExportPreset {
+    const unused = (what: string) => () => {
+      throw new Error(`${what} is not used by an extend-background export`)
+    }
+    const deps: MarketplaceDeps = {
+      db: new Proxy({}, { get: unused('the database') }) as Db,
+      storage: new Proxy({}, { get: unused('storage') }) as MarketplaceDeps['storage'],
+      segmenter: { segment: async () => unused('the model')() },
+      ffmpegPath: 'ffmpeg',
+      tempDir: workRoot,
+      inspections: createInspections(),
+      videoSlots: createVideoSlots(),
+    }
+    const profile = getProfile('trendyol')
+    return {
+      profile,
+      render: (file, bytes, name) =>
+        exportFileFor(deps, profile, {
+          kind: file.kind,
+          asset: { id: file.assetId, storageKey: file.storageKey },
+          bytes,
+          ...name,
+        }),
+    }
+  }
+
+  /** A 1.5 s test-pattern clip: short of Trendyol's 8 s floor. */
+  async function shortClip(): Promise<Buffer> {
+    const path = join(workRoot, 'short.mp4')
+    await run('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=30',
+      '-t',
+      '1.5',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-pix_fmt',
+      'yuv420p',
+      '-an',
+      path,
+    ])
+    const bytes = await readFile(path)
+    rmSync(path)
+    return bytes
+  }
+
+  async function durationOf(bytes: Buffer): Promise<number> {
+    const path = join(workRoot, 'probe.mp4')
+    await writeFile(path, bytes)
+    try {
+      const { stdout } = await run('ffprobe', [
+        '-v',
+        'error',
+        '-show_entries',
+        'format=duration',
+        '-of',
+        'csv=p=0',
+        path,
+      ])
+      return Number(stdout.trim())
+    } finally {
+      rmSync(path)
+    }
+  }
+
+  const longTitle =
+    'Anka El Yapımı Hakiki Deri Erkek Cüzdan Kartlık Bölmeli İnce Tasarım Günlük Kullanım İçin Şık ve Dayanıklı Hediye'
+
+  it('renders Trendyol 1200×1800 JPEGs and a lengthened video, named by the rule, with the copy fitted', async () => {
+    const storage = fakeStorage()
+    const photo = await sharp({
+      create: { width: 1080, height: 1080, channels: 3, background: { r: 236, g: 230, b: 222 } },
+    })
+      .composite([
+        {
+          input: await sharp({
+            create: { width: 500, height: 700, channels: 3, background: { r: 150, g: 40, b: 40 } },
+          })
+            .png()
+            .toBuffer(),
+          left: 290,
+          top: 190,
+        },
+      ])
+      .png()
+      .toBuffer()
+    const studio = storage.add('image', 'image/png', photo)
+    const fashion = storage.add('image', 'image/png', photo)
+    const video = storage.add('video', 'video/mp4', await shortClip())
+    const description = 'Yumuşak hakiki deri. '.repeat(10)
+    const preset = trendyolPreset()
+    const entries = await exportToBuffer(
+      inputFor(
+        storage,
+        [
+          product(2, 'KRM-001', {
+            files: [studio, fashion, video],
+            seo: { title: longTitle, description, features: ['Deri'], keywords: ['cüzdan'] },
+          }),
+          product(3, '', { name: 'Şal', files: [studio] }),
+        ],
+        { preset },
+      ),
+    )
+    expect(entries.map((e) => e.name)).toEqual([
+      'KRM-001/KRM-001-trendyol-1.jpg',
+      'KRM-001/KRM-001-trendyol-2.jpg',
+      'KRM-001/KRM-001-trendyol-1.mp4',
+      // No SKU: the folder is the line's, the file is named after the product.
+      'line-3/Şal-trendyol-1.jpg',
+      'listing.csv',
+      'listing.xlsx',
+    ])
+    for (const name of ['KRM-001/KRM-001-trendyol-1.jpg', 'line-3/Şal-trendyol-1.jpg']) {
+      const metadata = await sharp(entry(entries, name).bytes).metadata()
+      expect(metadata).toMatchObject({ format: 'jpeg', width: 1200, height: 1800, space: 'srgb' })
+      expect(metadata.exif).toBeUndefined()
+    }
+    // Trendyol's video floor is 8 s: the 1.5 s clip comes out past it with margin.
+    expect(await durationOf(entry(entries, 'KRM-001/KRM-001-trendyol-1.mp4').bytes)).toBeGreaterThanOrEqual(
+      8.2,
+    )
+
+    // The listing points at the renamed files, and its title is cut to Trendyol's 100 characters.
+    const [header, first, second] = csvRows(entries) as [string[], string[], string[]]
+    expect(header.slice(0, 7)).toEqual([
+      'SEO başlığı',
+      'Meta açıklama',
+      'Özellikler',
+      'Anahtar kelimeler',
+      'Görsel 1',
+      'Görsel 2',
+      'Video',
+    ])
+    const maxTitle = getProfile('trendyol').copy.titleMax?.value ?? 0
+    expect(maxTitle).toBe(100)
+    expect(codePointLength(longTitle)).toBeGreaterThan(maxTitle)
+    expect(codePointLength(first[0] as string)).toBeLessThanOrEqual(maxTitle)
+    expect(longTitle.startsWith(first[0] as string)).toBe(true)
+    expect(first.slice(4, 7)).toEqual([
+      'KRM-001/KRM-001-trendyol-1.jpg',
+      'KRM-001/KRM-001-trendyol-2.jpg',
+      'KRM-001/KRM-001-trendyol-1.mp4',
+    ])
+    expect(second[4]).toBe('line-3/Şal-trendyol-1.jpg')
+    // Every stored file was read once, one at a time.
+    expect(storage.opened).toHaveLength(4)
+    expect(storage.mostOpen).toBe(1)
+  }, 120_000)
 })

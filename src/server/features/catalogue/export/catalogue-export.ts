@@ -10,6 +10,8 @@ import ExcelJS from 'exceljs'
 import ZipStream from 'zip-stream'
 import { translateFor } from '#server/i18n.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
+import { fitCopy } from '#shared/marketplaces/fit-copy.ts'
+import type { MarketplaceProfile } from '#shared/marketplaces/types.ts'
 import { createFolderNames, extensionFor } from './file-names.ts'
 import { csvRecord, neutraliseCell } from './listing-cells.ts'
 
@@ -38,16 +40,32 @@ export type CatalogueExportInput = {
   /** Opens one stored file (storage.getStream); called only once the previous file is in the ZIP. */
   openFile: (file: ExportFile) => Promise<Readable>
   /**
-   * The batch's marketplace preset. Not used yet: once presets exist, their image size and
-   * listing columns apply here.
+   * The batch's marketplace preset, when its id names a profile: every file is re-made for it
+   * and named by its rule, and the copy columns are fitted to its limits. Null: files as stored.
    */
-  presetId: string | null
+  preset: ExportPreset | null
   /** The language of the listing's own column headers (the list's headers are kept as they are). */
   locale: Locale
   /** The browser went away: stop reading and writing. */
   signal?: AbortSignal
   /** Where the listing is kept while the files are written (default: the system's temporary folder). */
   tempDir?: string
+}
+
+/**
+ * A marketplace profile and how one stored file is re-made for it (marketplaces.service.ts
+ * exportFileFor: an image rendered to the profile's export size as JPEG, a video lengthened
+ * past its floor), given that file's bytes; the export calls it for one file at a time.
+ * The profiles carry no listing column names (src/shared/marketplaces/types.ts), so the
+ * listing keeps its own columns.
+ */
+export type ExportPreset = {
+  profile: MarketplaceProfile
+  render: (
+    file: ExportFile,
+    bytes: Buffer,
+    name: { skuOrName: string; n: number },
+  ) => Promise<{ bytes: Buffer; fileName: string }>
 }
 
 /** Names of the listing files at the ZIP's root. */
@@ -80,7 +98,10 @@ type Widths = { seo: number[]; image: number; video: number; input: number[] }
  * Memory stays flat: one file is read at a time, at the pace `out` takes it (the next file is
  * opened only once the previous entry is written), and the listing's rows wait in a temporary
  * file, because the listing comes last and its image columns are known only once every product
- * has been read. Resolves once `out` has the whole archive. On an abort (`signal`, or `out`
+ * has been read. With a preset, each file is read whole, re-made for the marketplace and written
+ * before the next is opened, so one file and its re-made copy are in memory at a time; its name
+ * then follows the marketplace export's rule (`<sku or name>-<marketplace>-<n>.jpg`) and the title
+ * and description are fitted to the profile's limits. Resolves once `out` has the whole archive. On an abort (`signal`, or `out`
  * failing) or any failure it stops reading, destroys the open file stream, the archive and `out`
  * (a cut-off ZIP must not look complete) and rejects: with the signal's reason on an abort.
  */
@@ -156,16 +177,26 @@ async function writeProductFiles(
       const videos: string[] = []
       for (const file of product.files) {
         const isVideo = file.kind === 'video'
-        const suffix = isVideo
-          ? videos.length === 0
-            ? 'video'
-            : `video-${videos.length + 1}`
-          : `${images.length + 1}`
-        const path = `${folder}/${folder}-${suffix}.${extensionFor(file.mime)}`
-        await addEntry(zip, await openFile(input, file, stop), path, true, stop)
+        const n = (isVideo ? videos.length : images.length) + 1
+        const { preset } = input
+        let path: string
+        if (preset) {
+          const bytes = await readAll(await openFile(input, file, stop), stop)
+          const made = await preset.render(file, bytes, { skuOrName: product.sku || product.name, n })
+          stop.throwIfAborted()
+          path = `${folder}/${made.fileName}`
+          await addEntry(zip, Readable.from([made.bytes], { objectMode: false }), path, true, stop)
+        } else {
+          const suffix = isVideo ? (n === 1 ? 'video' : `video-${n}`) : `${n}`
+          path = `${folder}/${folder}-${suffix}.${extensionFor(file.mime)}`
+          await addEntry(zip, await openFile(input, file, stop), path, true, stop)
+        }
         ;(isVideo ? videos : images).push(path)
       }
-      const { seo } = product
+      const seo =
+        product.seo && input.preset
+          ? { ...product.seo, ...fitCopy(input.preset.profile, product.seo) }
+          : product.seo
       const row: SpilledRow = {
         seo: seo
           ? [
@@ -199,6 +230,23 @@ async function writeProductFiles(
     throw error
   }
   return { rowsPath, headers: input.headers, imageColumns, videoColumns, inputColumns, widths }
+}
+
+/**
+ * A stored file's bytes, for a preset's re-render (sharp and ffmpeg take whole files). Only this
+ * one file is held, and only until its re-made copy is in the ZIP.
+ */
+async function readAll(source: Readable, stop: AbortSignal): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  const handleAbort = () => source.destroy()
+  stop.addEventListener('abort', handleAbort, { once: true })
+  try {
+    for await (const chunk of source) chunks.push(chunk as Buffer)
+  } finally {
+    stop.removeEventListener('abort', handleAbort)
+  }
+  stop.throwIfAborted()
+  return Buffer.concat(chunks)
 }
 
 /** Opens a file for the ZIP; one that opens after an abort is closed at once. */

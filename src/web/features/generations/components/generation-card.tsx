@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { formatDateTime, itemLabel, typeLabel } from '../generation-labels.ts'
@@ -20,6 +21,11 @@ export function GenerationCard(props: {
   onOpen: (generation: GenerationView) => void
   onDelete: (generation: GenerationView) => void
   onSettled: (generation: GenerationView) => void
+  /**
+   * The marketplace checklist summary under the badges; the page fills it (features stay apart),
+   * with the card's live copy of the generation, so a job that finishes here gets its summary.
+   */
+  marketplaceSummary?: (generation: GenerationView) => ReactNode
 }) {
   const { t, locale } = useI18n()
   const generation = useLiveGeneration(props.generation, {
@@ -58,6 +64,7 @@ export function GenerationCard(props: {
           <StatusBadge status={generation.status} />
           {generation.isSaved ? <SavedMark /> : null}
         </div>
+        {props.marketplaceSummary?.(generation)}
         <p className="text-xs text-slate-600">
           <time dateTime={generation.createdAt}>{formatDateTime(locale, generation.createdAt)}</time>
         </p>

@@ -69,3 +69,28 @@ describe('GenerationResult: the offline studio says what it did in the reader’
     expect(screen.getByTestId('result-description').textContent).toBe('A blue mug on a marble counter.')
   })
 })
+
+describe('GenerationResult: keep my product exactly', () => {
+  const withKept = (productKept: boolean | undefined): GenerationView => {
+    const generation = imageGeneration(null, 'fal')
+    if (generation.result?.type !== 'image') throw new Error('expected an image')
+    return {
+      ...generation,
+      keepProduct: productKept !== undefined,
+      result: { ...generation.result, ...(productKept === undefined ? {} : { productKept }) },
+    }
+  }
+
+  it('says the product was kept, or why it could not be, and nothing when it was not asked for', async () => {
+    const kept = await renderWeb(<GenerationResult generation={withKept(true)} />)
+    expect(screen.getByTestId('keep-product-note').textContent).toBe(
+      'Your product was kept exactly: the product from your photo is laid over the scene.',
+    )
+    kept.unmount()
+    const missed = await renderWeb(<GenerationResult generation={withKept(false)} />, { locale: 'tr' })
+    expect(screen.getByTestId('keep-product-note').textContent).toContain('birebir korunamadı')
+    missed.unmount()
+    await renderWeb(<GenerationResult generation={withKept(undefined)} />)
+    expect(screen.queryByTestId('keep-product-note')).toBeNull()
+  })
+})

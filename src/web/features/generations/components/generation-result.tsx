@@ -130,6 +130,11 @@ export function GenerationResult(props: {
           </dd>
         </div>
       </dl>
+      {result.productKept === undefined ? null : (
+        <p className="text-xs text-slate-600" data-testid="keep-product-note">
+          {t(result.productKept ? 'studio.keepProduct.kept' : 'studio.keepProduct.notKept')}
+        </p>
+      )}
       {isOffline ? <OfflineNote /> : null}
       {actions}
       {props.children}

@@ -1,6 +1,7 @@
 import type {
   ImageSlot,
   MarketplaceCheckView,
+  MarketplaceSummariesResponse,
   PreferencesResponse,
   UpdatePreferencesRequest,
 } from '#shared/contracts/marketplaces.ts'
@@ -16,6 +17,16 @@ export function getMarketplaceCheck(
 ): Promise<MarketplaceCheckView> {
   const path = `/api/generations/${encodeURIComponent(generationId)}/marketplace/${profile}?slot=${slot}`
   return apiRequest<MarketplaceCheckView>(path, { signal })
+}
+
+/** The library cards' checklist summaries for up to maxSummaryIds results (contracts/marketplaces.ts). */
+export function getMarketplaceSummaries(
+  profile: MarketplaceId,
+  generationIds: string[],
+  signal?: AbortSignal,
+): Promise<MarketplaceSummariesResponse> {
+  const query = new URLSearchParams({ profile, ids: generationIds.join(',') })
+  return apiRequest<MarketplaceSummariesResponse>(`/api/marketplace/summaries?${query}`, { signal })
 }
 
 export function getPreferences(signal?: AbortSignal): Promise<PreferencesResponse> {

@@ -1,0 +1,195 @@
+// Two measures of how alike two aligned pictures are, for the product-fidelity check
+// (product-fidelity.ts): SSIM on luminance (Wang, Bovik, Sheikh & Simoncelli 2004, "Image quality
+// assessment: from error visibility to structural similarity") and CIEDE2000 colour difference
+// (Sharma, Wu & Dalal 2005). Small, dependency-free and tested against the papers' figures.
+
+/** The SSIM window: an 11×11 Gaussian of σ 1.5, and the paper's stabilising constants for 8-bit values. */
+export const ssimWindow = { radius: 5, sigma: 1.5 } as const
+const c1 = (0.01 * 255) ** 2
+const c2 = (0.03 * 255) ** 2
+
+function gaussianKernel(radius: number, sigma: number): Float64Array {
+  const kernel = new Float64Array(radius * 2 + 1)
+  let sum = 0
+  for (let i = -radius; i <= radius; i++) {
+    const w = Math.exp(-(i * i) / (2 * sigma * sigma))
+    kernel[i + radius] = w
+    sum += w
+  }
+  for (let i = 0; i < kernel.length; i++) kernel[i] = (kernel[i] as number) / sum
+  return kernel
+}
+
+/** Separable Gaussian blur of `source` into a new array; edges repeat the outermost pixel. */
+function blur(source: Float64Array, width: number, height: number, kernel: Float64Array): Float64Array {
+  const radius = (kernel.length - 1) / 2
+  const across = new Float64Array(source.length)
+  for (let y = 0; y < height; y++) {
+    const row = y * width
+    for (let x = 0; x < width; x++) {
+      let sum = 0
+      for (let k = -radius; k <= radius; k++) {
+        const xx = x + k < 0 ? 0 : x + k >= width ? width - 1 : x + k
+        sum += (kernel[k + radius] as number) * (source[row + xx] as number)
+      }
+      across[row + x] = sum
+    }
+  }
+  const out = new Float64Array(source.length)
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let sum = 0
+      for (let k = -radius; k <= radius; k++) {
+        const yy = y + k < 0 ? 0 : y + k >= height ? height - 1 : y + k
+        sum += (kernel[k + radius] as number) * (across[yy * width + x] as number)
+      }
+      out[y * width + x] = sum
+    }
+  }
+  return out
+}
+
+/**
+ * The SSIM of every pixel's window between two single-channel pictures (0–255, width×height
+ * each): 1 where they are identical, lower as structure, contrast or brightness part, below 0
+ * where one is the other inverted.
+ */
+export function ssimMap(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  width: number,
+  height: number,
+): Float64Array {
+  const n = width * height
+  if (a.length !== n || b.length !== n) throw new Error(`ssim: expected ${width}×${height} values`)
+  const kernel = gaussianKernel(ssimWindow.radius, ssimWindow.sigma)
+  const fa = Float64Array.from(a)
+  const fb = Float64Array.from(b)
+  const aa = new Float64Array(n)
+  const bb = new Float64Array(n)
+  const ab = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const x = fa[i] as number
+    const y = fb[i] as number
+    aa[i] = x * x
+    bb[i] = y * y
+    ab[i] = x * y
+  }
+  const muA = blur(fa, width, height, kernel)
+  const muB = blur(fb, width, height, kernel)
+  const sAA = blur(aa, width, height, kernel)
+  const sBB = blur(bb, width, height, kernel)
+  const sAB = blur(ab, width, height, kernel)
+  const map = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const ma = muA[i] as number
+    const mb = muB[i] as number
+    const va = (sAA[i] as number) - ma * ma
+    const vb = (sBB[i] as number) - mb * mb
+    const cov = (sAB[i] as number) - ma * mb
+    map[i] = ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2))
+  }
+  return map
+}
+
+/** Mean SSIM (ssimMap) over the pixels where `region` is non-zero, or over every pixel without one. */
+export function ssim(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  width: number,
+  height: number,
+  region?: ArrayLike<number>,
+): number {
+  if (region && region.length !== width * height) throw new Error(`ssim: expected ${width}×${height} values`)
+  const map = ssimMap(a, b, width, height)
+  let total = 0
+  let count = 0
+  for (let i = 0; i < map.length; i++) {
+    if (region && (region[i] as number) === 0) continue
+    total += map[i] as number
+    count++
+  }
+  return count === 0 ? Number.NaN : total / count
+}
+
+/** Rec. 601 luma of an RGB pixel (0–255), the "luminance" SSIM is usually computed on. */
+export function luma(r: number, g: number, b: number): number {
+  return 0.299 * r + 0.587 * g + 0.114 * b
+}
+
+export type Lab = [l: number, a: number, b: number]
+
+/** sRGB (0–255, D65) to CIELAB. */
+export function srgbToLab(r: number, g: number, b: number): Lab {
+  const linear = (v: number) => {
+    const c = v / 255
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+  }
+  const lr = linear(r)
+  const lg = linear(g)
+  const lb = linear(b)
+  // D65 white: Xn 0.95047, Yn 1, Zn 1.08883.
+  const x = (0.4124564 * lr + 0.3575761 * lg + 0.1804375 * lb) / 0.95047
+  const y = 0.2126729 * lr + 0.7151522 * lg + 0.072175 * lb
+  const z = (0.0193339 * lr + 0.119192 * lg + 0.9503041 * lb) / 1.08883
+  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116)
+  const fx = f(x)
+  const fy = f(y)
+  const fz = f(z)
+  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)]
+}
+
+const degrees = 180 / Math.PI
+
+/** CIEDE2000 colour difference of two CIELAB colours (kL = kC = kH = 1). About 1 is just noticeable. */
+export function deltaE2000(first: Lab, second: Lab): number {
+  const [l1, a1, b1] = first
+  const [l2, a2, b2] = second
+  const c1ab = Math.hypot(a1, b1)
+  const c2ab = Math.hypot(a2, b2)
+  const cMean = (c1ab + c2ab) / 2
+  const g = 0.5 * (1 - Math.sqrt(cMean ** 7 / (cMean ** 7 + 25 ** 7)))
+  const a1p = (1 + g) * a1
+  const a2p = (1 + g) * a2
+  const c1p = Math.hypot(a1p, b1)
+  const c2p = Math.hypot(a2p, b2)
+  const hue = (a: number, b: number) => {
+    if (a === 0 && b === 0) return 0
+    const h = Math.atan2(b, a) * degrees
+    return h < 0 ? h + 360 : h
+  }
+  const h1p = hue(a1p, b1)
+  const h2p = hue(a2p, b2)
+  const dLp = l2 - l1
+  const dCp = c2p - c1p
+  let dhp = 0
+  if (c1p * c2p !== 0) {
+    dhp = h2p - h1p
+    if (dhp > 180) dhp -= 360
+    else if (dhp < -180) dhp += 360
+  }
+  const dHp = 2 * Math.sqrt(c1p * c2p) * Math.sin(dhp / 2 / degrees)
+  const lMean = (l1 + l2) / 2
+  const cpMean = (c1p + c2p) / 2
+  let hMean = h1p + h2p
+  if (c1p * c2p !== 0) {
+    if (Math.abs(h1p - h2p) <= 180) hMean = (h1p + h2p) / 2
+    else hMean = h1p + h2p < 360 ? (h1p + h2p + 360) / 2 : (h1p + h2p - 360) / 2
+  }
+  const t =
+    1 -
+    0.17 * Math.cos((hMean - 30) / degrees) +
+    0.24 * Math.cos((2 * hMean) / degrees) +
+    0.32 * Math.cos((3 * hMean + 6) / degrees) -
+    0.2 * Math.cos((4 * hMean - 63) / degrees)
+  const dTheta = 30 * Math.exp(-(((hMean - 275) / 25) ** 2))
+  const rc = 2 * Math.sqrt(cpMean ** 7 / (cpMean ** 7 + 25 ** 7))
+  const sl = 1 + (0.015 * (lMean - 50) ** 2) / Math.sqrt(20 + (lMean - 50) ** 2)
+  const sc = 1 + 0.045 * cpMean
+  const sh = 1 + 0.015 * cpMean * t
+  const rt = -Math.sin((2 * dTheta) / degrees) * rc
+  const dl = dLp / sl
+  const dc = dCp / sc
+  const dh = dHp / sh
+  return Math.sqrt(dl * dl + dc * dc + dh * dh + rt * dc * dh)
+}

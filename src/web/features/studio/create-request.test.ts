@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest'
+import { createGenerationRequestSchema } from '#shared/contracts/generations.ts'
+import { createRequest } from './create-request.ts'
+
+const form = {
+  imageAssetId: '6b0f3c56-93a4-4c2f-9d38-2a1c8c1f5b11',
+  prompt: 'marble countertop',
+  ratio: '9:16' as const,
+  details: { name: ' Kupa ', brand: '' },
+}
+
+describe('the Create form’s request', () => {
+  it('asks to keep the product for an image edit when the switch is on', () => {
+    const body = createRequest({ ...form, mode: 'image', keepProduct: true })
+    expect(body).toEqual({
+      tool: 'product',
+      mode: 'image',
+      imageAssetId: form.imageAssetId,
+      prompt: 'marble countertop',
+      aspectRatio: '9:16',
+      details: { name: 'Kupa' },
+      keepProduct: true,
+    })
+    expect(createGenerationRequestSchema.parse(body).keepProduct).toBe(true)
+  })
+
+  it('leaves it out when the switch is off, and for videos and SEO copy whatever the switch says', () => {
+    expect(createRequest({ ...form, mode: 'image', keepProduct: false })).not.toHaveProperty('keepProduct')
+    expect(createRequest({ ...form, mode: 'video', keepProduct: true })).not.toHaveProperty('keepProduct')
+    const seo = createRequest({ ...form, mode: 'seo', keepProduct: true })
+    expect(seo).toEqual({
+      tool: 'product',
+      mode: 'seo',
+      imageAssetId: form.imageAssetId,
+      prompt: '',
+      details: { name: 'Kupa' },
+    })
+  })
+})
