@@ -1,9 +1,10 @@
 import { join } from 'node:path'
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
 import { accessRoutes } from '#server/features/access/access.routes.ts'
+import { apiKeysRoutes, requireApiKey } from '#server/features/api-keys/api-keys.routes.ts'
 import { assetsRoutes } from '#server/features/assets/assets.routes.ts'
 import { authRoutes } from '#server/features/auth/auth.routes.ts'
 import { billingRoutes, billingWebhookRoutes } from '#server/features/billing/billing.routes.ts'
@@ -67,10 +68,11 @@ export function createApp(deps: AppDeps) {
   const api = new Hono<AppEnv>()
   // API answers are per user and change: never stored by browsers or proxies unless a route says
   // otherwise (public-config, asset files). Error answers get the same from handleError.
-  api.use(async (c, next) => {
+  const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
     await next()
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store')
-  })
+  }
+  api.use(noStore)
   const jsonBodyLimit = bodyLimit({
     maxSize: jsonBodyLimitBytes,
     onError: () => {
@@ -112,7 +114,7 @@ export function createApp(deps: AppDeps) {
     await next()
     if (c.req.method !== 'GET') session.forget()
   })
-  api.use(async (c, next) => {
+  const withRequestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
     const locale = c.req.header('x-vitrin-locale')
     await requestContext.run(
       {
@@ -123,7 +125,8 @@ export function createApp(deps: AppDeps) {
       },
       next,
     )
-  })
+  }
+  api.use(withRequestContext)
   api.get('/public-config', (c) => {
     c.header('Cache-Control', 'public, max-age=300')
     return c.json<PublicConfig>({ supportEmail: config.supportEmail })
@@ -152,6 +155,7 @@ export function createApp(deps: AppDeps) {
     }),
   )
   api.route('/usage', usageRoutes({ db, now: deps.now }))
+  api.route('/api-keys', apiKeysRoutes({ db, now: deps.now }))
   api.route('/settings', settingsRoutes({ db, keyBox: deps.keyBox, billing: deps.billing, now: deps.now }))
   api.route(
     '/account',
@@ -224,6 +228,22 @@ export function createApp(deps: AppDeps) {
     throw new AppError('NOT_FOUND', 'No such API endpoint')
   })
   app.route('/api', api)
+
+  // The public API (docs/architecture.md, "Public API"; decision 28). Authenticated by API key
+  // alone: no session is loaded here, so a cookie never counts. No cross-site check (a browser
+  // never adds an Authorization header by itself) and no CORS headers: keys belong on servers,
+  // and the reference page will be same-origin. Routes are the web app's own, mounted again, so
+  // answers and error codes are the same.
+  const v1 = new Hono<AppEnv>()
+  v1.use(noStore)
+  v1.use(jsonBodyLimit)
+  v1.use(requireApiKey({ db, now: deps.now }))
+  v1.use(withRequestContext)
+  v1.route('/usage', usageRoutes({ db, now: deps.now }))
+  v1.all('*', () => {
+    throw new AppError('NOT_FOUND', 'No such API endpoint')
+  })
+  app.route('/v1', v1)
 
   mountWebApp(app, config.webDistDir)
   return app

@@ -19,6 +19,15 @@ export const errorStatus = {
   ACCOUNT_HAS_EMAIL: 409,
   ACCESS_CODE_INVALID: 400,
   NO_SUBSCRIPTION: 403,
+  // The public API (/v1) and its keys (src/server/features/api-keys/).
+  /** A /v1 request without `Authorization: Bearer vtr_…` (a session cookie does not count there). */
+  API_KEY_REQUIRED: 401,
+  /** A /v1 request whose key is malformed, unknown or revoked. */
+  API_KEY_INVALID: 401,
+  /** API keys and /v1 need a plan with API access (Pro); a downgraded account's keys stop working. */
+  API_PLAN_REQUIRED: 403,
+  /** Creating a key while the account already has the most live keys allowed (contracts/api-keys.ts). */
+  API_KEY_LIMIT_REACHED: 409,
   BILLING_MANAGED_BY_OPERATOR: 403,
   /** Checkout or a top-up with manual billing: there is nothing to pay. */
   BILLING_PAYMENTS_UNAVAILABLE: 409,

@@ -14,5 +14,7 @@ export type AppEnv = {
     sessionId: string | null
     /** When the session ends unless used again (renewal never passes its absolute lifetime). */
     sessionEndsAt: Date | null
+    /** Set on /v1 routes: the API key the request came with (user is its owner; no session). */
+    apiKeyId: string | null
   }
 }

@@ -3,6 +3,7 @@ import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { Tabs } from '#web/components/ui/tabs.tsx'
+import { ApiKeysSection } from '#web/features/api-keys/components/api-keys-section.tsx'
 import { AddEmailButton } from '#web/features/auth/components/add-email-button.tsx'
 import { ManageBillingButton } from '#web/features/billing/components/manage-billing-button.tsx'
 import { MarketplacePreferenceSection } from '#web/features/marketplaces/components/marketplace-preference-section.tsx'
@@ -82,9 +83,12 @@ export function SettingsPage() {
               )}
             </LoadState>
           ) : selected === 'api' ? (
-            <LoadState {...loadState}>
-              {(data) => <ApiSettingsPanel settings={data} onChange={settings.replace} />}
-            </LoadState>
+            <div className="space-y-12">
+              <LoadState {...loadState}>
+                {(data) => <ApiSettingsPanel settings={data} onChange={settings.replace} />}
+              </LoadState>
+              <ApiKeysSection />
+            </div>
           ) : (
             <div className="space-y-10">
               <IntegrationsPanel />

@@ -1,3 +1,4 @@
+import apiKeys from './apiKeys.json'
 import app from './app.json'
 import auth from './auth.json'
 import billing from './billing.json'
@@ -16,6 +17,7 @@ import studio from './studio.json'
 
 /** All English messages, one namespace per file. */
 export const enMessages = {
+  apiKeys,
   app,
   auth,
   billing,

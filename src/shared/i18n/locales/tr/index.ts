@@ -1,4 +1,5 @@
 import type { AppMessages } from '../../messages.ts'
+import apiKeys from './apiKeys.json'
 import app from './app.json'
 import auth from './auth.json'
 import billing from './billing.json'
@@ -17,6 +18,7 @@ import studio from './studio.json'
 
 /** All Turkish messages, one namespace per file. */
 export const trMessages: AppMessages = {
+  apiKeys,
   app,
   auth,
   billing,

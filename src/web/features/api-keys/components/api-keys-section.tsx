@@ -1,0 +1,176 @@
+import { useRef, useState } from 'react'
+import { Link } from 'react-router'
+import type { ApiKeysResponse, ApiKeyView } from '#shared/contracts/api-keys.ts'
+import { buttonClasses } from '#web/components/ui/button.tsx'
+import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
+import { LoadState } from '#web/components/ui/load-state.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useAnnouncer } from '#web/lib/use-announcer.ts'
+import { useApiKeys } from '../hooks/use-api-keys.ts'
+import { ApiKeyList } from './api-key-list.tsx'
+import { CreateApiKeyDialog } from './create-api-key-dialog.tsx'
+import { SecretKeyDialog } from './secret-key-dialog.tsx'
+
+type Dialog =
+  | { kind: 'create' }
+  | { kind: 'secret'; name: string; secret: string }
+  | { kind: 'revoke'; key: ApiKeyView }
+  | null
+
+/** What a plan without API access would get, and the way to it; no button that cannot work. */
+function Upsell(props: { maxLiveKeys: number }) {
+  const { t } = useI18n()
+  return (
+    <div className="rounded-xl border border-brand-200 bg-brand-50 p-4 text-sm text-slate-900 sm:p-5">
+      <h4 className="font-semibold">{t('apiKeys.upsell.title')}</h4>
+      <p className="mt-2">{t('apiKeys.upsell.body')}</p>
+      <ul className="mt-2 list-disc space-y-1 pl-5">
+        <li>{t('apiKeys.upsell.keys', { max: props.maxLiveKeys })}</li>
+        <li>{t('apiKeys.upsell.usage')}</li>
+        <li>{t('apiKeys.upsell.next')}</li>
+      </ul>
+      <Link
+        to="/billing"
+        className="mt-3 inline-block rounded font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-950"
+      >
+        {t('apiKeys.upsell.upgrade')}
+      </Link>
+    </div>
+  )
+}
+
+/**
+ * Settings → API: the user's keys for the public API. Pro lists, creates (the key shown once)
+ * and revokes (after asking); other plans see what Pro gives and the way to it, and can still
+ * revoke keys left from a Pro period.
+ */
+export function ApiKeysSection() {
+  const { t } = useI18n()
+  const { resource, create, revoke } = useApiKeys()
+  const [dialog, setDialog] = useState<Dialog>(null)
+  const [message, announce] = useAnnouncer()
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  const createButtonRef = useRef<HTMLButtonElement>(null)
+  // Where focus goes when a dialog closes: null means back to whatever opened it.
+  const focusAfterDialogRef = useRef<HTMLElement | null>(null)
+
+  function open(next: Dialog) {
+    focusAfterDialogRef.current = null
+    announce('')
+    setDialog(next)
+  }
+
+  async function handleRevoke(key: ApiKeyView) {
+    await revoke(key.id)
+    // The key's Revoke button is gone: focus the section's heading, where the message is read.
+    focusAfterDialogRef.current = headingRef.current
+    setDialog(null)
+    announce(t('apiKeys.revokedMessage', { name: key.name }))
+  }
+
+  function body(data: ApiKeysResponse) {
+    const live = data.keys.filter((key) => key.revokedAt === null).length
+    const isFull = live >= data.maxLiveKeys
+    return (
+      <div className="space-y-5">
+        {data.hasApiAccess ? null : <Upsell maxLiveKeys={data.maxLiveKeys} />}
+        {!data.hasApiAccess && data.keys.length > 0 ? (
+          <p className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-950">
+            {t('apiKeys.downgraded')}
+          </p>
+        ) : null}
+        {data.hasApiAccess ? (
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <p className="text-sm text-slate-700">
+              {t('apiKeys.count', { count: live, max: data.maxLiveKeys })}
+            </p>
+            {isFull ? null : (
+              <button
+                ref={createButtonRef}
+                type="button"
+                className={buttonClasses()}
+                onClick={() => open({ kind: 'create' })}
+              >
+                {t('apiKeys.create')}
+              </button>
+            )}
+          </div>
+        ) : null}
+        {data.hasApiAccess && isFull ? (
+          <p className="text-sm text-slate-700">{t('apiKeys.limitReached', { max: data.maxLiveKeys })}</p>
+        ) : null}
+        {data.keys.length > 0 ? (
+          <ApiKeyList keys={data.keys} onRevoke={(key) => open({ kind: 'revoke', key })} />
+        ) : data.hasApiAccess ? (
+          <p className="text-sm text-slate-600">{t('apiKeys.empty')}</p>
+        ) : null}
+      </div>
+    )
+  }
+
+  return (
+    <section
+      aria-labelledby="settings-api-keys-title"
+      className="max-w-2xl space-y-4 rounded-2xl border border-slate-200 bg-white p-5 sm:p-6"
+    >
+      {/* Under the tab's "API Settings" heading (api-settings-panel.tsx), beside the fal key. */}
+      <h3
+        ref={headingRef}
+        id="settings-api-keys-title"
+        tabIndex={-1}
+        className="text-lg font-semibold text-slate-900 outline-none"
+      >
+        {t('apiKeys.title')}
+      </h3>
+      <p className="text-sm text-slate-700">{t('apiKeys.intro')}</p>
+      <LoadState
+        state={resource}
+        onRetry={resource.reload}
+        loadingLabel={t('apiKeys.loading')}
+        errorTitle={t('apiKeys.error.title')}
+        retryLabel={t('apiKeys.error.retry')}
+      >
+        {body}
+      </LoadState>
+      <p role="status" className="text-sm text-emerald-800">
+        {message}
+      </p>
+
+      {dialog?.kind === 'create' ? (
+        <CreateApiKeyDialog
+          create={create}
+          onCreated={(created) => {
+            announce(t('apiKeys.createdMessage', { name: created.key.name }))
+            setDialog({ kind: 'secret', name: created.key.name, secret: created.secret })
+          }}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {dialog?.kind === 'secret' ? (
+        <SecretKeyDialog
+          name={dialog.name}
+          secret={dialog.secret}
+          onClose={() => {
+            // Back to Create, or to the heading when the list is now full and Create is gone.
+            focusAfterDialogRef.current = createButtonRef.current ?? headingRef.current
+            setDialog(null)
+          }}
+          finalFocusRef={focusAfterDialogRef}
+        />
+      ) : null}
+      {dialog?.kind === 'revoke' ? (
+        <ConfirmDialog
+          title={t('apiKeys.revokeDialog.title', { name: dialog.key.name })}
+          body={<p>{t('apiKeys.revokeDialog.body')}</p>}
+          confirmLabel={t('apiKeys.revokeDialog.confirm')}
+          cancelLabel={t('apiKeys.revokeDialog.cancel')}
+          busyLabel={t('apiKeys.revokeDialog.busy')}
+          tone="danger"
+          onConfirm={() => handleRevoke(dialog.key)}
+          onClose={() => setDialog(null)}
+          finalFocusRef={focusAfterDialogRef}
+        />
+      ) : null}
+    </section>
+  )
+}

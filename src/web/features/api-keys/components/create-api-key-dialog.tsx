@@ -1,0 +1,75 @@
+import { apiKeyNameMaxLength, type CreateApiKeyResponse } from '#shared/contracts/api-keys.ts'
+import type { FieldReason } from '#shared/validation.ts'
+import { DialogFormActions } from '#web/components/ui/dialog-form-actions.tsx'
+import { FormAlert } from '#web/components/ui/form-alert.tsx'
+import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useForm } from '#web/lib/use-form.ts'
+
+type Field = 'name'
+
+function validate(values: Record<Field, string>): Partial<Record<Field, FieldReason>> {
+  const name = values.name.trim()
+  if (name === '') return { name: 'required' }
+  if (name.length > apiKeyNameMaxLength) return { name: 'tooLong' }
+  return {}
+}
+
+/**
+ * Asks for a key's name and creates it; `onCreated` gets the server's answer, whose secret the
+ * caller shows once (SecretKeyDialog) and then forgets.
+ */
+export function CreateApiKeyDialog(props: {
+  create: (name: string) => Promise<CreateApiKeyResponse>
+  onCreated: (created: CreateApiKeyResponse) => void
+  onClose: () => void
+}) {
+  const { t } = useI18n()
+  const form = useForm<Record<Field, string>, FieldReason>({
+    initialValues: { name: '' },
+    validate,
+    describe: (reason) => {
+      if (reason === 'required') return t('apiKeys.createDialog.required')
+      if (reason === 'tooLong') return t('apiKeys.createDialog.tooLong', { max: apiKeyNameMaxLength })
+      return t(`errors.field.${reason}`)
+    },
+    action: async (values) => {
+      props.onCreated(await props.create(values.name.trim()))
+    },
+  })
+
+  return (
+    <ModalDialog
+      title={t('apiKeys.createDialog.title')}
+      description={<p>{t('apiKeys.createDialog.description')}</p>}
+      onClose={props.onClose}
+      isBusy={form.isBusy}
+    >
+      <form {...form.formProps} className="mt-5 space-y-4">
+        {form.formError ? <FormAlert message={form.formError} className="" /> : null}
+        <FormField label={t('apiKeys.createDialog.nameLabel')} error={form.errorText('name')}>
+          {(control) => (
+            <input
+              {...control}
+              {...form.input('name')}
+              type="text"
+              autoComplete="off"
+              maxLength={apiKeyNameMaxLength + 20}
+              placeholder={t('apiKeys.createDialog.namePlaceholder')}
+              required
+              className={inputClasses}
+            />
+          )}
+        </FormField>
+        <DialogFormActions
+          cancelLabel={t('apiKeys.createDialog.cancel')}
+          onCancel={props.onClose}
+          submitLabel={t('apiKeys.createDialog.submit')}
+          busyLabel={t('apiKeys.createDialog.busy')}
+          isBusy={form.isBusy}
+        />
+      </form>
+    </ModalDialog>
+  )
+}
