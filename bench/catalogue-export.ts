@@ -164,7 +164,8 @@ function probe(root: string, isPreset: boolean): Promise<ProbeResult> {
         root,
         ...(isPreset ? ['--preset'] : []),
       ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      // As `npm start` and `npm run worker` run the server (package.json; docs/architecture.md).
+      { stdio: ['ignore', 'pipe', 'inherit'], env: { MALLOC_ARENA_MAX: '2', ...process.env } },
     )
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => {
