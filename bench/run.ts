@@ -12,6 +12,7 @@ const suites = [
   ['tsx', ['bench/catalogue-workers.ts']],
   ['tsx', ['bench/catalogue-import.ts']],
   ['tsx', ['bench/marketplace-export.ts']],
+  ['tsx', ['bench/marketplace-check.ts']],
 ] as const
 let failed = 0
 for (const [command, args] of suites) {
