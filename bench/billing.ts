@@ -7,7 +7,7 @@ import { stripeWebhookSecret } from '#tests/support/stripe-app.ts'
 import { makeInputPhoto, signUp, uploadAsset } from './lib/app-client.ts'
 import { askChild, type Child, cpuTimeMs, originOf, startChild, stopChild } from './lib/child.ts'
 import { type Figure, machineLoad, printFigures } from './lib/report.ts'
-import { percentile } from './lib/stats.ts'
+import { median, percentile } from './lib/stats.ts'
 
 // `npx tsx bench/billing.ts` (part of `npm run bench`): the Stripe billing integration's budgets,
 // on PostgreSQL when BENCH_DATABASE_URL is set, else on the embedded PGlite (the output says which).
@@ -44,6 +44,12 @@ const webhookBudgetMs = 500
  * wait for it too), and the p99 and max below show those requests either way.
  */
 const acceptsPerScenario = 200
+/**
+ * Rounds of them. A p95 of a few tens of milliseconds moves by 20 % from run to run on a shared
+ * 2-core machine (0.94-1.20 for one 400-accept round, measured); the budget is judged on the
+ * median round.
+ */
+const acceptRounds = 3
 const acceptBlock = 20
 const acceptsInFlight = 4
 const acceptRatioBudget = 1.1
@@ -360,19 +366,37 @@ async function benchAccepts(): Promise<Figure[]> {
     await acceptInBlocks(stack, a, b, topUpPack.amount - creditsAtStart)
     const chargesBefore = await offSessionCharges(stack)
     const load = machineLoad()
-    const timings = await acceptInBlocks(stack, a, b, acceptsPerScenario)
+    // Each round ends with (b) back at creditsAtStart (two packs bought, 200 used), so every
+    // round meets its charges at the same places.
+    const rounds: { a: number[]; b: number[] }[] = []
+    for (let round = 0; round < acceptRounds; round++) {
+      rounds.push(await acceptInBlocks(stack, a, b, acceptsPerScenario))
+    }
     const charges = (await offSessionCharges(stack)) - chargesBefore
-    const expectedCharges = Math.ceil((acceptsPerScenario - creditsAtStart) / topUpPack.amount)
+    const expectedCharges = acceptRounds * Math.ceil((acceptsPerScenario - creditsAtStart) / topUpPack.amount)
     if (charges !== expectedCharges)
       throw new Error(`${charges} off-session charges, ${expectedCharges} expected`)
 
-    const ratio = percentile(timings.b, 95) / percentile(timings.a, 95)
+    const ratios = rounds.map((round) => percentile(round.b, 95) / percentile(round.a, 95))
+    const all = { a: rounds.flatMap((round) => round.a), b: rounds.flatMap((round) => round.b) }
     return [
       load,
-      ...spread(`(a) plan has room, ${acceptsPerScenario} accepts`, timings.a),
-      ...spread(`(b) on credits + auto top-up, ${acceptsPerScenario}`, timings.b),
+      ...spread(`(a) plan has room, ${acceptRounds} × ${acceptsPerScenario} accepts`, all.a),
+      ...spread(`(b) on credits + auto top-up, ${acceptRounds} × ${acceptsPerScenario}`, all.b),
       { name: '  (b) packs charged off-session meanwhile', value: charges, unit: '' },
-      { name: 'p95 (b) / p95 (a)', value: ratio, unit: '×', digits: 2, budget: acceptRatioBudget },
+      ...ratios.map((ratio, index) => ({
+        name: `  p95 (b) / p95 (a), round ${index + 1}`,
+        value: ratio,
+        unit: '×',
+        digits: 2,
+      })),
+      {
+        name: 'p95 (b) / p95 (a), median of the rounds',
+        value: median(ratios),
+        unit: '×',
+        digits: 2,
+        budget: acceptRatioBudget,
+      },
     ]
   } finally {
     await stopStack(stack)
