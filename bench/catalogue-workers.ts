@@ -391,7 +391,8 @@ async function waitDuringBatch(
   const wide = new Promise<void>((resolve) => {
     isWide = resolve
   })
-  const width = Math.min(batchWidth, 2 * benchConcurrency)
+  // Each worker keeps a slot from batches (src/server/jobs/worker.ts).
+  const width = Math.min(batchWidth, 2 * (benchConcurrency - slotsKeptFromBatches(benchConcurrency)))
   const following = followBatch(origin, draft.seller, draft.batchId, sentAt, (view) => {
     if (view.counts.running >= width) isWide()
   })
