@@ -82,7 +82,6 @@ const symbols = {
 function Count(props: { symbol: keyof typeof symbols; text: string; className: string }) {
   return (
     <span className={`inline-flex items-center gap-0.5 whitespace-nowrap ${props.className}`}>
-      <span aria-hidden="true">·</span>
       <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3" fill="none">
         {symbols[props.symbol]}
       </svg>
