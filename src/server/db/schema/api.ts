@@ -45,7 +45,9 @@ export const idempotencyKeys = pgTable(
     key: text('key').notNull(),
     /** `METHOD path` and the SHA-256 of the body, hex: what "the same request" means. */
     requestHash: text('request_hash').notNull(),
-    status: text('status', { enum: ['running', 'done'] }).notNull().default('running'),
+    status: text('status', { enum: ['running', 'done'] })
+      .notNull()
+      .default('running'),
     responseStatus: integer('response_status'),
     responseBody: jsonb('response_body'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -103,7 +105,9 @@ export const webhookDeliveries = pgTable(
     eventId: uuid('event_id').notNull(),
     eventType: text('event_type').$type<WebhookEventType>().notNull(),
     payload: jsonb('payload').notNull(),
-    status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
+      .notNull()
+      .default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     giveUpAt: timestamp('give_up_at', { withTimezone: true }).notNull(),
@@ -118,9 +122,7 @@ export const webhookDeliveries = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   },
   (t) => [
-    index('webhook_deliveries_due_idx')
-      .on(t.nextAttemptAt)
-      .where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt),
   ],
 )
