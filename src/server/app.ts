@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
 import { accessRoutes } from '#server/features/access/access.routes.ts'
-import { apiKeysRoutes, requireApiKey } from '#server/features/api-keys/api-keys.routes.ts'
+import { apiKeysRoutes, limitApiKeyRate, requireApiKey } from '#server/features/api-keys/api-keys.routes.ts'
 import { assetsRoutes } from '#server/features/assets/assets.routes.ts'
 import { authRoutes } from '#server/features/auth/auth.routes.ts'
 import { billingRoutes, billingWebhookRoutes } from '#server/features/billing/billing.routes.ts'
@@ -12,16 +12,27 @@ import { catalogueRoutes } from '#server/features/catalogue/catalogue.routes.ts'
 import { contactRoutes } from '#server/features/contact/contact.routes.ts'
 import { generationsRoutes } from '#server/features/generations/generations.routes.ts'
 import { healthRoutes } from '#server/features/health/health.routes.ts'
+import { idempotentPosts } from '#server/features/idempotency/idempotency.routes.ts'
 import {
   marketplaceDeps,
   marketplaceRoutes,
   marketplaceSummaryRoutes,
   preferencesRoutes,
 } from '#server/features/marketplaces/marketplaces.routes.ts'
+import {
+  apiReferenceRoutes,
+  openApiDocumentRoutes,
+} from '#server/features/public-api/api-reference.routes.ts'
+import {
+  openApiDocument,
+  publicApiRoutes,
+  publicUploadPath,
+} from '#server/features/public-api/public-api.routes.ts'
 import { usageRoutes } from '#server/features/quota/usage.routes.ts'
 import { accountRoutes } from '#server/features/settings/account.routes.ts'
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts'
 import { testHookRoutes } from '#server/features/test-hooks/test-hooks.routes.ts'
+import { webhooksRoutes } from '#server/features/webhooks/webhooks.routes.ts'
 import { resolveClientIp } from '#server/http/client-ip.ts'
 import type { AppEnv } from '#server/http/context.ts'
 import { handleError } from '#server/http/errors.ts'
@@ -156,6 +167,16 @@ export function createApp(deps: AppDeps) {
   )
   api.route('/usage', usageRoutes({ db, now: deps.now }))
   api.route('/api-keys', apiKeysRoutes({ db, now: deps.now }))
+  api.route(
+    '/webhooks',
+    webhooksRoutes({
+      db,
+      now: deps.now,
+      secretBox: deps.webhookBox,
+      notifier: deps.notifier,
+      allowPrivateHosts: config.fetchAllowPrivateHosts,
+    }),
+  )
   api.route('/settings', settingsRoutes({ db, keyBox: deps.keyBox, billing: deps.billing, now: deps.now }))
   api.route(
     '/account',
@@ -232,19 +253,56 @@ export function createApp(deps: AppDeps) {
   // The public API (docs/architecture.md, "Public API"; decision 28). Authenticated by API key
   // alone: no session is loaded here, so a cookie never counts. No cross-site check (a browser
   // never adds an Authorization header by itself) and no CORS headers: keys belong on servers,
-  // and the reference page will be same-origin. Routes are the web app's own, mounted again, so
-  // answers and error codes are the same.
+  // and the reference page is same-origin. The routes (features/public-api, decision 31) call the
+  // web app's services, so quotas and error codes are the same.
+  const publicApi = publicApiRoutes({
+    db,
+    now: deps.now,
+    assets: {
+      db,
+      storage: deps.storage,
+      rateLimiter: deps.rateLimiter,
+      limits: config.limits,
+      now: deps.now,
+    },
+    generations: generationDeps,
+    catalogue: {
+      db,
+      storage: deps.storage,
+      generations: generationDeps,
+      fetch: { allowPrivateHosts: config.fetchAllowPrivateHosts, log: deps.logger },
+      log: deps.logger,
+      now: deps.now,
+    },
+  })
+  // The document is public (no key): the reference page at /docs/api reads it.
+  app.route('/v1/openapi.json', openApiDocumentRoutes(openApiDocument(publicApi)))
   const v1 = new Hono<AppEnv>()
   v1.use(noStore)
-  v1.use(jsonBodyLimit)
+  // An upload streams under its own limit (http/multipart.ts), as /api/assets does.
+  v1.use((c, next) =>
+    c.req.method === 'POST' && c.req.path === publicUploadPath ? next() : jsonBodyLimit(c, next),
+  )
   v1.use(requireApiKey({ db, now: deps.now }))
+  // Counted per key before any work (a replayed answer counts too); then Idempotency-Key on POSTs.
+  v1.use(
+    limitApiKeyRate({
+      rateLimiter: deps.rateLimiter,
+      readsPerMinute: config.limits.apiReadsPerMinute,
+      writesPerMinute: config.limits.apiWritesPerMinute,
+    }),
+  )
   v1.use(withRequestContext)
-  v1.route('/usage', usageRoutes({ db, now: deps.now }))
+  v1.use(idempotentPosts({ db, now: deps.now }))
+  v1.route('/', publicApi)
   v1.all('*', () => {
     throw new AppError('NOT_FOUND', 'No such API endpoint')
   })
   app.route('/v1', v1)
 
+  // The API reference (Scalar, served from node_modules): before the web app, whose
+  // client-side routing would otherwise answer /docs/api with index.html.
+  app.route('/docs/api', apiReferenceRoutes())
   mountWebApp(app, config.webDistDir)
   return app
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { apiRateLimitDefaults } from '#shared/api-limits.ts'
 import { adoptListeningPort, ConfigError, loadConfig } from './config.ts'
 
 const secret = 'a'.repeat(32)
@@ -242,6 +243,22 @@ describe('loadConfig', () => {
     expect(loadConfig({ EVENT_STREAMS_PER_USER: '3' }).limits.eventStreamsPerUser).toBe(3)
     expect(problemsOf({ EVENT_STREAMS_PER_USER: '0' })).toEqual([
       expect.stringMatching(/^EVENT_STREAMS_PER_USER:/),
+    ])
+  })
+
+  it('reads the public API limits per key, with the documented defaults', () => {
+    expect(loadConfig({}).limits).toMatchObject({
+      apiReadsPerMinute: apiRateLimitDefaults.readsPerMinute,
+      apiWritesPerMinute: apiRateLimitDefaults.writesPerMinute,
+    })
+    expect(apiRateLimitDefaults).toEqual({ readsPerMinute: 300, writesPerMinute: 60 })
+    expect(loadConfig({ API_READS_PER_MINUTE: '5', API_WRITES_PER_MINUTE: '2' }).limits).toMatchObject({
+      apiReadsPerMinute: 5,
+      apiWritesPerMinute: 2,
+    })
+    expect(problemsOf({ API_READS_PER_MINUTE: '0', API_WRITES_PER_MINUTE: 'many' })).toEqual([
+      expect.stringMatching(/^API_READS_PER_MINUTE:/),
+      expect.stringMatching(/^API_WRITES_PER_MINUTE:/),
     ])
   })
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { apiRateLimitDefaults } from '#shared/api-limits.ts'
 import { isLocale, type Locale } from '#shared/i18n/locales.ts'
 
 const booleanFromString = z
@@ -144,6 +145,20 @@ const envSchema = z.object({
   UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
   /** Uploads one client address may make per minute, across accounts. */
   UPLOADS_PER_MINUTE_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** Public API (/v1): GET and HEAD requests one API key may make per minute. */
+  API_READS_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(apiRateLimitDefaults.readsPerMinute),
+  /** Public API (/v1): other requests (POST) one API key may make per minute. */
+  API_WRITES_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(apiRateLimitDefaults.writesPerMinute),
   /** Uploads no generation uses (as input or reference) are deleted after this many hours. */
   UPLOAD_RETENTION_HOURS: z.coerce
     .number()
@@ -275,6 +290,9 @@ export type Config = {
     eventStreamsPerUser: number
     uploadsPerMinutePerClient: number
     uploadRetentionHours: number
+    /** Public API requests per API key per minute: reads (GET, HEAD) and writes (the rest). */
+    apiReadsPerMinute: number
+    apiWritesPerMinute: number
   }
   storage: {
     kind: 'local' | 's3'
@@ -406,6 +424,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       eventStreamsPerUser: e.EVENT_STREAMS_PER_USER,
       uploadsPerMinutePerClient: e.UPLOADS_PER_MINUTE_PER_CLIENT,
       uploadRetentionHours: e.UPLOAD_RETENTION_HOURS,
+      apiReadsPerMinute: e.API_READS_PER_MINUTE,
+      apiWritesPerMinute: e.API_WRITES_PER_MINUTE,
     },
     storage:
       e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY

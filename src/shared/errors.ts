@@ -28,6 +28,14 @@ export const errorStatus = {
   API_PLAN_REQUIRED: 403,
   /** Creating a key while the account already has the most live keys allowed (contracts/api-keys.ts). */
   API_KEY_LIMIT_REACHED: 409,
+  /** An `Idempotency-Key` already used in the last 24 hours for another request (method, path or body). */
+  IDEMPOTENCY_KEY_REUSED: 422,
+  /** An `Idempotency-Key` whose first request is still running: send it again in a moment. */
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  /** Adding a webhook endpoint while the account already has the most allowed (contracts/webhooks.ts). */
+  WEBHOOK_ENDPOINT_LIMIT_REACHED: 409,
+  /** Sending a test event or a resend to a disabled webhook endpoint: enable it first. */
+  WEBHOOK_ENDPOINT_DISABLED: 409,
   BILLING_MANAGED_BY_OPERATOR: 403,
   /** Checkout or a top-up with manual billing: there is nothing to pay. */
   BILLING_PAYMENTS_UNAVAILABLE: 409,

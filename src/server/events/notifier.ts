@@ -11,6 +11,9 @@ import type { AssetRow, GenerationRow } from '#server/db/schema/index.ts'
 export type Notifier = {
   workAvailable(): void
   onWorkAvailable(listener: () => void): () => void
+  /** Webhook deliveries are due (an event, a resend, a test): webhook dispatchers look. */
+  webhooksDue(): void
+  onWebhooksDue(listener: () => void): () => void
   /**
    * Says a generation changed. With `row` (the row as the statement that changed it returned
    * it), listeners in this process can skip reading it back; without, they read the database
@@ -45,9 +48,10 @@ export type UserGenerationsListener = (id: string | null, row: GenerationRow | u
 /** The in-memory half every notifier has: who listens to what in this process. */
 export type LocalSignals = Pick<
   Notifier,
-  'onWorkAvailable' | 'onGenerationChanged' | 'onUserGenerationsChanged'
+  'onWorkAvailable' | 'onWebhooksDue' | 'onGenerationChanged' | 'onUserGenerationsChanged'
 > & {
   emitWork(): void
+  emitWebhooks(): void
   emitGeneration(id: string, row?: GenerationRow, assets?: AssetRow[], userId?: string): void
   /** Changes may have been missed: every listener hears "look again" (no row, null id, work). */
   emitResync(): void
@@ -64,6 +68,7 @@ export function createLocalSignals(): LocalSignals {
   }
   return {
     emitWork: () => emitter.emit('work'),
+    emitWebhooks: () => emitter.emit('webhooks'),
     emitGeneration(id, row, assets, userId) {
       emitter.emit(`generation:${id}`, row, assets)
       const owner = row?.userId ?? userId
@@ -76,8 +81,10 @@ export function createLocalSignals(): LocalSignals {
         else if (event.startsWith('user:')) emitter.emit(event, null, undefined)
       }
       emitter.emit('work')
+      emitter.emit('webhooks')
     },
     onWorkAvailable: (listener) => subscribe('work', listener),
+    onWebhooksDue: (listener) => subscribe('webhooks', listener),
     onGenerationChanged: (id, listener) => subscribe(`generation:${id}`, listener),
     onUserGenerationsChanged: (userId, listener) => subscribe(`user:${userId}`, listener),
   }
@@ -89,6 +96,8 @@ export function createNotifier(): Notifier {
   return {
     workAvailable: local.emitWork,
     onWorkAvailable: local.onWorkAvailable,
+    webhooksDue: local.emitWebhooks,
+    onWebhooksDue: local.onWebhooksDue,
     generationChanged: local.emitGeneration,
     onGenerationChanged: local.onGenerationChanged,
     onUserGenerationsChanged: local.onUserGenerationsChanged,

@@ -13,6 +13,8 @@ import { createLocalSignals, type Notifier } from './notifier.ts'
 
 /** "There may be work": workers look for jobs. Payload `{ o }`. */
 export const workChannel = 'vitrin_work'
+/** "Webhook deliveries are due": webhook dispatchers look. Payload `{ o }`. */
+export const webhooksChannel = 'vitrin_webhooks'
 /** "This generation changed": event streams read it. Payload `{ o, g, u }`. */
 export const generationsChannel = 'vitrin_generations'
 
@@ -83,6 +85,7 @@ export async function startPgNotifier(options: PgNotifierOptions): Promise<PgNot
     // Our own: emitted here already, with the row.
     if (notice.o === origin) return
     if (message.channel === workChannel) local.emitWork()
+    else if (message.channel === webhooksChannel) local.emitWebhooks()
     else if (message.channel === generationsChannel && typeof notice.g === 'string') {
       local.emitGeneration(
         notice.g,
@@ -122,7 +125,7 @@ export async function startPgNotifier(options: PgNotifierOptions): Promise<PgNot
     client.on('end', drop)
     client.on('notification', handleNotification)
     try {
-      await client.query(`listen ${workChannel}; listen ${generationsChannel}`)
+      await client.query(`listen ${workChannel}; listen ${webhooksChannel}; listen ${generationsChannel}`)
     } catch (error) {
       if (!isClosing && !isDropped) log.warn({ err: error }, 'could not listen for notices; trying again')
       drop()
@@ -210,6 +213,12 @@ export async function startPgNotifier(options: PgNotifierOptions): Promise<PgNot
       }
     },
     onWorkAvailable: local.onWorkAvailable,
+    // Rare (one per settled job with subscribers, resend, test) next to work notices: not coalesced.
+    webhooksDue() {
+      local.emitWebhooks()
+      if (!isClosing) send(webhooksChannel, [JSON.stringify({ o: origin })])
+    },
+    onWebhooksDue: local.onWebhooksDue,
     generationChanged(id, row, assets, userId) {
       local.emitGeneration(id, row, assets, userId)
       if (isClosing) return

@@ -6,6 +6,9 @@ import { secureHeaders } from 'hono/secure-headers'
  */
 export function securityHeaders(options: { isProduction: boolean }) {
   return secureHeaders({
+    // A route may set one of these itself, and then its own stands: only the API reference page
+    // does, for a CSP that allows inline styles (features/public-api/api-reference.routes.ts).
+    overwrite: false,
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'"],

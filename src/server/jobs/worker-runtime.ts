@@ -1,9 +1,11 @@
 import type { AppDeps } from '#server/deps.ts'
 import { sweepUnusedUploads } from '#server/features/assets/assets.service.ts'
 import { sweepStaleDrafts } from '#server/features/catalogue/catalogue.service.ts'
+import { sweepExpiredIdempotencyKeys } from '#server/features/idempotency/idempotency.service.ts'
 import { readFalKey } from '#server/features/settings/settings.service.ts'
 import { createProviders, describeProviders } from '#server/providers/index.ts'
 import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
+import { startWebhookDispatcher, type WebhookDispatcherOptions } from './webhook-dispatcher.ts'
 import { startWorker, type Worker } from './worker.ts'
 
 /** Per-mode time limits: a video may legitimately take minutes at a provider. */
@@ -35,6 +37,9 @@ export function startUploadSweep(deps: AppDeps, intervalMs = uploadSweepInterval
       if (removed > 0) log.info({ removed }, 'deleted unused uploads')
       const drafts = await sweepStaleDrafts({ db: deps.database.db, storage: deps.storage, log }, deps.now())
       if (drafts > 0) log.info({ drafts }, 'deleted catalogue drafts never started')
+      // Keys past their 24 hours are ignored already; this keeps the table small.
+      const keys = await sweepExpiredIdempotencyKeys({ db: deps.database.db, now: deps.now })
+      if (keys > 0) log.info({ keys }, 'deleted expired idempotency keys')
     } catch (error) {
       log.warn({ err: error }, 'sweeping unused uploads failed; will try again')
     } finally {
@@ -48,6 +53,28 @@ export function startUploadSweep(deps: AppDeps, intervalMs = uploadSweepInterval
   return () => {
     clearTimeout(first)
     clearInterval(timer)
+  }
+}
+
+/**
+ * How webhooks are delivered (docs/decisions/0029-signed-webhooks-on-their-own-queue.md): 10 s per
+ * attempt, retries from 30 s doubling up to an hour (about 30 attempts in the 24-hour window).
+ */
+export function webhookDispatcherOptions(deps: AppDeps): WebhookDispatcherOptions {
+  return {
+    db: deps.database.db,
+    secretBox: deps.webhookBox,
+    fetch: { allowPrivateHosts: deps.config.fetchAllowPrivateHosts, log: deps.logger },
+    now: deps.now,
+    log: deps.logger,
+    notifier: deps.notifier,
+    userAgent: `Vitrin-Webhooks/1 (+${deps.config.publicUrl})`,
+    timeoutMs: 10_000,
+    retry: { baseMs: 30_000, maxMs: 3_600_000 },
+    concurrency: 8,
+    leaseMs: 60_000,
+    pollMs: 1000,
+    crossProcessPollMs: 5000,
   }
 }
 
@@ -79,11 +106,13 @@ export async function startConfiguredWorker(deps: AppDeps): Promise<Worker> {
     retryBaseMs: config.worker.retryBaseMs,
     timeoutMs: jobTimeoutMs,
   })
+  // Webhooks go out from every process that runs generation jobs, beside the worker.
+  const webhooks = startWebhookDispatcher(webhookDispatcherOptions(deps))
   return {
     id: worker.id,
     stop: async () => {
       stopSweep()
-      await worker.stop()
+      await Promise.all([worker.stop(), webhooks.stop()])
     },
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '#server/db/client.ts'
 import type { AssetRow } from '#server/db/schema/index.ts'
 import type { Notifier } from '#server/events/notifier.ts'
+import { finishBatchOfRow } from '#server/features/catalogue/catalogue.service.ts'
 import {
   type ClaimedJob,
   claimJobs,
@@ -307,6 +308,14 @@ async function runJob(state: WorkerState, { row, input }: ClaimedJob): Promise<v
     progress.cancel()
     clearInterval(heartbeat)
     state.inFlight.delete(row.id)
+  }
+  // The batch's last job to settle marks it finished (and writes its batch.completed webhooks),
+  // so a batch finishes without anyone looking at it.
+  if (row.batchRowId) {
+    await finishBatchOfRow(
+      { db: options.db, now: () => new Date(), notifier: options.notifier },
+      row.batchRowId,
+    ).catch((error: unknown) => jobLog.warn({ err: error }, 'finishing the batch failed; the next look will'))
   }
 }
 

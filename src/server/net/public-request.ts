@@ -44,6 +44,12 @@ export type PublicRequest = {
   timeoutMs?: number
   /** Largest response body accepted; reading stops at the first byte past it. */
   maxBytes?: number
+  /**
+   * What a body past maxBytes means: `refuse` (default, URL_TOO_LARGE) or `truncate`, where the
+   * first maxBytes are kept and the rest is never read (a webhook receiver's answer matters only
+   * by its status).
+   */
+  overCap?: 'refuse' | 'truncate'
   /** Redirects followed for GET and HEAD (other methods never follow one). */
   maxRedirects?: number
   /** The caller's own cancel; its reason is thrown as it is. */
@@ -211,9 +217,14 @@ function send(
 }
 
 /** Reads a body, giving up at the first byte past the cap (never buffering past it). */
-async function readCapped(response: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
+async function readCapped(
+  response: IncomingMessage,
+  maxBytes: number,
+  signal: AbortSignal,
+  isTruncated = false,
+): Promise<Buffer> {
   const declared = Number(response.headers['content-length'])
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  if (!isTruncated && Number.isFinite(declared) && declared > maxBytes) {
     response.destroy()
     throw new Refusal('URL_TOO_LARGE', `declared ${declared} bytes, cap ${maxBytes}`)
   }
@@ -225,6 +236,11 @@ async function readCapped(response: IncomingMessage, maxBytes: number, signal: A
     let total = 0
     for await (const chunk of response as AsyncIterable<Buffer>) {
       total += chunk.length
+      if (total > maxBytes && isTruncated) {
+        chunks.push(chunk.subarray(0, chunk.length - (total - maxBytes)))
+        response.destroy()
+        return Buffer.concat(chunks, maxBytes)
+      }
       if (total > maxBytes) {
         response.destroy()
         throw new Refusal('URL_TOO_LARGE', `more than ${maxBytes} bytes`)
@@ -298,7 +314,10 @@ export async function publicRequest(
         response.destroy()
         throw new Refusal('URL_BAD_STATUS', `more than ${maxRedirects} redirects`)
       }
-      const body = method === 'HEAD' ? Buffer.alloc(0) : await readCapped(response, maxBytes, signal)
+      const body =
+        method === 'HEAD'
+          ? Buffer.alloc(0)
+          : await readCapped(response, maxBytes, signal, request.overCap === 'truncate')
       return { status: response.statusCode ?? 0, headers: response.headers, body, url: hop.url.href }
     }
   } catch (error) {

@@ -41,7 +41,10 @@ export type CreateVideoRequest = z.input<typeof createVideoRequestSchema>
 
 export const listGenerationsQuerySchema = z.object({
   mode: z.enum(generationModes).optional(),
+  tool: z.enum(generationTools).optional(),
+  status: z.enum(generationStatuses).optional(),
   saved: z.enum(['1', 'true']).optional(),
+  /** Opaque: the previous page's `nextCursor`, asked with the same filters. */
   cursor: safeText().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 })

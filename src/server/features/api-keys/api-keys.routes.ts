@@ -2,6 +2,8 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '#server/http/context.ts'
 import { currentUser, requireUser } from '#server/http/session.ts'
 import { validate } from '#server/http/validate.ts'
+import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
+import { apiRateLimitHeaders, apiRateLimitWindowSeconds } from '#shared/api-limits.ts'
 import {
   type ApiKeysResponse,
   type CreateApiKeyResponse,
@@ -55,5 +57,53 @@ export function requireApiKey(deps: ApiKeysDeps): MiddlewareHandler<AppEnv> {
     c.set('sessionId', null)
     c.set('sessionEndsAt', null)
     await next()
+  }
+}
+
+/**
+ * Per-key rate limits on /v1 (after requireApiKey): every request is counted, before any work, in
+ * one of its key's two fixed-window buckets in `rate_limit_buckets` (shared by every server):
+ * reads (GET, HEAD) or writes (the rest). Every answer, a refusal included, says where that bucket
+ * stands (RateLimit-Limit, -Remaining, -Reset); past the limit the request is refused with 429
+ * RATE_LIMITED and Retry-After. Refused requests are counted too, so a client that keeps trying
+ * stays refused until the window ends, and no longer.
+ */
+export function limitApiKeyRate(deps: {
+  rateLimiter: RateLimiter
+  readsPerMinute: number
+  writesPerMinute: number
+}): MiddlewareHandler<AppEnv> {
+  const reads: RateLimitRule = {
+    name: 'api-read',
+    limit: deps.readsPerMinute,
+    windowSeconds: apiRateLimitWindowSeconds,
+  }
+  const writes: RateLimitRule = {
+    name: 'api-write',
+    limit: deps.writesPerMinute,
+    windowSeconds: apiRateLimitWindowSeconds,
+  }
+  return async (c, next) => {
+    const keyId = c.get('apiKeyId')
+    if (!keyId) throw new Error('limitApiKeyRate must run after requireApiKey')
+    const rule = c.req.method === 'GET' || c.req.method === 'HEAD' ? reads : writes
+    const result = await deps.rateLimiter.hit(rule, keyId)
+    const headers: [string, string][] = [
+      [apiRateLimitHeaders.limit, String(rule.limit)],
+      [apiRateLimitHeaders.remaining, String(Math.max(0, rule.limit - result.count))],
+      [apiRateLimitHeaders.reset, String(result.retryAfterSeconds)],
+    ]
+    // Set before the work, so an answer rendered from an error (handleError) carries them too.
+    for (const [name, value] of headers) c.header(name, value)
+    if (!result.isAllowed) {
+      throw new AppError('RATE_LIMITED', 'Too many requests with this API key', {
+        retryAfterSeconds: result.retryAfterSeconds,
+      })
+    }
+    await next()
+    // An answer a route built as its own Response (a file) did not take them from the context.
+    for (const [name, value] of headers) {
+      if (!c.res.headers.has(name)) c.res.headers.set(name, value)
+    }
   }
 }

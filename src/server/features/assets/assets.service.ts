@@ -17,8 +17,11 @@ import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter
 import type { ObjectStorage } from '#server/storage/types.ts'
 import type { AssetView } from '#shared/contracts/assets.ts'
 import { AppError } from '#shared/errors.ts'
-import { type NormalizedImage, normalizeUploadedImage } from './image-intake.ts'
+import { maxUploadBytes, type NormalizedImage, normalizeUploadedImage } from './image-intake.ts'
 import { fetchRemoteImage } from './remote-image.ts'
+
+/** The most an upload may be; past it the body is no longer read (FILE_TOO_LARGE). */
+export const uploadMaxBytes = maxUploadBytes
 
 /** What storing and reading files needs (the worker stores results with this much). */
 export type AssetStorageDeps = { db: Db; storage: ObjectStorage }

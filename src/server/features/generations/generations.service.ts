@@ -415,6 +415,8 @@ export async function listGenerations(
       and(
         eq(generations.userId, userId),
         query.mode ? eq(generations.mode, query.mode) : undefined,
+        query.tool ? eq(generations.tool, query.tool) : undefined,
+        query.status ? eq(generations.status, query.status) : undefined,
         query.saved ? isNotNull(generations.savedAt) : undefined,
         cursor && cursorDate
           ? or(

@@ -22,6 +22,7 @@ import {
   storageQuotaExceeded,
   storageUsedSql,
 } from '#server/features/quota/quota.service.ts'
+import { generationEventCte } from '#server/features/webhooks/webhooks.service.ts'
 import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
 import { AppError, type ErrorCode } from '#shared/errors.ts'
 import type { QuotaResource } from '#shared/quota.ts'
@@ -354,6 +355,8 @@ export async function saveQueuePosition(
  * it applied; the change is announced with the row (and the files it stored). The job no longer
  * counts against its owner's running cap, so when the owner has jobs waiting (perhaps held back
  * by that cap) it is also announced as new work: any worker, in any process, may take one now.
+ * A success or failure also writes its webhook deliveries in the same statement
+ * (webhooks.service.ts generationEventCte), so an event exists exactly when its outcome does.
  */
 async function settle(
   deps: JobQueueDeps,
@@ -391,14 +394,32 @@ async function settle(
       : quota === 'commit'
         ? commitQuotaCtes(db, reservation, now)
         : releaseQuotaCtes(db, reservation, now)
+  const outcome = { ...row, ...values } as GenerationRow
+  if (outcome.status !== 'succeeded' && outcome.status !== 'failed') {
+    const [settled] = await db
+      .with(done, ...quotaCtes)
+      .select()
+      .from(done)
+    if (!settled) return false
+    const { ownerHasWaiting, ...updated } = settled
+    deps.notifier.generationChanged(row.id, updated, storedAssets)
+    if (ownerHasWaiting) deps.notifier.workAvailable()
+    return true
+  }
+  const events = generationEventCte(db, { row: outcome, now, applied: sql`exists (select 1 from ${done})` })
+  const eventCount = db
+    .$with('webhook_event_count')
+    .as(db.select({ count: sql<number>`count(*)::int`.as('count') }).from(events))
   const [settled] = await db
-    .with(done, ...quotaCtes)
+    .with(done, ...quotaCtes, events, eventCount)
     .select()
     .from(done)
+    .innerJoin(eventCount, sql`true`)
   if (!settled) return false
-  const { ownerHasWaiting, ...updated } = settled
+  const { ownerHasWaiting, ...updated } = settled.done
   deps.notifier.generationChanged(row.id, updated, storedAssets)
   if (ownerHasWaiting) deps.notifier.workAvailable()
+  if (settled.webhook_event_count.count > 0) deps.notifier.webhooksDue()
   return true
 }
 

@@ -12,6 +12,7 @@ import { ApiSettingsPanel } from '#web/features/settings/components/api-settings
 import { BillingSettingsPanel } from '#web/features/settings/components/billing-settings-panel.tsx'
 import { IntegrationsPanel } from '#web/features/settings/components/integrations-panel.tsx'
 import { ProfilePanel } from '#web/features/settings/components/profile-panel.tsx'
+import { WebhooksSection } from '#web/features/webhooks/components/webhooks-section.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSession } from '#web/lib/session.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
@@ -88,6 +89,7 @@ export function SettingsPage() {
                 {(data) => <ApiSettingsPanel settings={data} onChange={settings.replace} />}
               </LoadState>
               <ApiKeysSection />
+              <WebhooksSection />
             </div>
           ) : (
             <div className="space-y-10">

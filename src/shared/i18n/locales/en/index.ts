@@ -14,6 +14,7 @@ import plans from './plans.json'
 import pricing from './pricing.json'
 import settings from './settings.json'
 import studio from './studio.json'
+import webhooks from './webhooks.json'
 
 /** All English messages, one namespace per file. */
 export const enMessages = {
@@ -33,4 +34,5 @@ export const enMessages = {
   pricing,
   settings,
   studio,
+  webhooks,
 }

@@ -15,6 +15,7 @@ import plans from './plans.json'
 import pricing from './pricing.json'
 import settings from './settings.json'
 import studio from './studio.json'
+import webhooks from './webhooks.json'
 
 /** All Turkish messages, one namespace per file. */
 export const trMessages: AppMessages = {
@@ -34,4 +35,5 @@ export const trMessages: AppMessages = {
   pricing,
   settings,
   studio,
+  webhooks,
 }

@@ -1,0 +1,454 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { Readable } from 'node:stream'
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
+import type { MiddlewareHandler } from 'hono'
+import { z } from 'zod'
+import type { Db } from '#server/db/client.ts'
+import {
+  type AssetDeps,
+  admitUpload,
+  presentAsset,
+  storeUpload,
+  uploadMaxBytes,
+} from '#server/features/assets/assets.service.ts'
+import {
+  type CatalogueDeps,
+  getBatchView,
+  listBatches,
+} from '#server/features/catalogue/catalogue.service.ts'
+import {
+  admitGeneration,
+  cancelGeneration,
+  createGeneration,
+  type GenerationDeps,
+  getGeneration,
+  getOwnedRowWithResult,
+  listGenerations,
+} from '#server/features/generations/generations.service.ts'
+import { getUsage } from '#server/features/quota/quota.service.ts'
+import { attachmentHeader } from '#server/http/attachment.ts'
+import type { AppEnv } from '#server/http/context.ts'
+import { validationError } from '#server/http/errors.ts'
+import { receiveSingleFile } from '#server/http/multipart.ts'
+import { currentUser } from '#server/http/session.ts'
+import { invalidJson } from '#server/http/validate.ts'
+import { StorageNotFoundError } from '#server/storage/types.ts'
+import { apiKeyPrefix } from '#shared/contracts/api-keys.ts'
+import { createGenerationRequestSchema } from '#shared/contracts/generations.ts'
+import {
+  publicAssetResponseSchema,
+  publicBatchListSchema,
+  publicBatchSchema,
+  publicGenerationListSchema,
+  publicGenerationResponseSchema,
+  publicListGenerationsQuerySchema,
+  publicSeoCopySchema,
+  publicUsageSchema,
+} from '#shared/contracts/public-api.ts'
+import { AppError, type ErrorCode } from '#shared/errors.ts'
+import {
+  errorResponses,
+  idempotencyErrors,
+  idempotencyKeyParameter,
+  jsonBodyErrors,
+  rateLimitHeaders,
+} from './public-api.openapi.ts'
+import {
+  toPublicAsset,
+  toPublicBatch,
+  toPublicBatchSummary,
+  toPublicGeneration,
+} from './public-api.present.ts'
+
+// The public API (/v1; docs/architecture.md "Public API", decision 31): the web app's services
+// behind API keys, described by an OpenAPI 3.1 document generated from these route definitions.
+// app.ts mounts these routes after requireApiKey, so every handler has a user.
+
+export type PublicApiDeps = {
+  db: Db
+  now: () => Date
+  assets: AssetDeps
+  generations: GenerationDeps
+  catalogue: CatalogueDeps
+}
+
+/** The one path that takes a file upload (app.ts keeps the 64 KB JSON limit off it). */
+export const publicUploadPath = '/v1/assets'
+
+const idParams = z.object({
+  id: z.string().meta({
+    param: { name: 'id', in: 'path' },
+    description: 'The id (a UUID). Another account’s id, or one that does not exist, answers 404.',
+  }),
+})
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  headers: rateLimitHeaders,
+  content: { 'application/json': { schema } },
+})
+
+/**
+ * The route's own answers, its error answers, and for POSTs the Idempotency-Key parameter;
+ * every operation needs the bearer key.
+ */
+function operation<const R extends Parameters<typeof createRoute>[0]>(
+  route: R,
+  errors: readonly ErrorCode[],
+): R {
+  return {
+    ...route,
+    security: [{ bearerAuth: [] }],
+    ...(route.method === 'post' ? { parameters: [idempotencyKeyParameter] } : {}),
+    responses: {
+      ...route.responses,
+      ...errorResponses(route.method === 'post' ? [...errors, ...idempotencyErrors] : errors),
+    },
+  }
+}
+
+/**
+ * JSON bodies: a body that says it is something else is INVALID_JSON, as on /api (the route
+ * library's own check would answer a bare 415 outside the error shape).
+ */
+const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const type = c.req.header('content-type')
+  if (type && !/^application\/([a-z.-]+\+)?json\s*(;|$)/i.test(type)) throw invalidJson()
+  await next()
+}
+
+const uploadRoute = createRoute(
+  operation(
+    {
+      method: 'post',
+      path: '/assets',
+      tags: ['Assets'],
+      summary: 'Upload a product photo',
+      description: `A JPEG, PNG or WebP of at most ${uploadMaxBytes / 1024 / 1024} MB and 50 megapixels, as \`multipart/form-data\` with one file. It is checked by its bytes, turned upright by its EXIF orientation and stored without metadata. Use its \`id\` as \`imageAssetId\` of a generation.`,
+      request: {
+        body: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                required: ['file'],
+                properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } },
+              },
+            },
+          },
+        },
+      },
+      responses: { 201: json(publicAssetResponseSchema, 'The stored photo.') },
+    },
+    [
+      'NO_SUBSCRIPTION',
+      'FILE_MISSING',
+      'FILE_TYPE_INVALID',
+      'FILE_TOO_LARGE',
+      'IMAGE_TOO_LARGE',
+      'IMAGE_UNREADABLE',
+      'STORAGE_QUOTA_EXCEEDED',
+    ],
+  ),
+)
+
+const createGenerationBody = createGenerationRequestSchema.extend({
+  mode: createGenerationRequestSchema.shape.mode.meta({
+    description:
+      '`image` (a product photo in a new scene; with `tool: fashion`, the garment on a model), `video`, or `seo` (Turkish listing copy). Anything else is INVALID_GENERATION_MODE.',
+    examples: ['image'],
+  }),
+})
+
+const createGenerationRoute = createRoute(
+  operation(
+    {
+      method: 'post',
+      path: '/generations',
+      tags: ['Generations'],
+      summary: 'Start a generation',
+      description:
+        'Accepted at once (202) and queued; quota is held now and used when it succeeds, given back when it fails or is canceled. Follow it with GET /v1/generations/{id} (or a webhook).',
+      middleware: requireJsonBody,
+      request: {
+        body: { required: true, content: { 'application/json': { schema: createGenerationBody } } },
+      },
+      responses: { 202: json(publicGenerationResponseSchema, 'Accepted and queued.') },
+    },
+    [
+      ...jsonBodyErrors,
+      'INVALID_GENERATION_MODE',
+      'NOT_FOUND',
+      'NO_SUBSCRIPTION',
+      'QUOTA_EXCEEDED_IMAGES',
+      'QUOTA_EXCEEDED_VIDEOS',
+      'AUTO_TOPUP_FAILED',
+      'AUTO_TOPUP_CAP_REACHED',
+      'BILLING_PROVIDER_UNAVAILABLE',
+      'STORAGE_QUOTA_EXCEEDED',
+      'QUEUE_FULL',
+    ],
+  ),
+)
+
+const listGenerationsRoute = createRoute(
+  operation(
+    {
+      method: 'get',
+      path: '/generations',
+      tags: ['Generations'],
+      summary: 'List generations',
+      description:
+        'Newest first, in pages of `limit`. Filter by `mode`, `tool` and `status`; follow `nextCursor` (an opaque string) with the same filters.',
+      request: { query: publicListGenerationsQuerySchema },
+      responses: { 200: json(publicGenerationListSchema, 'One page.') },
+    },
+    ['VALIDATION_FAILED'],
+  ),
+)
+
+const getGenerationRoute = createRoute(
+  operation(
+    {
+      method: 'get',
+      path: '/generations/{id}',
+      tags: ['Generations'],
+      summary: 'Get a generation',
+      request: { params: idParams },
+      responses: { 200: json(publicGenerationResponseSchema, 'The generation as it is now.') },
+    },
+    ['NOT_FOUND'],
+  ),
+)
+
+const cancelGenerationRoute = createRoute(
+  operation(
+    {
+      method: 'post',
+      path: '/generations/{id}/cancel',
+      tags: ['Generations'],
+      summary: 'Cancel a generation',
+      description:
+        'A queued generation stops at once and its quota comes back; a running one is stopped by its worker shortly after (status `canceled`, `errorCode` GENERATION_CANCELED). A finished one is answered as it is.',
+      request: { params: idParams },
+      responses: { 200: json(publicGenerationResponseSchema, 'The generation after the cancel.') },
+    },
+    ['NOT_FOUND'],
+  ),
+)
+
+const resultRoute = createRoute(
+  operation(
+    {
+      method: 'get',
+      path: '/generations/{id}/result',
+      tags: ['Generations'],
+      summary: 'Download the result',
+      description:
+        'The finished image (JPEG or PNG) or video (MP4) as a file, with its download name in Content-Disposition. For an SEO generation the result is its copy, as JSON (also named, `….json`). Before the generation succeeded: 409 GENERATION_NOT_READY.',
+      request: { params: idParams },
+      responses: {
+        200: {
+          description: 'The file, or for SEO the copy.',
+          headers: {
+            ...rateLimitHeaders,
+            'Content-Disposition': {
+              description: 'attachment; filename="…"',
+              schema: { type: 'string' },
+            },
+          },
+          content: {
+            'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } },
+            'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
+            'video/mp4': { schema: { type: 'string', contentMediaType: 'video/mp4' } },
+            'application/json': { schema: publicSeoCopySchema },
+          },
+        },
+      },
+    },
+    ['NOT_FOUND', 'GENERATION_NOT_READY'],
+  ),
+)
+
+const usageRoute = createRoute(
+  operation(
+    {
+      method: 'get',
+      path: '/usage',
+      tags: ['Account'],
+      summary: 'Usage and quotas',
+      description: "The billing period's usage against the plan's quotas, bought credits and storage.",
+      responses: { 200: json(publicUsageSchema, 'The same numbers the web app shows.') },
+    },
+    [],
+  ),
+)
+
+const listBatchesRoute = createRoute(
+  operation(
+    {
+      method: 'get',
+      path: '/batches',
+      tags: ['Catalogue'],
+      summary: 'List catalogue batches',
+      description:
+        'Batches made from product lists in the web app (Catalogue). Read-only here: importing and starting a batch is done in the web app.',
+      responses: { 200: json(publicBatchListSchema, 'The newest 100 batches.') },
+    },
+    [],
+  ),
+)
+
+const getBatchRoute = createRoute(
+  operation(
+    {
+      method: 'get',
+      path: '/batches/{id}',
+      tags: ['Catalogue'],
+      summary: 'Get a catalogue batch',
+      description:
+        "A batch's progress: each product row's state and its generations, with their result links.",
+      request: { params: idParams },
+      responses: { 200: json(publicBatchSchema, 'The batch as it is now.') },
+    },
+    ['NOT_FOUND'],
+  ),
+)
+
+/** Extension of a stored result's file name, for the SEO copy's download name. */
+function seoFileName(id: string): string {
+  return `vitrin-seo-${id.slice(0, 8)}.json`
+}
+
+/** The /v1 routes, relative to /v1. app.ts mounts them behind requireApiKey. */
+export function publicApiRoutes(deps: PublicApiDeps) {
+  const app = new OpenAPIHono<AppEnv>({
+    // A failed check answers our one error shape (VALIDATION_FAILED with the fields), as on /api.
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error, (result as { data?: unknown }).data)
+    },
+  })
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: `An API key from Settings → API (Pro plan): \`${apiKeyPrefix}\` and 43 letters and digits, sent as \`Authorization: Bearer ${apiKeyPrefix}…\`. Keep it on your server; it is shown once and can be revoked at any time. Cookies are never accepted here.`,
+  })
+
+  app.openapi(uploadRoute, async (c) => {
+    const userId = currentUser(c).id
+    // Limits and the plan are checked before the body is read (as on /api/assets).
+    const subscription = await admitUpload(deps.assets, userId, c.get('clientIp'))
+    const file = await receiveSingleFile(c.req.raw, uploadMaxBytes)
+    const asset = await storeUpload(deps.assets, userId, { bytes: file.bytes, name: file.name }, subscription)
+    return c.json({ asset: toPublicAsset(presentAsset(asset)) }, 201)
+  })
+
+  app.openapi(createGenerationRoute, async (c) => {
+    const userId = currentUser(c).id
+    const admission = admitGeneration(deps.generations, userId, c.get('clientIp'))
+    admission.catch(() => undefined)
+    const view = await createGeneration(deps.generations, userId, c.req.valid('json'), admission)
+    return c.json({ generation: toPublicGeneration(view) }, 202)
+  })
+
+  app.openapi(listGenerationsRoute, async (c) => {
+    const page = await listGenerations(deps.generations, currentUser(c).id, c.req.valid('query'))
+    return c.json({ items: page.items.map(toPublicGeneration), nextCursor: page.nextCursor }, 200)
+  })
+
+  app.openapi(getGenerationRoute, async (c) => {
+    const view = await getGeneration(deps.generations, currentUser(c).id, c.req.valid('param').id)
+    return c.json({ generation: toPublicGeneration(view) }, 200)
+  })
+
+  app.openapi(cancelGenerationRoute, async (c) => {
+    const view = await cancelGeneration(deps.generations, currentUser(c).id, c.req.valid('param').id)
+    return c.json({ generation: toPublicGeneration(view) }, 200)
+  })
+
+  app.openapi(resultRoute, async (c) => {
+    const { id } = c.req.valid('param')
+    const { row, resultAsset } = await getOwnedRowWithResult(deps.db, currentUser(c).id, id)
+    if (row.status !== 'succeeded' || !row.result) {
+      throw new AppError('GENERATION_NOT_READY', 'The generation has no result (yet)')
+    }
+    if (row.result.type === 'seo') {
+      const { title, description, features, keywords } = row.result
+      c.header('Content-Disposition', attachmentHeader(seoFileName(row.id)))
+      return c.json({ title, description, features, keywords }, 200)
+    }
+    // A result whose file is gone (deleted with its account's storage, say) is not there.
+    if (!resultAsset) throw new AppError('NOT_FOUND', 'The result file is gone')
+    const stream = await deps.generations.storage
+      .getStream(resultAsset.storageKey)
+      .catch((error: unknown) => {
+        if (error instanceof StorageNotFoundError) throw new AppError('NOT_FOUND', 'The result file is gone')
+        throw error
+      })
+    c.header('Content-Type', resultAsset.mime)
+    c.header('Content-Length', String(resultAsset.bytes))
+    c.header('Content-Disposition', attachmentHeader(resultAsset.fileName))
+    return c.body(Readable.toWeb(stream) as ReadableStream<Uint8Array>, 200)
+  })
+
+  app.openapi(usageRoute, async (c) => c.json(await getUsage(deps.db, currentUser(c).id, deps.now()), 200))
+
+  app.openapi(listBatchesRoute, async (c) => {
+    const { batches } = await listBatches(deps.catalogue, currentUser(c).id)
+    return c.json({ items: batches.map(toPublicBatchSummary) }, 200)
+  })
+
+  app.openapi(getBatchRoute, async (c) => {
+    const view = await getBatchView(deps.catalogue, currentUser(c).id, c.req.valid('param').id)
+    return c.json(toPublicBatch(view), 200)
+  })
+
+  return app
+}
+
+const quickstartPath = new URL('../../../../docs/api-quickstart.md', import.meta.url)
+
+/** The Quickstart (docs/api-quickstart.md) under its first heading, for the reference page. */
+function quickstartMarkdown(): string {
+  if (!existsSync(quickstartPath)) return 'See docs/api-quickstart.md in the repository.'
+  return readFileSync(quickstartPath, 'utf8').replace(/^# .*\n/, '')
+}
+
+/**
+ * The OpenAPI 3.1 document of `routes` (publicApiRoutes), with paths under /v1 and a relative
+ * server, so it describes whichever host serves it. Built once per process.
+ */
+export function openApiDocument(routes: OpenAPIHono<AppEnv>): () => object {
+  let document: object | undefined
+  return () => {
+    if (document) return document
+    const generated = routes.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'Vitrin API',
+        version: '1.0.0',
+        description: [
+          'The public API of Vitrin (Pro plan): upload a product photo, start image, fashion, video and SEO generations, follow them and download the results, with the same quotas and error codes as the web app.',
+          'Version 1 only ever changes by addition (new fields, endpoints and values); anything else would be a /v2.',
+          quickstartMarkdown(),
+        ].join('\n\n'),
+      },
+      servers: [{ url: '/', description: 'This Vitrin server' }],
+      security: [{ bearerAuth: [] }],
+      tags: [
+        { name: 'Assets', description: 'Product photos to generate from.' },
+        { name: 'Generations', description: 'Images, fashion images, videos and SEO copy.' },
+        { name: 'Catalogue', description: 'Batches started from product lists (read-only).' },
+        { name: 'Account', description: 'Usage and quotas.' },
+      ],
+    })
+    document = {
+      ...generated,
+      paths: Object.fromEntries(
+        Object.entries(generated.paths ?? {}).map(([path, item]) => [`/v1${path}`, item]),
+      ),
+    }
+    return document
+  }
+}

@@ -1,0 +1,539 @@
+import sharp from 'sharp'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { CreateApiKeyResponse } from '#shared/contracts/api-keys.ts'
+import type { BatchView, CatalogueImportView } from '#shared/contracts/catalogue.ts'
+import type {
+  PublicAssetResponse,
+  PublicBatch,
+  PublicGeneration,
+  PublicGenerationList,
+  PublicGenerationResponse,
+  PublicSeoCopy,
+} from '#shared/contracts/public-api.ts'
+import type { ErrorBody } from '#shared/errors.ts'
+import { csvOf, productRow, zipOf } from '#tests/support/catalogue-fixtures.ts'
+import { createScriptedProviders, makeJpeg } from '#tests/support/fake-providers.ts'
+import { signedInClient, usage } from '#tests/support/generation-client.ts'
+import { type OpenApiContract, openApiContract, type V1Client } from '#tests/support/openapi-contract.ts'
+import {
+  resetDatabase,
+  startTestServer,
+  type TestClient,
+  type TestServer,
+} from '#tests/support/test-server.ts'
+
+// The /v1 endpoints over real HTTP with a worker on scripted providers. Every /v1 answer here
+// goes through the contract (tests/support/openapi-contract.ts): its status, content type and
+// body must be what /v1/openapi.json documents.
+
+describe('the public API (/v1)', () => {
+  const fake = createScriptedProviders()
+  let server: TestServer
+  let contract: OpenApiContract
+  beforeAll(async () => {
+    server = await startTestServer(
+      { TRUST_PROXY: 'true', IMAGE_PROVIDER: 'fal', VIDEO_PROVIDER: 'fal', GENERATIONS_PER_MINUTE: '1000' },
+      { providers: fake.providers },
+    )
+    contract = await openApiContract(server)
+  })
+  beforeEach(async () => {
+    await resetDatabase(server.database)
+    fake.script.image.length = 0
+    fake.script.video.length = 0
+    fake.script.seo.length = 0
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  type Integration = { web: TestClient; api: V1Client; key: string; keyId: string }
+
+  /** A Pro user (signed in on the web, for setting up) with an API key and a /v1 client using it. */
+  async function proIntegration(): Promise<Integration> {
+    const web = await signedInClient(server, 'pro')
+    const created = await web.request('/api/api-keys', { json: { name: 'shop sync' } })
+    expect(created.status).toBe(201)
+    const { key, secret } = (await created.json()) as CreateApiKeyResponse
+    return { web, api: contract.client(secret), key: secret, keyId: key.id }
+  }
+
+  async function uploadVia(api: V1Client, bytes: Buffer, name = 'cup.jpg', type = 'image/jpeg') {
+    const body = new FormData()
+    body.append('file', new Blob([new Uint8Array(bytes)], { type }), name)
+    return api.request('/v1/assets', { method: 'POST', body })
+  }
+
+  async function uploadedPhoto(api: V1Client): Promise<string> {
+    const response = await uploadVia(api, await makeJpeg(400, 300))
+    expect(response.status).toBe(201)
+    return ((await response.json()) as PublicAssetResponse).asset.id
+  }
+
+  async function generate(api: V1Client, body: Record<string, unknown>): Promise<PublicGeneration> {
+    const response = await api.request('/v1/generations', { json: body })
+    expect(response.status).toBe(202)
+    return ((await response.json()) as PublicGenerationResponse).generation
+  }
+
+  async function generation(api: V1Client, id: string): Promise<PublicGeneration> {
+    const response = await api.request(`/v1/generations/${id}`)
+    expect(response.status).toBe(200)
+    return ((await response.json()) as PublicGenerationResponse).generation
+  }
+
+  async function settled(api: V1Client, id: string, statuses: PublicGeneration['status'][]) {
+    let latest: PublicGeneration | null = null
+    await expect
+      .poll(
+        async () => {
+          latest = await generation(api, id)
+          return statuses.includes(latest.status)
+        },
+        { timeout: 15_000, interval: 50 },
+      )
+      .toBe(true)
+    return latest as unknown as PublicGeneration
+  }
+
+  async function expectError(response: Response, status: number, code: string) {
+    const body = (await response.json()) as ErrorBody
+    expect({ status: response.status, code: body.error.code }).toEqual({ status, code })
+    expect(body.error.requestId).toBe(response.headers.get('x-request-id'))
+  }
+
+  it('serves its OpenAPI 3.1 document without a key: bearer keys, every operation secured, Idempotency-Key on POSTs', async () => {
+    const response = await fetch(`${server.url}/v1/openapi.json`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toContain('application/json')
+    // biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON
+    const document = contract.document as Record<string, any>
+    expect(document.openapi).toBe('3.1.0')
+    expect(document.info.version).toBe('1.0.0')
+    expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }])
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
+    expect(document.components.securitySchemes.bearerAuth.description).toContain('vtr_')
+    const operations = Object.entries(
+      document.paths as Record<string, Record<string, typeof document>>,
+    ).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
+    )
+    expect(operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual([
+      'GET /v1/batches',
+      'GET /v1/batches/{id}',
+      'GET /v1/generations',
+      'GET /v1/generations/{id}',
+      'GET /v1/generations/{id}/result',
+      'GET /v1/usage',
+      'POST /v1/assets',
+      'POST /v1/generations',
+      'POST /v1/generations/{id}/cancel',
+    ])
+    for (const { method, operation } of operations) {
+      expect(operation.security).toEqual([{ bearerAuth: [] }])
+      expect(
+        operation.responses['401'].content['application/json'].schema.properties.error.properties.code.enum,
+      ).toEqual(['API_KEY_REQUIRED', 'API_KEY_INVALID'])
+      expect(Object.keys(operation.responses['429'].headers)).toEqual(
+        expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+      )
+      const hasIdempotencyKey = (operation.parameters ?? []).some(
+        (parameter: { name: string; in: string }) =>
+          parameter.name === 'Idempotency-Key' && parameter.in === 'header',
+      )
+      expect(hasIdempotencyKey).toBe(method === 'post')
+    }
+    // The shapes are named components, and nothing in them links to the cookie-only /api routes.
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining([
+        'Generation',
+        'GenerationList',
+        'Asset',
+        'Usage',
+        'Batch',
+        'BatchList',
+        'SeoCopy',
+      ]),
+    )
+    expect(JSON.stringify(document)).not.toContain('/api/')
+  })
+
+  it('uploads, generates, follows and downloads an image, all with the key', async () => {
+    const { api, web } = await proIntegration()
+    // Larger than the 64 KB JSON limit: uploads stream under their own.
+    const photo = await sharp({
+      create: {
+        width: 600,
+        height: 400,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    })
+      .jpeg({ quality: 95 })
+      .toBuffer()
+    expect(photo.length).toBeGreaterThan(64 * 1024)
+    const uploaded = await uploadVia(api, photo, 'kupa.jpg')
+    expect(uploaded.status).toBe(201)
+    const { asset } = (await uploaded.json()) as PublicAssetResponse
+    expect(asset).toMatchObject({ kind: 'upload', mime: 'image/jpeg', width: 600, height: 400 })
+
+    const accepted = await generate(api, {
+      mode: 'image',
+      imageAssetId: asset.id,
+      prompt: 'on marble',
+      keepProduct: false,
+    })
+    expect(accepted).toMatchObject({
+      status: 'queued',
+      mode: 'image',
+      tool: 'product',
+      inputAssetId: asset.id,
+      result: null,
+    })
+    expect((await usage(web)).images.used).toBe(1)
+
+    const done = await settled(api, accepted.id, ['succeeded', 'failed'])
+    expect(done.status).toBe('succeeded')
+    expect(done.result).toMatchObject({ type: 'image', productKept: null })
+    if (done.result?.type !== 'image') throw new Error('expected an image')
+    expect(done.result.file.url).toBe(`/v1/generations/${done.id}/result`)
+
+    const file = await api.request(done.result.file.url)
+    expect(file.status).toBe(200)
+    expect(file.headers.get('content-type')).toBe('image/jpeg')
+    expect(file.headers.get('content-disposition')).toBe(
+      `attachment; filename="${done.result.file.fileName}"; filename*=UTF-8''${done.result.file.fileName}`,
+    )
+    const bytes = Buffer.from(await file.arrayBuffer())
+    expect(await sharp(bytes).metadata()).toMatchObject({ format: 'jpeg', width: 108, height: 108 })
+    // The same file the web app serves for that result.
+    const viaWeb = (await (await web.request(`/api/generations/${done.id}`)).json()) as {
+      generation: { result: { image: { url: string } } }
+    }
+    expect(Buffer.from(await (await web.request(viaWeb.generation.result.image.url)).arrayBuffer())).toEqual(
+      bytes,
+    )
+  })
+
+  it('answers SEO copy as the result, and 409 before a result exists', async () => {
+    const { api } = await proIntegration()
+    const imageAssetId = await uploadedPhoto(api)
+    fake.script.image.push({ hang: true })
+    const running = await generate(api, { mode: 'image', imageAssetId })
+    await settled(api, running.id, ['running'])
+    await expectError(await api.request(`/v1/generations/${running.id}/result`), 409, 'GENERATION_NOT_READY')
+
+    const seo = await generate(api, { mode: 'seo', imageAssetId, details: { name: 'Deri cüzdan' } })
+    const done = await settled(api, seo.id, ['succeeded'])
+    expect(done.result).toMatchObject({ type: 'seo', title: 'Deri Cüzdan' })
+    const result = await api.request(`/v1/generations/${seo.id}/result`)
+    expect(result.status).toBe(200)
+    expect(result.headers.get('content-disposition')).toContain(`vitrin-seo-${seo.id.slice(0, 8)}.json`)
+    const copy = (await result.json()) as PublicSeoCopy
+    expect(copy).toEqual({
+      title: 'Deri Cüzdan',
+      description: 'El yapımı deri cüzdan.',
+      features: ['Deri', 'El yapımı', 'İnce', 'Dayanıklı'],
+      keywords: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'],
+    })
+    await api.request(`/v1/generations/${running.id}/cancel`, { method: 'POST' })
+  })
+
+  it('cancels a running generation and gives its quota back', async () => {
+    const { api, web } = await proIntegration()
+    const imageAssetId = await uploadedPhoto(api)
+    fake.script.image.push({ hang: true })
+    const accepted = await generate(api, { mode: 'image', imageAssetId })
+    await settled(api, accepted.id, ['running'])
+    expect((await usage(web)).images.used).toBe(1)
+
+    const canceled = await api.request(`/v1/generations/${accepted.id}/cancel`, { method: 'POST' })
+    expect(canceled.status).toBe(200)
+    const after = await settled(api, accepted.id, ['canceled'])
+    expect(after.errorCode).toBe('GENERATION_CANCELED')
+    expect((await usage(web)).images.used).toBe(0)
+    // Canceling a finished one answers it as it is.
+    const again = await api.request(`/v1/generations/${accepted.id}/cancel`, { method: 'POST' })
+    expect(((await again.json()) as PublicGenerationResponse).generation.status).toBe('canceled')
+  })
+
+  it('lists generations newest first in cursor pages, filtered by status, mode and tool', async () => {
+    const { api } = await proIntegration()
+    const imageAssetId = await uploadedPhoto(api)
+    fake.script.image.push('rejected')
+    const failed = await generate(api, { mode: 'image', imageAssetId })
+    await settled(api, failed.id, ['failed'])
+    const ids = [failed.id]
+    for (const body of [
+      { mode: 'image', imageAssetId },
+      { mode: 'seo', imageAssetId },
+      { mode: 'image', tool: 'fashion', imageAssetId },
+      { mode: 'image', imageAssetId },
+    ]) {
+      const created = await generate(api, body)
+      await settled(api, created.id, ['succeeded'])
+      ids.push(created.id)
+    }
+    const newestFirst = [...ids].reverse()
+
+    const seen: string[] = []
+    let cursor: string | null = null
+    let pages = 0
+    do {
+      const query: string = cursor ? `?limit=2&cursor=${encodeURIComponent(cursor)}` : '?limit=2'
+      const response = await api.request(`/v1/generations${query}`)
+      expect(response.status).toBe(200)
+      const page = (await response.json()) as PublicGenerationList
+      expect(page.items.length).toBeLessThanOrEqual(2)
+      seen.push(...page.items.map((item) => item.id))
+      cursor = page.nextCursor
+      pages += 1
+    } while (cursor && pages < 10)
+    expect(pages).toBe(3)
+    expect(seen).toEqual(newestFirst)
+
+    const list = async (query: string) => {
+      const response = await api.request(`/v1/generations?${query}`)
+      expect(response.status).toBe(200)
+      return ((await response.json()) as PublicGenerationList).items.map((item) => item.id)
+    }
+    expect(await list('status=failed')).toEqual([failed.id])
+    expect(await list('mode=seo')).toEqual([ids[2]])
+    expect(await list('tool=fashion')).toEqual([ids[3]])
+    expect(await list('tool=product&mode=image&status=succeeded')).toEqual([ids[4], ids[1]])
+    // A filtered page's cursor continues under the same filter.
+    const first = (await (
+      await api.request('/v1/generations?mode=image&limit=1')
+    ).json()) as PublicGenerationList
+    expect(first.items.map((item) => item.id)).toEqual([ids[4]])
+    const next = await api.request(`/v1/generations?mode=image&limit=1&cursor=${first.nextCursor}`)
+    expect(((await next.json()) as PublicGenerationList).items.map((item) => item.id)).toEqual([ids[3]])
+
+    await expectError(await api.request('/v1/generations?cursor=not-a-cursor'), 400, 'VALIDATION_FAILED')
+    const badFilter = await api.request('/v1/generations?status=done')
+    expect(((await badFilter.clone().json()) as ErrorBody).error.details?.fields).toEqual({
+      status: 'invalid',
+    })
+    await expectError(badFilter, 400, 'VALIDATION_FAILED')
+  })
+
+  it('refuses bad requests with the web app’s codes', async () => {
+    const { api } = await proIntegration()
+    const imageAssetId = await uploadedPhoto(api)
+    const invalid = await api.request('/v1/generations', { json: { mode: 'image' } })
+    expect(((await invalid.clone().json()) as ErrorBody).error.details?.fields).toEqual({
+      imageAssetId: 'required',
+    })
+    await expectError(invalid, 400, 'VALIDATION_FAILED')
+    await expectError(
+      await api.request('/v1/generations', { json: { mode: 'hologram', imageAssetId } }),
+      400,
+      'INVALID_GENERATION_MODE',
+    )
+    await expectError(
+      await api.request('/v1/generations', { json: { mode: 'seo', imageAssetId, keepProduct: true } }),
+      400,
+      'VALIDATION_FAILED',
+    )
+    await expectError(
+      await api.request('/v1/generations', {
+        method: 'POST',
+        body: 'mode=image',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      400,
+      'INVALID_JSON',
+    )
+    await expectError(
+      await api.request('/v1/generations', {
+        method: 'POST',
+        body: '{"mode":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'INVALID_JSON',
+    )
+    await expectError(
+      await api.request('/v1/generations', {
+        json: { mode: 'image', imageAssetId, prompt: 'x'.repeat(70_000) },
+      }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    )
+    await expectError(
+      await api.request('/v1/assets', { method: 'POST', body: new FormData() }),
+      400,
+      'FILE_MISSING',
+    )
+    await expectError(await uploadVia(api, Buffer.from('not a photo'), 'a.jpg'), 415, 'FILE_TYPE_INVALID')
+    // A key of a plan without the API.
+    const { api: starterApi, web } = await proIntegration()
+    await web.request('/api/billing/subscription', { json: { planId: 'starter' } })
+    await expectError(await starterApi.request('/v1/generations'), 403, 'API_PLAN_REQUIRED')
+  })
+
+  it('shows catalogue batches read-only, with /v1 result links', async () => {
+    const { api, web } = await proIntegration()
+    const rows = [productRow(1), productRow(2)]
+    const form = (field: string, bytes: Buffer, name: string) => {
+      const body = new FormData()
+      body.append(field, new Blob([new Uint8Array(bytes)]), name)
+      return body
+    }
+    const imported = (await (
+      await web.request('/api/catalogue/imports', {
+        method: 'POST',
+        body: form('list', csvOf(rows), 'urunler.csv'),
+      })
+    ).json()) as CatalogueImportView
+    const photo = await makeJpeg(80, 60)
+    const zip = await zipOf(rows.map((_, i) => ({ name: `SKU-${i + 1}.jpg`, data: photo, store: true })))
+    const batchId = imported.batch.id
+    expect(
+      (
+        await web.request(`/api/catalogue/batches/${batchId}/photos`, {
+          method: 'POST',
+          body: form('photos', zip, 'p.zip'),
+        })
+      ).status,
+    ).toBe(200)
+    const started = await web.request(`/api/catalogue/batches/${batchId}/start`, {
+      json: { outputs: { studio: { prompt: 'on linen' } } },
+    })
+    expect(started.status).toBe(200)
+
+    const listed = await api.request('/v1/batches')
+    expect(listed.status).toBe(200)
+    expect(((await listed.json()) as { items: { id: string; productCount: number }[] }).items).toEqual([
+      expect.objectContaining({ id: batchId, productCount: 2, fileName: 'urunler.csv' }),
+    ])
+    let batch: PublicBatch | null = null
+    await expect
+      .poll(
+        async () => {
+          const response = await api.request(`/v1/batches/${batchId}`)
+          batch = (await response.json()) as PublicBatch
+          return batch.status
+        },
+        { timeout: 15_000, interval: 50 },
+      )
+      .toBe('finished')
+    const finished = batch as unknown as PublicBatch
+    expect(finished.counts).toEqual({ queued: 0, running: 0, done: 2, failed: 0, canceled: 0 })
+    expect(finished.rows.map((row) => row.sku)).toEqual(['SKU-1', 'SKU-2'])
+    for (const row of finished.rows) {
+      const [output] = row.outputs
+      expect(output?.resultUrl).toBe(`/v1/generations/${output?.generationId}/result`)
+      const file = await api.request(output?.resultUrl ?? '')
+      expect(file.status).toBe(200)
+      expect(file.headers.get('content-type')).toBe('image/jpeg')
+    }
+    // The web app's own view of it is unchanged.
+    expect(
+      ((await (await web.request(`/api/catalogue/batches/${batchId}`)).json()) as BatchView).batch.status,
+    ).toBe('finished')
+  })
+
+  it('never reveals another account’s things: their ids answer 404', async () => {
+    const alice = await proIntegration()
+    const bob = await proIntegration()
+    const aliceAsset = await uploadedPhoto(alice.api)
+    const aliceJob = await generate(alice.api, { mode: 'seo', imageAssetId: aliceAsset })
+    await settled(alice.api, aliceJob.id, ['succeeded'])
+    const imported = (await (
+      await alice.web.request('/api/catalogue/imports', {
+        method: 'POST',
+        body: (() => {
+          const body = new FormData()
+          body.append('list', new Blob([new Uint8Array(csvOf([productRow(1)]))]), 'a.csv')
+          return body
+        })(),
+      })
+    ).json()) as CatalogueImportView
+
+    await expectError(await bob.api.request(`/v1/generations/${aliceJob.id}`), 404, 'NOT_FOUND')
+    await expectError(await bob.api.request(`/v1/generations/${aliceJob.id}/result`), 404, 'NOT_FOUND')
+    await expectError(
+      await bob.api.request(`/v1/generations/${aliceJob.id}/cancel`, { method: 'POST' }),
+      404,
+      'NOT_FOUND',
+    )
+    await expectError(await bob.api.request(`/v1/batches/${imported.batch.id}`), 404, 'NOT_FOUND')
+    await expectError(
+      await bob.api.request('/v1/generations', { json: { mode: 'image', imageAssetId: aliceAsset } }),
+      404,
+      'NOT_FOUND',
+    )
+    await expectError(await bob.api.request('/v1/generations/not-a-uuid'), 404, 'NOT_FOUND')
+    expect(((await (await bob.api.request('/v1/generations')).json()) as PublicGenerationList).items).toEqual(
+      [],
+    )
+    expect(((await (await bob.api.request('/v1/batches')).json()) as { items: unknown[] }).items).toEqual([])
+  })
+
+  it('refuses every endpoint without a key, with a revoked key, and with the session cookie alone', async () => {
+    const { web, key, keyId } = await proIntegration()
+    const id = '7f1c0b7e-9d0a-4c55-9f0e-2b1f3c4d5e6f'
+    const endpoints: [string, string][] = [
+      ['POST', '/v1/assets'],
+      ['POST', '/v1/generations'],
+      ['GET', '/v1/generations'],
+      ['GET', `/v1/generations/${id}`],
+      ['POST', `/v1/generations/${id}/cancel`],
+      ['GET', `/v1/generations/${id}/result`],
+      ['GET', '/v1/usage'],
+      ['GET', '/v1/batches'],
+      ['GET', `/v1/batches/${id}`],
+    ]
+    const anonymous = contract.client()
+    for (const [method, path] of endpoints) {
+      await expectError(await anonymous.request(path, { method }), 401, 'API_KEY_REQUIRED')
+      // The web session's cookie does not count on /v1.
+      const withCookie = await web.request(path, { method })
+      await contract.check(method, path, withCookie)
+      await expectError(withCookie, 401, 'API_KEY_REQUIRED')
+    }
+    await web.request(`/api/api-keys/${keyId}`, { method: 'DELETE' })
+    const revoked = contract.client(key)
+    for (const [method, path] of endpoints) {
+      await expectError(await revoked.request(path, { method }), 401, 'API_KEY_INVALID')
+    }
+  })
+
+  it('serves the reference page and its Scalar bundle from this origin, its CSP adding inline styles only', async () => {
+    const page = await fetch(`${server.url}/docs/api`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toContain('text/html')
+    const html = await page.text()
+    expect(html).toContain('<script id="api-reference" data-url="/v1/openapi.json"')
+    expect(html).toContain('<script src="/docs/api/scalar.js"></script>')
+    expect(html).not.toMatch(/<script>|<style|https?:\/\//)
+    const csp = page.headers.get('content-security-policy') ?? ''
+    expect(csp).toContain("script-src 'self';")
+    expect(csp).toContain("style-src 'self' 'unsafe-inline';")
+    expect(csp).toContain("connect-src 'self';")
+    // Elsewhere the app's own CSP stands.
+    const elsewhere = await fetch(`${server.url}/docs/api/scalar.js`)
+    expect(elsewhere.headers.get('content-security-policy')).toContain("style-src 'self';")
+    expect(elsewhere.status).toBe(200)
+    expect(elsewhere.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(elsewhere.headers.get('cache-control')).toBe('public, max-age=86400')
+    expect((await elsewhere.text()).length).toBeGreaterThan(1_000_000)
+    const etag = elsewhere.headers.get('etag') ?? ''
+    const again = await fetch(`${server.url}/docs/api/scalar.js`, { headers: { 'if-none-match': etag } })
+    expect(again.status).toBe(304)
+  })
+
+  it('answers usage as the web app does', async () => {
+    const { api, web } = await proIntegration()
+    const response = await api.request('/v1/usage')
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual(await (await web.request('/api/usage')).json())
+  })
+
+  it('reached every documented operation with a success, each answer as documented', () => {
+    expect(contract.untested()).toEqual([])
+    expect(contract.calls.length).toBeGreaterThan(50)
+  })
+})

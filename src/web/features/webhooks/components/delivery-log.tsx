@@ -1,0 +1,111 @@
+import { useCallback } from 'react'
+import type { WebhookDeliveryView } from '#shared/contracts/webhooks.ts'
+import { LoadState } from '#web/components/ui/load-state.tsx'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useResource } from '#web/lib/use-resource.ts'
+import { listWebhookDeliveries } from '../api/webhooks-api.ts'
+import { formatDateTime } from '../format-time.ts'
+
+/** A pending delivery not tried yet is "queued": "Retrying" would claim an attempt that never was. */
+type ShownStatus = WebhookDeliveryView['status'] | 'queued'
+const shownStatus = (delivery: WebhookDeliveryView): ShownStatus =>
+  delivery.status === 'pending' && delivery.attempts === 0 ? 'queued' : delivery.status
+
+const statusTone: Record<ShownStatus, string> = {
+  queued: 'bg-slate-100 text-slate-800',
+  pending: 'bg-amber-100 text-amber-950',
+  succeeded: 'bg-emerald-100 text-emerald-900',
+  failed: 'bg-red-100 text-red-900',
+}
+
+/**
+ * An endpoint's newest deliveries: event, time, status, attempts, the receiver's last status and
+ * why it failed, with Resend. A list of cards (readable on phones and by screen readers alike).
+ */
+export function DeliveryLog(props: {
+  endpointId: string
+  /** Changes when a test or resend was queued, so the log loads again. */
+  version: number
+  onResend: (delivery: WebhookDeliveryView) => Promise<void>
+  canResend: boolean
+}) {
+  const { t, locale } = useI18n()
+  const load = useCallback(
+    (signal: AbortSignal) => listWebhookDeliveries(props.endpointId, signal),
+    [props.endpointId],
+  )
+  const resource = useResource(load, { key: `${props.endpointId}:${props.version}` })
+
+  return (
+    <div className="mt-4 border-t border-slate-200 pt-4">
+      <h4 className="text-sm font-semibold text-slate-900">{t('webhooks.deliveries.title')}</h4>
+      <LoadState
+        state={resource}
+        onRetry={resource.reload}
+        loadingLabel={t('webhooks.deliveries.loading')}
+        errorTitle={t('webhooks.error.title')}
+        retryLabel={t('webhooks.error.retry')}
+      >
+        {(data) =>
+          data.deliveries.length === 0 ? (
+            <p className="mt-2 text-sm text-slate-600">{t('webhooks.deliveries.empty')}</p>
+          ) : (
+            <ul className="mt-2 space-y-2" aria-label={t('webhooks.deliveries.title')}>
+              {data.deliveries.map((delivery) => (
+                <li
+                  key={delivery.id}
+                  data-testid="webhook-delivery"
+                  className="rounded-lg border border-slate-200 p-3 text-sm"
+                >
+                  <div className="flex flex-wrap items-center justify-between gap-2">
+                    <span className="font-medium text-slate-900">
+                      {t(`webhooks.events.${delivery.eventType}`)}
+                    </span>
+                    <span
+                      className={`rounded-full px-2 py-0.5 text-xs font-semibold ${statusTone[shownStatus(delivery)]}`}
+                    >
+                      {t(`webhooks.deliveries.statuses.${shownStatus(delivery)}`)}
+                    </span>
+                  </div>
+                  <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 sm:grid-cols-3">
+                    <div>
+                      <dt className="text-slate-600">{t('webhooks.deliveries.time')}</dt>
+                      <dd>
+                        <time dateTime={delivery.createdAt}>
+                          {formatDateTime(locale, delivery.createdAt)}
+                        </time>
+                      </dd>
+                    </div>
+                    <div>
+                      <dt className="text-slate-600">{t('webhooks.deliveries.attempts')}</dt>
+                      <dd>{delivery.attempts}</dd>
+                    </div>
+                    <div>
+                      <dt className="text-slate-600">{t('webhooks.deliveries.response')}</dt>
+                      <dd>{delivery.responseStatus ?? t('webhooks.deliveries.noResponse')}</dd>
+                    </div>
+                  </dl>
+                  {delivery.lastError && delivery.status !== 'succeeded' ? (
+                    <p className="mt-2 text-slate-700">
+                      {t(`webhooks.deliveryErrors.${delivery.lastError}`)}
+                    </p>
+                  ) : null}
+                  {props.canResend ? (
+                    <button
+                      type="button"
+                      onClick={() => void props.onResend(delivery)}
+                      aria-label={`${t('webhooks.actions.resend')}: ${t(`webhooks.events.${delivery.eventType}`)}, ${formatDateTime(locale, delivery.createdAt)}`}
+                      className="mt-2 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-900 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+                    >
+                      {t('webhooks.actions.resend')}
+                    </button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </LoadState>
+    </div>
+  )
+}
