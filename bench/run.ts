@@ -13,6 +13,8 @@ const suites = [
   ['tsx', ['bench/catalogue-import.ts']],
   ['tsx', ['bench/marketplace-export.ts']],
   ['tsx', ['bench/marketplace-check.ts']],
+  ['tsx', ['bench/webhooks.ts']],
+  ['tsx', ['bench/v1-read.ts']],
 ] as const
 let failed = 0
 for (const [command, args] of suites) {
