@@ -11,6 +11,7 @@ import { openDatabase } from '#server/db/client.ts'
 import { generations } from '#server/db/schema/index.ts'
 import { createAppDeps } from '#server/deps.ts'
 import { createLogger } from '#server/logger.ts'
+import { cpuProfiler } from '../lib/cpu-profile.ts'
 
 // Child process for bench/v1-read.ts, on PostgreSQL (BENCH_DATABASE_URL): serves either the real
 // app with no worker (`app`), or a bare Hono endpoint that reads one generation row by id with
@@ -47,11 +48,15 @@ if (mode === 'bare') {
   const deps = await createAppDeps({ config, database, logger: createLogger({ level: 'silent' }) })
   app = createApp(deps)
 }
+// BENCH_CPU_PROFILE=<file> profiles the app (not the bare endpoint) from its start to its stop.
+const profiler = cpuProfiler(mode === 'bare' ? undefined : process.env.BENCH_CPU_PROFILE)
+await profiler.start()
 const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
   process.stdout.write(`${JSON.stringify({ port: info.port })}\n`)
 })
 process.on('SIGTERM', () =>
   server.close(async () => {
+    await profiler.stop()
     await database.close()
     process.exit(0)
   }),

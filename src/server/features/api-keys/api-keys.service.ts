@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
-import { type ApiKeyRow, apiKeys, users } from '#server/db/schema/index.ts'
-import { getActiveSubscription } from '#server/features/billing/subscription.service.ts'
+import { type ApiKeyRow, apiKeys, subscriptions, users } from '#server/db/schema/index.ts'
+import { getActiveSubscription, liveStatuses } from '#server/features/billing/subscription.service.ts'
 import type { RequestUser } from '#server/http/context.ts'
 import {
   type ApiKeysResponse,
@@ -162,6 +162,41 @@ export type ApiCaller = { user: RequestUser; keyId: string }
  * one (API_KEY_INVALID); a plan without API access, so a downgraded account's keys stop at once
  * (API_PLAN_REQUIRED). Nothing is cached: revocation and plan changes apply to the next request.
  */
+/**
+ * Every /v1 request's first read: the key, its owner and the owner's live subscription, in one
+ * statement prepared once per database (the query is not rebuilt per request, and PostgreSQL
+ * keeps its plan per connection).
+ */
+function prepareCallerLookup(db: Db) {
+  return db
+    .select({
+      id: apiKeys.id,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+      user: { id: users.id, email: users.email, isBeta: users.isBeta, createdAt: users.createdAt },
+      subscription: { planId: subscriptions.planId, currentPeriodEnd: subscriptions.currentPeriodEnd },
+    })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .leftJoin(
+      subscriptions,
+      and(eq(subscriptions.userId, apiKeys.userId), inArray(subscriptions.status, liveStatuses)),
+    )
+    .where(eq(apiKeys.keyHash, sql.placeholder('keyHash')))
+    .prepare('api_key_caller')
+}
+
+const callerLookups = new WeakMap<Db, ReturnType<typeof prepareCallerLookup>>()
+
+function callerLookup(db: Db): ReturnType<typeof prepareCallerLookup> {
+  let lookup = callerLookups.get(db)
+  if (!lookup) {
+    lookup = prepareCallerLookup(db)
+    callerLookups.set(db, lookup)
+  }
+  return lookup
+}
+
 export async function authenticateApiKey(
   deps: ApiKeysDeps,
   authorization: string | undefined,
@@ -174,21 +209,20 @@ export async function authenticateApiKey(
   if (!key || !apiKeyPattern.test(key)) {
     throw new AppError('API_KEY_INVALID', 'Malformed API key; expected Authorization: Bearer vtr_…')
   }
-  const [found] = await deps.db
-    .select({
-      id: apiKeys.id,
-      lastUsedAt: apiKeys.lastUsedAt,
-      revokedAt: apiKeys.revokedAt,
-      user: { id: users.id, email: users.email, isBeta: users.isBeta, createdAt: users.createdAt },
-    })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(eq(apiKeys.keyHash, hashApiKey(key)))
+  const [found] = await callerLookup(deps.db).execute({ keyHash: hashApiKey(key) })
   if (!found || found.revokedAt !== null) {
     throw new AppError('API_KEY_INVALID', 'Unknown or revoked API key')
   }
   const now = deps.now()
-  if (!(await hasApiAccess(deps.db, found.user.id, now))) {
+  const { subscription } = found
+  // The live subscription came with the key. Only one whose period has ended (a manual plan's
+  // renewal, a trial's end) needs getActiveSubscription's write; without one there is no plan.
+  const hasAccess = !subscription
+    ? false
+    : subscription.currentPeriodEnd > now
+      ? getPlan(subscription.planId).features.includes('apiAccess')
+      : await hasApiAccess(deps.db, found.user.id, now)
+  if (!hasAccess) {
     throw new AppError('API_PLAN_REQUIRED', 'The API needs a plan with API access')
   }
   if (found.lastUsedAt === null || now.getTime() - found.lastUsedAt.getTime() >= lastUsedPrecisionMs) {

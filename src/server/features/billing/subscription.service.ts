@@ -21,7 +21,8 @@ export function addOneMonth(date: Date): Date {
  * Statuses whose plan works: past_due too, while the provider retries the renewal payment (the
  * web shows a banner with a way to fix the card); the provider ends it if the retries fail.
  */
-const liveStatuses: SubscriptionRow['status'][] = ['active', 'past_due']
+/** The statuses of a subscription that gives a plan (at most one per user: subscriptions_one_active_per_user). */
+export const liveStatuses: SubscriptionRow['status'][] = ['active', 'past_due']
 
 /**
  * The user's active subscription, brought up to date: a trial past its end expires; a plan
