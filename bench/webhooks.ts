@@ -1,7 +1,7 @@
+import { verifyVitrinSignature } from '#docs/examples/verify-signature.ts'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import type { CreateWebhookEndpointResponse, WebhookEvent } from '#shared/contracts/webhooks.ts'
 import { type ReceivedDelivery, startWebhookReceiver } from '#tests/fakes/webhook-receiver.ts'
-import { verifyVitrinSignature } from '../docs/examples/verify-signature.ts'
 import { makeInputPhoto, signUp, uploadAsset } from './lib/app-client.ts'
 import { type Child, originOf, startChild, stopChild } from './lib/child.ts'
 import { type Figure, machineLoad, printFigures } from './lib/report.ts'

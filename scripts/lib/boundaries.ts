@@ -15,6 +15,7 @@ const aliases: Record<string, string> = {
   '#server/': 'src/server/',
   '#web/': 'src/web/',
   '#tests/': 'tests/',
+  '#docs/': 'docs/',
 }
 
 /** Server folders that serve features and never reach into one. */
@@ -107,7 +108,7 @@ export function ruleBroken(from: string, imported: Import): string | null {
 
   const hasAlias = Object.values(aliases).some((root) => target.startsWith(root))
   if (isRelative && !sameUnit && hasAlias)
-    return 'an import that leaves its folder uses an alias (#shared, #server, #web, #tests)'
+    return 'an import that leaves its folder uses an alias (#shared, #server, #web, #tests, #docs)'
   if (!isRelative && sameUnit && from.startsWith('src/')) return 'an import inside one folder is relative'
 
   if (target.startsWith('tests/') && from.startsWith('src/') && !isTest(from))

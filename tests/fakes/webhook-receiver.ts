@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
-import { verifyVitrinSignature } from '../../docs/examples/verify-signature.ts'
+import { verifyVitrinSignature } from '#docs/examples/verify-signature.ts'
 import { answerControl, argValue } from './control.ts'
 
 // A webhook receiver for tests and for trying webhooks by hand: records every delivery, checks

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { signatureToleranceSeconds, verifyVitrinSignature } from '#docs/examples/verify-signature.ts'
 import {
   catalogueBatches,
   catalogueRows,
@@ -34,10 +35,6 @@ import {
   type TestClient,
   type TestServer,
 } from '#tests/support/test-server.ts'
-import {
-  signatureToleranceSeconds,
-  verifyVitrinSignature,
-} from '../../../../docs/examples/verify-signature.ts'
 import { type DeliveryDeps, deliverDueWebhooks, retryDelayMs } from './deliver.ts'
 import { signWebhookBody } from './webhooks.service.ts'
 
