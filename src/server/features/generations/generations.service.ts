@@ -329,19 +329,15 @@ export async function getOwnedRowWithResult(
   userId: string,
   id: string,
 ): Promise<{ row: GenerationRow; resultAsset: AssetRow | null }> {
-  const row = await getOwnedRow(db, userId, id)
-  const assetId = row.result?.type === 'image' || row.result?.type === 'video' ? row.result.assetId : null
-  if (!assetId) return { row, resultAsset: null }
-  const [resultAsset] = await db
-    .select()
-    .from(assets)
-    .where(and(eq(assets.id, assetId), eq(assets.userId, userId)))
-  return { row, resultAsset: resultAsset ?? null }
+  const found = (await listOwnedRowsWithResults(db, userId, [id])).get(id)
+  if (!found) throw new AppError('NOT_FOUND', 'No such generation')
+  return found
 }
 
 /**
- * getOwnedRowWithResult for many ids in two reads (the library cards' marketplace summaries):
- * the user's own rows only, by id; others', unknown and malformed ids are simply absent.
+ * The user's own rows by id, each with its result file (an image's or video's), in two reads
+ * however many ids (the library cards' marketplace summaries); others', unknown and malformed
+ * ids are simply absent, and a file row that is not the user's own counts as gone.
  */
 export async function listOwnedRowsWithResults(
   db: Db,
