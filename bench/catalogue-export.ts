@@ -16,7 +16,7 @@ import {
 import {
   createInspections,
   createVideoSlots,
-  exportFileFor,
+  presetExporter,
 } from '#server/features/marketplaces/marketplaces.service.ts'
 import { createLocalDiskStorage } from '#server/storage/local-disk.ts'
 import { getProfile } from '#shared/marketplaces/profiles.ts'
@@ -107,16 +107,7 @@ function trendyolPreset(tempDir: string): ExportPreset {
     inspections: createInspections(),
     videoSlots: createVideoSlots(),
   }
-  return {
-    profile,
-    render: (file, bytes, name) =>
-      exportFileFor(deps, profile, {
-        kind: file.kind,
-        asset: { id: file.assetId, storageKey: file.storageKey },
-        bytes,
-        ...name,
-      }),
-  }
+  return presetExporter(deps, profile)
 }
 
 if (process.argv[2] === '--probe') {

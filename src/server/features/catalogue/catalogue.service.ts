@@ -30,7 +30,7 @@ import {
   queueBatch,
   retryBatch,
 } from '#server/features/generations/generations.service.ts'
-import { exportFileFor, type MarketplaceDeps } from '#server/features/marketplaces/marketplaces.service.ts'
+import { type MarketplaceDeps, presetExporter } from '#server/features/marketplaces/marketplaces.service.ts'
 import { insertBatchCompletedEvent } from '#server/features/webhooks/webhooks.service.ts'
 import type { Logger } from '#server/logger.ts'
 import type { PublicRequestDeps } from '#server/net/public-request.ts'
@@ -844,16 +844,7 @@ export async function writeBatchExport(
   const presetId = batch.presetId
   const preset: ExportPreset | null =
     marketplaces && presetId !== null && isMarketplaceId(presetId)
-      ? {
-          profile: getProfile(presetId),
-          render: (file, bytes, name) =>
-            exportFileFor(marketplaces, getProfile(presetId), {
-              kind: file.kind,
-              asset: { id: file.assetId, storageKey: file.storageKey },
-              bytes,
-              ...name,
-            }),
-        }
+      ? presetExporter(marketplaces, getProfile(presetId))
       : null
   await writeCatalogueExport(input.out, {
     headers: batch.headers,

@@ -460,6 +460,27 @@ export async function exportFileFor(
 }
 
 /**
+ * A profile with how one stored file is re-made for it (exportFileFor), in the shape the
+ * catalogue's export takes for a batch's preset: it calls `render` for one file at a time.
+ */
+export function presetExporter(deps: MarketplaceDeps, profile: MarketplaceProfile) {
+  return {
+    profile,
+    render: (
+      file: { kind: 'image' | 'video'; assetId: string; storageKey: string },
+      bytes: Buffer,
+      name: { skuOrName: string; n: number },
+    ) =>
+      exportFileFor(deps, profile, {
+        kind: file.kind,
+        asset: { id: file.assetId, storageKey: file.storageKey },
+        bytes,
+        ...name,
+      }),
+  }
+}
+
+/**
  * A stored result's bytes re-made for a profile: an image rendered to its export target (on
  * pure white along the product's mask where the target is white; the measurement that gives the
  * mask also stores the facts), a video lengthened past its floor when it has one (in a video

@@ -14,8 +14,8 @@ import type { Db } from '#server/db/client.ts'
 import {
   createInspections,
   createVideoSlots,
-  exportFileFor,
   type MarketplaceDeps,
+  presetExporter,
 } from '#server/features/marketplaces/marketplaces.service.ts'
 import { getProfile } from '#shared/marketplaces/profiles.ts'
 import { codePointLength } from '#shared/marketplaces/text.ts'
@@ -553,16 +553,7 @@ describe('catalogue export: a batch with a marketplace preset', () => {
       videoSlots: createVideoSlots(),
     }
     const profile = getProfile('trendyol')
-    return {
-      profile,
-      render: (file, bytes, name) =>
-        exportFileFor(deps, profile, {
-          kind: file.kind,
-          asset: { id: file.assetId, storageKey: file.storageKey },
-          bytes,
-          ...name,
-        }),
-    }
+    return presetExporter(deps, profile)
   }
 
   /** A 1.5 s test-pattern clip: short of Trendyol's 8 s floor. */
