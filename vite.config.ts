@@ -26,6 +26,8 @@ export default defineConfig({
     outDir: '../../dist/web',
     emptyOutDir: true,
     sourcemap: true,
+    // Read by the prerender step (scripts/lib/prerender.ts) to preload each page's chunks, then removed.
+    manifest: true,
     reportCompressedSize: false,
   },
   server: {

@@ -71,7 +71,7 @@ if (wants('vitest')) {
 }
 
 if (wants('e2e')) {
-  await check('build', 'vite', ['build', '--logLevel', 'warn'])
+  await check('build', 'tsx', ['scripts/build.ts'])
   console.log('\n▶ end-to-end tests (Playwright, Chromium)')
   const hasBrowser = await ensureSystemPackages([{ name: 'chromium', binary: '/usr/bin/chromium' }])
   if (!hasBrowser || !existsSync('dist/web/index.html')) {

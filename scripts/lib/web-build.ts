@@ -3,7 +3,17 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path'
 import { run } from './run.ts'
 
-const inputs = ['src/web', 'src/shared', 'vite.config.ts', 'package-lock.json', 'tsconfig.json']
+const inputs = [
+  'src/web',
+  'src/shared',
+  'scripts/build.ts',
+  'scripts/lib/prerender.ts',
+  'scripts/lib/og-image.ts',
+  'scripts/lib/preview-images.ts',
+  'vite.config.ts',
+  'package-lock.json',
+  'tsconfig.json',
+]
 const outDir = 'dist/web'
 const stampFile = join(outDir, '.build-fingerprint')
 
@@ -32,7 +42,7 @@ export async function ensureWebBuild(): Promise<'reused' | 'built'> {
     existsSync(stampFile) &&
     readFileSync(stampFile, 'utf8').trim() === fingerprint
   if (isCurrent) return 'reused'
-  const code = await run('vite', ['build', '--logLevel', 'warn'])
+  const code = await run('tsx', ['scripts/build.ts'])
   if (code !== 0) throw new Error(`web build failed (exit ${code})`)
   writeFileSync(stampFile, `${fingerprint}\n`)
   return 'built'

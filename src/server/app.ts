@@ -303,7 +303,11 @@ export function createApp(deps: AppDeps) {
   // The API reference (Scalar, served from node_modules): before the web app, whose
   // client-side routing would otherwise answer /docs/api with index.html.
   app.route('/docs/api', apiReferenceRoutes())
-  mountWebApp(app, config.webDistDir)
+  mountWebApp(app, {
+    webDistDir: config.webDistDir,
+    publicUrl: () => config.publicUrl,
+    isProduction: config.env === 'production',
+  })
   return app
 }
 

@@ -1,25 +1,47 @@
+import '#web/lib/zod-config.ts'
 import './index.css'
-import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
+import { startTransition } from 'react'
+import { createRoot, hydrateRoot } from 'react-dom/client'
+import { publicPageOf } from '#shared/public-pages.ts'
+import { AppProviders } from '#web/app/app-providers.tsx'
+import { publicPageComponents } from '#web/app/pages.tsx'
 import { AppRouter } from '#web/app/router.tsx'
-import { detectInitialLocale, I18nProvider, loadBaseMessages } from '#web/lib/i18n.tsx'
-import { SessionProvider } from '#web/lib/session.tsx'
+import { detectInitialLocale, loadBaseMessages, loadedMessages } from '#web/lib/i18n.tsx'
 
 async function start() {
-  const locale = detectInitialLocale()
-  // The page renders only once its language is loaded, so no text flashes in the wrong language.
-  // The landing page needs only the base namespaces; other pages load the rest before rendering.
-  const messages = await loadBaseMessages(locale)
   const root = document.getElementById('root')
   if (!root) throw new Error('#root is missing from index.html')
-  createRoot(root).render(
-    <StrictMode>
-      <I18nProvider locale={locale} messages={messages}>
-        <SessionProvider>
+  const locale = detectInitialLocale()
+  const publicPage = publicPageOf(window.location.pathname)
+
+  if (publicPage && root.hasChildNodes()) {
+    // A page the build prerendered (scripts/prerender.ts): it is already on screen. Its code
+    // and text are loaded before hydrating, so it hydrates in one pass with nothing moving.
+    const [base] = await Promise.all([
+      loadBaseMessages(locale),
+      publicPageComponents[publicPage.page.key].preload(),
+    ])
+    const messages = loadedMessages(locale) ?? base
+    // In a transition, hydration yields to the browser between pieces of work.
+    startTransition(() => {
+      hydrateRoot(
+        root,
+        <AppProviders locale={locale} messages={messages}>
           <AppRouter />
-        </SessionProvider>
-      </I18nProvider>
-    </StrictMode>,
+        </AppProviders>,
+      )
+    })
+    return
+  }
+
+  // The signed-in app (and any page served without prerendered HTML) renders on the client.
+  // It renders only once its language is loaded, so no text flashes in the wrong language.
+  // The landing page needs only the base namespaces; other pages load the rest before rendering.
+  const messages = await loadBaseMessages(locale)
+  createRoot(root).render(
+    <AppProviders locale={locale} messages={messages}>
+      <AppRouter />
+    </AppProviders>,
   )
 }
 

@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test'
 import { actAsNewClient, authScreens, browserLocale, expectPath, langs } from './accounts-support.ts'
 import { expectNoSeriousA11yViolations } from './support/axe.ts'
+import { localePath } from './support/i18n.ts'
+import { openPublicPage } from './support/public-page.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -13,7 +15,7 @@ test.describe('access code', () => {
   test('a valid code typed in lower case opens a beta account and lands on next', async ({ page }) => {
     await actAsNewClient(page)
     const screens = authScreens(page, 'en')
-    await page.goto('/access?next=/app/create')
+    await openPublicPage(page, 'en', '/access?next=/app/create')
     await expect(screens.heading('auth.access.title')).toBeVisible()
     await expect(page.getByText(/30 days of the Growth plan/)).toBeVisible()
 
@@ -43,7 +45,7 @@ test.describe('access code', () => {
   test('a wrong code says so, marks the field and can be corrected', async ({ page }) => {
     await actAsNewClient(page)
     const screens = authScreens(page, 'en')
-    await page.goto('/access?next=/app/fashion')
+    await openPublicPage(page, 'en', '/access?next=/app/fashion')
     await screens.access.code.fill('ABC123')
     await screens.access.submit.click()
     await expect(screens.alert).toHaveText('Invalid access code. Please try again.')
@@ -61,7 +63,7 @@ test.describe('access code', () => {
     test.slow() // many steps; keep them inside the time limit on a busy machine
     await actAsNewClient(page)
     const screens = authScreens(page, 'en')
-    await page.goto('/access')
+    await openPublicPage(page, 'en', '/access')
     for (let attempt = 1; attempt <= 10; attempt++) {
       await screens.access.code.fill(`WRONG${attempt % 10}`)
       const answer = page.waitForResponse((r) => r.url().endsWith('/api/access'))
@@ -85,7 +87,7 @@ test.describe('access code', () => {
   test('someone already signed in goes straight on to next', async ({ page }) => {
     await actAsNewClient(page)
     const screens = authScreens(page, 'en')
-    await page.goto('/access')
+    await openPublicPage(page, 'en', '/access')
     await screens.access.code.fill(validCode)
     await screens.access.submit.click()
     await expectPath(page, '/app')
@@ -99,7 +101,7 @@ test.describe('access code', () => {
   test('"Have an account? Sign in" keeps next', async ({ page }) => {
     await actAsNewClient(page)
     const screens = authScreens(page, 'en')
-    await page.goto('/access?next=/app/create')
+    await openPublicPage(page, 'en', '/access?next=/app/create')
     await expect(page.getByText(screens.t('auth.access.haveAccount'))).toBeVisible()
     await page.getByRole('link', { name: screens.t('auth.access.signIn'), exact: true }).click()
     await expectPath(page, '/auth/signin', { next: '/app/create' })
@@ -132,7 +134,7 @@ test.describe('hostile next values', () => {
     test(`after a valid code, next=${next} stays on the site at /app`, async ({ page, baseURL }) => {
       await actAsNewClient(page)
       const screens = authScreens(page, 'en')
-      await page.goto(`/access?next=${encodeURIComponent(next)}`)
+      await openPublicPage(page, 'en', `/access?next=${encodeURIComponent(next)}`)
       await screens.access.code.fill(validCode)
       await screens.access.submit.click()
       await expectPath(page, '/app')
@@ -146,12 +148,21 @@ for (const lang of langs) {
   test.describe(`in ${lang}`, () => {
     test.use({ locale: browserLocale[lang] })
 
+    test('a guarded page sends a signed-out reader to the access page in their language', async ({
+      page,
+    }) => {
+      await page.goto('/app/library')
+      await expectPath(page, localePath(lang, '/access'), { next: '/app/library' })
+      await expect(page.locator('html')).toHaveAttribute('lang', lang)
+      await expect(authScreens(page, lang).heading('auth.access.title')).toBeVisible()
+    })
+
     test('the access page, idle and with an error, has no serious accessibility violations', async ({
       page,
     }) => {
       await actAsNewClient(page)
       const screens = authScreens(page, lang)
-      await page.goto('/access?next=/app/create')
+      await openPublicPage(page, lang, '/access?next=/app/create')
       await expect(page.locator('html')).toHaveAttribute('lang', lang)
       await expect(screens.heading('auth.access.title')).toBeVisible()
       await expect(

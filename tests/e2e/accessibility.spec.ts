@@ -2,7 +2,8 @@ import { expect, type Page, test } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './support/axe.ts'
 import { actAsNewClient } from './support/clients.ts'
 import { contactForm } from './support/contact-form.ts'
-import { browserLocale, langs, msg } from './support/i18n.ts'
+import { browserLocale, langs, localePath, msg } from './support/i18n.ts'
+import { openPublicPage } from './support/public-page.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -13,7 +14,7 @@ for (const lang of langs) {
     // Every public page is checked with axe in public-pages.spec.ts, on the same page load as its other checks.
     test('the contact form in its error state has no serious violations', async ({ page }) => {
       await actAsNewClient(page)
-      await page.goto('/contact')
+      await openPublicPage(page, lang, '/contact')
       const form = contactForm(page, lang)
       await form.submit.click()
       await expect(form.message).toHaveAttribute('aria-invalid', 'true')
@@ -35,7 +36,7 @@ test.describe('keyboard', () => {
   test.use({ locale: 'en-US' })
 
   test('the skip link is the first Tab stop and moves focus to the content', async ({ page }) => {
-    await page.goto('/pricing')
+    await openPublicPage(page, 'en', '/pricing')
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
 
     await page.keyboard.press('Tab')
@@ -51,7 +52,7 @@ test.describe('keyboard', () => {
   })
 
   test('the language menu and Access App are reachable by Tab, in that order', async ({ page }) => {
-    await page.goto('/')
+    await openPublicPage(page, 'en', '/')
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
 
     const select = page
@@ -74,6 +75,7 @@ test.describe('keyboard', () => {
     // The language menu works from the keyboard too.
     await select.focus()
     await page.keyboard.press('ArrowDown')
+    await expect(page).toHaveURL(localePath('tr', '/'))
     await expect(page.locator('html')).toHaveAttribute('lang', 'tr')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'landing.title'))
   })

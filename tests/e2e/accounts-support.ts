@@ -6,6 +6,7 @@ import enErrors from '#shared/i18n/locales/en/errors.json' with { type: 'json' }
 import trAuth from '#shared/i18n/locales/tr/auth.json' with { type: 'json' }
 import trCommon from '#shared/i18n/locales/tr/common.json' with { type: 'json' }
 import trErrors from '#shared/i18n/locales/tr/errors.json' with { type: 'json' }
+import { waitForHydration } from './support/public-page.ts'
 
 export type Lang = 'en' | 'tr'
 export const langs: readonly Lang[] = ['en', 'tr']
@@ -126,6 +127,7 @@ export function authScreens(page: Page, lang: Lang) {
 export async function signInThroughForm(page: Page, email: string, password: string, path = '/auth/signin') {
   const screens = authScreens(page, 'en')
   await page.goto(path)
+  await waitForHydration(page)
   await screens.signIn.email.fill(email)
   await screens.signIn.password.fill(password)
   await screens.signIn.submit.click()

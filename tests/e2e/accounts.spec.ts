@@ -14,6 +14,8 @@ import {
   watchSuccessScreen,
 } from './accounts-support.ts'
 import { expectNoSeriousA11yViolations } from './support/axe.ts'
+import { localePath } from './support/i18n.ts'
+import { openPublicPage, waitForHydration } from './support/public-page.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -31,7 +33,7 @@ test.describe('sign up', () => {
   }) => {
     test.slow() // many steps; keep them inside the time limit on a busy machine
     const screens = authScreens(page, 'en')
-    await page.goto('/pricing')
+    await openPublicPage(page, 'en', '/pricing')
     await page.getByRole('link', { name: 'Get Started: Growth' }).click()
     await expectPath(page, '/auth/signup', { plan: 'growth' })
     await expect(screens.heading('auth.signUp.title')).toBeVisible()
@@ -65,7 +67,7 @@ test.describe('sign up', () => {
 
   test('without a known plan, the new account goes to the plain pricing page', async ({ page }) => {
     const screens = authScreens(page, 'en')
-    await page.goto('/auth/signup?plan=enterprise')
+    await openPublicPage(page, 'en', '/auth/signup?plan=enterprise')
     await expect(page.getByText('You chose the')).toHaveCount(0)
     await screens.signUp.email.fill(newEmail('signup-plain'))
     await screens.signUp.password.fill(password)
@@ -82,7 +84,7 @@ test.describe('sign up', () => {
     const email = newEmail('taken')
     await createAccount(request, email, password)
     const screens = authScreens(page, 'en')
-    await page.goto('/auth/signup')
+    await openPublicPage(page, 'en', '/auth/signup')
     await screens.signUp.email.fill(email.toUpperCase())
     await screens.signUp.password.fill('another-password')
     await screens.signUp.confirm.fill('another-password')
@@ -104,7 +106,7 @@ for (const lang of langs) {
       page.on('request', (req) => {
         if (req.url().includes('/api/auth/')) sent.push(req.url())
       })
-      await page.goto('/auth/signup')
+      await openPublicPage(page, lang, '/auth/signup')
       await expect(page.locator('html')).toHaveAttribute('lang', lang)
 
       await signUp.submit.click()
@@ -152,20 +154,20 @@ for (const lang of langs) {
       const email = newEmail(`wrong-${lang}`)
       await createAccount(request, email, password)
       const screens = authScreens(page, lang)
-      await page.goto('/auth/signin')
+      await openPublicPage(page, lang, '/auth/signin')
       await screens.signIn.email.fill(email)
       await screens.signIn.password.fill('not-the-password')
       await screens.signIn.submit.click()
       await expect(screens.alert).toHaveText(screens.t('errors.AUTH_INVALID_CREDENTIALS'))
       if (lang === 'en') await expect(screens.alert).toHaveText('Invalid email or password.')
-      await expectPath(page, '/auth/signin')
+      await expectPath(page, localePath(lang, '/auth/signin'))
       await expect(screens.signIn.submit).toBeEnabled()
     })
 
     // One test per page, each on a fresh page load in its idle state and, where it has one, its error state.
     test('sign-in page has no serious accessibility violations', async ({ page }) => {
       const screens = authScreens(page, lang)
-      await page.goto('/auth/signin')
+      await openPublicPage(page, lang, '/auth/signin')
       await expect(screens.heading('auth.signIn.title')).toBeVisible()
       await expectNoSeriousA11yViolations(page)
       await screens.signIn.submit.click()
@@ -175,7 +177,7 @@ for (const lang of langs) {
 
     test('sign-up page has no serious accessibility violations', async ({ page }) => {
       const screens = authScreens(page, lang)
-      await page.goto('/auth/signup?plan=pro')
+      await openPublicPage(page, lang, '/auth/signup?plan=pro')
       await expect(screens.heading('auth.signUp.title')).toBeVisible()
       await expectNoSeriousA11yViolations(page)
       await screens.signUp.password.fill('abc')
@@ -186,7 +188,7 @@ for (const lang of langs) {
 
     test('reset request page has no serious accessibility violations', async ({ page }) => {
       const screens = authScreens(page, lang)
-      await page.goto('/auth/reset-password')
+      await openPublicPage(page, lang, '/auth/reset-password')
       await expect(screens.heading('auth.resetRequest.title')).toBeVisible()
       await expectNoSeriousA11yViolations(page)
       await screens.resetRequest.email.fill(newEmail('axe'))
@@ -197,12 +199,31 @@ for (const lang of langs) {
 
     test('reset confirm page has no serious accessibility violations', async ({ page }) => {
       const screens = authScreens(page, lang)
-      await page.goto('/auth/reset-password/confirm?token=some-token')
+      await openPublicPage(page, lang, '/auth/reset-password/confirm?token=some-token')
       await expect(screens.heading('auth.resetConfirm.title')).toBeVisible()
       await expectNoSeriousA11yViolations(page)
-      await page.goto('/auth/reset-password/confirm')
+      await openPublicPage(page, lang, '/auth/reset-password/confirm')
       await expect(screens.heading('auth.resetConfirm.invalidTitle')).toBeVisible()
       await expectNoSeriousA11yViolations(page)
+    })
+
+    test('the password-reset email links to the confirm page in the reader’s language', async ({
+      page,
+      request,
+    }) => {
+      const email = newEmail(`reset-link-${lang}`)
+      await createAccount(request, email, password)
+      const screens = authScreens(page, lang)
+      await openPublicPage(page, lang, '/auth/reset-password')
+      await screens.resetRequest.email.fill(email)
+      await screens.resetRequest.submit.click()
+      await expect(screens.heading('auth.resetRequest.sentTitle')).toBeVisible()
+
+      const link = await resetLinkFor(request, email)
+      expect(new URL(link).pathname).toBe(localePath(lang, '/auth/reset-password/confirm'))
+      await page.goto(link)
+      await expect(page.locator('html')).toHaveAttribute('lang', lang)
+      await expect(screens.heading('auth.resetConfirm.title')).toBeVisible()
     })
   })
 }
@@ -282,7 +303,7 @@ test.describe('password reset', () => {
     await createAccount(request, email, password)
     const screens = authScreens(page, 'en')
 
-    await page.goto('/auth/signin')
+    await openPublicPage(page, 'en', '/auth/signin')
     await page.getByRole('link', { name: screens.t('auth.signIn.forgotPassword') }).click()
     await expectPath(page, '/auth/reset-password')
     // The new page replaces the old one once its code has loaded: wait for it before typing.
@@ -295,6 +316,7 @@ test.describe('password reset', () => {
     const link = await resetLinkFor(request, email)
     expect(new URL(link).pathname).toBe('/auth/reset-password/confirm')
     await page.goto(link)
+    await waitForHydration(page)
     await expect(screens.heading('auth.resetConfirm.title')).toBeVisible()
 
     // The same checks as on sign-up.
@@ -323,6 +345,7 @@ test.describe('password reset', () => {
 
     // The link works once.
     await page.goto(link)
+    await waitForHydration(page)
     await screens.resetConfirm.password.fill('third-password-3')
     await screens.resetConfirm.confirm.fill('third-password-3')
     await screens.resetConfirm.submit.click()
@@ -340,11 +363,12 @@ test.describe('password reset', () => {
     await signInThroughForm(page, email, password)
     await expectPath(page, '/app')
 
-    await page.goto('/auth/reset-password')
+    await openPublicPage(page, 'en', '/auth/reset-password')
     await screens.resetRequest.email.fill(email)
     await screens.resetRequest.submit.click()
     await expect(screens.heading('auth.resetRequest.sentTitle')).toBeVisible()
     await page.goto(await resetLinkFor(request, email))
+    await waitForHydration(page)
     await screens.resetConfirm.password.fill('after-reset-4')
     await screens.resetConfirm.confirm.fill('after-reset-4')
     await screens.resetConfirm.submit.click()
@@ -357,7 +381,7 @@ test.describe('password reset', () => {
   test('an unknown email gets the same confirmation and no email is sent', async ({ page, request }) => {
     const email = newEmail('nobody')
     const screens = authScreens(page, 'en')
-    await page.goto('/auth/reset-password')
+    await openPublicPage(page, 'en', '/auth/reset-password')
     await screens.resetRequest.email.fill(email)
     await screens.resetRequest.submit.click()
     await expect(screens.heading('auth.resetRequest.sentTitle')).toBeVisible()

@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test'
 import { authScreens, expectPath, langs, newEmail } from './accounts-support.ts'
-import { browserLocale, intlTag } from './support/i18n.ts'
+import { browserLocale, intlTag, localePath } from './support/i18n.ts'
 import { productPhotoPng } from './support/images.ts'
+import { openPublicPage } from './support/public-page.ts'
 import { createGeneration, enterAsBeta, uploadAsset, waitForGeneration } from './support/studio.ts'
 
 test.describe.configure({ mode: 'parallel' })
@@ -46,9 +47,9 @@ for (const lang of langs) {
       await screens.header.accountMenu.click()
       await expect(page.getByRole('banner')).toContainText(email)
       await screens.header.signOut.click()
-      await expectPath(page, '/')
+      await expectPath(page, localePath(lang, '/'))
 
-      await page.goto('/auth/signin')
+      await openPublicPage(page, lang, '/auth/signin')
       await screens.signIn.email.fill(email)
       await screens.signIn.password.fill(password)
       await screens.signIn.submit.click()

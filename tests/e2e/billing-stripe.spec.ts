@@ -11,7 +11,7 @@ import {
   signUp,
 } from './app-support.ts'
 import { expectNoSeriousA11yViolations } from './support/axe.ts'
-import { browserLocale, formatCount, formatPrice, type Lang, langs } from './support/i18n.ts'
+import { browserLocale, formatCount, formatPrice, type Lang, langs, localePath } from './support/i18n.ts'
 import { stripeFakeURL, studioStripeBaseURL } from './support/servers.ts'
 
 // Billing on Stripe, clicked through as a seller does: the app's real Stripe SDK talks to the
@@ -82,7 +82,7 @@ for (const lang of langs) {
       // Two trips to the fake's pages and three axe runs.
       test.slow()
       await signUp(page, `stripe-plan-${lang}`)
-      await page.goto('/pricing')
+      await page.goto(localePath(lang, '/pricing'))
       await page
         .getByRole('button', { name: appMsg(lang, 'billing.plans.choose', { plan: 'Growth' }) })
         .click()

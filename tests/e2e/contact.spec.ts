@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test'
 import { actAsNewClient, outboxFor, storedContactMessages, uniqueEmail } from './support/clients.ts'
 import { contactForm } from './support/contact-form.ts'
 import { formatPrice, msg } from './support/i18n.ts'
+import { openPublicPage } from './support/public-page.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -16,7 +17,7 @@ test.describe('contact form in English', () => {
   }) => {
     const ip = await actAsNewClient(page)
     const email = uniqueEmail('enterprise')
-    await page.goto('/contact')
+    await openPublicPage(page, 'en', '/contact')
     const form = contactForm(page, 'en')
     await form.fill({
       name: 'Ayşe Yılmaz',
@@ -82,7 +83,7 @@ test.describe('contact form in English', () => {
     page.on('request', (r) => {
       if (r.url().endsWith('/api/contact')) posts.push(r.method())
     })
-    await page.goto('/contact')
+    await openPublicPage(page, 'en', '/contact')
     const form = contactForm(page, 'en')
     await form.submit.click()
 
@@ -108,7 +109,7 @@ test.describe('contact form in English', () => {
   })
 
   test('an empty email field is reported as required', async ({ page }) => {
-    await page.goto('/contact')
+    await openPublicPage(page, 'en', '/contact')
     const form = contactForm(page, 'en')
     await form.fill({ name: 'Mehmet', email: '', message: 'Hello' })
     await form.submit.click()
@@ -120,7 +121,7 @@ test.describe('contact form in English', () => {
 
   test('after sending, focus moves to the success message', async ({ page }) => {
     await actAsNewClient(page)
-    await page.goto('/contact')
+    await openPublicPage(page, 'en', '/contact')
     const form = contactForm(page, 'en')
     await form.fill({ name: 'Deniz', email: uniqueEmail('focus'), message: 'Hello' })
     await form.submit.click()
@@ -129,7 +130,7 @@ test.describe('contact form in English', () => {
 
   test('an invalid email address is pointed out on the email field', async ({ page }) => {
     await actAsNewClient(page)
-    await page.goto('/contact')
+    await openPublicPage(page, 'en', '/contact')
     const form = contactForm(page, 'en')
     await form.fill({ name: 'Mehmet', email: 'mehmet-at-example', message: 'Hello' })
     await form.submit.click()
@@ -150,7 +151,7 @@ test.describe('contact form in English', () => {
         body: JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error' } }),
       }),
     )
-    await page.goto('/contact')
+    await openPublicPage(page, 'en', '/contact')
     const form = contactForm(page, 'en')
     const email = uniqueEmail('failure')
     await form.fill({ name: 'Zeynep', email, inquiryLabel: 'Integrations', message: 'Do you support n11?' })
@@ -180,7 +181,7 @@ test.describe('contact form in English', () => {
     }
 
     // The sixth, through the form, is refused with the translated message.
-    await page.goto('/contact')
+    await openPublicPage(page, 'en', '/contact')
     const form = contactForm(page, 'en')
     await form.fill({ name: 'Burak', email, message: 'Message number 6' })
     await form.submit.click()
@@ -195,7 +196,7 @@ test.describe('contact form in English', () => {
   test('contact details show the support address, chat hours, setup price and response times', async ({
     page,
   }) => {
-    await page.goto('/contact')
+    await openPublicPage(page, 'en', '/contact')
     const aside = page.getByRole('complementary')
     const mail = aside.getByRole('link', { name: supportEmail })
     await expect(mail).toHaveAttribute('href', `mailto:${supportEmail}`)
@@ -214,7 +215,7 @@ test.describe('contact form in Turkish', () => {
   test('a message is sent in Turkish and stored with its language', async ({ page, request }) => {
     await actAsNewClient(page)
     const email = uniqueEmail('turkce')
-    await page.goto('/contact')
+    await openPublicPage(page, 'tr', '/contact')
     const form = contactForm(page, 'tr')
     await form.fill({
       name: 'İsmail Işık',
@@ -233,7 +234,7 @@ test.describe('contact form in Turkish', () => {
 
   test('errors and contact details are in Turkish', async ({ page }) => {
     await actAsNewClient(page)
-    await page.goto('/contact')
+    await openPublicPage(page, 'tr', '/contact')
     const form = contactForm(page, 'tr')
     await form.submit.click()
     await expect(form.name).toHaveAccessibleDescription(msg('tr', 'errors.field.required'))

@@ -13,7 +13,7 @@ import {
 } from './app-support.ts'
 import { expectNoSeriousA11yViolations } from './support/axe.ts'
 import { screenshotPath } from './support/clients.ts'
-import { browserLocale, formatCount, type Lang, langs } from './support/i18n.ts'
+import { browserLocale, formatCount, type Lang, langs, localePath } from './support/i18n.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -143,7 +143,7 @@ for (const lang of langs) {
       await expect(page.getByRole('meter')).toHaveCount(0)
       await expectNoSeriousA11yViolations(page)
       await page.getByRole('link', { name: appMsg(lang, 'app.welcome.viewPlans') }).click()
-      await expect(page).toHaveURL(/\/pricing$/)
+      await expect(page).toHaveURL(localePath(lang, '/pricing'))
     })
 
     test('alerts at 70, 90 and 100 % for images and videos, with the alert texts, meter colours and Buy More Credits', async ({

@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
-import { type Lang, msg } from './support/i18n.ts'
+import { type Lang, localePath, msg } from './support/i18n.ts'
+import { openPublicPage, waitForHydration } from './support/public-page.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -18,13 +19,14 @@ test.describe('with an English browser', () => {
     await expect(languageSelect(page, 'en')).toHaveValue('en')
   })
 
-  test('choosing Türkçe switches the page, and the choice is remembered until switched back', async ({
+  test('choosing Türkçe moves to the Turkish page, and the choice is remembered until switched back', async ({
     page,
   }) => {
-    await page.goto('/')
+    await openPublicPage(page, 'en', '/')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'landing.title'))
 
     await languageSelect(page, 'en').selectOption({ label: 'Türkçe' })
+    await expect(page).toHaveURL(localePath('tr', '/'))
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'landing.title'))
     await expect(page.locator('html')).toHaveAttribute('lang', 'tr')
     await expect(page.getByRole('link', { name: msg('tr', 'common.nav.accessApp') })).toBeVisible()
@@ -37,30 +39,43 @@ test.describe('with an English browser', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'landing.title'))
     await expect(languageSelect(page, 'tr')).toHaveValue('tr')
 
-    // So does a fresh navigation to another page.
-    await page.goto('/pricing')
+    // So does a fresh visit to the home page, and the links lead on to Turkish pages.
+    await page.goto('/')
+    await expect(page).toHaveURL(localePath('tr', '/'))
+    await waitForHydration(page)
+    await page
+      .getByRole('banner')
+      .getByRole('link', { name: msg('tr', 'common.nav.pricing') })
+      .click()
+    await expect(page).toHaveURL(localePath('tr', '/pricing'))
     await expect(page.locator('html')).toHaveAttribute('lang', 'tr')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'pricing.title'))
 
     // Switching back to English works the same way.
     await languageSelect(page, 'tr').selectOption({ label: 'English' })
+    await expect(page).toHaveURL(localePath('en', '/pricing'))
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'pricing.title'))
     await expect(page.locator('html')).toHaveAttribute('lang', 'en')
     expect(await storedLanguage(page)).toBe('en')
     await page.reload()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'pricing.title'))
     await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+    await page.goto('/')
+    await expect(page).toHaveURL(localePath('en', '/'))
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'landing.title'))
   })
 
   test('the language chosen in one tab is used by a new tab', async ({ page, context }) => {
-    await page.goto('/about')
+    await openPublicPage(page, 'en', '/about')
     await languageSelect(page, 'en').selectOption('tr')
+    await expect(page).toHaveURL(localePath('tr', '/about'))
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'pages.about.title'))
 
     const other = await context.newPage()
-    await other.goto('/faq')
+    await other.goto('/')
+    await expect(other).toHaveURL(localePath('tr', '/'))
     await expect(other.locator('html')).toHaveAttribute('lang', 'tr')
-    await expect(other.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'pages.faq.title'))
+    await expect(other.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'landing.title'))
   })
 
   test('the Most Popular badge is upper-cased with English rules', async ({ page }) => {
@@ -75,8 +90,8 @@ test.describe('with an English browser', () => {
 test.describe('with a Turkish browser', () => {
   test.use({ locale: 'tr-TR' })
 
-  test('the first visit starts in Turkish', async ({ page }) => {
-    await page.goto('/')
+  test('the Turkish home page is in Turkish', async ({ page }) => {
+    await page.goto(localePath('tr', '/'))
     await expect(page.locator('html')).toHaveAttribute('lang', 'tr')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'landing.title'))
     await expect(languageSelect(page, 'tr')).toHaveValue('tr')
@@ -84,16 +99,22 @@ test.describe('with a Turkish browser', () => {
   })
 
   test('a remembered English choice wins over the Turkish browser', async ({ page }) => {
-    await page.goto('/')
+    await openPublicPage(page, 'tr', '/')
     await languageSelect(page, 'tr').selectOption({ label: 'English' })
+    await expect(page).toHaveURL(localePath('en', '/'))
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'landing.title'))
     await page.reload()
     await expect(page.locator('html')).toHaveAttribute('lang', 'en')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'landing.title'))
+    // The app, which has no language in its URL, stays in English too: a signed-out visit goes
+    // to the English access page.
+    await page.goto('/app')
+    await expect(page).toHaveURL(localePath('en', '/access'))
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en')
   })
 
   test('the Most Popular badge is upper-cased with Turkish rules', async ({ page }) => {
-    await page.goto('/pricing')
+    await page.goto(localePath('tr', '/pricing'))
     const badge = page
       .getByRole('article', { name: 'Growth', exact: true })
       .getByText(msg('tr', 'plans.mostPopular'))

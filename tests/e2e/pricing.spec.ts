@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { plans } from '#shared/plans.ts'
-import { browserLocale, formatPrice, langs, msg } from './support/i18n.ts'
+import { browserLocale, formatPrice, langs, localePath, msg } from './support/i18n.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -9,7 +9,7 @@ for (const lang of langs) {
     test.use({ locale: browserLocale[lang] })
 
     test('shows one card per catalogue plan with its price, quotas and a way to start', async ({ page }) => {
-      await page.goto('/pricing')
+      await page.goto(localePath(lang, '/pricing'))
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg(lang, 'pricing.title'))
 
       const cards = page.getByRole('main').getByRole('article')
@@ -34,7 +34,7 @@ for (const lang of langs) {
         await expect(badge).toHaveCount(plan.isMostPopular ? 1 : 0)
 
         const getStarted = card.getByRole('link', { name: msg(lang, 'plans.getStarted') })
-        await expect(getStarted).toHaveAttribute('href', `/auth/signup?plan=${plan.id}`)
+        await expect(getStarted).toHaveAttribute('href', localePath(lang, `/auth/signup?plan=${plan.id}`))
       }
     })
   })
@@ -55,7 +55,7 @@ test.describe('Turkish number format', () => {
   test.use({ locale: 'tr-TR' })
 
   test('quotas use the Turkish thousands separator', async ({ page }) => {
-    await page.goto('/pricing')
+    await page.goto(localePath('tr', '/pricing'))
     const growth = page.getByRole('article', { name: 'Growth', exact: true })
     const thousand = new Intl.NumberFormat('tr-TR').format(1000)
     expect(thousand).toBe('1.000')

@@ -8,6 +8,7 @@ import {
   formatCount,
   formatPrice,
   langs,
+  localePath,
   msg,
   publicRoutes,
 } from './support/i18n.ts'
@@ -25,7 +26,7 @@ for (const lang of langs) {
       test(`${route.path} shows its title, the header and the footer, with no serious a11y violations`, async ({
         page,
       }) => {
-        await page.goto(route.path)
+        await page.goto(localePath(lang, route.path))
 
         const h1 = page.getByRole('heading', { level: 1 })
         await expect(h1).toBeVisible()
@@ -41,7 +42,7 @@ for (const lang of langs) {
         for (const link of footerLinks) {
           await expect(
             footer.getByRole('link', { name: msg(lang, link.label), exact: true }),
-          ).toHaveAttribute('href', link.to)
+          ).toHaveAttribute('href', localePath(lang, link.to))
         }
 
         if (route.path === '/contact') {
@@ -57,19 +58,19 @@ for (const lang of langs) {
     }
 
     test('the landing page leads into the app and teases the three plans', async ({ page }) => {
-      await page.goto('/')
+      await page.goto(localePath(lang, '/'))
 
       await expect(page.getByRole('link', { name: msg(lang, 'landing.ctaProduct') })).toHaveAttribute(
         'href',
-        '/access?next=/app/create',
+        localePath(lang, '/access?next=/app/create'),
       )
       await expect(page.getByRole('link', { name: msg(lang, 'landing.ctaFashion') })).toHaveAttribute(
         'href',
-        '/access?next=/app/fashion',
+        localePath(lang, '/access?next=/app/fashion'),
       )
       await expect(
         page.getByRole('banner').getByRole('link', { name: msg(lang, 'common.nav.accessApp') }),
-      ).toHaveAttribute('href', '/access')
+      ).toHaveAttribute('href', localePath(lang, '/access'))
 
       const teaser = page.getByRole('region', { name: msg(lang, 'pricing.teaserTitle') })
       await expect(teaser.getByRole('article')).toHaveCount(plans.length)
@@ -81,7 +82,7 @@ for (const lang of langs) {
       }
       await expect(teaser.getByRole('link', { name: msg(lang, 'pricing.teaserCta') })).toHaveAttribute(
         'href',
-        '/pricing',
+        localePath(lang, '/pricing'),
       )
     })
   })

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { screenshotPath } from './support/clients.ts'
-import { browserLocale, langs, msg, publicRoutes } from './support/i18n.ts'
+import { browserLocale, langs, localePath, msg, publicRoutes } from './support/i18n.ts'
+import { openPublicPage } from './support/public-page.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -11,7 +12,7 @@ for (const lang of langs) {
     test.use({ locale: browserLocale[lang] })
 
     test('the menu button opens the menu, and a navigation closes it', async ({ page }) => {
-      await page.goto('/')
+      await openPublicPage(page, lang, '/')
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg(lang, 'landing.title'))
 
       const header = page.getByRole('banner')
@@ -32,11 +33,11 @@ for (const lang of langs) {
       await expect(menu.getByRole('combobox', { name: msg(lang, 'common.language.label') })).toHaveValue(lang)
       await expect(menu.getByRole('link', { name: msg(lang, 'common.nav.accessApp') })).toHaveAttribute(
         'href',
-        '/access',
+        localePath(lang, '/access'),
       )
 
       await menu.getByRole('link', { name: msg(lang, 'common.nav.pricing') }).click()
-      await expect(page).toHaveURL('/pricing')
+      await expect(page).toHaveURL(localePath(lang, '/pricing'))
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg(lang, 'pricing.title'))
       await expect(menu).toBeHidden()
       await expect(header.getByRole('button', { name: msg(lang, 'common.nav.openMenu') })).toHaveAttribute(
@@ -46,7 +47,7 @@ for (const lang of langs) {
     })
 
     test('the close button closes the menu again', async ({ page }) => {
-      await page.goto('/features')
+      await openPublicPage(page, lang, '/features')
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
       await page.getByRole('button', { name: msg(lang, 'common.nav.openMenu') }).click()
       await expect(page.locator('#mobile-menu')).toBeVisible()
@@ -57,7 +58,7 @@ for (const lang of langs) {
     test('no public page scrolls sideways', async ({ page }) => {
       const overflowing: string[] = []
       for (const route of publicRoutes) {
-        await page.goto(route.path)
+        await page.goto(localePath(lang, route.path))
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg(lang, route.h1))
         const { scrollWidth, clientWidth } = await page.evaluate(() => ({
           scrollWidth: document.documentElement.scrollWidth,
@@ -77,12 +78,13 @@ test.describe('phone language switch', () => {
   test.use({ locale: 'en-US' })
 
   test('choosing Türkçe in the menu switches the page', async ({ page }) => {
-    await page.goto('/')
+    await openPublicPage(page, 'en', '/')
     await page.getByRole('button', { name: msg('en', 'common.nav.openMenu') }).click()
     await page
       .locator('#mobile-menu')
       .getByRole('combobox', { name: msg('en', 'common.language.label') })
       .selectOption({ label: 'Türkçe' })
+    await expect(page).toHaveURL(localePath('tr', '/'))
     await expect(page.locator('html')).toHaveAttribute('lang', 'tr')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'landing.title'))
   })

@@ -11,7 +11,7 @@ import {
   signUpWithPlan,
 } from './app-support.ts'
 import { expectNoSeriousA11yViolations } from './support/axe.ts'
-import { browserLocale, type Lang, langs } from './support/i18n.ts'
+import { browserLocale, type Lang, langs, localePath } from './support/i18n.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -167,7 +167,9 @@ for (const lang of langs) {
       const theirs = await elsewherePage.request.get('/api/session')
       expect(((await theirs.json()) as { user: unknown }).user).toBeNull()
       await elsewherePage.goto('/settings')
-      await expect(elsewherePage).toHaveURL(/\/access\?next=%2Fsettings$/)
+      await expect(elsewherePage).toHaveURL(
+        (url) => url.pathname === localePath(lang, '/access') && url.search === '?next=%2Fsettings',
+      )
       await elsewhere.close()
 
       // The new password works in a fresh browser; the old one no longer does.

@@ -1,22 +1,86 @@
+import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
-import type { Hono } from 'hono'
+import type { Context, Hono } from 'hono'
+import { getCookie } from 'hono/cookie'
+import {
+  languageCookie,
+  localePrefix,
+  localizedPath,
+  originPlaceholder,
+  prerenderedFile,
+  publicPageOf,
+} from '#shared/public-pages.ts'
 import type { AppEnv } from './context.ts'
+import { robotsTxt, sitemapXml } from './public-site.ts'
+import { cspDirectives, cspHeader } from './security-headers.ts'
 
 /**
- * Serves the built web app: hashed assets cached for a year, other files for an hour, and
- * index.html (never cached) for every other GET, so client-side routes work on reload.
+ * Serves the built web app: hashed assets cached for a year, other files for an hour; each
+ * public page's prerendered HTML at its URL in each language (docs/decisions/0032-public-pages-per-language.md),
+ * with robots.txt and sitemap.xml; and index.html (never cached) for every other GET, so the
+ * app's client-side routes work on reload.
  */
-export function mountWebApp(app: Hono<AppEnv>, webDistDir: string): void {
+/** `publicUrl` is asked each time: with PORT=0 it is known only once the server listens. */
+export function mountWebApp(
+  app: Hono<AppEnv>,
+  options: { webDistDir: string; publicUrl: () => string; isProduction: boolean },
+): void {
+  const { webDistDir, publicUrl } = options
   const root = resolve(webDistDir)
   const indexPath = join(root, 'index.html')
+
+  app.get('/robots.txt', (c) => {
+    c.header('Cache-Control', 'public, max-age=3600')
+    return c.text(robotsTxt(publicUrl()))
+  })
+  app.get('/sitemap.xml', (c) => {
+    c.header('Cache-Control', 'public, max-age=3600')
+    c.header('Content-Type', 'application/xml; charset=utf-8')
+    return c.body(sitemapXml(publicUrl()))
+  })
 
   // Before the first build there is nothing to serve but the hint below.
   if (existsSync(root)) mountFiles(app, root)
 
+  // Read once, with the public origin put in (the build could not know it), and a CSP that
+  // allows the page's inline stylesheet (the build inlines it: one request fewer before first paint).
+  const pages = new Map<string, { html: string; csp: string } | null>()
+  const prerendered = (file: string) => {
+    let page = pages.get(file)
+    if (page === undefined) {
+      const path = join(root, 'pages', file)
+      page = existsSync(path)
+        ? prerenderedPage(readFileSync(path, 'utf8'), publicUrl(), options.isProduction)
+        : null
+      pages.set(file, page)
+    }
+    return page
+  }
+
   let indexHtml: string | undefined
   app.get('*', (c) => {
+    const path = c.req.path
+    const query = new URL(c.req.url).search
+    const languageHome = localizedPath('tr', '/')
+    if (path === localePrefix.tr) return c.redirect(`${languageHome}${query}`, 301)
+    // A public page asked for with a trailing slash has one address: without it.
+    if (path.length > 1 && path.endsWith('/') && path !== languageHome && publicPageOf(path.slice(0, -1))) {
+      return c.redirect(`${path.slice(0, -1)}${query}`, 301)
+    }
+    if (path === '/') {
+      const redirect = rememberedLanguageHome(c)
+      if (redirect) return redirect
+    }
+    const match = publicPageOf(path)
+    const page = match ? prerendered(prerenderedFile(match.locale, match.page)) : null
+    if (page) {
+      c.header('Cache-Control', 'no-cache')
+      c.header('Content-Security-Policy', page.csp)
+      if (path === '/') c.header('Vary', 'Cookie')
+      return c.html(page.html)
+    }
     if (indexHtml === undefined && existsSync(indexPath)) indexHtml = readFileSync(indexPath, 'utf8')
     if (indexHtml === undefined) {
       return c.text('The web app is not built yet. Run `npm run build` (npm start does this for you).', 503)
@@ -24,6 +88,32 @@ export function mountWebApp(app: Hono<AppEnv>, webDistDir: string): void {
     c.header('Cache-Control', 'no-cache')
     return c.html(indexHtml)
   })
+}
+
+/** A prerendered page as served: the origin filled in; its inline styles allowed by their hashes. */
+function prerenderedPage(file: string, origin: string, isProduction: boolean): { html: string; csp: string } {
+  const html = file.replaceAll(originPlaceholder, origin)
+  const hashes = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+    (match) =>
+      `'sha256-${createHash('sha256')
+        .update(match[1] ?? '')
+        .digest('base64')}'`,
+  )
+  const directives = cspDirectives({ isProduction })
+  return { html, csp: cspHeader({ ...directives, styleSrc: [...(directives.styleSrc ?? []), ...hashes] }) }
+}
+
+/**
+ * `/` for someone who last read Vitrin in Turkish (the cookie the web app sets): a redirect to
+ * `/tr/`. Nothing else redirects by language, so there is no loop, and a crawler (no cookie)
+ * always gets the page at the address it asked for.
+ */
+function rememberedLanguageHome(c: Context<AppEnv>): Response | null {
+  const remembered = getCookie(c, languageCookie)
+  if (remembered !== 'tr') return null
+  c.header('Vary', 'Cookie')
+  c.header('Cache-Control', 'no-cache')
+  return c.redirect(`${localizedPath('tr', '/')}${new URL(c.req.url).search}`, 302)
 }
 
 function mountFiles(app: Hono<AppEnv>, root: string): void {
@@ -43,8 +133,9 @@ function mountFiles(app: Hono<AppEnv>, root: string): void {
     '*',
     serveStatic({
       root,
-      // index.html is served by the fallback below, uncached.
-      rewriteRequestPath: (path) => (path === '/' || path === '/index.html' ? '/__no_such_file__' : path),
+      // index.html and the prerendered pages are served by the routes below, at their own URLs.
+      rewriteRequestPath: (path) =>
+        path === '/' || path === '/index.html' || path.startsWith('/pages/') ? '/__no_such_file__' : path,
       onFound: (_path, c) => {
         c.header('Cache-Control', 'public, max-age=3600')
       },

@@ -1,8 +1,10 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   formatNumber,
   formatUsd,
   interpolate,
+  intlFormatters,
   listMessageKeys,
   lookupMessage,
   type Messages,
@@ -85,6 +87,25 @@ describe('number and currency formatting', () => {
     expect(formatUsd('tr', 299)).toBe(tr.format(299))
     expect(formatUsd('tr', 1299)).toBe(tr.format(1299))
     expect(formatUsd('tr', 1299)).toContain('1.299')
+  })
+
+  it('writes every whole number and price exactly as Intl does, in both languages', () => {
+    const wholeNumbers = fc.oneof(
+      fc.integer(),
+      fc.integer({ min: -1_000_000_000_000, max: 1_000_000_000_000 }),
+    )
+    fc.assert(
+      fc.property(fc.constantFrom('en' as const, 'tr' as const), wholeNumbers, (locale, value) => {
+        expect(formatNumber(locale, value)).toBe(intlFormatters.number(locale, value))
+        expect(formatUsd(locale, value)).toBe(intlFormatters.usd(locale, value))
+      }),
+      { numRuns: 2000 },
+    )
+    // Fractions go to Intl itself, rounding included.
+    for (const value of [99.5, -1.5, 0.4, 1234.56]) {
+      expect(formatUsd('tr', value)).toBe(intlFormatters.usd('tr', value))
+      expect(formatNumber('en', value)).toBe(intlFormatters.number('en', value))
+    }
   })
 })
 

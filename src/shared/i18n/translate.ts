@@ -40,17 +40,57 @@ export function translate(messages: Messages, locale: Locale, key: string, vars?
   return template === undefined ? key : interpolate(template, locale, vars)
 }
 
+/**
+ * One formatter per language and style, made on first use: building an Intl.NumberFormat costs
+ * far more than formatting with it, and a page formats dozens of numbers as it renders.
+ */
+function cached<T>(make: (locale: Locale) => T): (locale: Locale) => T {
+  const made = new Map<Locale, T>()
+  return (locale) => {
+    let formatter = made.get(locale)
+    if (!formatter) {
+      formatter = make(locale)
+      made.set(locale, formatter)
+    }
+    return formatter
+  }
+}
+
+const numberFormat = cached((locale) => new Intl.NumberFormat(intlTag[locale]))
+const usdFormat = cached(
+  (locale) =>
+    new Intl.NumberFormat(intlTag[locale], { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }),
+)
+
+/** How each language groups thousands, as Intl writes whole numbers ("1,000" / "1.000"). */
+const thousandsSeparator: Record<Locale, string> = { en: ',', tr: '.' }
+
+/**
+ * A whole number grouped by hand, exactly as Intl.NumberFormat writes it (a property test holds
+ * the two equal): a page's first formatter would otherwise load the language's number data
+ * while it hydrates, a long task on a slow phone.
+ */
+function groupedInteger(locale: Locale, value: number): string | null {
+  if (!Number.isSafeInteger(value)) return null
+  const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+(?!\d))/g, thousandsSeparator[locale])
+  return value < 0 ? `-${digits}` : digits
+}
+
 export function formatNumber(locale: Locale, value: number): string {
-  return new Intl.NumberFormat(intlTag[locale]).format(value)
+  return groupedInteger(locale, value) ?? numberFormat(locale).format(value)
 }
 
 /** Whole-dollar prices, written as each language writes them ("$1,000" in English, "$1.000" in Turkish). */
 export function formatUsd(locale: Locale, value: number): string {
-  return new Intl.NumberFormat(intlTag[locale], {
-    style: 'currency',
-    currency: 'USD',
-    maximumFractionDigits: 0,
-  }).format(value)
+  const grouped = groupedInteger(locale, Math.abs(value))
+  if (grouped === null || !Number.isInteger(value)) return usdFormat(locale).format(value)
+  return value < 0 ? `-$${grouped}` : `$${grouped}`
+}
+
+/** The formatters Intl would use, for the test that holds the hand-grouped ones equal to them. */
+export const intlFormatters = {
+  number: (locale: Locale, value: number) => numberFormat(locale).format(value),
+  usd: (locale: Locale, value: number) => usdFormat(locale).format(value),
 }
 
 /** Upper-cases with the language's own rules (Turkish i → İ, ı → I). */

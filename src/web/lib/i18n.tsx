@@ -16,9 +16,24 @@ import {
   type MessageVars,
   translate,
 } from '#shared/i18n/translate.ts'
+import { languageCookie } from '#shared/public-pages.ts'
 
 /** localStorage key holding the chosen language; `public/lang-init.js` reads the same key. */
 export const languageStorageKey = 'vitrin.lang'
+
+/**
+ * Remembers the language a visitor reads Vitrin in: in localStorage for the app (lang-init.js
+ * reads it) and in a cookie the server reads to send `/` to `/tr/` on a later visit.
+ */
+export function rememberLocale(locale: Locale): void {
+  try {
+    window.localStorage.setItem(languageStorageKey, locale)
+  } catch {
+    // Storage can be unavailable (private mode); the choice then lasts for this page only.
+  }
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from browsers sellers still use
+  document.cookie = `${languageCookie}=${locale}; path=/; max-age=31536000; samesite=lax`
+}
 
 /** Loads one language's messages; each language is its own chunk, so only one is downloaded. */
 export async function loadMessages(locale: Locale): Promise<AppMessages> {
@@ -58,6 +73,11 @@ export function ensureAllMessages(locale: Locale = detectInitialLocale()): Promi
   return pending
 }
 
+/** A language's full messages, if ensureAllMessages has loaded them. */
+export function loadedMessages(locale: Locale): AppMessages | undefined {
+  return loadedCatalogues.get(locale)
+}
+
 /** The language to start with: `<html lang>` as set by lang-init.js before first paint. */
 export function detectInitialLocale(): Locale {
   const fromDocument = document.documentElement.lang
@@ -81,8 +101,11 @@ export function I18nProvider(props: { locale: Locale; messages: AppMessages; chi
   // it renders (pages await the same promise after this listener was added).
   // biome-ignore lint/correctness/useExhaustiveDependencies: registered once; later locales come through setLocale
   useLayoutEffect(() => {
+    // Unchanged text keeps the same state, so a page hydrated with the full text is not re-rendered.
     const listener = (locale: Locale, messages: AppMessages) =>
-      setState((current) => (current.locale === locale ? { locale, messages } : current))
+      setState((current) =>
+        current.locale === locale && current.messages !== messages ? { locale, messages } : current,
+      )
     fullListeners.add(listener)
     // It may have arrived before this provider was mounted.
     const loaded = loadedCatalogues.get(props.locale)
@@ -94,11 +117,7 @@ export function I18nProvider(props: { locale: Locale; messages: AppMessages; chi
 
   const setLocale = useCallback(async (locale: Locale) => {
     const messages = await ensureAllMessages(locale)
-    try {
-      window.localStorage.setItem(languageStorageKey, locale)
-    } catch {
-      // Storage can be unavailable (private mode); the choice then lasts for this page only.
-    }
+    rememberLocale(locale)
     document.documentElement.lang = locale
     setState({ locale, messages })
   }, [])

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import { PageSpinner } from '#web/components/layout/root-layout.tsx'
+import { useLocalizedHref } from './localized-paths.ts'
 import { useSession } from './session.tsx'
 
 /** Where a signed-out visitor of `pathname` is sent: /access, remembering the page (but not for /app itself). */
@@ -13,8 +14,9 @@ export function accessPathFor(pathname: string, search: string): string {
 export function RequireSession(props: { children: ReactNode }) {
   const session = useSession()
   const location = useLocation()
+  const localized = useLocalizedHref()
   if (session.status === 'loading') return <PageSpinner />
   if (session.status === 'signed-out')
-    return <Navigate to={accessPathFor(location.pathname, location.search)} replace />
+    return <Navigate to={localized(accessPathFor(location.pathname, location.search))} replace />
   return props.children
 }

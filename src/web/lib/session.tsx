@@ -40,6 +40,18 @@ export type Session = SessionState & {
 
 const SessionContext = createContext<Session | null>(null)
 
+async function askServer(): Promise<SessionState> {
+  try {
+    const response = await apiRequest<SessionResponse>('/api/session')
+    return response.user
+      ? { status: 'signed-in', user: response.user, sessionEndsAt: response.sessionEndsAt ?? null }
+      : signedOut
+  } catch {
+    // Unreachable server: treat as signed out; guarded pages send the user to /access.
+    return signedOut
+  }
+}
+
 /** Knows who is signed in, from the server (the session cookie is httpOnly). */
 export function SessionProvider(props: { children: ReactNode }) {
   const [state, setState] = useState<SessionState>({ status: 'loading', user: null, sessionEndsAt: null })
@@ -58,17 +70,7 @@ export function SessionProvider(props: { children: ReactNode }) {
   }, [])
 
   const refresh = useCallback(async () => {
-    try {
-      const response = await apiRequest<SessionResponse>('/api/session')
-      setState(
-        response.user
-          ? { status: 'signed-in', user: response.user, sessionEndsAt: response.sessionEndsAt ?? null }
-          : signedOut,
-      )
-    } catch {
-      // Unreachable server: treat as signed out; guarded pages send the user to /access.
-      setState(signedOut)
-    }
+    setState(await askServer())
   }, [])
 
   const signOut = useCallback(
@@ -82,9 +84,11 @@ export function SessionProvider(props: { children: ReactNode }) {
     [setUser],
   )
 
+  // The first answer is applied in a transition: on a prerendered page it re-renders what the
+  // visitor is already reading (signed in, the header changes), in slices that never block input.
   useEffect(() => {
-    void refresh()
-  }, [refresh])
+    void askServer().then((next) => startTransition(() => setState(next)))
+  }, [])
 
   // Any call answered 401 means the session ended elsewhere (a password change, expiry): ask
   // again, and the page guard sends a signed-out user to /access.

@@ -4,6 +4,7 @@ import type { FieldReason } from '#shared/validation.ts'
 import { ApiError } from './api-client.ts'
 import { errorMessageKey } from './error-message.ts'
 import { useI18n } from './i18n.tsx'
+import { useHydrated } from './use-hydrated.ts'
 
 /** A form's values: one string per field, by the field's name. */
 export type FormValues = Record<string, string>
@@ -71,10 +72,15 @@ export type Form<Values extends FormValues, Reason extends string> = {
   isBusy: boolean
   /** Back to the initial values, no errors, idle. */
   reset: () => void
-  /** Spread on the <form>: its ref, noValidate (the form checks itself) and onSubmit. */
+  /**
+   * Spread on the <form>: its ref, noValidate (the form checks itself) and onSubmit; and `inert`
+   * while a prerendered page hydrates, so nothing can be typed into it that React would then
+   * drop, and it cannot be sent the browser's way (a GET with every field, passwords too, in the URL).
+   */
   formProps: {
     ref: RefObject<HTMLFormElement | null>
     noValidate: true
+    inert: boolean
     onSubmit: (event: FormEvent<HTMLFormElement>) => void
   }
 }
@@ -94,6 +100,7 @@ export function useForm<Values extends FormValues, Reason extends string = Field
   type Field = keyof Values & string
   const { t } = useI18n()
   const formRef = useRef<HTMLFormElement>(null)
+  const isHydrated = useHydrated()
   const [values, setValues] = useState<Values>(options.initialValues)
   const [errors, setErrors] = useState<FieldErrors<Field, Reason>>({})
   const [failure, setFailure] = useState<{ key: TKey; code: string | null } | null>(null)
@@ -211,6 +218,7 @@ export function useForm<Values extends FormValues, Reason extends string = Field
     formProps: {
       ref: formRef,
       noValidate: true,
+      inert: !isHydrated,
       onSubmit: (event) => void handleSubmit(event),
     },
   }

@@ -12,6 +12,7 @@ import trLanding from '#shared/i18n/locales/tr/landing.json' with { type: 'json'
 import trPages from '#shared/i18n/locales/tr/pages.json' with { type: 'json' }
 import trPlans from '#shared/i18n/locales/tr/plans.json' with { type: 'json' }
 import trPricing from '#shared/i18n/locales/tr/pricing.json' with { type: 'json' }
+import { localizedPath, publicPages } from '#shared/public-pages.ts'
 
 export type Lang = 'en' | 'tr'
 export const langs: readonly Lang[] = ['en', 'tr']
@@ -40,8 +41,24 @@ const messages = {
 
 export const intlTag: Record<Lang, string> = { en: 'en-US', tr: 'tr-TR' }
 
-/** The browser locale that makes a first visit start in this language. */
+/**
+ * The browser locale: the language the app (/app…, /settings, /billing) starts in when none is
+ * remembered. A public page's language comes from its URL instead (`localePath`).
+ */
 export const browserLocale = intlTag
+
+/**
+ * A public page's address in a language, query and hash kept: `localePath('tr', '/access?next=/app')`
+ * is `/tr/access?next=/app`. The URL, not the browser, names a public page's language
+ * (docs/decisions/0032-public-pages-per-language.md). Throws for a path that is not a public page,
+ * so a typo cannot quietly test the English page.
+ */
+export function localePath(lang: Lang, path: string): string {
+  const cut = path.search(/[?#]/)
+  const pathname = cut === -1 ? path : path.slice(0, cut)
+  if (!publicPages.some((page) => page.path === pathname)) throw new Error(`${pathname} is not a public page`)
+  return localizedPath(lang, pathname) + (cut === -1 ? '' : path.slice(cut))
+}
 
 /** Looks up a dotted key in a locale file and fills `{{name}}` placeholders; throws for a missing key. */
 export function msg(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {

@@ -7,6 +7,7 @@ import { authScreens, expectPath } from '../accounts-support.ts'
 import { uniqueClientIp } from './clients.ts'
 import { intlTag, type Lang } from './i18n.ts'
 import type { TestFile } from './images.ts'
+import { openPublicPage } from './public-page.ts'
 
 // Signed-in studio pages for specs on either app (servers.ts), and the API steps specs take
 // through the page's request context, which shares the page's cookies and client address.
@@ -22,7 +23,7 @@ export type BetaOptions = {
   throughForm?: boolean
   /** With `throughForm`: where the form sends the page afterwards (default /app). */
   next?: string
-  /** With `throughForm`: the language the page is in, to find the form's labels (default en). */
+  /** With `throughForm`: the language of the access page it opens (`/tr/access` for Turkish) and of its labels (default en). */
   lang?: Lang
 }
 
@@ -42,8 +43,9 @@ export async function enterAsBeta(page: Page, options: BetaOptions = {}): Promis
   await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': uniqueClientIp() })
   if (options.throughForm) {
     const next = options.next ?? '/app'
-    const { access } = authScreens(page, options.lang ?? 'en')
-    await page.goto(`/access?${new URLSearchParams({ next })}`)
+    const lang = options.lang ?? 'en'
+    const { access } = authScreens(page, lang)
+    await openPublicPage(page, lang, `/access?${new URLSearchParams({ next })}`)
     await access.code.fill(code)
     await access.submit.click()
     await expectPath(page, next)

@@ -3,6 +3,7 @@ import { enqueueEmail, type Mailer } from '#server/email/outbox.ts'
 import { translateFor } from '#server/i18n.ts'
 import type { Logger } from '#server/logger.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
+import { localizedPath } from '#shared/public-pages.ts'
 
 export type PasswordResetEmail = { email: string; token: string; locale: Locale }
 
@@ -16,7 +17,9 @@ export async function sendPasswordResetEmail(
   input: PasswordResetEmail,
   log?: Logger,
 ): Promise<void> {
-  const link = `${deps.publicUrl}/auth/reset-password/confirm?token=${encodeURIComponent(input.token)}`
+  // The page in the email's language: /tr/auth/reset-password/confirm for a Turkish reader.
+  const page = localizedPath(input.locale, '/auth/reset-password/confirm')
+  const link = `${deps.publicUrl}${page}?token=${encodeURIComponent(input.token)}`
   const id = await enqueueEmail(deps.db, {
     kind: 'password_reset',
     to: input.email,

@@ -2,14 +2,12 @@ import { Container } from '#web/components/ui/container.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { ContactPrompt, ProseSection } from '#web/components/ui/prose.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 const storySections = ['name', 'who', 'team'] as const
 const principles = ['honest', 'failures', 'data', 'simple'] as const
 
 export function AboutPage() {
   const { t } = useI18n()
-  useDocumentTitle(t('common.footer.about'))
   return (
     <>
       <PageHeader title={t('pages.about.title')} subtitle={t('pages.about.subtitle')} />

@@ -5,7 +5,6 @@ import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { ContactForm } from '#web/features/contact/components/contact-form.tsx'
 import { apiRequest } from '#web/lib/api-client.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 const professionalSetupUsd = 2500
 
@@ -20,7 +19,6 @@ function InfoCard(props: { title: string; children: React.ReactNode }) {
 
 export function ContactPage() {
   const { t, formatUsd } = useI18n()
-  useDocumentTitle(t('common.footer.contact'))
   const [supportEmail, setSupportEmail] = useState<string | null>(null)
 
   useEffect(() => {

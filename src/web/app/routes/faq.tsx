@@ -4,25 +4,7 @@ import { Container } from '#web/components/ui/container.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { ContactPrompt } from '#web/components/ui/prose.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { useDocumentTitle } from '#web/lib/use-document-title.ts'
-
-type ItemId =
-  | 'photos'
-  | 'formats'
-  | 'failed'
-  | 'commercial'
-  | 'quota'
-  | 'seo'
-  | 'plan'
-  | 'byok'
-  | 'training'
-  | 'languages'
-
-const groups: { id: 'results' | 'plans' | 'data'; items: ItemId[] }[] = [
-  { id: 'results', items: ['photos', 'formats', 'failed', 'commercial'] },
-  { id: 'plans', items: ['quota', 'seo', 'plan', 'byok'] },
-  { id: 'data', items: ['training', 'languages'] },
-]
+import { faqGroups as groups, type FaqItemId as ItemId } from '../faq-items.ts'
 
 function FaqItem(props: { question: string; children: ReactNode }) {
   return (
@@ -47,7 +29,6 @@ function FaqItem(props: { question: string; children: ReactNode }) {
 
 export function FaqPage() {
   const { t } = useI18n()
-  useDocumentTitle(t('pages.faq.title'))
 
   const answer = (id: ItemId): ReactNode => {
     if (id !== 'quota') return <p>{t(`pages.faq.items.${id}.answer`)}</p>

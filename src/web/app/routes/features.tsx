@@ -5,7 +5,6 @@ import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 type FeatureId = 'image' | 'video' | 'seo' | 'fashion' | 'library' | 'plans'
 
@@ -98,7 +97,6 @@ function CheckList(props: { items: string[] }) {
 
 export function FeaturesPage() {
   const { t } = useI18n()
-  useDocumentTitle(t('common.nav.features'))
   const vars = { plan: getPlan('growth').name }
 
   /** What a feature's card shows besides its list of points. */

@@ -5,7 +5,6 @@ import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { PlanCard } from '#web/features/plans/components/plan-card.tsx'
 import { ensureAllMessages, useI18n } from '#web/lib/i18n.tsx'
-import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 /** A stylised drawing of the idea (a plain shot becoming a styled scene); not a generated result. */
 function HeroIllustration() {
@@ -57,7 +56,6 @@ const steps: { n: number; title: TKey; body: TKey }[] = [
 
 export function LandingPage() {
   const { t, locale } = useI18n()
-  useDocumentTitle(undefined)
   // Once the landing page is up, fetch the other pages' text so the next click is instant.
   useEffect(() => {
     void ensureAllMessages(locale)

@@ -9,13 +9,13 @@ import { leaveFor } from '#web/features/billing/leave-for.ts'
 import { hasPaidPlan, planChangeFor } from '#web/features/billing/plan-change.ts'
 import { PlanCard } from '#web/features/plans/components/plan-card.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 import { useSession } from '#web/lib/session.tsx'
-import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 import { useResource } from '#web/lib/use-resource.ts'
 
 export function PricingPage() {
   const { t } = useI18n()
-  useDocumentTitle(t('common.nav.pricing'))
+  const localized = useLocalizedHref()
   const session = useSession()
   const isSignedIn = session.status === 'signed-in'
   const [searchParams] = useSearchParams()
@@ -66,7 +66,7 @@ export function PricingPage() {
         <p className="mt-10 text-center text-sm text-slate-600">{t('pricing.quotaNote')}</p>
         <p className="mt-2 text-center text-sm text-slate-600">
           {t('pricing.enterprise')}
-          <Link to="/contact" className="font-semibold text-brand-700 hover:underline">
+          <Link to={localized('/contact')} className="font-semibold text-brand-700 hover:underline">
             {t('pricing.enterpriseLink')}
           </Link>
         </p>

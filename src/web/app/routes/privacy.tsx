@@ -2,13 +2,11 @@ import { Container } from '#web/components/ui/container.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { ContactPrompt, ProseList, ProseNote, ProseSection } from '#web/components/ui/prose.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 const paragraphSections = ['where', 'providers', 'training', 'cookies', 'security', 'choices'] as const
 
 export function PrivacyPage() {
   const { t } = useI18n()
-  useDocumentTitle(t('pages.privacy.title'))
   return (
     <>
       <PageHeader title={t('pages.privacy.title')} subtitle={t('pages.privacy.subtitle')} />

@@ -1,12 +1,14 @@
 import { useSearchParams } from 'react-router'
 import { ResetConfirmForm } from '#web/features/auth/components/reset-confirm-form.tsx'
-import { useI18n } from '#web/lib/i18n.tsx'
-import { useDocumentTitle } from '#web/lib/use-document-title.ts'
+import { useHydrated } from '#web/lib/use-hydrated.ts'
 
-/** /auth/reset-password/confirm?token=…: the page the reset email links to. */
+/**
+ * /auth/reset-password/confirm?token=…: the page the reset email links to. Prerendered, it shows
+ * the form; once hydrated it is remounted with the link's token (or says the link does not work).
+ */
 export function ResetPasswordConfirmPage() {
-  const { t } = useI18n()
-  useDocumentTitle(t('auth.resetConfirm.documentTitle'))
   const [params] = useSearchParams()
-  return <ResetConfirmForm token={params.get('token')} />
+  const isHydrated = useHydrated()
+  if (!isHydrated) return <ResetConfirmForm key="prerendered" token="" isPrerendered />
+  return <ResetConfirmForm key="link" token={params.get('token')} />
 }

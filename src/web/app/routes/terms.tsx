@@ -3,13 +3,11 @@ import { Container } from '#web/components/ui/container.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { ContactPrompt, ProseNote, ProseSection } from '#web/components/ui/prose.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 const laterSections = ['ai', 'plans', 'byok', 'service'] as const
 
 export function TermsPage() {
   const { t } = useI18n()
-  useDocumentTitle(t('pages.terms.title'))
   return (
     <>
       <PageHeader title={t('pages.terms.title')} subtitle={t('pages.terms.subtitle')} />

@@ -2,6 +2,8 @@ import { Suspense, useEffect, useRef } from 'react'
 import { Outlet, useLocation } from 'react-router'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useLanguageOfUrl } from '#web/lib/localized-paths.ts'
+import { usePublicPageHead } from '#web/lib/public-page-head.ts'
 import { SiteFooter } from './site-footer.tsx'
 import { SiteHeader } from './site-header.tsx'
 
@@ -9,6 +11,8 @@ import { SiteHeader } from './site-header.tsx'
 export function RootLayout() {
   const { t } = useI18n()
   const location = useLocation()
+  useLanguageOfUrl()
+  usePublicPageHead()
 
   const lastPathname = useRef(location.pathname)
 

@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import type { TKey } from '#shared/i18n/messages.ts'
 import { Container } from '#web/components/ui/container.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 import { Logo } from './logo.tsx'
 
 const columns: { title: TKey; links: { to: string; label: TKey }[] }[] = [
@@ -32,6 +33,7 @@ const columns: { title: TKey; links: { to: string; label: TKey }[] }[] = [
 /** The footer on every page. */
 export function SiteFooter() {
   const { t } = useI18n()
+  const localized = useLocalizedHref()
   return (
     <footer className="mt-auto border-t border-slate-200 bg-slate-50">
       <Container className="grid gap-10 py-12 md:grid-cols-4">
@@ -46,7 +48,7 @@ export function SiteFooter() {
               {column.links.map((link) => (
                 <li key={link.to}>
                   <Link
-                    to={link.to}
+                    to={localized(link.to)}
                     className="rounded text-sm text-slate-600 hover:text-brand-700 hover:underline"
                   >
                     {t(link.label)}

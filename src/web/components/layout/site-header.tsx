@@ -3,6 +3,7 @@ import { Link, NavLink, useLocation, useNavigate } from 'react-router'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 import { useSession } from '#web/lib/session.tsx'
 import { LanguageSelect } from './language-select.tsx'
 import { Logo } from './logo.tsx'
@@ -43,6 +44,7 @@ export function SiteHeader() {
   const session = useSession()
   const navigate = useNavigate()
   const isSignedIn = session.status === 'signed-in'
+  const localized = useLocalizedHref()
 
   // A navigation closes the phone menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input
@@ -53,7 +55,7 @@ export function SiteHeader() {
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur">
       <Container className="flex h-16 items-center justify-between gap-4">
-        <Link to="/" className="rounded-md text-brand-950" aria-label={t('common.nav.home')}>
+        <Link to={localized('/')} className="rounded-md text-brand-950" aria-label={t('common.nav.home')}>
           <Logo />
         </Link>
         <nav aria-label={t('common.nav.main')} className="hidden items-center gap-1 md:flex">
@@ -61,10 +63,10 @@ export function SiteHeader() {
             <AppLinks />
           ) : (
             <>
-              <NavLink to="/features" className={navLinkClass}>
+              <NavLink to={localized('/features')} className={navLinkClass}>
                 {t('common.nav.features')}
               </NavLink>
-              <NavLink to="/pricing" className={navLinkClass}>
+              <NavLink to={localized('/pricing')} className={navLinkClass}>
                 {t('common.nav.pricing')}
               </NavLink>
             </>
@@ -117,10 +119,10 @@ export function SiteHeader() {
               </>
             ) : (
               <>
-                <NavLink to="/features" className={navLinkClass}>
+                <NavLink to={localized('/features')} className={navLinkClass}>
                   {t('common.nav.features')}
                 </NavLink>
-                <NavLink to="/pricing" className={navLinkClass}>
+                <NavLink to={localized('/pricing')} className={navLinkClass}>
                   {t('common.nav.pricing')}
                 </NavLink>
               </>
@@ -131,7 +133,7 @@ export function SiteHeader() {
                 <button
                   type="button"
                   className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100"
-                  onClick={() => void session.signOut(() => navigate('/', { replace: true }))}
+                  onClick={() => void session.signOut(() => navigate(localized('/'), { replace: true }))}
                 >
                   {t('common.nav.signOut')}
                 </button>

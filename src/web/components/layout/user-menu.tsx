@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 import { useSession } from '#web/lib/session.tsx'
 
 /** The signed-in user's menu: who is signed in, Settings, Billing, Sign Out. Closes on Escape or outside click. */
@@ -8,6 +9,7 @@ export function UserMenu() {
   const { t } = useI18n()
   const session = useSession()
   const navigate = useNavigate()
+  const localized = useLocalizedHref()
   const [isOpen, setOpen] = useState(false)
   const menuId = useId()
   const rootRef = useRef<HTMLDivElement>(null)
@@ -39,7 +41,7 @@ export function UserMenu() {
 
   async function handleSignOut() {
     setOpen(false)
-    await session.signOut(() => navigate('/', { replace: true }))
+    await session.signOut(() => navigate(localized('/'), { replace: true }))
   }
 
   const itemClass =

@@ -1,5 +1,6 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react'
 import { Link, type LinkProps } from 'react-router'
+import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'accent' | 'danger'
 export type ButtonSize = 'md' | 'lg'
@@ -42,8 +43,11 @@ export function ButtonLink({
   children,
   ...props
 }: LinkProps & { variant?: ButtonVariant; size?: ButtonSize; children: ReactNode }) {
+  const localized = useLocalizedHref()
+  // A public page's path is linked in the current language.
+  const to = typeof props.to === 'string' ? localized(props.to) : props.to
   return (
-    <Link className={buttonClasses(variant, size, className)} {...props}>
+    <Link className={buttonClasses(variant, size, className)} {...props} to={to}>
       {children}
     </Link>
   )

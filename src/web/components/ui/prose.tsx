@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
+import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 
 /** A titled section of a text page: an h2 and its paragraphs, spaced for reading. */
 export function ProseSection(props: { id: string; title: string; children: ReactNode }) {
@@ -39,9 +40,10 @@ export function ProseNote(props: { children: ReactNode }) {
 
 /** A link inside running text: underlined, so it is told apart by more than its colour. */
 export function TextLink(props: { to: string; children: ReactNode }) {
+  const localized = useLocalizedHref()
   return (
     <Link
-      to={props.to}
+      to={localized(props.to)}
       className="rounded font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
     >
       {props.children}

@@ -13,6 +13,7 @@ import marketplaces from './marketplaces.json'
 import pages from './pages.json'
 import plans from './plans.json'
 import pricing from './pricing.json'
+import seo from './seo.json'
 import settings from './settings.json'
 import studio from './studio.json'
 import webhooks from './webhooks.json'
@@ -33,6 +34,7 @@ export const trMessages: AppMessages = {
   pages,
   plans,
   pricing,
+  seo,
   settings,
   studio,
   webhooks,

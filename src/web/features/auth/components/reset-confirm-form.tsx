@@ -19,13 +19,16 @@ function isInvalidTokenError(error: unknown): boolean {
   return error.code === 'VALIDATION_FAILED' && error.details?.fields?.token !== undefined
 }
 
-/** Sets a new password from the emailed link; a missing, used or expired token says so. */
-export function ResetConfirmForm(props: { token: string | null }) {
+/**
+ * Sets a new password from the emailed link; a missing, used or expired token says so.
+ * `isPrerendered`: the form as the build renders it, before the link's token is known.
+ */
+export function ResetConfirmForm(props: { token: string | null; isPrerendered?: boolean }) {
   const { t } = useI18n()
   const session = useSession()
   const titleId = useId()
   const [invalid, setInvalid] = useState<{ isAfterSubmit: boolean } | null>(
-    props.token ? null : { isAfterSubmit: false },
+    props.token || props.isPrerendered ? null : { isAfterSubmit: false },
   )
   const form = useForm<{ password: string; confirmPassword: string }, AuthFieldError>({
     initialValues: { password: '', confirmPassword: '' },
@@ -33,7 +36,7 @@ export function ResetConfirmForm(props: { token: string | null }) {
     describe: (reason) => describeFieldError(t, reason),
     serverFields: { password: 'password' },
     serverReason: authServerReason,
-    canSubmit: () => props.token !== null,
+    canSubmit: () => props.token !== null && !props.isPrerendered,
     action: async (values) => {
       try {
         await confirmPasswordReset({ token: props.token ?? '', password: values.password })

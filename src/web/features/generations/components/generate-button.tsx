@@ -3,6 +3,7 @@ import type { ErrorCode } from '#shared/errors.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 import type { ModeQuota } from '../mode-quota.ts'
 
 /** Refusals that buying a pack by hand resolves: their message comes with the way to do it. */
@@ -25,6 +26,7 @@ export function GenerateButton(props: {
   startError: ErrorCode | 'NETWORK' | null
 }) {
   const { t, formatNumber } = useI18n()
+  const localized = useLocalizedHref()
   const { quota } = props
   const quotaLine =
     quota.kind === 'unlimited' ? (
@@ -34,7 +36,7 @@ export function GenerateButton(props: {
     ) : quota.kind === 'no-plan' ? (
       <p className="text-sm text-red-700">
         {t('studio.generate.noPlan')}{' '}
-        <Link to="/pricing" className="font-semibold underline underline-offset-4">
+        <Link to={localized('/pricing')} className="font-semibold underline underline-offset-4">
           {t('studio.generate.viewPlans')}
         </Link>
       </p>

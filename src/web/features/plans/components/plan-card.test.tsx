@@ -19,7 +19,8 @@ describe('PlanCard', () => {
     expect(within(card).getByText('En Popüler')).toBeTruthy()
     expect(within(card).getByText('Sınırsız SEO içeriği')).toBeTruthy()
     const cta = within(card).getByRole('link', { name: 'Hemen Başla: Growth' })
-    expect(cta.getAttribute('href')).toBe('/auth/signup?plan=growth')
+    // The sign-up page in the card's language.
+    expect(cta.getAttribute('href')).toBe('/tr/auth/signup?plan=growth')
   })
 
   it('shows English numbers, and no badge on a plan that is not the most popular', async () => {

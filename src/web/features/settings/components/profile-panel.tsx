@@ -4,6 +4,7 @@ import type { SessionUser } from '#shared/contracts/auth.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 import { useSession } from '#web/lib/session.tsx'
 import { ChangePasswordDialog } from './change-password-dialog.tsx'
 import { DeleteAccountDialog } from './delete-account-dialog.tsx'
@@ -26,6 +27,7 @@ export function ProfilePanel(props: {
   const [message, setMessage] = useState('')
   const session = useSession()
   const navigate = useNavigate()
+  const localized = useLocalizedHref()
   const isBeta = user.isBeta || user.email === null
 
   return (
@@ -108,7 +110,7 @@ export function ProfilePanel(props: {
             // in one transition with the move home, so the page guard never sees a gap.
             startTransition(() => {
               session.setUser(null)
-              void navigate('/', { replace: true })
+              void navigate(localized('/'), { replace: true })
             })
           }}
         />

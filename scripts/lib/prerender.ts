@@ -1,0 +1,142 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { enMessages } from '#shared/i18n/locales/en/index.ts'
+import { trMessages } from '#shared/i18n/locales/tr/index.ts'
+import type { Locale } from '#shared/i18n/locales.ts'
+import type { AppMessages, TKey } from '#shared/i18n/messages.ts'
+import { type Messages, type MessageVars, translate } from '#shared/i18n/translate.ts'
+import { type PublicPage, prerenderedFile, publicPaths } from '#shared/public-pages.ts'
+import { publicPageHead } from '#web/app/page-head.ts'
+import { renderPublicPage } from '#web/app/prerender.tsx'
+
+const messagesOf: Record<Locale, AppMessages> = { en: enMessages, tr: trMessages }
+
+type ManifestChunk = { file: string; imports?: string[]; dynamicImports?: string[]; css?: string[] }
+type Manifest = Record<string, ManifestChunk>
+
+/** Where Vite writes its manifest (build.manifest in vite.config.ts); read here, then removed. */
+const manifestFile = join('.vite', 'manifest.json')
+
+/** A chunk's file and every chunk it imports statically, each once. */
+function chunkFiles(manifest: Manifest, key: string, seen = new Set<string>()): string[] {
+  const chunk = manifest[key]
+  if (!chunk || seen.has(key)) return []
+  seen.add(key)
+  return [chunk.file, ...(chunk.imports ?? []).flatMap((imported) => chunkFiles(manifest, imported, seen))]
+}
+
+/**
+ * What a page fetches before it hydrates (web/main.tsx): its own chunk and its language's text.
+ * Listed as modulepreload links, the browser fetches them at once instead of one after another.
+ */
+function preloadsFor(
+  manifest: Manifest | null,
+  page: PublicPage,
+  locale: Locale,
+  entryFiles: Set<string>,
+): string[] {
+  if (!manifest) return []
+  const route = Object.keys(manifest).find((key) => key.endsWith(`app/routes/${routeFileOf[page.key]}.tsx`))
+  const base = Object.keys(manifest).find((key) => key.endsWith(`i18n/locales/${locale}/base.ts`))
+  const full = Object.keys(manifest).find((key) => key.endsWith(`i18n/locales/${locale}/index.ts`))
+  const keys = [route, base, page.key === 'landing' ? undefined : full].filter((key) => key !== undefined)
+  const files = new Set(keys.flatMap((key) => chunkFiles(manifest, key)))
+  return [...files].filter((file) => !entryFiles.has(file))
+}
+
+const routeFileOf: Record<PublicPage['key'], string> = {
+  landing: 'landing',
+  pricing: 'pricing',
+  features: 'features',
+  faq: 'faq',
+  about: 'about',
+  contact: 'contact',
+  privacy: 'privacy',
+  terms: 'terms',
+  access: 'access',
+  signIn: 'sign-in',
+  signUp: 'sign-up',
+  resetPassword: 'reset-password',
+  resetPasswordConfirm: 'reset-password-confirm',
+}
+
+/** The files the entry HTML already names (script, modulepreload, stylesheet). */
+function filesNamedIn(html: string): Set<string> {
+  return new Set([...html.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((match) => match[1] ?? ''))
+}
+
+/**
+ * The stylesheet inlined: the page paints without waiting for another request. (The server
+ * allows exactly this style element by its hash, server/http/web-app.ts.)
+ */
+function inlineStylesheet(html: string, webDist: string): string {
+  const link = /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/.exec(html)
+  if (!link?.[1]) return html
+  const css = readFileSync(join(webDist, link[1]), 'utf8')
+  return html.replace(link[0], () => `<style>${css}</style>`)
+}
+
+/**
+ * The page is readable before any script runs, so its scripts load at low priority: they never
+ * compete with the page for the first paint (and Lighthouse's model stops counting them as
+ * render-blocking). They are still fetched at once, in parallel, for hydration.
+ */
+function lowPriorityPreloads(html: string): string {
+  return html
+    .replaceAll(
+      '<link rel="modulepreload" crossorigin href=',
+      '<link rel="modulepreload" crossorigin fetchpriority="low" href=',
+    )
+    .replace(
+      /<script type="module" crossorigin src=/,
+      '<script type="module" crossorigin fetchpriority="low" src=',
+    )
+}
+
+function replaceOnce(html: string, search: string | RegExp, replacement: string): string {
+  const found = typeof search === 'string' ? html.includes(search) : search.test(html)
+  if (!found) throw new Error(`prerender: the built index.html has no ${String(search)}`)
+  return html.replace(search, () => replacement)
+}
+
+/**
+ * Writes every public page in every language as HTML under `<webDist>/pages/` (the server
+ * answers their URLs with them, server/http/web-app.ts). The built index.html is the template: its head gets the page's tags,
+ * its root the rendered page; lang-init.js is dropped (the URL names the language).
+ */
+export async function prerenderPublicPages(webDist: string): Promise<number> {
+  const template = readFileSync(join(webDist, 'index.html'), 'utf8')
+  const manifestPath = join(webDist, manifestFile)
+  const manifest: Manifest | null = existsSync(manifestPath)
+    ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest)
+    : null
+  const entryFiles = filesNamedIn(template)
+  rmSync(join(webDist, 'pages'), { recursive: true, force: true })
+
+  let pages = 0
+  for (const { page, locale } of publicPaths()) {
+    const messages = messagesOf[locale]
+    const t = (key: TKey, vars?: MessageVars) => translate(messages as unknown as Messages, locale, key, vars)
+    const body = await renderPublicPage(page, locale, messages)
+    const preloads = preloadsFor(manifest, page, locale, entryFiles)
+      .map((file) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${file}">`)
+      .join('\n    ')
+    let html = template
+    html = replaceOnce(html, /<html lang="[^"]*">/, `<html lang="${locale}">`)
+    html = replaceOnce(html, /\s*<meta name="description"[^>]*>/, '')
+    html = replaceOnce(html, /<title>[^<]*<\/title>/, publicPageHead(page, locale, t))
+    html = replaceOnce(html, /\s*<script src="\/lang-init\.js"><\/script>/, '')
+    if (preloads) html = replaceOnce(html, /<\/head>/, `  ${preloads}\n  </head>`)
+    html = inlineStylesheet(html, webDist)
+    html = lowPriorityPreloads(html)
+    html = replaceOnce(html, /\s*<noscript>[\s\S]*?<\/noscript>/, '')
+    html = replaceOnce(html, '<div id="root"></div>', `<div id="root">${body}</div>`)
+    const file = join(webDist, 'pages', prerenderedFile(locale, page))
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, html)
+    pages += 1
+  }
+  // Only the build needs the manifest; it is not served.
+  rmSync(join(webDist, '.vite'), { recursive: true, force: true })
+  return pages
+}

@@ -1,0 +1,19 @@
+import { type ReactNode, StrictMode } from 'react'
+import type { Locale } from '#shared/i18n/locales.ts'
+import type { AppMessages } from '#shared/i18n/messages.ts'
+import { I18nProvider } from '#web/lib/i18n.tsx'
+import { SessionProvider } from '#web/lib/session.tsx'
+
+/**
+ * What every render of the app sits in, in the browser and when the build prerenders a public
+ * page (prerender.tsx): the same tree on both sides, so hydration finds what it rendered.
+ */
+export function AppProviders(props: { locale: Locale; messages: AppMessages; children: ReactNode }) {
+  return (
+    <StrictMode>
+      <I18nProvider locale={props.locale} messages={props.messages}>
+        <SessionProvider>{props.children}</SessionProvider>
+      </I18nProvider>
+    </StrictMode>
+  )
+}

@@ -1,0 +1,31 @@
+import { useEffect } from 'react'
+import { useLocation } from 'react-router'
+import { locales } from '#shared/i18n/locales.ts'
+import { localizedPath, publicPageOf } from '#shared/public-pages.ts'
+import { useI18n } from './i18n.tsx'
+
+/**
+ * Keeps the head of a public page right after an in-app navigation: the build writes each page's
+ * title, description, canonical and language alternates into its HTML (scripts/prerender.ts);
+ * moving to another page without a reload updates them the same way.
+ */
+export function usePublicPageHead(): void {
+  const { t, locale } = useI18n()
+  const { pathname } = useLocation()
+  const current = publicPageOf(pathname)
+  const key = current?.page.key
+  const path = current?.page.path
+  useEffect(() => {
+    if (!key || !path || current?.locale !== locale) return
+    document.title = t(`seo.${key}.title`)
+    document.querySelector('meta[name="description"]')?.setAttribute('content', t(`seo.${key}.description`))
+    const canonical = document.querySelector<HTMLLinkElement>('link[rel="canonical"]')
+    if (canonical) canonical.href = new URL(localizedPath(locale, path), canonical.href).href
+    for (const other of locales) {
+      const alternate = document.querySelector<HTMLLinkElement>(`link[rel="alternate"][hreflang="${other}"]`)
+      if (alternate) alternate.href = new URL(localizedPath(other, path), alternate.href).href
+    }
+    const fallback = document.querySelector<HTMLLinkElement>('link[rel="alternate"][hreflang="x-default"]')
+    if (fallback) fallback.href = new URL(path, fallback.href).href
+  }, [key, path, locale, current?.locale, t])
+}
