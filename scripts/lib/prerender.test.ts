@@ -68,10 +68,11 @@ describe('prerendered public pages', () => {
       expect(html).toMatch(/<h1[ >]/)
       expect(html).not.toContain('lang-init.js')
       expect(html).not.toContain('<noscript>')
-      // The entry script still loads, at low priority: the page is readable without it.
-      expect(html).toContain(
-        '<script type="module" crossorigin fetchpriority="low" src="/assets/index-abc.js"></script>',
+      // The entry script starts once the page has painted (public/hydrate.js), with its modules.
+      expect(html).toMatch(
+        /<script src="\/hydrate\.js" data-entry="\/assets\/index-abc\.js" data-preload="[^"]*" defer><\/script>/,
       )
+      expect(html).not.toContain('<script type="module"')
     }
     expect(titles.size).toBe(publicPaths().length)
   })

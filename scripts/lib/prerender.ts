@@ -27,7 +27,7 @@ function chunkFiles(manifest: Manifest, key: string, seen = new Set<string>()): 
 
 /**
  * What a page fetches before it hydrates (web/main.tsx): its own chunk and its language's text.
- * Listed as modulepreload links, the browser fetches them at once instead of one after another.
+ * Preloaded together with the entry (see startAfterFirstPaint), they are fetched at once instead of one after another.
  */
 function preloadsFor(
   manifest: Manifest | null,
@@ -77,20 +77,21 @@ function inlineStylesheet(html: string, webDist: string): string {
 }
 
 /**
- * The page is readable before any script runs, so its scripts load at low priority: they never
- * compete with the page for the first paint (and Lighthouse's model stops counting them as
- * render-blocking). They are still fetched at once, in parallel, for hydration.
+ * The page's scripts, started by /hydrate.js once the page has painted (src/web/public/hydrate.js):
+ * the entry script and every module to preload leave the head, and come back as that script's
+ * data. The page is readable without them; on a slow connection they no longer compete with it.
  */
-function lowPriorityPreloads(html: string): string {
+function startAfterFirstPaint(html: string, preloads: string[]): string {
+  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html)
+  if (!entry?.[1]) throw new Error('prerender: the built index.html has no module script')
+  const templatePreloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
+    (match) => match[1] ?? '',
+  )
+  const modules = [...new Set([...templatePreloads, ...preloads])]
+  const starter = `<script src="/hydrate.js" data-entry="${entry[1]}" data-preload="${modules.join(' ')}" defer></script>`
   return html
-    .replaceAll(
-      '<link rel="modulepreload" crossorigin href=',
-      '<link rel="modulepreload" crossorigin fetchpriority="low" href=',
-    )
-    .replace(
-      /<script type="module" crossorigin src=/,
-      '<script type="module" crossorigin fetchpriority="low" src=',
-    )
+    .replace(entry[0], () => starter)
+    .replace(/\s*<link rel="modulepreload" crossorigin href="[^"]+">/g, '')
 }
 
 function replaceOnce(html: string, search: string | RegExp, replacement: string): string {
@@ -118,17 +119,14 @@ export async function prerenderPublicPages(webDist: string): Promise<number> {
     const messages = messagesOf[locale]
     const t = (key: TKey, vars?: MessageVars) => translate(messages as unknown as Messages, locale, key, vars)
     const body = await renderPublicPage(page, locale, messages)
-    const preloads = preloadsFor(manifest, page, locale, entryFiles)
-      .map((file) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${file}">`)
-      .join('\n    ')
+    const preloads = preloadsFor(manifest, page, locale, entryFiles).map((file) => `/${file}`)
     let html = template
     html = replaceOnce(html, /<html lang="[^"]*">/, `<html lang="${locale}">`)
     html = replaceOnce(html, /\s*<meta name="description"[^>]*>/, '')
     html = replaceOnce(html, /<title>[^<]*<\/title>/, publicPageHead(page, locale, t))
     html = replaceOnce(html, /\s*<script src="\/lang-init\.js"><\/script>/, '')
-    if (preloads) html = replaceOnce(html, /<\/head>/, `  ${preloads}\n  </head>`)
     html = inlineStylesheet(html, webDist)
-    html = lowPriorityPreloads(html)
+    html = startAfterFirstPaint(html, preloads)
     html = replaceOnce(html, /\s*<noscript>[\s\S]*?<\/noscript>/, '')
     html = replaceOnce(html, '<div id="root"></div>', `<div id="root">${body}</div>`)
     const file = join(webDist, 'pages', prerenderedFile(locale, page))

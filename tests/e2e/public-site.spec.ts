@@ -3,6 +3,7 @@ import enSeo from '#shared/i18n/locales/en/seo.json' with { type: 'json' }
 import trSeo from '#shared/i18n/locales/tr/seo.json' with { type: 'json' }
 import { languageCookie, localizedPath, ogImageSize, publicPaths } from '#shared/public-pages.ts'
 import { type Lang, msg } from './support/i18n.ts'
+import { waitForHydration } from './support/public-page.ts'
 
 // The public site as crawlers, link previews and readers get it (docs/decisions/0032):
 // prerendered HTML per language, head tags, robots.txt and sitemap.xml, preview images,
@@ -192,6 +193,9 @@ test('the language menu moves between the two URLs of the same page, and / follo
     page.getByRole('banner').getByRole('combobox', { name: msg(lang, 'common.language.label') })
   await page.goto('/faq?from=menu#top')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'pages.faq.title'))
+  // The menu is inert until React has taken the page over.
+  await expect(page.getByRole('banner').locator('div[inert]')).toHaveCount(0)
+  await waitForHydration(page)
 
   await menu('en').selectOption({ label: 'Türkçe' })
   await expect(page).toHaveURL(/\/tr\/faq\?from=menu#top$/)
@@ -215,6 +219,7 @@ test('the language menu moves between the two URLs of the same page, and / follo
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'landing.title'))
 
   // Back to English: / stays /, and no address bounces between the two.
+  await waitForHydration(page)
   await menu('tr').selectOption({ label: 'English' })
   await expect(page).toHaveURL(/\/$/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'landing.title'))

@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router'
 import { isLocale, type Locale, locales } from '#shared/i18n/locales.ts'
 import { localizedPath, publicPageOf } from '#shared/public-pages.ts'
 import { ensureAllMessages, useI18n } from '#web/lib/i18n.tsx'
+import { useHydrated } from '#web/lib/use-hydrated.ts'
 
 /**
  * The language menu: a native select, so it works with keyboard, screen readers and phones alike.
@@ -14,6 +15,8 @@ export function LanguageSelect(props: { className?: string }) {
   const id = useId()
   const location = useLocation()
   const navigate = useNavigate()
+  // On a prerendered page, a choice made before React takes over would be lost: inert until then.
+  const isHydrated = useHydrated()
 
   const choose = async (next: Locale) => {
     const publicPage = publicPageOf(location.pathname)
@@ -24,7 +27,7 @@ export function LanguageSelect(props: { className?: string }) {
   }
 
   return (
-    <div className={`relative inline-flex items-center ${props.className ?? ''}`}>
+    <div className={`relative inline-flex items-center ${props.className ?? ''}`} inert={!isHydrated}>
       <label htmlFor={id} className="sr-only">
         {t('common.language.label')}
       </label>
