@@ -26,7 +26,7 @@ async function start() {
     startTransition(() => {
       hydrateRoot(
         root,
-        <AppProviders locale={locale} messages={messages}>
+        <AppProviders locale={locale} messages={messages} isHydrating>
           <AppRouter />
         </AppProviders>,
       )
@@ -39,7 +39,7 @@ async function start() {
   // The landing page needs only the base namespaces; other pages load the rest before rendering.
   const messages = await loadBaseMessages(locale)
   createRoot(root).render(
-    <AppProviders locale={locale} messages={messages}>
+    <AppProviders locale={locale} messages={messages} isHydrating={false}>
       <AppRouter />
     </AppProviders>,
   )

@@ -19,7 +19,7 @@ export async function renderPublicPage(
 ): Promise<string> {
   await publicPageComponents[page.key].preload()
   return renderToString(
-    <AppProviders locale={locale} messages={messages}>
+    <AppProviders locale={locale} messages={messages} isHydrating>
       <StaticRouter location={localizedPath(locale, page.path)}>
         <AppRoutes />
       </StaticRouter>
