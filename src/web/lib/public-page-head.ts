@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { useLocation } from 'react-router'
 import { locales } from '#shared/i18n/locales.ts'
 import { localizedPath, publicPageOf } from '#shared/public-pages.ts'
@@ -15,7 +15,12 @@ export function usePublicPageHead(): void {
   const current = publicPageOf(pathname)
   const key = current?.page.key
   const path = current?.page.path
+  // The page first shown came with its head (prerendered, or the app shell's own); only a move
+  // to another page changes it. That move waits for the page's text, the seo namespace included.
+  const firstPath = useRef(pathname)
   useEffect(() => {
+    if (pathname === firstPath.current && document.title !== '') return
+    firstPath.current = ''
     if (!key || !path || current?.locale !== locale) return
     document.title = t(`seo.${key}.title`)
     document.querySelector('meta[name="description"]')?.setAttribute('content', t(`seo.${key}.description`))
@@ -27,5 +32,5 @@ export function usePublicPageHead(): void {
     }
     const fallback = document.querySelector<HTMLLinkElement>('link[rel="alternate"][hreflang="x-default"]')
     if (fallback) fallback.href = new URL(path, fallback.href).href
-  }, [key, path, locale, current?.locale, t])
+  }, [pathname, key, path, locale, current?.locale, t])
 }

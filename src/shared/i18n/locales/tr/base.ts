@@ -3,7 +3,6 @@ import errors from './errors.json'
 import landing from './landing.json'
 import plans from './plans.json'
 import pricing from './pricing.json'
-import seo from './seo.json'
 
 /** What the landing page needs to render; the web app loads the rest right after (see web/lib/i18n.tsx). */
-export const trBaseMessages = { common, errors, landing, plans, pricing, seo }
+export const trBaseMessages = { common, errors, landing, plans, pricing }
