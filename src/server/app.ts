@@ -1,10 +1,9 @@
 import { join } from 'node:path'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
 import { accessRoutes } from '#server/features/access/access.routes.ts'
-import { apiKeysRoutes, limitApiKeyRate, requireApiKey } from '#server/features/api-keys/api-keys.routes.ts'
+import { apiKeysRoutes, requireApiKey } from '#server/features/api-keys/api-keys.routes.ts'
 import { assetsRoutes } from '#server/features/assets/assets.routes.ts'
 import { authRoutes } from '#server/features/auth/auth.routes.ts'
 import { billingRoutes, billingWebhookRoutes } from '#server/features/billing/billing.routes.ts'
@@ -34,6 +33,7 @@ import { settingsRoutes } from '#server/features/settings/settings.routes.ts'
 import { testHookRoutes } from '#server/features/test-hooks/test-hooks.routes.ts'
 import { webhooksRoutes } from '#server/features/webhooks/webhooks.routes.ts'
 import { resolveClientIp } from '#server/http/client-ip.ts'
+import { compression } from '#server/http/compression.ts'
 import type { AppEnv } from '#server/http/context.ts'
 import { handleError } from '#server/http/errors.ts'
 import { createEventStreams } from '#server/http/event-streams.ts'
@@ -71,7 +71,7 @@ export function createApp(deps: AppDeps) {
     )
   })
   app.use(securityHeaders({ isProduction: config.env === 'production' }))
-  app.use(compress())
+  app.use(compression())
   app.onError(handleError)
 
   app.route('/', healthRoutes({ database, isShuttingDown: deps.isShuttingDown }))
@@ -84,12 +84,16 @@ export function createApp(deps: AppDeps) {
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store')
   }
   api.use(noStore)
-  const jsonBodyLimit = bodyLimit({
+  const limitJsonBody = bodyLimit({
     maxSize: jsonBodyLimitBytes,
     onError: () => {
       throw new AppError('PAYLOAD_TOO_LARGE', 'Request body too large')
     },
   })
+  // GET and HEAD requests have no body (@hono/node-server gives them none), and asking for one
+  // (bodyLimit reads c.req.raw.body) would build the full Request object for nothing.
+  const jsonBodyLimit: MiddlewareHandler<AppEnv> = (c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitJsonBody(c, next)
   // Uploads have their own, larger limits, enforced while streaming (http/multipart.ts).
   const isUpload = (path: string) =>
     path === '/api/assets' ||
@@ -283,10 +287,12 @@ export function createApp(deps: AppDeps) {
   v1.use((c, next) =>
     c.req.method === 'POST' && c.req.path === publicUploadPath ? next() : jsonBodyLimit(c, next),
   )
-  v1.use(requireApiKey({ db, now: deps.now }))
-  // Counted per key before any work (a replayed answer counts too); then Idempotency-Key on POSTs.
+  // The key, and the request counted per key in the same statement before any work (a replayed
+  // answer counts too); then Idempotency-Key on POSTs.
   v1.use(
-    limitApiKeyRate({
+    requireApiKey({
+      db,
+      now: deps.now,
       rateLimiter: deps.rateLimiter,
       readsPerMinute: config.limits.apiReadsPerMinute,
       writesPerMinute: config.limits.apiWritesPerMinute,

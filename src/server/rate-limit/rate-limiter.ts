@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm'
+import { eq, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { rateLimitBuckets } from '#server/db/schema/index.ts'
 import { AppError } from '#shared/errors.ts'
@@ -35,6 +35,8 @@ export function backoffDelaySeconds(rule: BackoffRule, count: number): number {
 }
 
 export interface RateLimiter {
+  /** The clock its windows are counted by (a statement that counts along with other work needs it). */
+  now(): Date
   /** Counts one attempt by `subject` (an IP, an email) and says whether it is within the rule. */
   hit(rule: RateLimitRule, subject: string): Promise<RateLimitResult>
   /** Like hit, but throws RATE_LIMITED when over the limit. */
@@ -67,6 +69,37 @@ export function refuseIfLimited(result: RateLimitResult, name: string): void {
 }
 
 /**
+ * How a fixed-window bucket takes `attempts` more attempts (one unless given), as the upsert's
+ * update: a window that opened at or before `windowFloor` starts again at `at` with these
+ * attempts, else the count grows by them. `at` and `windowFloor` are timestamptz SQL (values or
+ * placeholders). Shared by hit/consumeAll and by statements that count along with other work
+ * (features/api-keys counts /v1 requests in their key's lookup), so there is one definition of a
+ * window.
+ */
+export function fixedWindowUpdate(at: SQL, windowFloor: SQL, attempts: SQL = sql`1`) {
+  const isExpired = sql`${rateLimitBuckets.windowStart} <= ${windowFloor}`
+  return {
+    count: sql`case when ${isExpired} then ${attempts} else ${rateLimitBuckets.count} + ${attempts} end`,
+    windowStart: sql`case when ${isExpired} then ${at} else ${rateLimitBuckets.windowStart} end`,
+    lastHitAt: at,
+  }
+}
+
+/** What a bucket counted at `at` (fixedWindowUpdate) means under `rule`. */
+export function fixedWindowResult(
+  row: { count: number; windowStart: Date },
+  rule: RateLimitRule,
+  at: Date,
+): RateLimitResult {
+  const windowEndsAt = row.windowStart.getTime() + rule.windowSeconds * 1000
+  return {
+    isAllowed: row.count <= rule.limit,
+    count: row.count,
+    retryAfterSeconds: Math.max(1, Math.ceil((windowEndsAt - at.getTime()) / 1000)),
+  }
+}
+
+/**
  * Fixed-window counters in the database, so every server process shares them.
  * One upsert per attempt: it starts a new window when the old one has passed.
  */
@@ -84,18 +117,16 @@ export function createRateLimiter(db: Db, now: () => Date = () => new Date()): R
     }
     const at = now()
     const windowFloor = new Date(at.getTime() - windowSeconds * 1000)
-    const isExpired = sql`${rateLimitBuckets.windowStart} <= ${windowFloor.toISOString()}::timestamptz`
     const keys = entries.map(([rule, subject]) => `${rule.name}:${subject}`)
     const rows = await db
       .insert(rateLimitBuckets)
       .values([...new Set(keys)].sort().map((key) => ({ key, windowStart: at, count: 1, lastHitAt: at })))
       .onConflictDoUpdate({
         target: rateLimitBuckets.key,
-        set: {
-          count: sql`case when ${isExpired} then 1 else ${rateLimitBuckets.count} + 1 end`,
-          windowStart: sql`case when ${isExpired} then ${at.toISOString()}::timestamptz else ${rateLimitBuckets.windowStart} end`,
-          lastHitAt: at,
-        },
+        set: fixedWindowUpdate(
+          sql`${at.toISOString()}::timestamptz`,
+          sql`${windowFloor.toISOString()}::timestamptz`,
+        ),
       })
       .returning({
         key: rateLimitBuckets.key,
@@ -105,12 +136,7 @@ export function createRateLimiter(db: Db, now: () => Date = () => new Date()): R
     return entries.map(([rule], i) => {
       const row = rows.find((r) => r.key === keys[i])
       if (!row) throw new Error('rate limit upsert returned no row')
-      const windowEndsAt = row.windowStart.getTime() + windowSeconds * 1000
-      return {
-        isAllowed: row.count <= rule.limit,
-        count: row.count,
-        retryAfterSeconds: Math.max(1, Math.ceil((windowEndsAt - at.getTime()) / 1000)),
-      }
+      return fixedWindowResult(row, rule, at)
     })
   }
 
@@ -177,6 +203,7 @@ export function createRateLimiter(db: Db, now: () => Date = () => new Date()): R
   }
 
   return {
+    now,
     hit,
     async consume(rule, subject) {
       refuseIfLimited(await hit(rule, subject), rule.name)

@@ -12,8 +12,9 @@ import {
 } from '#shared/contracts/api-keys.ts'
 import { AppError } from '#shared/errors.ts'
 import {
+  type ApiCaller,
   type ApiKeysDeps,
-  authenticateApiKey,
+  apiKeyAuthenticator,
   createApiKey,
   listApiKeys,
   revokeApiKey,
@@ -36,43 +37,22 @@ export function apiKeysRoutes(deps: ApiKeysDeps) {
 }
 
 /**
- * Authenticates a /v1 request by its API key alone (api-keys.service.ts authenticateApiKey) and
- * sets the request's user exactly as the session does on /api, so /v1 routes run the same route
- * code and services. Cookies are never read here: a browser session cannot call /v1, which is
- * also why /v1 needs no cross-site check (nothing there rides on credentials a browser adds).
- */
-export function requireApiKey(deps: ApiKeysDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    try {
-      const caller = await authenticateApiKey(deps, c.req.header('authorization'))
-      c.set('user', caller.user)
-      c.set('apiKeyId', caller.keyId)
-    } catch (error) {
-      // RFC 9110: a 401 names the scheme that would be accepted.
-      if (error instanceof AppError && error.status === 401) {
-        c.header('WWW-Authenticate', 'Bearer realm="vitrin"')
-      }
-      throw error
-    }
-    c.set('sessionId', null)
-    c.set('sessionEndsAt', null)
-    await next()
-  }
-}
-
-/**
- * Per-key rate limits on /v1 (after requireApiKey): every request is counted, before any work, in
- * one of its key's two fixed-window buckets in `rate_limit_buckets` (shared by every server):
- * reads (GET, HEAD) or writes (the rest). Every answer, a refusal included, says where that bucket
- * stands (RateLimit-Limit, -Remaining, -Reset); past the limit the request is refused with 429
+ * /v1's one gate (api-keys.service.ts apiKeyAuthenticator): authenticates the request by its API
+ * key alone, sets the request's user exactly as the session does on /api (so /v1 routes run the
+ * same route code and services), and counts the request, before any work and in the same
+ * statement as the key's lookup, in one of its key's two fixed-window buckets in
+ * `rate_limit_buckets` (shared by every server): reads (GET, HEAD) or writes (the rest).
+ * Cookies are never read here: a browser session cannot call /v1, which is also why /v1 needs no
+ * cross-site check (nothing there rides on credentials a browser adds).
+ * Every answer to a counted request, a refusal included, says where that bucket stands
+ * (RateLimit-Limit, -Remaining, -Reset); past the limit the request is refused with 429
  * RATE_LIMITED and Retry-After. Refused requests are counted too, so a client that keeps trying
- * stays refused until the window ends, and no longer.
+ * stays refused until the window ends, and no longer. A request refused for its key or plan is
+ * not counted and carries no RateLimit headers.
  */
-export function limitApiKeyRate(deps: {
-  rateLimiter: RateLimiter
-  readsPerMinute: number
-  writesPerMinute: number
-}): MiddlewareHandler<AppEnv> {
+export function requireApiKey(
+  deps: ApiKeysDeps & { rateLimiter: RateLimiter; readsPerMinute: number; writesPerMinute: number },
+): MiddlewareHandler<AppEnv> {
   const reads: RateLimitRule = {
     name: 'api-read',
     limit: deps.readsPerMinute,
@@ -83,21 +63,34 @@ export function limitApiKeyRate(deps: {
     limit: deps.writesPerMinute,
     windowSeconds: apiRateLimitWindowSeconds,
   }
+  const authenticateApiKey = apiKeyAuthenticator(deps)
   return async (c, next) => {
-    const keyId = c.get('apiKeyId')
-    if (!keyId) throw new Error('limitApiKeyRate must run after requireApiKey')
     const rule = c.req.method === 'GET' || c.req.method === 'HEAD' ? reads : writes
-    const result = await deps.rateLimiter.hit(rule, keyId)
+    let caller: ApiCaller
+    try {
+      caller = await authenticateApiKey(c.req.header('authorization'), rule)
+    } catch (error) {
+      // RFC 9110: a 401 names the scheme that would be accepted.
+      if (error instanceof AppError && error.status === 401) {
+        c.header('WWW-Authenticate', 'Bearer realm="vitrin"')
+      }
+      throw error
+    }
+    c.set('user', caller.user)
+    c.set('apiKeyId', caller.keyId)
+    c.set('sessionId', null)
+    c.set('sessionEndsAt', null)
+    const { rate } = caller
     const headers: [string, string][] = [
       [apiRateLimitHeaders.limit, String(rule.limit)],
-      [apiRateLimitHeaders.remaining, String(Math.max(0, rule.limit - result.count))],
-      [apiRateLimitHeaders.reset, String(result.retryAfterSeconds)],
+      [apiRateLimitHeaders.remaining, String(Math.max(0, rule.limit - rate.count))],
+      [apiRateLimitHeaders.reset, String(rate.retryAfterSeconds)],
     ]
     // Set before the work, so an answer rendered from an error (handleError) carries them too.
     for (const [name, value] of headers) c.header(name, value)
-    if (!result.isAllowed) {
+    if (!rate.isAllowed) {
       throw new AppError('RATE_LIMITED', 'Too many requests with this API key', {
-        retryAfterSeconds: result.retryAfterSeconds,
+        retryAfterSeconds: rate.retryAfterSeconds,
       })
     }
     await next()

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
-import { like, sql } from 'drizzle-orm'
+import { eq, like, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from '#server/app.ts'
 import { type Database, openDatabase } from '#server/db/client.ts'
-import { rateLimitBuckets } from '#server/db/schema/index.ts'
+import { rateLimitBuckets, subscriptions } from '#server/db/schema/index.ts'
 import { createRateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import type { CreateApiKeyResponse } from '#shared/contracts/api-keys.ts'
 import type { ErrorBody } from '#shared/errors.ts'
-import { signedInClient } from '#tests/support/generation-client.ts'
+import { signedInClient, userIdOf } from '#tests/support/generation-client.ts'
 import { withDatabaseName } from '#tests/support/postgres.ts'
 import {
   resetDatabase,
@@ -91,6 +91,16 @@ describe('rate limits per API key on /v1', () => {
     expect(refused.headers.get('cache-control')).toBe('no-store')
   })
 
+  it('counts requests sent at once exactly as one by one: each its own place, none past the limit', async () => {
+    const { secret } = await proKey()
+    const answers = await Promise.all(Array.from({ length: 7 }, () => call(secret, '/v1/usage')))
+    const allowed = answers.filter((answer) => answer.status === 200)
+    expect(allowed.map((answer) => limits(answer).remaining).sort()).toEqual(['0', '1', '2'])
+    const refused = answers.filter((answer) => answer.status !== 200)
+    expect(refused.map(limits)).toEqual(Array(4).fill({ status: 429, limit: '3', remaining: '0' }))
+    expect(limits(await call(secret, '/v1/usage'))).toEqual({ status: 429, limit: '3', remaining: '0' })
+  })
+
   it('counts writes (POST) apart from reads, and a replayed idempotent answer counts', async () => {
     const { secret } = await proKey()
     for (let i = 0; i < 3; i++) await call(secret, '/v1/usage')
@@ -143,6 +153,45 @@ describe('rate limits per API key on /v1', () => {
       expect(refused.headers.get('ratelimit-limit')).toBeNull()
     }
     expect(limits(await call(secret, '/v1/usage')).remaining).toBe('2')
+  })
+
+  it('does not count a request refused for its plan, and counts again once the plan is back', async () => {
+    const web = await signedInClient(server, 'pro')
+    const { secret } = await createKey(web)
+    expect(limits(await call(secret, '/v1/usage')).remaining).toBe('2')
+    await web.request('/api/billing/subscription', { json: { planId: 'starter' } })
+    for (let i = 0; i < 3; i++) {
+      const refused = await call(secret, '/v1/usage')
+      expect(refused.status).toBe(403)
+      expect(refused.headers.get('ratelimit-limit')).toBeNull()
+    }
+    await web.request('/api/billing/subscription', { json: { planId: 'pro' } })
+    expect(limits(await call(secret, '/v1/usage'))).toEqual({ status: 200, limit: '3', remaining: '1' })
+  })
+
+  it('counts a request whose plan period had ended, once the period is renewed', async () => {
+    const web = await signedInClient(server, 'pro')
+    const { secret } = await createKey(web)
+    expect(limits(await call(secret, '/v1/usage')).remaining).toBe('2')
+    // The manual plan's period ended a day ago: the next request renews it, then is counted.
+    // (Dates from here, in milliseconds as the app writes them: the renewal is guarded by the
+    // period's end as the app read it.)
+    const userId = await userIdOf(web)
+    const dayMs = 86_400_000
+    await server.database.db
+      .update(subscriptions)
+      .set({
+        currentPeriodStart: new Date(Date.now() - 31 * dayMs),
+        currentPeriodEnd: new Date(Date.now() - dayMs),
+      })
+      .where(eq(subscriptions.userId, userId))
+    expect(limits(await call(secret, '/v1/usage'))).toEqual({ status: 200, limit: '3', remaining: '1' })
+    const [renewed] = await server.database.db
+      .select({ end: subscriptions.currentPeriodEnd })
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId))
+    expect(renewed?.end.getTime()).toBeGreaterThan(Date.now())
+    expect(limits(await call(secret, '/v1/usage'))).toEqual({ status: 200, limit: '3', remaining: '0' })
   })
 
   it('shares the buckets between two servers on one database', async () => {

@@ -5,7 +5,34 @@ import type {
   GenerationView,
 } from '#shared/contracts/generations.ts'
 
-export function presentAssetView(asset: AssetRow): GenerationAssetView {
+/** The asset columns a generation's view shows of each of its files. */
+export type PresentedAsset = Pick<AssetRow, 'id' | 'mime' | 'width' | 'height' | 'fileName'>
+
+/** The generation columns its view is made of (presentGeneration and assetIdsOf read no others). */
+export type PresentedGenerationRow = Pick<
+  GenerationRow,
+  | 'id'
+  | 'tool'
+  | 'mode'
+  | 'aspectRatio'
+  | 'prompt'
+  | 'status'
+  | 'queuePosition'
+  | 'attempts'
+  | 'errorCode'
+  | 'provider'
+  | 'usesOwnKey'
+  | 'keepProduct'
+  | 'savedAt'
+  | 'inputAssetId'
+  | 'result'
+  | 'sourceGenerationId'
+  | 'createdAt'
+  | 'startedAt'
+  | 'finishedAt'
+>
+
+export function presentAssetView(asset: PresentedAsset): GenerationAssetView {
   const url = `/api/assets/${asset.id}/file`
   return {
     id: asset.id,
@@ -20,7 +47,7 @@ export function presentAssetView(asset: AssetRow): GenerationAssetView {
 
 function presentResult(
   result: GenerationResultRecord | null,
-  assetsById: Map<string, AssetRow>,
+  assetsById: Map<string, PresentedAsset>,
 ): GenerationResultView | null {
   if (!result) return null
   if (result.type === 'seo') {
@@ -52,7 +79,7 @@ function presentResult(
 }
 
 /** The asset ids a generation's view needs. */
-export function assetIdsOf(row: GenerationRow): string[] {
+export function assetIdsOf(row: Pick<GenerationRow, 'inputAssetId' | 'result'>): string[] {
   const ids = [row.inputAssetId]
   if (row.result?.type === 'image') ids.push(row.result.assetId)
   if (row.result?.type === 'video') ids.push(row.result.assetId, row.result.posterAssetId)
@@ -60,7 +87,10 @@ export function assetIdsOf(row: GenerationRow): string[] {
 }
 
 /** Rows never leave raw: only what the owner's screens need. */
-export function presentGeneration(row: GenerationRow, assetsById: Map<string, AssetRow>): GenerationView {
+export function presentGeneration(
+  row: PresentedGenerationRow,
+  assetsById: Map<string, PresentedAsset>,
+): GenerationView {
   const input = row.inputAssetId ? assetsById.get(row.inputAssetId) : undefined
   return {
     id: row.id,

@@ -1,7 +1,9 @@
-import { and, desc, eq, inArray, isNotNull, lt, or } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { z } from 'zod'
 import type { Config } from '#server/config.ts'
 import type { Db } from '#server/db/client.ts'
+import { preparedPerDatabase } from '#server/db/prepared.ts'
 import {
   type AssetRow,
   assets,
@@ -36,7 +38,12 @@ import {
   type listGenerationsQuerySchema,
 } from '#shared/contracts/generations.ts'
 import { AppError } from '#shared/errors.ts'
-import { assetIdsOf, presentAssetView, presentGeneration } from './generations.present.ts'
+import {
+  assetIdsOf,
+  type PresentedAsset,
+  presentAssetView,
+  presentGeneration,
+} from './generations.present.ts'
 import {
   type AdmissionLimits,
   acceptBatchJobs,
@@ -366,14 +373,87 @@ export async function listOwnedRowsWithResults(
   return found
 }
 
+const inputFile = alias(assets, 'input_file')
+const resultFile = alias(assets, 'result_file')
+const posterFile = alias(assets, 'poster_file')
+
+/**
+ * A generation's view in one statement, prepared once per database (the status read that
+ * integrations poll, GET /v1/generations/{id}, and the studio's): the columns presentGeneration
+ * reads, with its input, result and poster files joined by id as presentRows would read them.
+ * The result's file ids live in the `result` JSON, so they are joined by its fields (`->>` in
+ * SQL: drizzle has no JSON operators).
+ */
+function prepareGenerationView(db: Db) {
+  return db
+    .select({
+      row: {
+        id: generations.id,
+        tool: generations.tool,
+        mode: generations.mode,
+        aspectRatio: generations.aspectRatio,
+        prompt: generations.prompt,
+        status: generations.status,
+        queuePosition: generations.queuePosition,
+        attempts: generations.attempts,
+        errorCode: generations.errorCode,
+        provider: generations.provider,
+        usesOwnKey: generations.usesOwnKey,
+        keepProduct: generations.keepProduct,
+        savedAt: generations.savedAt,
+        inputAssetId: generations.inputAssetId,
+        result: generations.result,
+        sourceGenerationId: generations.sourceGenerationId,
+        createdAt: generations.createdAt,
+        startedAt: generations.startedAt,
+        finishedAt: generations.finishedAt,
+      },
+      input: {
+        id: inputFile.id,
+        mime: inputFile.mime,
+        width: inputFile.width,
+        height: inputFile.height,
+        fileName: inputFile.fileName,
+      },
+      resultFile: {
+        id: resultFile.id,
+        mime: resultFile.mime,
+        width: resultFile.width,
+        height: resultFile.height,
+        fileName: resultFile.fileName,
+      },
+      poster: {
+        id: posterFile.id,
+        mime: posterFile.mime,
+        width: posterFile.width,
+        height: posterFile.height,
+        fileName: posterFile.fileName,
+      },
+    })
+    .from(generations)
+    .leftJoin(inputFile, eq(inputFile.id, generations.inputAssetId))
+    .leftJoin(resultFile, eq(resultFile.id, sql`(${generations.result} ->> 'assetId')::uuid`))
+    .leftJoin(posterFile, eq(posterFile.id, sql`(${generations.result} ->> 'posterAssetId')::uuid`))
+    .where(and(eq(generations.id, sql.placeholder('id')), eq(generations.userId, sql.placeholder('userId'))))
+    .prepare('generation_view')
+}
+
+const generationView = preparedPerDatabase(prepareGenerationView)
+
+/**
+ * The user's own generation as the web app and /v1 show it; NOT_FOUND for a missing one or
+ * someone else's.
+ */
 export async function getGeneration(
   deps: GenerationDeps,
   userId: string,
   id: string,
 ): Promise<GenerationView> {
-  const [view] = await presentRows(deps.db, [await getOwnedRow(deps.db, userId, id)])
-  if (!view) throw new AppError('NOT_FOUND', 'No such generation')
-  return view
+  const [found] = uuidPattern.test(id) ? await generationView(deps.db).execute({ id, userId }) : []
+  if (!found) throw new AppError('NOT_FOUND', 'No such generation')
+  const files = new Map<string, PresentedAsset>()
+  for (const file of [found.input, found.resultFile, found.poster]) if (file) files.set(file.id, file)
+  return presentGeneration(found.row, files)
 }
 
 type Cursor = { createdAt: string; id: string }
