@@ -1,6 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { run } from './lib/run.ts'
 import { ensureSystemPackages } from './lib/system-deps.ts'
+import {
+  type PlaywrightReport,
+  playwrightFailures,
+  type VitestReport,
+  vitestFailures,
+} from './lib/test-reports.ts'
 
 // `npm test`: every check in one command: typecheck, lint, unit + web + server tests (and the
 // server suite again on PostgreSQL when TEST_DATABASE_URL is set), a production build, and the
@@ -9,6 +15,8 @@ import { ensureSystemPackages } from './lib/system-deps.ts'
 type Tally = { passed: number; failed: number; skipped: number }
 const total: Tally = { passed: 0, failed: 0, skipped: 0 }
 const stages: { name: string; tally: Tally }[] = []
+/** Each failed test's name and first line of its error, repeated after the summary. */
+const failures: string[] = []
 const out = '.test-output'
 mkdirSync(out, { recursive: true })
 
@@ -51,13 +59,16 @@ if (wants('vitest')) {
     '--reporter=json',
     `--outputFile.json=${report}`,
   ])
-  const json = readJson<{
-    numPassedTests: number
-    numFailedTests: number
-    numPendingTests: number
-    numTodoTests: number
-  }>(report)
+  const json = readJson<
+    VitestReport & {
+      numPassedTests: number
+      numFailedTests: number
+      numPendingTests: number
+      numTodoTests: number
+    }
+  >(report)
   if (json) {
+    failures.push(...vitestFailures(json, process.cwd()))
     // A file that fails to load has no failed test of its own; count the run as failed then.
     const failed = json.numFailedTests + (code !== 0 && json.numFailedTests === 0 ? 1 : 0)
     record('vitest', {
@@ -80,10 +91,13 @@ if (wants('e2e')) {
     const report = `${out}/playwright.json`
     rmSync(report, { force: true })
     const code = await run('playwright', ['test'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } })
-    const json = readJson<{
-      stats: { expected: number; unexpected: number; flaky: number; skipped: number }
-    }>(report)
+    const json = readJson<
+      PlaywrightReport & {
+        stats: { expected: number; unexpected: number; flaky: number; skipped: number }
+      }
+    >(report)
     if (json) {
+      failures.push(...playwrightFailures(json))
       const failed = json.stats.unexpected + (code !== 0 && json.stats.unexpected === 0 ? 1 : 0)
       record('e2e', { passed: json.stats.expected + json.stats.flaky, failed, skipped: json.stats.skipped })
     } else {
@@ -92,6 +106,10 @@ if (wants('e2e')) {
   }
 }
 
+if (failures.length > 0) {
+  console.log('\nFailed')
+  for (const failure of failures) console.log(`  ${failure}`)
+}
 console.log('\nSummary')
 for (const stage of stages) {
   console.log(`  ${stage.name.padEnd(10)} ${stage.tally.passed} passed, ${stage.tally.failed} failed`)

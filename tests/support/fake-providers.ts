@@ -20,6 +20,16 @@ export async function makePng(width = 64, height = 64): Promise<Buffer> {
     .toBuffer()
 }
 
+/**
+ * Rejects as a canceled provider call once the signal aborts, at once if it already has: a
+ * worker stopping between recording a request id and resuming it must not leave the call hanging.
+ */
+function rejectOnAbort(signal: AbortSignal, reject: (error: unknown) => void): void {
+  const abort = () => reject(new ProviderError('fake', 'canceled', 'aborted'))
+  if (signal.aborted) abort()
+  else signal.addEventListener('abort', abort, { once: true })
+}
+
 type Step = 'ok' | ProviderFailure | { queue: string } | { hang: true }
 
 /**
@@ -41,9 +51,7 @@ export function createScriptedProviders() {
         previous?.()
         resolve()
       })
-      signal.addEventListener('abort', () => reject(new ProviderError('fake', 'canceled', 'aborted')), {
-        once: true,
-      })
+      rejectOnAbort(signal, reject)
     })
   const completed = new Set<string>()
 
@@ -56,11 +64,7 @@ export function createScriptedProviders() {
     if (step === 'ok') return make()
     if (typeof step === 'string') throw new ProviderError('fake', step, `scripted ${step}`)
     if ('queue' in step) return { queued: step.queue }
-    await new Promise<never>((_, reject) =>
-      signal.addEventListener('abort', () => reject(new ProviderError('fake', 'canceled', 'aborted')), {
-        once: true,
-      }),
-    )
+    await new Promise<never>((_, reject) => rejectOnAbort(signal, reject))
     throw new Error('unreachable')
   }
 
