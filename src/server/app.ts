@@ -30,6 +30,7 @@ import {
 import { usageRoutes } from '#server/features/quota/usage.routes.ts'
 import { accountRoutes } from '#server/features/settings/account.routes.ts'
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts'
+import { createUserLocaleRecorder } from '#server/features/settings/user-locale.ts'
 import { testHookRoutes } from '#server/features/test-hooks/test-hooks.routes.ts'
 import { webhooksRoutes } from '#server/features/webhooks/webhooks.routes.ts'
 import { resolveClientIp } from '#server/http/client-ip.ts'
@@ -142,6 +143,14 @@ export function createApp(deps: AppDeps) {
     )
   }
   api.use(withRequestContext)
+  // The app names its language on every call: remembered per user for the email a webhook writes.
+  const userLocales = createUserLocaleRecorder(database.db)
+  api.use(async (c, next) => {
+    const user = c.get('user')
+    const locale = c.req.header('x-vitrin-locale')
+    if (user && isLocale(locale)) await userLocales.record(user.id, locale)
+    await next()
+  })
   api.get('/public-config', (c) => {
     c.header('Cache-Control', 'public, max-age=300')
     return c.json<PublicConfig>({ supportEmail: config.supportEmail })

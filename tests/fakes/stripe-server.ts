@@ -304,8 +304,9 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
   }
 
   function newInvoice(sub: Rec, reason: string, amount: number, paid: boolean, lines: Rec[]): Rec {
+    const invoiceId = id('in')
     return put({
-      id: id('in'),
+      id: invoiceId,
       object: 'invoice',
       customer: sub.customer,
       status: paid ? 'paid' : 'open',
@@ -321,7 +322,7 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
         subscription_details: { subscription: sub.id, metadata: clone(rec(sub.metadata)) },
         quote_details: null,
       },
-      hosted_invoice_url: `${origin}/invoice/${String(sub.id)}`,
+      hosted_invoice_url: `${origin}/invoice/${invoiceId}`,
       livemode: false,
     })
   }
@@ -469,7 +470,8 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     const start = Number(item.current_period_end)
     Object.assign(item, { current_period_start: start, current_period_end: addMonth(start) })
     const released = applyPhaseAt(sub, start)
-    const isPaid = !renewOptions.fail && customerCard(String(sub.customer)) === 'succeeded'
+    const card = customerCard(String(sub.customer))
+    const isPaid = !renewOptions.fail && card === 'succeeded'
     const amount = num(rec(item.price).unit_amount) ?? 0
     const invoice = newInvoice(sub, 'subscription_cycle', amount, isPaid, [
       { amount, description: 'Renewal' },
@@ -480,6 +482,10 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     await emit([
       ...released.map((schedule) => ({ type: 'subscription_schedule.released', object: schedule })),
       { type: isPaid ? 'invoice.paid' : 'invoice.payment_failed', object: invoice },
+      // A card whose bank wants 3-D Secure: Stripe also asks for the customer's action.
+      ...(!isPaid && !renewOptions.fail && card === 'authentication_required'
+        ? [{ type: 'invoice.payment_action_required', object: invoice }]
+        : []),
       { type: 'customer.subscription.updated', object: sub, previous },
     ])
     return sub
@@ -1084,6 +1090,20 @@ ${session.cancel_url ? ` <a href="${escapeHtml(String(session.cancel_url))}">Bac
     )
   }
 
+  /** The hosted invoice page: an open invoice is confirmed and paid here (3-D Secure passes). */
+  function invoicePage(invoice: Rec): string {
+    const id = escapeHtml(String(invoice.id))
+    const amount = ((num(invoice.amount_due) ?? 0) / 100).toFixed(2)
+    const action =
+      invoice.status === 'open'
+        ? `<form method="post" action="/invoice/${id}/pay"><button type="submit">Confirm and pay</button></form>`
+        : `<p>This invoice is ${escapeHtml(String(invoice.status))}.</p>`
+    return page(
+      'Invoice',
+      `<h1>Invoice</h1><div class="box"><p><strong>$${amount}</strong></p></div>${action}`,
+    )
+  }
+
   function portalPage(session: Rec): string {
     const subs = ofPrefix('sub_').filter(
       (sub) => sub.customer === session.customer && sub.status !== 'canceled',
@@ -1134,6 +1154,23 @@ ${session.cancel_url ? ` <a href="${escapeHtml(String(session.cancel_url))}">Bac
     if (m && method === 'POST') {
       const session = await completeCheckout(m[1] ?? '')
       redirect(String(session.success_url).replace('{CHECKOUT_SESSION_ID}', String(session.id)))
+      return true
+    }
+    m = /^\/invoice\/([^/]+)(\/pay)?$/.exec(url.pathname)
+    if (m) {
+      const invoice = objects.get(m[1] ?? '')
+      if (invoice?.object !== 'invoice') {
+        html(404, page('Invoice', '<p>No such invoice.</p>'))
+        return true
+      }
+      if (method === 'POST' && m[2]) {
+        const sub = get(String(rec(rec(invoice.parent).subscription_details).subscription), 'subscription')
+        // The customer confirmed with their bank: this payment goes through.
+        if (sub.latest_invoice === invoice.id) await payOpenInvoice(sub)
+        redirect(`/invoice/${String(invoice.id)}`)
+        return true
+      }
+      html(200, invoicePage(invoice))
       return true
     }
     m = /^\/portal\/([^/]+)(?:\/(cancel|resume|pay))?$/.exec(url.pathname)

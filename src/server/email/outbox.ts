@@ -8,6 +8,7 @@ export type EmailKind =
   | 'contact_notification'
   | 'password_reset'
   | 'billing_payment_failed'
+  | 'billing_action_required'
   | 'auto_topup_done'
   | 'auto_topup_failed'
   | 'subscription_ending'

@@ -11,6 +11,11 @@ export const users = pgTable('users', {
   image: text('image'),
   /** Created from an access code, with no email of its own. */
   isBeta: boolean('is_beta').notNull().default(false),
+  /**
+   * The language the user last used the app in ('en' | 'tr'; null until they do), for email
+   * written with no request to take it from (billing webhooks).
+   */
+  locale: text('locale'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true })
     .notNull()

@@ -245,6 +245,46 @@ describe('auto top-up', () => {
     expect(failed[0]?.textBody).toContain('/billing')
   })
 
+  it('writes webhook emails in the language the user last used the app in; a 3-D Secure renewal sends its invoice page', async () => {
+    const client = await signedInClient(server, null)
+    const inTurkish = { headers: { 'x-vitrin-locale': 'tr' } }
+    const started = await client.request('/api/billing/checkout', {
+      json: { planId: 'growth' },
+      ...inTurkish,
+    })
+    const { url } = (await started.json()) as BillingRedirectResponse
+    const session = await fake.completeCheckout(url.split('/').pop() as string)
+    const subscriptionId = String(session.subscription)
+
+    await fake.renewSubscription(subscriptionId, { fail: true })
+    await fake.idle()
+    const failed = await emails('billing_payment_failed')
+    expect(failed.map((email) => email.subject)).toEqual(['Vitrin ödemeniz gerçekleşmedi'])
+    expect(failed[0]?.textBody).toContain('Growth')
+
+    // Back in English, the card now wants the bank's confirmation at the next renewal.
+    expect((await client.request('/api/usage', { headers: { 'x-vitrin-locale': 'en' } })).status).toBe(200)
+    fake.setCard(String(session.customer), 'authentication_required')
+    await fake.renewSubscription(subscriptionId)
+    await fake.idle()
+    const actionEvents = fake.events.filter((e) => e.type === 'invoice.payment_action_required')
+    expect(actionEvents).toHaveLength(1)
+    await fake.redeliver(actionEvents[0]?.id as string)
+    const confirm = await emails('billing_action_required')
+    expect(confirm.map((email) => email.subject)).toEqual(['Confirm your Vitrin payment with your bank'])
+    const invoiceUrl = /^https?:\/\/\S+\/invoice\/\S+$/m.exec(confirm[0]?.textBody ?? '')?.[0]
+    expect(invoiceUrl).toBeDefined()
+
+    // The invoice page is where the customer confirms; paying it makes the plan current again.
+    const page = await fetch(invoiceUrl as string)
+    expect(await page.text()).toContain('Confirm and pay')
+    const paid = await fetch(`${invoiceUrl}/pay`, { method: 'POST', redirect: 'manual' })
+    expect(paid.status).toBe(303)
+    await fake.idle()
+    const billing = await (await client.request('/api/billing')).json()
+    expect(billing.subscription).toMatchObject({ status: 'active' })
+  })
+
   it('keeps the monthly cap in Settings → Billing (1–10, 3 until changed) once a card is saved', async () => {
     const newcomer = await signedInClient(server, null)
     await activatePlan(db(), {

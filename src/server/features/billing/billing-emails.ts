@@ -4,7 +4,7 @@ import { users } from '#server/db/schema/index.ts'
 import { type EmailKind, enqueueEmail, type Mailer } from '#server/email/outbox.ts'
 import { translateFor } from '#server/i18n.ts'
 import type { Logger } from '#server/logger.ts'
-import { intlTag, type Locale, locales } from '#shared/i18n/locales.ts'
+import { intlTag, isLocale, type Locale, locales } from '#shared/i18n/locales.ts'
 import type { MessageVars } from '#shared/i18n/translate.ts'
 import { formatUsd } from '#shared/i18n/translate.ts'
 import { getPlan, getTopUpPack, type PlanId, type TopUpPackId } from '#shared/plans.ts'
@@ -12,6 +12,7 @@ import { getPlan, getTopUpPack, type PlanId, type TopUpPackId } from '#shared/pl
 /** The billing emails and the message keys (emails.json) each is written from. */
 const templates = {
   billing_payment_failed: 'paymentFailed',
+  billing_action_required: 'paymentActionRequired',
   auto_topup_done: 'autoTopupDone',
   auto_topup_failed: 'autoTopupFailed',
   subscription_ending: 'subscriptionEnding',
@@ -22,6 +23,7 @@ export type BillingEmailKind = keyof typeof templates
 /** What an email says, given in neutral terms and worded per language when it is written. */
 export type BillingEmailFacts =
   | { kind: 'billing_payment_failed'; planId: PlanId }
+  | { kind: 'billing_action_required'; invoiceUrl: string }
   | { kind: 'subscription_ending'; planId: PlanId; endsAt: Date }
   | { kind: 'auto_topup_done'; packId: TopUpPackId; used: number; cap: number }
   | {
@@ -36,6 +38,8 @@ function varsFor(facts: BillingEmailFacts, locale: Locale, publicUrl: string): M
   switch (facts.kind) {
     case 'billing_payment_failed':
       return { link, plan: getPlan(facts.planId).name }
+    case 'billing_action_required':
+      return { link, invoiceUrl: facts.invoiceUrl }
     case 'subscription_ending':
       return {
         link,
@@ -70,20 +74,22 @@ function render(facts: BillingEmailFacts, locale: Locale, publicUrl: string) {
 
 /**
  * Writes a billing email to the user into the outbox; call it inside the transaction of the
- * change that causes it. In `locale` when the user's language is known (they are using Vitrin
- * now); otherwise (a webhook: no stored language) in both, English first. Nothing for an
- * account without an address of its own (beta). Returns the outbox id, to deliver after commit.
+ * change that causes it. In `locale` when the request gives it (they are using Vitrin now), else
+ * in the language they last used the app in (users.locale), else, for an account that has not
+ * used it since languages were remembered, in both, English first. Nothing for an account
+ * without an address of its own (beta). Returns the outbox id, to deliver after commit.
  */
 export async function enqueueBillingEmail(
   db: Db,
   input: { userId: string; locale: Locale | null; publicUrl: string; facts: BillingEmailFacts },
 ): Promise<string | null> {
   const [user] = await db
-    .select({ email: users.email, isBeta: users.isBeta })
+    .select({ email: users.email, isBeta: users.isBeta, locale: users.locale })
     .from(users)
     .where(eq(users.id, input.userId))
   if (!user || user.isBeta || !user.email) return null
-  const languages = input.locale ? [input.locale] : [...locales]
+  const known = input.locale ?? (isLocale(user.locale) ? user.locale : null)
+  const languages = known ? [known] : [...locales]
   const parts = languages.map((locale) => render(input.facts, locale, input.publicUrl))
   return enqueueEmail(db, {
     kind: input.facts.kind,

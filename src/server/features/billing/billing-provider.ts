@@ -34,6 +34,12 @@ export type BillingWebhookEffect =
       paymentRef: string
       origin: 'checkout' | 'auto_topup'
     }
+  | {
+      /** A renewal the customer's bank wants them to confirm (3-D Secure) on the provider's invoice page. */
+      kind: 'payment_action_required'
+      customerId: string
+      invoiceUrl: string
+    }
   | { kind: 'ignored' }
 
 /** A delivery whose signature checked out. `resolve` may call the provider; it never writes to the database. */

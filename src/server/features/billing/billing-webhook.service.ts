@@ -5,7 +5,7 @@ import type { Mailer } from '#server/email/outbox.ts'
 import { grantCredits } from '#server/features/quota/quota.service.ts'
 import type { BillingProviderKind } from '#shared/contracts/billing.ts'
 import { AppError } from '#shared/errors.ts'
-import { deliverBillingEmails } from './billing-emails.ts'
+import { deliverBillingEmails, enqueueBillingEmail } from './billing-emails.ts'
 import type { BillingProvider, BillingWebhookEffect } from './billing-provider.ts'
 import { applyProviderSubscription } from './provider-subscription.ts'
 
@@ -69,7 +69,12 @@ async function isRecorded(db: Db, eventId: string): Promise<boolean> {
   return Boolean(found)
 }
 
-async function creditUser(db: Db, customerId: string, metadataUserId: string | null): Promise<string | null> {
+/** The user a provider customer belongs to: the stored customer id first, else the metadata's user. */
+async function customerUser(
+  db: Db,
+  customerId: string,
+  metadataUserId: string | null,
+): Promise<string | null> {
   const [stored] = await db
     .select({ userId: billingCustomers.userId })
     .from(billingCustomers)
@@ -92,7 +97,7 @@ async function applyEffect(
     return { subscription: effect.subscription.subscriptionId, ...applied }
   }
   if (effect.kind === 'credit') {
-    const userId = await creditUser(tx, effect.customerId, effect.userId)
+    const userId = await customerUser(tx, effect.customerId, effect.userId)
     if (!userId) return { payment: effect.paymentRef, applied: false, reason: 'unknown-customer' }
     const granted = await grantCredits(tx, {
       userId,
@@ -101,6 +106,17 @@ async function applyEffect(
       origin: effect.origin,
     })
     return { payment: effect.paymentRef, userId, packId: effect.packId, granted }
+  }
+  if (effect.kind === 'payment_action_required') {
+    const userId = await customerUser(tx, effect.customerId, null)
+    if (!userId) return { applied: false, reason: 'unknown-customer' }
+    const emailId = await enqueueBillingEmail(tx, {
+      userId,
+      locale: null,
+      publicUrl,
+      facts: { kind: 'billing_action_required', invoiceUrl: effect.invoiceUrl },
+    })
+    return { userId, emailIds: emailId ? [emailId] : [] }
   }
   return { ignored: true }
 }

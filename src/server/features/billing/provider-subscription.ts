@@ -89,7 +89,8 @@ export async function applyProviderSubscription(
     emails.push({ kind: 'subscription_ending', planId, endsAt: fields.currentPeriodEnd })
   }
   const writeEmails = async () => {
-    // The user's language when they caused the change here (a cancel); a webhook has none: both.
+    // The user's language when they caused the change here (a cancel); a webhook has none, and
+    // the email takes the language they last used the app in.
     const locale = requestContext.getStore()?.locale ?? null
     const ids: string[] = []
     for (const facts of emails) {

@@ -466,6 +466,23 @@ function webhookOf(
     case 'invoice.paid':
     case 'invoice.payment_failed':
       return forSubscription(idOf(event.data.object.parent?.subscription_details?.subscription))
+    case 'invoice.payment_action_required': {
+      // The subscription itself turns past due through its own events; this one only asks the
+      // customer to confirm, on the invoice's hosted page.
+      const invoice = event.data.object
+      const customerId = idOf(invoice.customer)
+      const invoiceUrl = invoice.hosted_invoice_url
+      if (!customerId || !invoiceUrl) return ignored
+      return {
+        ...base,
+        subject: idOf(invoice.parent?.subscription_details?.subscription) ?? invoice.id ?? null,
+        resolve: async (): Promise<BillingWebhookEffect> => ({
+          kind: 'payment_action_required',
+          customerId,
+          invoiceUrl,
+        }),
+      }
+    }
     case 'subscription_schedule.created':
     case 'subscription_schedule.updated':
     case 'subscription_schedule.released':

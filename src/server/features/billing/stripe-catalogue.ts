@@ -14,6 +14,7 @@ export const stripeWebhookEvents = [
   'customer.subscription.deleted',
   'invoice.paid',
   'invoice.payment_failed',
+  'invoice.payment_action_required',
   'payment_intent.succeeded',
   // Downgrades at the period's end (ours and the portal's) live on a subscription schedule.
   'subscription_schedule.created',
