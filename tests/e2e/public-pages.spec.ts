@@ -12,6 +12,7 @@ import {
   msg,
   publicRoutes,
 } from './support/i18n.ts'
+import { enterAsBeta } from './support/studio.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -89,17 +90,43 @@ for (const lang of langs) {
 }
 
 test.describe('unknown paths', () => {
-  for (const path of ['/no-such-page', '/app/nowhere', '/features/no-such-section']) {
-    test(`${path} ends on the landing page`, async ({ page }) => {
-      await page.goto(path)
-      await expect(page).toHaveURL('/')
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'landing.title'))
+  for (const [lang, path] of [
+    ['en', '/no-such-page'],
+    ['en', '/app/nowhere'],
+    ['en', '/features/no-such-section'],
+    ['tr', '/tr/no-such-page'],
+  ] as const) {
+    test(`${path} answers 404 and says so in ${lang}, with a way home`, async ({ page }) => {
+      const response = await page.goto(path)
+      expect(response?.status()).toBe(404)
+      await expect(page).toHaveURL(path)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg(lang, 'pages.notFound.title'))
+      await expect(page).toHaveTitle(`${msg(lang, 'pages.notFound.title')} · Vitrin`)
+      // Signed out: nothing to lead into the app.
+      await expect(page.getByRole('link', { name: msg(lang, 'pages.notFound.dashboard') })).toHaveCount(0)
+      await expectNoSeriousA11yViolations(page)
+      await page
+        .getByRole('main')
+        .getByRole('link', { name: msg(lang, 'pages.notFound.home') })
+        .click()
+      await expect(page).toHaveURL(localePath(lang, '/'))
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg(lang, 'landing.title'))
     })
   }
 
+  test('signed in, it also leads to the dashboard', async ({ page }) => {
+    await enterAsBeta(page)
+    await page.goto('/app/nowhere')
+    await page
+      .getByRole('main')
+      .getByRole('link', { name: msg('en', 'pages.notFound.dashboard') })
+      .click()
+    await expect(page).toHaveURL('/app')
+  })
+
   test('a footer link to a page and the home link work as in-app navigation', async ({ page }) => {
     await page.goto('/no-such-page')
-    await expect(page).toHaveURL('/')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'pages.notFound.title'))
     await page
       .getByRole('contentinfo')
       .getByRole('link', { name: msg('en', 'common.footer.faq') })

@@ -57,17 +57,16 @@ describe('the public site', () => {
     expect(await response.text()).toContain('<h1>tr /tr/auth/signup</h1>')
   })
 
-  it('answers the app and unknown paths with the app shell', async () => {
-    for (const path of [
-      '/app',
-      '/app/create',
-      '/settings',
-      '/billing/success',
-      '/no/such/page',
-      '/tr/no-such-page',
-    ]) {
+  it("answers the app's pages with the app shell, and unknown paths with it as a 404", async () => {
+    for (const path of ['/app', '/app/create', '/app/catalogue/b_1', '/settings', '/billing/success']) {
       const response = await server.api(path)
       expect(response.status, path).toBe(200)
+      expect(await response.text(), path).toBe(indexHtml)
+    }
+    for (const path of ['/no/such/page', '/tr/no-such-page', '/app/nowhere', '/features/x', '/index.html']) {
+      const response = await server.api(path)
+      expect(response.status, path).toBe(404)
+      expect(response.headers.get('cache-control'), path).toBe('no-cache')
       expect(await response.text(), path).toBe(indexHtml)
     }
   })

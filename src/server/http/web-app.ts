@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { Context, Hono } from 'hono'
 import { getCookie } from 'hono/cookie'
+import { isAppPath } from '#shared/app-pages.ts'
 import {
   languageCookie,
   localePrefix,
@@ -20,7 +21,8 @@ import { cspDirectives, cspHeader } from './security-headers.ts'
  * Serves the built web app: hashed assets cached for a year, other files for an hour; each
  * public page's prerendered HTML at its URL in each language (docs/decisions/0032-public-pages-per-language.md),
  * with robots.txt and sitemap.xml; and index.html (never cached) for every other GET, so the
- * app's client-side routes work on reload.
+ * app's client-side routes work on reload: 200 for the app's pages (shared/app-pages.ts), 404
+ * for any other path, where the client shows "Page not found".
  */
 /** `publicUrl` is asked each time: with PORT=0 it is known only once the server listens. */
 export function mountWebApp(
@@ -86,7 +88,8 @@ export function mountWebApp(
       return c.text('The web app is not built yet. Run `npm run build` (npm start does this for you).', 503)
     }
     c.header('Cache-Control', 'no-cache')
-    return c.html(indexHtml)
+    // The app's own pages; anything else is no page at all: the shell shows "Page not found".
+    return c.html(indexHtml, isAppPath(path) ? 200 : 404)
   })
 }
 

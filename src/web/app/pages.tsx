@@ -1,4 +1,5 @@
 import { type ComponentType, lazy } from 'react'
+import type { AppPageKey } from '#shared/app-pages.ts'
 import type { PublicPageKey } from '#shared/public-pages.ts'
 import { ensureAllMessages } from '#web/lib/i18n.tsx'
 
@@ -63,7 +64,7 @@ export const publicPageComponents: Record<PublicPageKey, Page> = {
   ),
 }
 
-export const appPageComponents = {
+export const appPageComponents: Record<AppPageKey, Page> = {
   dashboard: definePage(async () => (await import('./routes/dashboard.tsx')).DashboardPage, {
     allMessages: true,
   }),
@@ -83,4 +84,9 @@ export const appPageComponents = {
   billingSuccess: definePage(async () => (await import('./routes/billing-success.tsx')).BillingSuccessPage, {
     allMessages: true,
   }),
-} satisfies Record<string, Page>
+}
+
+/** What any other path shows (the server answers it with 404). */
+export const notFoundPage = definePage(async () => (await import('./routes/not-found.tsx')).NotFoundPage, {
+  allMessages: true,
+})
