@@ -1,13 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { enMessages } from '#shared/i18n/locales/en/index.ts'
-import { trMessages } from '#shared/i18n/locales/tr/index.ts'
+import { allMessages } from '#shared/i18n/locales/all.ts'
 import { plans } from '#shared/plans.ts'
-import { originPlaceholder, prerenderedFile, publicPaths } from '#shared/public-pages.ts'
+import { originPlaceholder, prerenderedFile, publicPages, publicPaths } from '#shared/public-pages.ts'
 import { faqGroups } from '#web/app/faq-items.ts'
-import { prerenderPublicPages } from './prerender.ts'
+import { prerenderPublicPages, routeFileOf } from './prerender.ts'
 
 /** The parts of Vite's built index.html the prerender step works on. */
 const template = `<!doctype html>
@@ -26,7 +25,7 @@ const template = `<!doctype html>
 </html>
 `
 
-const messages = { en: enMessages, tr: trMessages }
+const messages = allMessages
 let dist: string
 const pageOf = (locale: 'en' | 'tr', path: string) => {
   const entry = publicPaths().find((candidate) => candidate.locale === locale && candidate.path === path)
@@ -79,17 +78,17 @@ describe('prerendered public pages', () => {
 
   it('renders the real headings in each language', () => {
     const h1 = (html: string) => attribute(html, /<h1[^>]*>([^<]*)</)
-    expect(h1(pageOf('en', '/'))).toBe(enMessages.landing.title)
-    expect(h1(pageOf('tr', '/tr/'))).toBe(trMessages.landing.title)
-    expect(h1(pageOf('en', '/pricing'))).toBe(enMessages.pricing.title)
-    expect(h1(pageOf('tr', '/tr/pricing'))).toBe(trMessages.pricing.title)
-    expect(h1(pageOf('tr', '/tr/faq'))).toBe(trMessages.pages.faq.title)
+    expect(h1(pageOf('en', '/'))).toBe(allMessages.en.landing.title)
+    expect(h1(pageOf('tr', '/tr/'))).toBe(allMessages.tr.landing.title)
+    expect(h1(pageOf('en', '/pricing'))).toBe(allMessages.en.pricing.title)
+    expect(h1(pageOf('tr', '/tr/pricing'))).toBe(allMessages.tr.pricing.title)
+    expect(h1(pageOf('tr', '/tr/faq'))).toBe(allMessages.tr.pages.faq.title)
     // The header and footer are in the page's language too, and link within it.
     expect(pageOf('tr', '/tr/faq')).toMatch(
-      new RegExp(`href="/tr/pricing"[^>]*>${trMessages.common.footer.pricing}</a>`),
+      new RegExp(`href="/tr/pricing"[^>]*>${allMessages.tr.common.footer.pricing}</a>`),
     )
     expect(pageOf('en', '/faq')).toMatch(
-      new RegExp(`href="/pricing"[^>]*>${enMessages.common.footer.pricing}</a>`),
+      new RegExp(`href="/pricing"[^>]*>${allMessages.en.common.footer.pricing}</a>`),
     )
   })
 
@@ -151,12 +150,21 @@ describe('prerendered public pages', () => {
     const questions = faq?.mainEntity as { name: string; acceptedAnswer: { text: string } }[]
     const ids = faqGroups.flatMap((group) => group.items)
     expect(questions.map((question) => question.name)).toEqual(
-      ids.map((id) => trMessages.pages.faq.items[id].question),
+      ids.map((id) => allMessages.tr.pages.faq.items[id].question),
     )
-    expect(questions[0]?.acceptedAnswer.text).toBe(trMessages.pages.faq.items[ids[0] ?? 'photos'].answer)
+    expect(questions[0]?.acceptedAnswer.text).toBe(allMessages.tr.pages.faq.items[ids[0] ?? 'photos'].answer)
     // The quota answer carries each plan's numbers, as the page lists them.
     const quota = questions[ids.indexOf('quota')]?.acceptedAnswer.text
     expect(quota).toContain('Growth: 1.000')
     expect(jsonLd(pageOf('en', '/about')).some((data) => data['@type'] === 'FAQPage')).toBe(false)
+  })
+})
+
+describe('routeFileOf', () => {
+  it("names each public page's route file, which is there", () => {
+    expect(routeFileOf('resetPasswordConfirm')).toBe('reset-password-confirm')
+    for (const page of publicPages) {
+      expect(existsSync(join('src/web/app/routes', `${routeFileOf(page.key)}.tsx`)), page.key).toBe(true)
+    }
   })
 })

@@ -1,15 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { enMessages } from '#shared/i18n/locales/en/index.ts'
-import { trMessages } from '#shared/i18n/locales/tr/index.ts'
+import { allMessages, translateIn } from '#shared/i18n/locales/all.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
-import type { AppMessages, TKey } from '#shared/i18n/messages.ts'
-import { type Messages, type MessageVars, translate } from '#shared/i18n/translate.ts'
+import type { TKey } from '#shared/i18n/messages.ts'
+import type { MessageVars } from '#shared/i18n/translate.ts'
 import { type PublicPage, prerenderedFile, publicPaths } from '#shared/public-pages.ts'
 import { publicPageHead } from '#web/app/page-head.ts'
 import { renderPublicPage } from '#web/app/prerender.tsx'
-
-const messagesOf: Record<Locale, AppMessages> = { en: enMessages, tr: trMessages }
 
 type ManifestChunk = { file: string; imports?: string[]; dynamicImports?: string[]; css?: string[] }
 type Manifest = Record<string, ManifestChunk>
@@ -36,7 +33,7 @@ function preloadsFor(
   entryFiles: Set<string>,
 ): string[] {
   if (!manifest) return []
-  const route = Object.keys(manifest).find((key) => key.endsWith(`app/routes/${routeFileOf[page.key]}.tsx`))
+  const route = Object.keys(manifest).find((key) => key.endsWith(`app/routes/${routeFileOf(page.key)}.tsx`))
   const base = Object.keys(manifest).find((key) => key.endsWith(`i18n/locales/${locale}/base.ts`))
   const full = Object.keys(manifest).find((key) => key.endsWith(`i18n/locales/${locale}/index.ts`))
   const keys = [route, base, page.key === 'landing' ? undefined : full].filter((key) => key !== undefined)
@@ -44,20 +41,9 @@ function preloadsFor(
   return [...files].filter((file) => !entryFiles.has(file))
 }
 
-const routeFileOf: Record<PublicPage['key'], string> = {
-  landing: 'landing',
-  pricing: 'pricing',
-  features: 'features',
-  faq: 'faq',
-  about: 'about',
-  contact: 'contact',
-  privacy: 'privacy',
-  terms: 'terms',
-  access: 'access',
-  signIn: 'sign-in',
-  signUp: 'sign-up',
-  resetPassword: 'reset-password',
-  resetPasswordConfirm: 'reset-password-confirm',
+/** A page's file under web/app/routes: its key in kebab case (`signIn` → `sign-in`). */
+export function routeFileOf(key: PublicPage['key']): string {
+  return key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)
 }
 
 /** The files the entry HTML already names (script, modulepreload, stylesheet). */
@@ -116,9 +102,8 @@ export async function prerenderPublicPages(webDist: string): Promise<number> {
 
   let pages = 0
   for (const { page, locale } of publicPaths()) {
-    const messages = messagesOf[locale]
-    const t = (key: TKey, vars?: MessageVars) => translate(messages as unknown as Messages, locale, key, vars)
-    const body = await renderPublicPage(page, locale, messages)
+    const t = (key: TKey, vars?: MessageVars) => translateIn(locale, key, vars)
+    const body = await renderPublicPage(page, locale, allMessages[locale])
     const preloads = preloadsFor(manifest, page, locale, entryFiles).map((file) => `/${file}`)
     let html = template
     html = replaceOnce(html, /<html lang="[^"]*">/, `<html lang="${locale}">`)
