@@ -703,13 +703,16 @@ export async function cancelCatalogueBatch(
 ): Promise<BatchView> {
   const batch = await ownedBatch(deps.db, userId, batchId)
   if (batch.status === 'draft') throw new AppError('CATALOGUE_BATCH_NOT_STARTED', 'The batch has not started')
-  await cancelBatch(deps.generations, batch.id)
+  // Canceled before its jobs are: once they are all settled, anyone looking (the worker, a
+  // polling view) would otherwise mark it finished and send batch.completed for a batch the
+  // seller canceled. A batch that finished first stays finished; then there is nothing to cancel.
   if (batch.status === 'running') {
     await deps.db
       .update(catalogueBatches)
       .set({ status: 'canceled', finishedAt: deps.now() })
       .where(and(eq(catalogueBatches.id, batch.id), eq(catalogueBatches.status, 'running')))
   }
+  await cancelBatch(deps.generations, batch.id)
   return getBatchView(deps, userId, batch.id)
 }
 
