@@ -502,7 +502,7 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
   /** Settles the open invoice of a past-due subscription with the (new) card, as the portal does. */
   async function payOpenInvoice(sub: Rec): Promise<void> {
     const invoice = sub.latest_invoice ? objects.get(String(sub.latest_invoice)) : undefined
-    if (!invoice || invoice.status !== 'open') return
+    if (invoice?.status !== 'open') return
     Object.assign(invoice, { status: 'paid', amount_paid: invoice.amount_due, amount_remaining: 0 })
     const previous = { status: sub.status }
     sub.status = 'active'

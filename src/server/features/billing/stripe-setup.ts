@@ -59,8 +59,7 @@ export async function setUpStripe(stripe: Stripe, input: { publicUrl: string }):
 
     const existing = (await stripe.prices.list({ lookup_keys: [item.lookupKey], limit: 1 })).data[0]
     const isSame =
-      existing &&
-      existing.active &&
+      existing?.active &&
       existing.unit_amount === item.unitAmount &&
       existing.currency === 'usd' &&
       idOf(existing.product) === item.productId &&
@@ -169,7 +168,7 @@ export async function setUpStripe(stripe: Stripe, input: { publicUrl: string }):
   } else {
     steps.push({ object: 'webhook endpoint', name: url, action: 'unchanged', id: endpoint.id })
   }
-  if (endpoint && endpoint.api_version && endpoint.api_version !== stripeApiVersion) {
+  if (endpoint?.api_version && endpoint.api_version !== stripeApiVersion) {
     const last = steps.at(-1)
     if (last) {
       last.note = `its API version is ${endpoint.api_version}, not ${stripeApiVersion}: delete it and run this again (Stripe cannot change it)`
