@@ -1,4 +1,4 @@
-import { useCallback } from 'react'
+import { useCallback, useEffect } from 'react'
 import type { WebhookDeliveryView } from '#shared/contracts/webhooks.ts'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -18,9 +18,14 @@ const statusTone: Record<ShownStatus, string> = {
   failed: 'bg-red-100 text-red-900',
 }
 
+/** How often the log looks again while a delivery is queued or being retried. */
+const refreshWhilePendingMs = 5000
+
 /**
  * An endpoint's newest deliveries: event, time, status, attempts, the receiver's last status and
  * why it failed, with Resend. A list of cards (readable on phones and by screen readers alike).
+ * While any delivery is still pending it loads again every few seconds (not while the tab is
+ * hidden), so a test event's outcome shows up without reloading the page.
  */
 export function DeliveryLog(props: {
   endpointId: string
@@ -35,6 +40,19 @@ export function DeliveryLog(props: {
     [props.endpointId],
   )
   const resource = useResource(load, { key: `${props.endpointId}:${props.version}` })
+  const shown = resource.status === 'ready' ? resource.data : null
+  const { reload } = resource
+  useEffect(() => {
+    if (!shown?.deliveries.some((delivery) => delivery.status === 'pending')) return
+    // One look per answer: the next is armed when this one's data arrives.
+    let timer: ReturnType<typeof setTimeout>
+    const look = () => {
+      if (document.hidden) timer = setTimeout(look, refreshWhilePendingMs)
+      else reload()
+    }
+    timer = setTimeout(look, refreshWhilePendingMs)
+    return () => clearTimeout(timer)
+  }, [shown, reload])
 
   return (
     <div className="mt-4 border-t border-slate-200 pt-4">
