@@ -468,11 +468,12 @@ function webhookOf(
       return forSubscription(idOf(event.data.object.parent?.subscription_details?.subscription))
     case 'invoice.payment_action_required': {
       // The subscription itself turns past due through its own events; this one only asks the
-      // customer to confirm, on the invoice's hosted page.
+      // customer to confirm, on the invoice's hosted page. Not for a subscription's first
+      // invoice: that one is paid on Checkout, where the customer confirms there and then.
       const invoice = event.data.object
       const customerId = idOf(invoice.customer)
       const invoiceUrl = invoice.hosted_invoice_url
-      if (!customerId || !invoiceUrl) return ignored
+      if (!customerId || !invoiceUrl || invoice.billing_reason === 'subscription_create') return ignored
       return {
         ...base,
         subject: idOf(invoice.parent?.subscription_details?.subscription) ?? invoice.id ?? null,

@@ -6,6 +6,7 @@ import {
   billingEvents,
   creditBalances,
   creditGrants,
+  emailOutbox,
   subscriptions,
 } from '#server/db/schema/index.ts'
 import { syncConfiguredCodes } from '#server/features/access/access-codes.service.ts'
@@ -430,6 +431,44 @@ describe('Stripe billing', () => {
       expect((await refused.json()).error.code).toBe('EMAIL_REQUIRED')
     }
     expect(await server.database.db.select().from(billingCustomers)).toHaveLength(0)
+  })
+
+  it("asks for the bank's confirmation by email on a renewal, not for a first invoice being paid on Checkout", async () => {
+    const client = await signedInClient(server, null)
+    const { subscriptionId } = await subscribe(client, 'growth')
+    const customer = String(fake.lastOf('cus_')?.id)
+    const deliver = async (id: string, billingReason: string) => {
+      const payload = JSON.stringify({
+        id,
+        object: 'event',
+        api_version: stripeApiVersion,
+        created: Math.floor(Date.now() / 1000),
+        type: 'invoice.payment_action_required',
+        data: {
+          object: {
+            id: `in_${id}`,
+            object: 'invoice',
+            customer,
+            billing_reason: billingReason,
+            hosted_invoice_url: `https://invoice.example/${id}`,
+            parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId } },
+          },
+        },
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+      })
+      const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: stripeWebhookSecret })
+      return (await (await signedDelivery(payload, header)).json()) as { outcome: string }
+    }
+    expect(await deliver('evt_first', 'subscription_create')).toMatchObject({ outcome: 'ignored' })
+    expect(await deliver('evt_renewal', 'subscription_cycle')).toMatchObject({ outcome: 'applied' })
+    const sent = await server.database.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.kind, 'billing_action_required'))
+    expect(sent).toHaveLength(1)
+    expect(sent[0]?.textBody).toContain('https://invoice.example/evt_renewal')
   })
 
   it('refuses forged, tampered, old and malformed deliveries, changing nothing', async () => {
