@@ -207,10 +207,17 @@ describe('serving the built web app', () => {
     expectSecurityHeaders(response)
   })
 
-  it('serves index.html, never cached, for / and for client-side routes', async () => {
-    for (const path of ['/', '/some/client/route', '/index.html', '/tr/pricing?plan=growth']) {
+  it("serves index.html, never cached, for the app's and the public pages, and as the 404 of any other path", async () => {
+    // No prerendered pages in this build: public pages get the shell too.
+    for (const [path, status] of [
+      ['/', 200],
+      ['/app/create', 200],
+      ['/tr/pricing?plan=growth', 200],
+      ['/some/client/route', 404],
+      ['/index.html', 404],
+    ] as const) {
       const response = await server.api(path)
-      expect(response.status, path).toBe(200)
+      expect(response.status, path).toBe(status)
       expect(response.headers.get('content-type')).toContain('text/html')
       expect(response.headers.get('cache-control')).toBe('no-cache')
       expect(await response.text()).toBe(indexHtml)

@@ -88,8 +88,9 @@ export function mountWebApp(
       return c.text('The web app is not built yet. Run `npm run build` (npm start does this for you).', 503)
     }
     c.header('Cache-Control', 'no-cache')
-    // The app's own pages; anything else is no page at all: the shell shows "Page not found".
-    return c.html(indexHtml, isAppPath(path) ? 200 : 404)
+    // The app's own pages, and a public page whose prerendered file is not there (a build
+    // without the prerender step); anything else is no page at all: the shell shows "Page not found".
+    return c.html(indexHtml, isAppPath(path) || match ? 200 : 404)
   })
 }
 
