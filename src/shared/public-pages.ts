@@ -70,6 +70,26 @@ export function splitLocale(pathname: string): { locale: Locale; path: string } 
   return { locale: defaultLocale, path: pathname }
 }
 
+/**
+ * A public page's language alternates, as its hreflang links and the sitemap name them: its
+ * path in every language, and x-default on the default language's.
+ */
+export function pageAlternates(path: string): { hreflang: Locale | 'x-default'; path: string }[] {
+  return [
+    ...locales.map((locale) => ({ hreflang: locale, path: localizedPath(locale, path) })),
+    { hreflang: 'x-default' as const, path: localizedPath(defaultLocale, path) },
+  ]
+}
+
+/** Text made safe inside markup (HTML or XML), quoted attribute values included. */
+export function escapeMarkup(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+}
+
 /** Every rendered public URL path, in every language. */
 export function publicPaths(): { page: PublicPage; locale: Locale; path: string }[] {
   return publicPages.flatMap((page) =>

@@ -1,5 +1,5 @@
 import { locales } from '#shared/i18n/locales.ts'
-import { localizedPath, publicPages } from '#shared/public-pages.ts'
+import { escapeMarkup, localizedPath, pageAlternates, publicPages } from '#shared/public-pages.ts'
 
 /** The app's signed-in paths and the APIs: nothing there for a search engine. */
 const privatePrefixes = ['/app', '/settings', '/billing', '/api/', '/v1/']
@@ -16,14 +16,6 @@ export function robotsTxt(origin: string): string {
   ].join('\n')
 }
 
-function escapeXml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-}
-
 /**
  * /sitemap.xml: every indexed public page in every language, each entry naming its other
  * languages (and x-default, the English page), as the pages' own hreflang links do.
@@ -32,21 +24,15 @@ export function sitemapXml(origin: string): string {
   const entries = publicPages
     .filter((page) => page.indexed)
     .flatMap((page) => {
-      const alternates = [
-        ...locales.map((locale) => ({
-          hreflang: locale,
-          href: `${origin}${localizedPath(locale, page.path)}`,
-        })),
-        { hreflang: 'x-default', href: `${origin}${page.path}` },
-      ]
+      const alternates = pageAlternates(page.path)
         .map(
           (link) =>
-            `    <xhtml:link rel="alternate" hreflang="${link.hreflang}" href="${escapeXml(link.href)}"/>`,
+            `    <xhtml:link rel="alternate" hreflang="${link.hreflang}" href="${escapeMarkup(`${origin}${link.path}`)}"/>`,
         )
         .join('\n')
       return locales.map(
         (locale) =>
-          `  <url>\n    <loc>${escapeXml(`${origin}${localizedPath(locale, page.path)}`)}</loc>\n${alternates}\n  </url>`,
+          `  <url>\n    <loc>${escapeMarkup(`${origin}${localizedPath(locale, page.path)}`)}</loc>\n${alternates}\n  </url>`,
       )
     })
   return [

@@ -3,11 +3,13 @@ import type { TKey } from '#shared/i18n/messages.ts'
 import type { MessageVars } from '#shared/i18n/translate.ts'
 import { plans } from '#shared/plans.ts'
 import {
+  escapeMarkup,
   localizedPath,
   ogImagePath,
   ogImageSize,
   originPlaceholder,
   type PublicPage,
+  pageAlternates,
 } from '#shared/public-pages.ts'
 import { type FaqItemId, faqGroups } from './faq-items.ts'
 
@@ -15,14 +17,6 @@ type Translate = (key: TKey, vars?: MessageVars) => string
 
 /** Open Graph's locale names. */
 const ogLocale: Record<Locale, string> = { en: 'en_US', tr: 'tr_TR' }
-
-function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('"', '&quot;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-}
 
 /** JSON inside a script element: `<` escaped, so no text can close the element. */
 function jsonLd(value: unknown): string {
@@ -44,18 +38,18 @@ export function publicPageHead(page: PublicPage, locale: Locale, t: Translate): 
   const image = url(ogImagePath(locale, page.key))
   const imageAlt = t('seo.site.ogImageAlt', { headline: t(`seo.${page.key}.headline`) })
   const tags: string[] = [
-    `<title>${escapeHtml(title)}</title>`,
-    `<meta name="description" content="${escapeHtml(description)}" />`,
+    `<title>${escapeMarkup(title)}</title>`,
+    `<meta name="description" content="${escapeMarkup(description)}" />`,
   ]
   if (!page.indexed) tags.push('<meta name="robots" content="noindex" />')
   tags.push(`<link rel="canonical" href="${canonical}" />`)
-  for (const other of locales) {
-    tags.push(`<link rel="alternate" hreflang="${other}" href="${url(localizedPath(other, page.path))}" />`)
+  for (const alternate of pageAlternates(page.path)) {
+    tags.push(`<link rel="alternate" hreflang="${alternate.hreflang}" href="${url(alternate.path)}" />`)
   }
-  tags.push(`<link rel="alternate" hreflang="x-default" href="${url(page.path)}" />`)
   const meta = (property: string, content: string) =>
-    `<meta property="${property}" content="${escapeHtml(content)}" />`
-  const named = (name: string, content: string) => `<meta name="${name}" content="${escapeHtml(content)}" />`
+    `<meta property="${property}" content="${escapeMarkup(content)}" />`
+  const named = (name: string, content: string) =>
+    `<meta name="${name}" content="${escapeMarkup(content)}" />`
   tags.push(
     meta('og:type', 'website'),
     meta('og:site_name', 'Vitrin'),

@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useLocation } from 'react-router'
-import { locales } from '#shared/i18n/locales.ts'
-import { localizedPath, publicPageOf } from '#shared/public-pages.ts'
+import { localizedPath, pageAlternates, publicPageOf } from '#shared/public-pages.ts'
 import { useI18n } from './i18n.tsx'
 
 /**
@@ -26,11 +25,11 @@ export function usePublicPageHead(): void {
     document.querySelector('meta[name="description"]')?.setAttribute('content', t(`seo.${key}.description`))
     const canonical = document.querySelector<HTMLLinkElement>('link[rel="canonical"]')
     if (canonical) canonical.href = new URL(localizedPath(locale, path), canonical.href).href
-    for (const other of locales) {
-      const alternate = document.querySelector<HTMLLinkElement>(`link[rel="alternate"][hreflang="${other}"]`)
-      if (alternate) alternate.href = new URL(localizedPath(other, path), alternate.href).href
+    for (const alternate of pageAlternates(path)) {
+      const link = document.querySelector<HTMLLinkElement>(
+        `link[rel="alternate"][hreflang="${alternate.hreflang}"]`,
+      )
+      if (link) link.href = new URL(alternate.path, link.href).href
     }
-    const fallback = document.querySelector<HTMLLinkElement>('link[rel="alternate"][hreflang="x-default"]')
-    if (fallback) fallback.href = new URL(path, fallback.href).href
   }, [pathname, key, path, locale, current?.locale, t])
 }
