@@ -5,6 +5,7 @@ import { type LaunchedChrome, launch } from 'chrome-launcher'
 import lighthouse, { type Result } from 'lighthouse'
 import { isLocale, type Locale, locales } from '#shared/i18n/locales.ts'
 import { type PublicPage, publicPages, publicPaths } from '#shared/public-pages.ts'
+import { chromiumPath } from './lib/browser.ts'
 import { type Figure, printFigures } from './lib/report.ts'
 import { startVitrin } from './lib/server.ts'
 
@@ -137,7 +138,7 @@ function unknownPages(names: string[]): string {
 
 function launchChrome(): Promise<LaunchedChrome> {
   return launch({
-    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromePath: chromiumPath,
     // chrome-launcher adds its own defaults, among them --disable-background-networking and
     // --disable-component-update: the browser's calls home (which this machine cannot make)
     // would otherwise sit beside the page's own requests.

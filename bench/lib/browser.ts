@@ -1,10 +1,13 @@
 import { gzipSync } from 'node:zlib'
 import { type Browser, chromium } from '@playwright/test'
 
+/** The system Chromium (Debian's), which every browser bench drives. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
 /** The system Chromium, headless, without the background traffic that would blur the figures. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath,
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -317,7 +317,7 @@ export function createApp(deps: AppDeps) {
 
   // The API reference (Scalar, served from node_modules): before the web app, whose
   // client-side routing would otherwise answer /docs/api with index.html.
-  app.route('/docs/api', apiReferenceRoutes())
+  app.route('/docs/api', apiReferenceRoutes({ isProduction: config.env === 'production' }))
   mountWebApp(app, {
     webDistDir: config.webDistDir,
     publicUrl: () => config.publicUrl,

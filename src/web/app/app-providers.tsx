@@ -8,8 +8,8 @@ import { HydrationProvider } from '#web/lib/use-hydrated.ts'
 /**
  * What every render of the app sits in, in the browser and when the build prerenders a public
  * page (prerender.tsx): the same tree on both sides, so hydration finds what it rendered.
+ * `isHydrating`: the tree takes over (or is) a prerendered page; see HydrationProvider.
  */
-/** `isHydrating`: the tree takes over (or is) a prerendered page; see HydrationProvider. */
 export function AppProviders(props: {
   locale: Locale
   messages: AppMessages

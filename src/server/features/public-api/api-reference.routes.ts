@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { Hono } from 'hono'
 import type { AppEnv } from '#server/http/context.ts'
+import { cspDirectives, cspHeader } from '#server/http/security-headers.ts'
 
 // The API reference page (/docs/api, decision 31): our own HTML page that loads Scalar's
 // standalone bundle from our origin (node_modules, never a CDN: nothing external loads), which
@@ -47,24 +48,21 @@ const page = `<!doctype html>
 /**
  * The page's CSP: the app's (security-headers.ts), except that styles may be inline. Scalar
  * renders with Vue and puts its styles into <style> elements and style attributes at run time,
- * which `style-src 'self'` blocks (the page renders unstyled and its layout breaks). Scripts stay
- * 'self' only: the page has no inline script, and the bundle needs no eval.
+ * which `style-src 'self'` blocks (the page renders unstyled and its layout breaks); its fonts
+ * come as data: URLs. Scripts stay 'self' only: the page has no inline script, and the bundle
+ * needs no eval.
  */
-export const apiReferenceCsp = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ')
+function apiReferenceCsp(options: { isProduction: boolean }): string {
+  return cspHeader({
+    ...cspDirectives(options),
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    fontSrc: ["'self'", 'data:'],
+  })
+}
 
 /** GET /docs/api and /docs/api/scalar.js. */
-export function apiReferenceRoutes() {
+export function apiReferenceRoutes(options: { isProduction: boolean }) {
+  const csp = apiReferenceCsp(options)
   let bundle: { bytes: Buffer; etag: string } | undefined
   const loadBundle = () => {
     if (!bundle) {
@@ -75,7 +73,7 @@ export function apiReferenceRoutes() {
   }
   return new Hono<AppEnv>()
     .get('/', (c) => {
-      c.header('Content-Security-Policy', apiReferenceCsp)
+      c.header('Content-Security-Policy', csp)
       c.header('Cache-Control', 'no-cache')
       return c.html(page)
     })
