@@ -1,8 +1,12 @@
+import { appPages } from '#shared/app-pages.ts'
 import { locales } from '#shared/i18n/locales.ts'
 import { escapeMarkup, localizedPath, pageAlternates, publicPages } from '#shared/public-pages.ts'
 
-/** The app's signed-in paths and the APIs: nothing there for a search engine. */
-const privatePrefixes = ['/app', '/settings', '/billing', '/api/', '/v1/']
+/**
+ * The app's signed-in pages (each top-level folder of shared/app-pages.ts) and the APIs:
+ * nothing there for a search engine.
+ */
+const privatePrefixes = [...new Set(appPages.map((page) => `/${page.path.split('/')[1]}`)), '/api/', '/v1/']
 
 /** /robots.txt: everything public may be crawled; the app and the APIs are not; where the sitemap is. */
 export function robotsTxt(origin: string): string {
