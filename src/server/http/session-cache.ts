@@ -1,3 +1,5 @@
+import { setNewest } from '#shared/bounded-map.ts'
+
 /** What a session lookup gives a request: the user and session, or null when signed out. */
 export type SessionLookup<T> = { value: T; expiresAt: Date } | null
 
@@ -30,12 +32,7 @@ export function createSessionCache<T>(
   const entries = new Map<string, Entry<T>>()
 
   function remember(cookie: string, entry: Entry<T>) {
-    entries.delete(cookie)
-    entries.set(cookie, entry)
-    if (entries.size > maxEntries) {
-      const oldest = entries.keys().next().value
-      if (oldest !== undefined) entries.delete(oldest)
-    }
+    setNewest(entries, cookie, entry, maxEntries)
   }
 
   return {

@@ -8,6 +8,7 @@ import {
 import type { Logger } from '#server/logger.ts'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
+import { setNewest } from '#shared/bounded-map.ts'
 import type {
   ImageSlot,
   MarketplaceCheckView,
@@ -161,13 +162,8 @@ function inspect(
     await deps.db.insert(imageFacts).values({ assetId: asset.id, facts }).onConflictDoNothing()
     return { ...inspection, facts }
   })()
-  deps.inspections.set(asset.id, measuring)
+  setNewest(deps.inspections, asset.id, measuring, keptInspections)
   measuring.catch(() => deps.inspections.delete(asset.id))
-  while (deps.inspections.size > keptInspections) {
-    const oldest = deps.inspections.keys().next().value
-    if (oldest === undefined) break
-    deps.inspections.delete(oldest)
-  }
   return measuring
 }
 

@@ -1,6 +1,7 @@
 import { and, eq, isNull, ne, or } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { users } from '#server/db/schema/index.ts'
+import { setNewest } from '#shared/bounded-map.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
 
 /**
@@ -16,9 +17,7 @@ export function createUserLocaleRecorder(db: Db, options: { maxUsers?: number } 
   return {
     async record(userId: string, locale: Locale): Promise<void> {
       const known = written.get(userId)
-      written.delete(userId)
-      written.set(userId, locale)
-      if (written.size > maxUsers) written.delete(written.keys().next().value as string)
+      setNewest(written, userId, locale, maxUsers)
       if (known === locale) return
       await db
         .update(users)

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FalClient, QueueStatus, RetryOptions } from '@fal-ai/client'
+import { setNewest } from '#shared/bounded-map.ts'
 import { type ProviderCallContext, ProviderError, type ProviderProgress } from '../types.ts'
 import { type FalClientSettings, openFalClient } from './fal-client.ts'
 import { falError, toFalProviderError } from './fal-errors.ts'
@@ -236,12 +237,7 @@ export function createFalQueue(options: FalAdapterOptions): FalQueue {
       }
       const url = uploadOnce(file, ctx)
       const entry = { url, at: Date.now() }
-      uploads.delete(key)
-      uploads.set(key, entry)
-      if (uploads.size > defaults.uploadMemoSize) {
-        const oldest = uploads.keys().next().value
-        if (oldest !== undefined) uploads.delete(oldest)
-      }
+      setNewest(uploads, key, entry, defaults.uploadMemoSize)
       url.catch(() => {
         if (uploads.get(key) === entry) uploads.delete(key)
       })
@@ -366,11 +362,7 @@ export function createPromptMemory(max = 500) {
   const prompts = new Map<string, string>()
   return {
     remember(requestId: string, prompt: string) {
-      prompts.set(requestId, prompt)
-      if (prompts.size > max) {
-        const oldest = prompts.keys().next().value
-        if (oldest !== undefined) prompts.delete(oldest)
-      }
+      setNewest(prompts, requestId, prompt, max)
     },
     /** The prompt for the id ('' when unknown); forgets it, as a result is read once. */
     take(requestId: string): string {

@@ -1,4 +1,5 @@
 import { type Segmenter, sharedSegmenter } from '#server/segmentation/segmenter.ts'
+import { setNewest } from '#shared/bounded-map.ts'
 import type { SeoContent } from '#shared/seo.ts'
 import type {
   ImageEditRequest,
@@ -59,19 +60,13 @@ function createCache<T>(limit: number): (key: string, make: () => Promise<T>) =>
     if (limit <= 0) return make()
     const hit = cache.get(key)
     if (hit) {
-      // Map keeps insertion order: re-inserting marks the entry as most recently used.
-      cache.delete(key)
-      cache.set(key, hit)
+      // Re-inserting marks the entry as most recently used.
+      setNewest(cache, key, hit, limit)
       return hit
     }
     const pending = make()
-    cache.set(key, pending)
+    setNewest(cache, key, pending, limit)
     pending.catch(() => cache.delete(key))
-    while (cache.size > limit) {
-      const oldest = cache.keys().next().value
-      if (oldest === undefined) break
-      cache.delete(oldest)
-    }
     return pending
   }
 }
