@@ -12,7 +12,7 @@ import trLanding from '#shared/i18n/locales/tr/landing.json' with { type: 'json'
 import trPages from '#shared/i18n/locales/tr/pages.json' with { type: 'json' }
 import trPlans from '#shared/i18n/locales/tr/plans.json' with { type: 'json' }
 import trPricing from '#shared/i18n/locales/tr/pricing.json' with { type: 'json' }
-import { localizedPath, publicPages } from '#shared/public-pages.ts'
+import { localizeHref, publicPages } from '#shared/public-pages.ts'
 
 export type Lang = 'en' | 'tr'
 export const langs: readonly Lang[] = ['en', 'tr']
@@ -54,10 +54,9 @@ export const browserLocale = intlTag
  * so a typo cannot quietly test the English page.
  */
 export function localePath(lang: Lang, path: string): string {
-  const cut = path.search(/[?#]/)
-  const pathname = cut === -1 ? path : path.slice(0, cut)
+  const pathname = path.split(/[?#]/)[0] ?? path
   if (!publicPages.some((page) => page.path === pathname)) throw new Error(`${pathname} is not a public page`)
-  return localizedPath(lang, pathname) + (cut === -1 ? '' : path.slice(cut))
+  return localizeHref(lang, path)
 }
 
 /** Looks up a dotted key in a locale file and fills `{{name}}` placeholders; throws for a missing key. */
