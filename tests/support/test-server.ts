@@ -14,19 +14,49 @@ import { startWorker, type Worker, type WorkerOptions } from '#server/jobs/worke
 import { createLogger } from '#server/logger.ts'
 import { openTestDatabase } from './test-database.ts'
 
-export type CapturingTransport = EmailTransport & { sent: OutgoingEmail[]; failNext: (error: Error) => void }
+export type CapturingTransport = EmailTransport & {
+  sent: OutgoingEmail[]
+  failNext: (error: Error) => void
+  /**
+   * Holds every send from now on, as a mail server that does not answer would, until the
+   * returned function is called; that function resolves once the held sends are done.
+   */
+  holdSends: () => () => Promise<void>
+}
 
-/** An email transport that keeps what it is given, and can be told to fail once. */
+/** An email transport that keeps what it is given, and can be told to fail once or to hang. */
 export function createCapturingTransport(): CapturingTransport {
   const sent: OutgoingEmail[] = []
   let nextError: Error | null = null
+  let gate: { opened: Promise<void>; held: Promise<void>[] } | null = null
   return {
     kind: 'smtp',
     sent,
     failNext(error) {
       nextError = error
     },
+    holdSends() {
+      let open = () => {}
+      const current = {
+        opened: new Promise<void>((resolve) => (open = resolve)),
+        held: [] as Promise<void>[],
+      }
+      gate = current
+      return async () => {
+        gate = null
+        open()
+        await Promise.all(current.held)
+      }
+    },
     async send(email) {
+      if (gate) {
+        const { opened, held } = gate
+        const done = opened.then(() => {
+          sent.push(email)
+        })
+        held.push(done)
+        return done
+      }
       if (nextError) {
         const error = nextError
         nextError = null

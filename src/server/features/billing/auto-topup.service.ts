@@ -7,7 +7,12 @@ import { grantCredits, type QuotaHold } from '#server/features/quota/quota.servi
 import { requestContext } from '#server/http/request-context.ts'
 import { AppError } from '#shared/errors.ts'
 import { isTopUpPackId, type TopUpPackId, topUpPackFor } from '#shared/plans.ts'
-import { deliverBillingEmails, enqueueBillingEmail } from './billing-emails.ts'
+import {
+  type BillingRecipient,
+  deliverBillingEmails,
+  enqueueBillingEmail,
+  readBillingRecipient,
+} from './billing-emails.ts'
 import type { BillingProvider, OffSessionCharge } from './billing-provider.ts'
 
 export type AutoTopUpDeps = {
@@ -40,9 +45,11 @@ const waitLimitMs = 45_000
 export const staleClaimMs = 2 * 60_000
 const pollMs = 100
 
-// Charges under way in this process, by shortage key: requests that hit the same shortage here
-// wait on the promise instead of polling the row (other processes poll it).
-const inFlight = new Map<string, Promise<AutoTopupChargeRow['status']>>()
+// Top-ups under way in this process, by user, resource and quota period: the requests that meet
+// the same shortage here while one is under way join it and take its answer, instead of queueing
+// on the billing customer row's lock one after another to learn that it is being charged (the
+// requests of other processes find its charge row and poll it).
+const underWay = new Map<string, Promise<TopUpAnswer>>()
 
 function packOf(row: AutoTopupChargeRow): TopUpPackId {
   if (!isTopUpPackId(row.packId)) throw new Error(`auto top-up charge with unknown pack ${row.packId}`)
@@ -53,12 +60,15 @@ function monthOf(now: Date): string {
   return now.toISOString().slice(0, 7)
 }
 
+/** What a request waiting on another's charge needs of its row. */
+type ChargeRef = Pick<AutoTopupChargeRow, 'id' | 'status' | 'shortageKey' | 'createdAt'>
+
 type Claim =
   | { kind: 'not-applicable' }
   /** Quota or credits are there now (another request's top-up landed): accept again. */
   | { kind: 'retry' }
   | { kind: 'cap-reached' }
-  | { kind: 'existing'; row: AutoTopupChargeRow }
+  | { kind: 'existing'; row: ChargeRef }
   | { kind: 'claimed'; row: AutoTopupChargeRow; chargedThisMonth: number; cap: number }
 
 /**
@@ -80,7 +90,12 @@ async function claimShortage(db: Db, hold: QuotaHold, now: Date): Promise<Claim>
     const month = monthOf(now)
     const usedColumn = sql.raw(hold.resource === 'images' ? 'images_used' : 'videos_used')
     const creditColumn = sql.raw(hold.resource)
-    const result = (await tx.execute(sql`select
+    const keyPrefix = `topup:${hold.userId}:${hold.resource}:${hold.period}:`
+    // The state, and this shortage's charge if it has one, in one round trip.
+    const result = (await tx.execute(sql`select state.*, charge.id as charge_id,
+        charge.status as charge_status,
+        (extract(epoch from charge.created_at) * 1000)::float8 as charge_created_ms
+      from (select
         (select count(*)::int from credit_grants
           where user_id = ${hold.userId} and resource = ${hold.resource}) as grants,
         coalesce((select ${creditColumn} from credit_balances where user_id = ${hold.userId}), 0)::int as balance,
@@ -88,17 +103,31 @@ async function claimShortage(db: Db, hold: QuotaHold, now: Date): Promise<Claim>
           where user_id = ${hold.userId} and period = ${hold.period}), 0)::int as used,
         (select count(*)::int from auto_topup_charges
           where user_id = ${hold.userId} and month = ${month} and status in ('pending', 'succeeded')) as charged
-    `)) as unknown as { rows: { grants: number; balance: number; used: number; charged: number }[] }
+      ) as state
+      left join auto_topup_charges as charge on charge.shortage_key = ${keyPrefix} || state.grants::text
+    `)) as unknown as {
+      rows: {
+        grants: number
+        balance: number
+        used: number
+        charged: number
+        charge_id: string | null
+        charge_status: AutoTopupChargeRow['status'] | null
+        charge_created_ms: number | null
+      }[]
+    }
     const state = result.rows[0]
     if (!state) throw new Error('shortage state read returned no row')
     if (Number(state.balance) > 0 || Number(state.used) < hold.quota) return { kind: 'retry' }
-    const shortageKey = `topup:${hold.userId}:${hold.resource}:${hold.period}:${Number(state.grants)}`
-    const [existing] = await tx
-      .select()
-      .from(autoTopupCharges)
-      .where(eq(autoTopupCharges.shortageKey, shortageKey))
+    const shortageKey = `${keyPrefix}${Number(state.grants)}`
     const charged = Number(state.charged)
-    if (existing) {
+    if (state.charge_id && state.charge_status) {
+      const existing = {
+        id: state.charge_id,
+        status: state.charge_status,
+        shortageKey,
+        createdAt: new Date(Number(state.charge_created_ms)),
+      }
       const isStale =
         existing.status === 'pending' && now.getTime() - existing.createdAt.getTime() >= staleClaimMs
       if (!isStale) return { kind: 'existing', row: existing }
@@ -158,6 +187,7 @@ async function settle(
   deps: AutoTopUpDeps,
   claim: Extract<Claim, { kind: 'claimed' }>,
   outcome: OffSessionCharge,
+  recipient: BillingRecipient,
 ): Promise<string | null> {
   const { row } = claim
   const locale = requestContext.getStore()?.locale ?? null
@@ -188,6 +218,7 @@ async function settle(
     if (!settled) return null
     return enqueueBillingEmail(tx, {
       userId: row.userId,
+      recipient,
       locale,
       publicUrl: deps.publicUrl,
       facts:
@@ -204,6 +235,9 @@ async function charge(
   claim: Extract<Claim, { kind: 'claimed' }>,
 ): Promise<AutoTopupChargeRow['status']> {
   const { row } = claim
+  // Whom the outcome's email goes to, read while the provider charges.
+  const recipientRead = readBillingRecipient(deps.db, row.userId)
+  recipientRead.catch(() => undefined)
   let outcome: OffSessionCharge
   try {
     outcome = await deps.billing.chargeOffSession({
@@ -221,19 +255,19 @@ async function charge(
       .where(and(eq(autoTopupCharges.id, row.id), eq(autoTopupCharges.status, 'pending')))
     throw error
   }
-  const emailId = await settle(deps, claim, outcome)
-  await deliverBillingEmails(deps.mailer, [emailId], requestContext.getStore()?.log)
+  const emailId = await settle(deps, claim, outcome, await recipientRead)
+  // Sent after the answer, not before it: the email is in the outbox already, and a mail
+  // server's round trip has no place in the accept of a generation.
+  const log = requestContext.getStore()?.log
+  deliverBillingEmails(deps.mailer, [emailId], log).catch((error: unknown) => {
+    log?.error({ err: error, emailId }, 'auto top-up email delivery failed')
+  })
   return outcome.status === 'succeeded' ? 'succeeded' : 'failed'
 }
 
-/** Waits for another request's charge of this shortage: in this process on its promise, else on the row. */
-async function outcomeOf(
-  deps: AutoTopUpDeps,
-  row: AutoTopupChargeRow,
-): Promise<AutoTopupChargeRow['status']> {
+/** Waits for another process's charge of this shortage to settle, polling its row. */
+async function outcomeOf(deps: AutoTopUpDeps, row: ChargeRef): Promise<AutoTopupChargeRow['status']> {
   if (row.status !== 'pending') return row.status
-  const local = inFlight.get(row.shortageKey)
-  if (local) return local.catch(() => 'pending' as const)
   const deadline = Date.now() + waitLimitMs
   while (Date.now() < deadline) {
     await delay(pollMs)
@@ -262,31 +296,51 @@ export async function topUpForShortage(
   input: { hold: QuotaHold; isEnabled: boolean },
 ): Promise<boolean> {
   if (!input.isEnabled || !deps.billing.isLive) return false
-  const claim = await claimShortage(deps.db, input.hold, deps.now())
-  switch (claim.kind) {
+  const { hold } = input
+  const key = `${hold.userId}:${hold.resource}:${hold.period}`
+  let answer = underWay.get(key)
+  if (!answer) {
+    const started = topUpOnce(deps, hold)
+    answer = started
+    underWay.set(key, started)
+    // Settled, it is no longer joined; its outcome, or its error, reaches this request below.
+    started
+      .catch(() => undefined)
+      .finally(() => {
+        if (underWay.get(key) === started) underWay.delete(key)
+      })
+  }
+  // Each request gets its own error object.
+  switch (await answer) {
+    case 'accept':
+      return true
     case 'not-applicable':
       return false
     case 'cap-reached':
       throw autoTopUpCapReached()
+    case 'failed':
+      throw autoTopUpFailed()
+  }
+}
+
+/** What one top-up attempt tells the requests that met the shortage (each throws its own error). */
+type TopUpAnswer = 'accept' | 'not-applicable' | 'cap-reached' | 'failed'
+
+async function topUpOnce(deps: AutoTopUpDeps, hold: QuotaHold): Promise<TopUpAnswer> {
+  const claim = await claimShortage(deps.db, hold, deps.now())
+  switch (claim.kind) {
+    case 'not-applicable':
+    case 'cap-reached':
+      return claim.kind
     case 'retry':
-      return true
+      return 'accept'
     case 'existing': {
       const status = await outcomeOf(deps, claim.row)
-      if (status === 'failed') throw autoTopUpFailed()
       // Succeeded: its credits are there. Still pending (the wait ran out, or the charger met an
-      // outage): the accept is tried again and refused as before if nothing landed.
-      return status === 'succeeded'
+      // outage): the accept is tried again, and refused as before if nothing landed.
+      return status === 'failed' ? 'failed' : status === 'succeeded' ? 'accept' : 'not-applicable'
     }
-    case 'claimed': {
-      const running = charge(deps, claim)
-      inFlight.set(claim.row.shortageKey, running)
-      try {
-        const status = await running
-        if (status === 'failed') throw autoTopUpFailed()
-        return true
-      } finally {
-        inFlight.delete(claim.row.shortageKey)
-      }
-    }
+    case 'claimed':
+      return (await charge(deps, claim)) === 'failed' ? 'failed' : 'accept'
   }
 }

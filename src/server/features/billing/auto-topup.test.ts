@@ -130,6 +130,24 @@ describe('auto top-up', () => {
     expect(done[0]?.textBody).toContain('100 images')
   })
 
+  it('answers the generation without waiting on the mail server; the email follows', async () => {
+    const { client, userId, photo } = await userAtShortage({ autoTopup: true })
+    const release = server.transport.holdSends()
+    try {
+      const answer = await generate(client, photo)
+      expect(answer.status).toBe(202)
+      const [done] = await emails('auto_topup_done')
+      expect(done?.status).toBe('pending')
+      expect(server.transport.sent.filter((email) => email.to === done?.toAddress)).toHaveLength(0)
+    } finally {
+      await release()
+    }
+    const [done] = await emails('auto_topup_done')
+    const sent = server.transport.sent.filter((email) => email.to === done?.toAddress)
+    expect(sent.map((email) => email.subject)).toEqual([done?.subject])
+    expect((await charges(userId))[0]?.status).toBe('succeeded')
+  })
+
   it('never charges past the monthly cap: two packs needed, a cap of 1, one charge', async () => {
     const { client, userId, photo } = await userAtShortage({ autoTopup: true, cap: 1 })
     const answers = await Promise.all(Array.from({ length: 110 }, () => generate(client, photo)))

@@ -72,6 +72,17 @@ function render(facts: BillingEmailFacts, locale: Locale, publicUrl: string) {
   }
 }
 
+/** Whom a billing email goes to: the user's address, beta flag and remembered language. */
+export type BillingRecipient = { email: string | null; isBeta: boolean; locale: string | null } | null
+
+export async function readBillingRecipient(db: Db, userId: string): Promise<BillingRecipient> {
+  const [user] = await db
+    .select({ email: users.email, isBeta: users.isBeta, locale: users.locale })
+    .from(users)
+    .where(eq(users.id, userId))
+  return user ?? null
+}
+
 /**
  * Writes a billing email to the user into the outbox; call it inside the transaction of the
  * change that causes it. In `locale` when the request gives it (they are using Vitrin now), else
@@ -81,12 +92,16 @@ function render(facts: BillingEmailFacts, locale: Locale, publicUrl: string) {
  */
 export async function enqueueBillingEmail(
   db: Db,
-  input: { userId: string; locale: Locale | null; publicUrl: string; facts: BillingEmailFacts },
+  input: {
+    userId: string
+    locale: Locale | null
+    publicUrl: string
+    facts: BillingEmailFacts
+    /** The user's address and language, when the caller read them ahead (readBillingRecipient). */
+    recipient?: BillingRecipient | undefined
+  },
 ): Promise<string | null> {
-  const [user] = await db
-    .select({ email: users.email, isBeta: users.isBeta, locale: users.locale })
-    .from(users)
-    .where(eq(users.id, input.userId))
+  const user = input.recipient === undefined ? await readBillingRecipient(db, input.userId) : input.recipient
   if (!user || user.isBeta || !user.email) return null
   const known = input.locale ?? (isLocale(user.locale) ? user.locale : null)
   const languages = known ? [known] : [...locales]
