@@ -23,6 +23,8 @@ export type AutoTopUpDeps = {
   /** For the links in emails. */
   publicUrl: string
   now: () => Date
+  /** The pause between two looks at another process's charge (tests hold it to act meanwhile). */
+  pollPause?: () => Promise<void>
 }
 
 /** The error a generation is refused with when the off-session charge for its shortage failed. */
@@ -269,8 +271,9 @@ async function charge(
 async function outcomeOf(deps: AutoTopUpDeps, row: ChargeRef): Promise<AutoTopupChargeRow['status']> {
   if (row.status !== 'pending') return row.status
   const deadline = Date.now() + waitLimitMs
+  const pause = deps.pollPause ?? (() => delay(pollMs))
   while (Date.now() < deadline) {
-    await delay(pollMs)
+    await pause()
     const [now] = await deps.db
       .select({ status: autoTopupCharges.status })
       .from(autoTopupCharges)

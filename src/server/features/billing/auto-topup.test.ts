@@ -9,7 +9,7 @@ import {
   generations,
   usageMonthly,
 } from '#server/db/schema/index.ts'
-import { setPeriodUsage } from '#server/features/quota/quota.service.ts'
+import { grantCredits, quotaHoldFor, setPeriodUsage } from '#server/features/quota/quota.service.ts'
 import type { BillingRedirectResponse } from '#shared/contracts/billing.ts'
 import type { ErrorBody } from '#shared/errors.ts'
 import { getPlan } from '#shared/plans.ts'
@@ -17,7 +17,7 @@ import { type StripeFake, startStripeFake } from '#tests/fakes/stripe-server.ts'
 import { signedInClient, uploadPhoto, userIdOf } from '#tests/support/generation-client.ts'
 import { resetStripeAccount, stripeBillingEnv } from '#tests/support/stripe-app.ts'
 import { startTestServer, type TestClient, type TestServer } from '#tests/support/test-server.ts'
-import { staleClaimMs } from './auto-topup.service.ts'
+import { staleClaimMs, topUpForShortage } from './auto-topup.service.ts'
 import { activatePlan } from './subscription.service.ts'
 
 // Auto top-up through the app's real generation route, the real SDK against the fake Stripe
@@ -64,6 +64,13 @@ function generate(client: TestClient, photo: string) {
   return client.request('/api/generations', {
     json: { mode: 'image', imageAssetId: photo, prompt: 'on a marble table' },
   })
+}
+
+/** The key of the user's current image shortage (auto-topup.service.ts, claimShortage). */
+async function shortageKeyOf(userId: string): Promise<string> {
+  const [usage] = await db().select().from(usageMonthly).where(eq(usageMonthly.userId, userId))
+  const grants = await db().select().from(creditGrants).where(eq(creditGrants.userId, userId))
+  return `topup:${userId}:images:${usage?.period}:${grants.length}`
 }
 
 const offSessionCharges = () =>
@@ -163,11 +170,72 @@ describe('auto top-up', () => {
     expect(await autoTopupGrants(userId)).toHaveLength(1)
   })
 
+  for (const outcome of ['succeeded', 'failed'] as const) {
+    it(`waits for the charge another server is making for the same shortage, and takes its outcome (${outcome})`, async () => {
+      const { userId } = await userAtShortage({ autoTopup: true })
+      const [charge] = await db()
+        .insert(autoTopupCharges)
+        .values({
+          userId,
+          packId: 'images_100',
+          shortageKey: await shortageKeyOf(userId),
+          month: new Date().toISOString().slice(0, 7),
+          status: 'pending',
+        })
+        .returning()
+      // This server's top-up, held at its first pause between looks at the other's charge.
+      let isWaiting = () => {}
+      const waiting = new Promise<void>((resolve) => (isWaiting = resolve))
+      let goOn = () => {}
+      const wentOn = new Promise<void>((resolve) => (goOn = resolve))
+      const now = () => new Date()
+      const toppedUp = topUpForShortage(
+        {
+          db: db(),
+          billing: server.deps.billing,
+          publicUrl: server.url,
+          now,
+          pollPause: () => {
+            isWaiting()
+            return wentOn
+          },
+        },
+        { hold: await quotaHoldFor(db(), userId, 'images', now()), isEnabled: true },
+      )
+      toppedUp.catch(() => undefined)
+      await waiting
+      // The other server's outcome, as its settle writes it.
+      await db().transaction(async (tx) => {
+        if (outcome === 'succeeded') {
+          await grantCredits(tx, {
+            userId,
+            packId: 'images_100',
+            paymentRef: 'pi_other_server',
+            origin: 'auto_topup',
+          })
+        }
+        await tx
+          .update(autoTopupCharges)
+          .set({
+            status: outcome,
+            paymentRef: 'pi_other_server',
+            errorCode: outcome === 'failed' ? 'PAYMENT_DECLINED' : null,
+            settledAt: new Date(),
+          })
+          .where(eq(autoTopupCharges.id, String(charge?.id)))
+      })
+      goOn()
+      if (outcome === 'succeeded') await expect(toppedUp).resolves.toBe(true)
+      else await expect(toppedUp).rejects.toMatchObject({ code: 'AUTO_TOPUP_FAILED' })
+      // This server charged nothing: the shortage was the other's to charge.
+      expect(offSessionCharges()).toHaveLength(0)
+      expect(await charges(userId)).toHaveLength(1)
+    })
+  }
+
   it('takes over a charge left pending by a request that died, with the same idempotency key', async () => {
     const { client, userId, photo } = await userAtShortage({ autoTopup: true })
-    const [usage] = await db().select().from(usageMonthly).where(eq(usageMonthly.userId, userId))
-    const grants = await db().select().from(creditGrants).where(eq(creditGrants.userId, userId))
-    const shortageKey = `topup:${userId}:images:${usage?.period}:${grants.length}`
+    const shortageKey = await shortageKeyOf(userId)
     const claimedAt = new Date(Date.now() - staleClaimMs - 1000)
     await db()
       .insert(autoTopupCharges)
