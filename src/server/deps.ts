@@ -63,7 +63,7 @@ export async function createAppDeps(options: {
   if (!config.appSecret)
     throw new Error('createAppDeps needs config.appSecret (main.ts fills it in embedded mode)')
   const transport = options.transport ?? (await createEmailTransport({ smtpUrl: config.smtpUrl }))
-  const mailer = createMailer({ db, transport, from: config.mailFrom, logger })
+  const mailer = createMailer({ db, transport, from: config.mailFrom, logger, now: options.now })
   return {
     config,
     database,

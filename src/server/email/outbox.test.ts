@@ -7,7 +7,7 @@ import { emailOutbox } from '#server/db/schema/index.ts'
 import { createLogger } from '#server/logger.ts'
 import { openTestDatabase } from '#tests/support/test-database.ts'
 import { resetDatabase } from '#tests/support/test-server.ts'
-import { createMailer, enqueueEmail } from './outbox.ts'
+import { createMailer, enqueueEmail, nextRetryAt, outboxRetry } from './outbox.ts'
 import { createEmailTransport, type EmailTransport, type OutgoingEmail } from './transport.ts'
 
 const logger = createLogger({ level: 'silent' })
@@ -173,5 +173,137 @@ describe('email outbox', () => {
     expect(await rowOf(id)).toMatchObject({ status: 'logged', attempts: 1 })
     const entry = lines.map((line) => JSON.parse(line)).find((e) => e.email)
     expect(entry?.email).toMatchObject({ to: 'support@vitrin.test', subject: 'Yeni mesaj', text: 'Merhaba' })
+  })
+
+  describe('retries', () => {
+    /** A clock the test moves; starts now. */
+    function clock() {
+      let at = Date.now()
+      return {
+        now: () => new Date(at),
+        move: (ms: number) => {
+          at += ms
+        },
+      }
+    }
+
+    /** A transport that fails while `isDown` says so, recording every call. */
+    function flakyTransport() {
+      const state = { isDown: true, calls: 0, sent: 0 }
+      const transport: EmailTransport = {
+        kind: 'smtp',
+        async send() {
+          state.calls++
+          if (state.isDown) throw new Error('421 service not available')
+          state.sent++
+        },
+      }
+      return { state, transport }
+    }
+
+    it('waits a minute after a failure, then three times longer each time up to 6 hours, and gives up after 8', () => {
+      const at = new Date('2026-11-24T10:00:00Z')
+      const waits = [1, 2, 3, 4, 5, 6, 7].map((attempts) => {
+        const next = nextRetryAt(attempts, at)
+        return next ? (next.getTime() - at.getTime()) / 60_000 : null
+      })
+      expect(waits).toEqual([1, 3, 9, 27, 81, 243, 360])
+      expect(nextRetryAt(8, at)).toBeNull()
+    })
+
+    it('retries a failed email once its time comes, not before, and sends it once the server is back', async () => {
+      const time = clock()
+      const { state, transport } = flakyTransport()
+      const mailer = createMailer({ db: database.db, transport, from, logger, now: time.now })
+      const id = await enqueueEmail(database.db, email)
+      await mailer.deliver(id)
+      const failed = await rowOf(id)
+      expect(failed).toMatchObject({ status: 'failed', attempts: 1 })
+      expect(failed.nextAttemptAt?.getTime()).toBe(time.now().getTime() + 60_000)
+
+      time.move(59_000)
+      expect(await mailer.retryDue()).toBe(0)
+      expect(state.calls).toBe(1)
+
+      time.move(1_000)
+      expect(await mailer.retryDue()).toBe(1)
+      expect(await rowOf(id)).toMatchObject({ status: 'failed', attempts: 2 })
+      expect((await rowOf(id)).nextAttemptAt?.getTime()).toBe(time.now().getTime() + 180_000)
+
+      state.isDown = false
+      time.move(180_000)
+      expect(await mailer.retryDue()).toBe(1)
+      expect(await rowOf(id)).toMatchObject({
+        status: 'sent',
+        attempts: 3,
+        lastError: null,
+        nextAttemptAt: null,
+      })
+      expect(state.sent).toBe(1)
+      time.move(24 * 3_600_000)
+      expect(await mailer.retryDue()).toBe(0)
+    })
+
+    it('leaves an email alone for a look by hand once its 8 attempts have failed', async () => {
+      const time = clock()
+      const { state, transport } = flakyTransport()
+      const mailer = createMailer({ db: database.db, transport, from, logger, now: time.now })
+      const id = await enqueueEmail(database.db, email)
+      await mailer.deliver(id)
+      for (let attempt = 2; attempt <= outboxRetry.maxAttempts; attempt++) {
+        time.move(outboxRetry.maxMs)
+        expect(await mailer.retryDue()).toBe(1)
+      }
+      expect(await rowOf(id)).toMatchObject({ status: 'failed', attempts: 8, nextAttemptAt: null })
+      time.move(outboxRetry.maxMs)
+      expect(await mailer.retryDue()).toBe(0)
+      expect(state.calls).toBe(8)
+      // Asked for by hand, it is tried again.
+      state.isDown = false
+      await mailer.deliver(id)
+      expect(await rowOf(id)).toMatchObject({ status: 'sent', attempts: 9 })
+    })
+
+    it('delivers an email its process wrote but never handed over, once it is 5 minutes old', async () => {
+      const time = clock()
+      const { state, transport } = flakyTransport()
+      state.isDown = false
+      const mailer = createMailer({ db: database.db, transport, from, logger, now: time.now })
+      const id = await enqueueEmail(database.db, email)
+      time.move(outboxRetry.abandonedAfterMs - 60_000)
+      expect(await mailer.retryDue()).toBe(0)
+      time.move(120_000)
+      expect(await mailer.retryDue()).toBe(1)
+      expect(await rowOf(id)).toMatchObject({ status: 'sent', attempts: 1 })
+    })
+
+    it('takes over a delivery whose lease ran out (its sender stopped), and not before', async () => {
+      const time = clock()
+      const { state, transport } = flakyTransport()
+      state.isDown = false
+      const mailer = createMailer({ db: database.db, transport, from, logger, now: time.now })
+      const id = await enqueueEmail(database.db, email)
+      // A sender took it and stopped before recording anything.
+      await database.db
+        .update(emailOutbox)
+        .set({ status: 'sending', nextAttemptAt: new Date(time.now().getTime() + outboxRetry.leaseMs) })
+        .where(eq(emailOutbox.id, id))
+      await mailer.deliver(id)
+      expect(state.calls).toBe(0)
+      time.move(outboxRetry.leaseMs)
+      expect(await mailer.retryDue()).toBe(1)
+      expect(await rowOf(id)).toMatchObject({ status: 'sent', attempts: 1 })
+    })
+
+    it('sends an email once when two deliveries of it start at the same moment', async () => {
+      const { state, transport } = flakyTransport()
+      state.isDown = false
+      const first = createMailer({ db: database.db, transport, from, logger })
+      const second = createMailer({ db: database.db, transport, from, logger })
+      const id = await enqueueEmail(database.db, email)
+      await Promise.all([first.deliver(id), second.deliver(id), first.deliver(id)])
+      expect(state.sent).toBe(1)
+      expect(await rowOf(id)).toMatchObject({ status: 'sent', attempts: 1 })
+    })
   })
 })

@@ -56,6 +56,36 @@ export function startUploadSweep(deps: AppDeps, intervalMs = uploadSweepInterval
   }
 }
 
+/** How often the outbox is looked at for emails due again (email/outbox.ts, outboxRetry). */
+export const emailRetryIntervalMs = 60_000
+
+/**
+ * Delivers the outbox's emails due again every interval, in whichever process runs workers (any
+ * number may: a delivery takes its email first, so none is sent twice). Returns the stop, which
+ * waits for a pass under way.
+ */
+export function startEmailRetry(deps: AppDeps, intervalMs = emailRetryIntervalMs): () => Promise<void> {
+  const log = deps.logger.child({ component: 'email-retry' })
+  let running: Promise<void> | null = null
+  const pass = () => {
+    running ??= deps.mailer
+      .retryDue(log)
+      .then((tried) => {
+        if (tried > 0) log.info({ tried }, 'retried outbox emails')
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'retrying outbox emails failed; will try again'))
+      .finally(() => {
+        running = null
+      })
+  }
+  const timer = setInterval(pass, intervalMs)
+  timer.unref()
+  return async () => {
+    clearInterval(timer)
+    await running
+  }
+}
+
 /**
  * How webhooks are delivered (docs/decisions/0029-signed-webhooks-on-their-own-queue.md): 10 s per
  * attempt, retries from 30 s doubling up to an hour (about 30 attempts in the 24-hour window).
@@ -78,12 +108,13 @@ export function webhookDispatcherOptions(deps: AppDeps): WebhookDispatcherOption
   }
 }
 
-/** Builds the configured providers, says which serve what, and starts a worker on them (and the upload sweep). */
+/** Builds the configured providers, says which serve what, and starts a worker on them (and the upload sweep and email retries). */
 export async function startConfiguredWorker(deps: AppDeps): Promise<Worker> {
   const { config, logger } = deps
   for (const line of describeProviders(config.providers)) logger[line.level](line.message)
   const providers = await createProviders(config.providers, { logger })
   const stopSweep = startUploadSweep(deps)
+  const stopEmailRetry = startEmailRetry(deps)
   const worker = startWorker({
     db: deps.database.db,
     storage: deps.storage,
@@ -112,7 +143,7 @@ export async function startConfiguredWorker(deps: AppDeps): Promise<Worker> {
     id: worker.id,
     stop: async () => {
       stopSweep()
-      await Promise.all([worker.stop(), webhooks.stop()])
+      await Promise.all([worker.stop(), webhooks.stop(), stopEmailRetry()])
     },
   }
 }

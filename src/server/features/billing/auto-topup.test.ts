@@ -144,7 +144,7 @@ describe('auto top-up', () => {
       const answer = await generate(client, photo)
       expect(answer.status).toBe(202)
       const [done] = await emails('auto_topup_done')
-      expect(done?.status).toBe('pending')
+      expect(done?.status).toBe('sending')
       expect(server.transport.sent.filter((email) => email.to === done?.toAddress)).toHaveLength(0)
     } finally {
       await release()

@@ -1,0 +1,2 @@
+ALTER TABLE "email_outbox" ADD COLUMN "next_attempt_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "email_outbox_retry_idx" ON "email_outbox" USING btree ("status","next_attempt_at");
