@@ -20,6 +20,21 @@ function Harness() {
   )
 }
 
+/** Tabs whose selection a button outside them can change. */
+function Outside() {
+  const [selected, setSelected] = useState<'one' | 'two' | 'three'>('one')
+  return (
+    <>
+      <button type="button" onClick={() => setSelected('three')}>
+        Open three
+      </button>
+      <Tabs idPrefix="t" label="Sections" tabs={items} selected={selected} onSelect={setSelected}>
+        <p>Panel {selected}</p>
+      </Tabs>
+    </>
+  )
+}
+
 describe('Tabs', () => {
   it('wires tabs to their panel and moves with the arrow keys, Home and End', async () => {
     const user = userEvent.setup()
@@ -64,5 +79,33 @@ describe('Tabs', () => {
     await user.keyboard('{ArrowLeft}')
     expect(document.activeElement).toBe(tab('Two'))
     expect(chosen).toEqual(['two', 'three', 'two'])
+  })
+
+  it('makes the tab moved to the Tab stop at once, so Tab goes on to the panel before the selection catches up', async () => {
+    const user = userEvent.setup()
+    // The selection stays on Three (it follows the address, which lags): Home moves to One.
+    await renderWeb(
+      <>
+        <Tabs idPrefix="t" label="Sections" tabs={items} selected="three" onSelect={() => undefined}>
+          <p>Panel</p>
+        </Tabs>
+        <button type="button">After</button>
+      </>,
+    )
+    const tab = (name: string) => screen.getByRole('tab', { name })
+    tab('Three').focus()
+    await user.keyboard('{Home}')
+    expect(document.activeElement).toBe(tab('One'))
+    expect(items.map((item) => tab(item.label).tabIndex)).toEqual([0, -1, -1])
+    await user.tab()
+    expect(document.activeElement).toBe(screen.getByRole('tabpanel'))
+  })
+
+  it('follows a selection made from outside (a link, the address) for its Tab stop', async () => {
+    const user = userEvent.setup()
+    await renderWeb(<Outside />)
+    await user.click(screen.getByRole('button', { name: 'Open three' }))
+    const tab = (name: string) => screen.getByRole('tab', { name })
+    expect(items.map((item) => tab(item.label).tabIndex)).toEqual([-1, -1, 0])
   })
 })

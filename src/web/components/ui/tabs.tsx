@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, useRef } from 'react'
+import { type KeyboardEvent, type ReactNode, useRef, useState } from 'react'
 
 export type TabItem<T extends string> = { id: T; label: string }
 
@@ -16,6 +16,20 @@ export function Tabs<T extends string>(props: {
 }) {
   const { idPrefix, tabs, selected } = props
   const tabRefs = useRef(new Map<T, HTMLButtonElement>())
+  // The Tab stop: the tab last moved to or clicked, at once, and the selection whenever it
+  // changes. The selection follows the address, which can lag behind a key press; were the Tab
+  // stop to wait for it, a Tab pressed meanwhile would go to the previous tab, not the panel.
+  const [tabStop, setTabStop] = useState(selected)
+  const [lastSelected, setLastSelected] = useState(selected)
+  if (selected !== lastSelected) {
+    setLastSelected(selected)
+    setTabStop(selected)
+  }
+
+  function choose(id: T) {
+    setTabStop(id)
+    props.onSelect(id)
+  }
   const tabId = (id: T) => `${idPrefix}-tab-${id}`
   const panelId = (id: T) => `${idPrefix}-panel-${id}`
 
@@ -42,7 +56,7 @@ export function Tabs<T extends string>(props: {
     const target = next === null ? undefined : tabs[next]
     if (!target) return
     event.preventDefault()
-    props.onSelect(target.id)
+    choose(target.id)
     tabRefs.current.get(target.id)?.focus()
   }
 
@@ -68,8 +82,8 @@ export function Tabs<T extends string>(props: {
               id={tabId(tab.id)}
               aria-selected={isSelected}
               aria-controls={panelId(tab.id)}
-              tabIndex={isSelected ? 0 : -1}
-              onClick={() => props.onSelect(tab.id)}
+              tabIndex={tab.id === tabStop ? 0 : -1}
+              onClick={() => choose(tab.id)}
               className={`-mb-px shrink-0 border-b-2 px-4 py-3 text-sm font-semibold whitespace-nowrap transition-colors ${
                 isSelected
                   ? 'border-brand-700 text-brand-800'
