@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { apiRateLimitDefaults } from '#shared/api-limits.ts'
-import { adoptListeningPort, ConfigError, loadConfig } from './config.ts'
+import { adoptListeningPort, ConfigError, loadConfig, workerCapWarning } from './config.ts'
 
 const secret = 'a'.repeat(32)
 
@@ -211,13 +211,38 @@ describe('loadConfig', () => {
       inProcess: true,
       maxAttempts: 4,
       retryBaseMs: 5000,
-      maxRunningPerUser: 2,
+      // One below the two slots: one user cannot take both.
+      maxRunningPerUser: 1,
       maxQueuedPerUser: 50,
     })
     expect(
       loadConfig({ WORKER_CONCURRENCY: '8', WORKER_MAX_ATTEMPTS: '2', WORKER_RETRY_BASE_MS: '250' }).worker,
     ).toMatchObject({ concurrency: 8, maxAttempts: 2, retryBaseMs: 250 })
     expect(() => loadConfig({ WORKER_MAX_ATTEMPTS: '0' })).toThrow(/WORKER_MAX_ATTEMPTS/)
+  })
+
+  it('keeps the per-user running cap below the worker slots unless set, and warns when it is not', () => {
+    const defaults = loadConfig({}).worker
+    expect(defaults.maxRunningPerUser).toBeLessThan(defaults.concurrency)
+    expect(workerCapWarning(defaults)).toBeNull()
+    expect(loadConfig({ WORKER_CONCURRENCY: '8' }).worker.maxRunningPerUser).toBe(7)
+    expect(loadConfig({ WORKER_CONCURRENCY: '1' }).worker.maxRunningPerUser).toBe(1)
+    expect(
+      loadConfig({ WORKER_CONCURRENCY: '8', WORKER_MAX_RUNNING_PER_USER: '8' }).worker.maxRunningPerUser,
+    ).toBe(8)
+    // Set as high as the slots, or a single slot: the start-up log says one user can fill them.
+    for (const env of [
+      { WORKER_MAX_RUNNING_PER_USER: '2' },
+      { WORKER_CONCURRENCY: '4', WORKER_MAX_RUNNING_PER_USER: '6' },
+      { WORKER_CONCURRENCY: '1' },
+    ]) {
+      expect(workerCapWarning(loadConfig(env).worker)).toMatch(
+        /^WORKER_MAX_RUNNING_PER_USER \(\d+\) is not below this worker's WORKER_CONCURRENCY \(\d+\)/,
+      )
+    }
+    expect(
+      workerCapWarning(loadConfig({ WORKER_CONCURRENCY: '4', WORKER_MAX_RUNNING_PER_USER: '3' }).worker),
+    ).toBeNull()
   })
 
   it('reads the per-user job caps, refusing a cap of 0', () => {

@@ -131,8 +131,11 @@ const envSchema = z.object({
   WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
   /** Wait before the first retry; doubled for each further try. */
   WORKER_RETRY_BASE_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
-  /** Jobs one user may have running at once, across all workers; the rest of theirs wait their turn. */
-  WORKER_MAX_RUNNING_PER_USER: z.coerce.number().int().min(1).max(1000).default(2),
+  /**
+   * Jobs one user may have running at once, across all workers; the rest of theirs wait their turn.
+   * Unset: one fewer than WORKER_CONCURRENCY (at least 1), so one user never takes every slot.
+   */
+  WORKER_MAX_RUNNING_PER_USER: z.coerce.number().int().min(1).max(1000).optional(),
   /** Jobs one user may have waiting or running at once; more are refused (QUEUE_FULL) until some finish. */
   MAX_QUEUED_PER_USER: z.coerce.number().int().min(1).max(100_000).default(50),
   /** Generations (image, video and SEO together) one account may start per minute. */
@@ -362,6 +365,26 @@ function stripeApiAddress(base: string): { host: string; port: number; protocol:
   }
 }
 
+/**
+ * The per-user running cap when WORKER_MAX_RUNNING_PER_USER is unset: one below the worker's
+ * slots (at least 1), so on a default server (2 slots) one user's jobs leave a slot for others.
+ */
+export function defaultMaxRunningPerUser(concurrency: number): number {
+  return Math.max(1, concurrency - 1)
+}
+
+/**
+ * The start-up warning for a per-user cap that lets one user fill every slot of this worker
+ * (with one worker, the whole fleet), so another seller waits for a whole job; null when it
+ * leaves room. With a single slot a cap of 1 cannot be lower, so that warns too.
+ */
+export function workerCapWarning(
+  worker: Pick<Config['worker'], 'concurrency' | 'maxRunningPerUser'>,
+): string | null {
+  if (worker.maxRunningPerUser < worker.concurrency) return null
+  return `WORKER_MAX_RUNNING_PER_USER (${worker.maxRunningPerUser}) is not below this worker's WORKER_CONCURRENCY (${worker.concurrency}): one user's jobs can fill every slot of it and other users wait; lower it, or run more workers`
+}
+
 /** Parses the environment once; empty strings count as unset. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env = Object.fromEntries(
@@ -414,7 +437,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       inProcess: e.IN_PROCESS_WORKER,
       maxAttempts: e.WORKER_MAX_ATTEMPTS,
       retryBaseMs: e.WORKER_RETRY_BASE_MS,
-      maxRunningPerUser: e.WORKER_MAX_RUNNING_PER_USER,
+      maxRunningPerUser: e.WORKER_MAX_RUNNING_PER_USER ?? defaultMaxRunningPerUser(e.WORKER_CONCURRENCY),
       maxQueuedPerUser: e.MAX_QUEUED_PER_USER,
     },
     limits: {

@@ -161,7 +161,7 @@ describe.skipIf(testEngine !== 'postgres')('a worker process beside the server o
       expect(arrivals[i]?.has('queued')).toBe(true)
       expect(arrivedAt - (recorded?.finishedAt?.getTime() ?? 0)).toBeLessThan(noticeBoundMs)
     }
-    // The third job waited for the user's running cap (WORKER_MAX_RUNNING_PER_USER, 2 by default),
+    // The third job waited for the user's running cap (WORKER_MAX_RUNNING_PER_USER, 2 here),
     // not for a slot: it starts when the first finishes and says so, not at the worker's next look
     // (every 5 s while it hears other processes).
     const lastFinished = Math.max(...rows.map((row) => row.finishedAt?.getTime() ?? Number.POSITIVE_INFINITY))

@@ -1,3 +1,4 @@
+import { workerCapWarning } from '#server/config.ts'
 import type { AppDeps } from '#server/deps.ts'
 import { sweepUnusedUploads } from '#server/features/assets/assets.service.ts'
 import { sweepStaleDrafts } from '#server/features/catalogue/catalogue.service.ts'
@@ -112,6 +113,8 @@ export function webhookDispatcherOptions(deps: AppDeps): WebhookDispatcherOption
 export async function startConfiguredWorker(deps: AppDeps): Promise<Worker> {
   const { config, logger } = deps
   for (const line of describeProviders(config.providers)) logger[line.level](line.message)
+  const capWarning = workerCapWarning(config.worker)
+  if (capWarning) logger.warn(capWarning)
   const providers = await createProviders(config.providers, { logger })
   const stopSweep = startUploadSweep(deps)
   const stopEmailRetry = startEmailRetry(deps)
