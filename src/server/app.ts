@@ -188,6 +188,8 @@ export function createApp(deps: AppDeps) {
       secretBox: deps.webhookBox,
       notifier: deps.notifier,
       allowPrivateHosts: config.fetchAllowPrivateHosts,
+      rateLimiter: deps.rateLimiter,
+      sendsPerMinute: config.limits.webhookSendsPerMinute,
     }),
   )
   api.route('/settings', settingsRoutes({ db, keyBox: deps.keyBox, billing: deps.billing, now: deps.now }))

@@ -271,6 +271,14 @@ describe('loadConfig', () => {
     ])
   })
 
+  it('reads the webhook test and resend limit per account, 10 a minute by default', () => {
+    expect(loadConfig({}).limits.webhookSendsPerMinute).toBe(10)
+    expect(loadConfig({ WEBHOOK_SENDS_PER_MINUTE: '3' }).limits.webhookSendsPerMinute).toBe(3)
+    expect(problemsOf({ WEBHOOK_SENDS_PER_MINUTE: '0' })).toEqual([
+      expect.stringMatching(/^WEBHOOK_SENDS_PER_MINUTE:/),
+    ])
+  })
+
   it('reads the public API limits per key, with the documented defaults', () => {
     expect(loadConfig({}).limits).toMatchObject({
       apiReadsPerMinute: apiRateLimitDefaults.readsPerMinute,

@@ -146,6 +146,8 @@ const envSchema = z.object({
   EVENT_STREAMS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(10),
   /** Uploads one account may make per minute. */
   UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Webhook test events and resends one account may queue per minute, together. */
+  WEBHOOK_SENDS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
   /** Uploads one client address may make per minute, across accounts. */
   UPLOADS_PER_MINUTE_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(60),
   /** Public API (/v1): GET and HEAD requests one API key may make per minute. */
@@ -293,6 +295,8 @@ export type Config = {
     eventStreamsPerUser: number
     uploadsPerMinutePerClient: number
     uploadRetentionHours: number
+    /** Webhook test events and resends per account per minute (WEBHOOK_SENDS_PER_MINUTE). */
+    webhookSendsPerMinute: number
     /** Public API requests per API key per minute: reads (GET, HEAD) and writes (the rest). */
     apiReadsPerMinute: number
     apiWritesPerMinute: number
@@ -447,6 +451,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       eventStreamsPerUser: e.EVENT_STREAMS_PER_USER,
       uploadsPerMinutePerClient: e.UPLOADS_PER_MINUTE_PER_CLIENT,
       uploadRetentionHours: e.UPLOAD_RETENTION_HOURS,
+      webhookSendsPerMinute: e.WEBHOOK_SENDS_PER_MINUTE,
       apiReadsPerMinute: e.API_READS_PER_MINUTE,
       apiWritesPerMinute: e.API_WRITES_PER_MINUTE,
     },

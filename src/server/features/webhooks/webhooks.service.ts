@@ -20,6 +20,7 @@ import {
   isAllowListed,
   nonPublicReason,
 } from '#server/net/public-address.ts'
+import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
 import {
   type AnyWebhookEventType,
   type CreateWebhookEndpointResponse,
@@ -55,6 +56,18 @@ export type WebhooksDeps = {
   notifier: Pick<Notifier, 'webhooksDue'>
   /** FETCH_ALLOW_PRIVATE_HOSTS (tests only): hosts a target URL may name although private. */
   allowPrivateHosts: readonly string[]
+  /** Counts test events and resends per account (the database limiter every server shares). */
+  rateLimiter: RateLimiter
+  /** WEBHOOK_SENDS_PER_MINUTE: test events and resends one account may queue per minute. */
+  sendsPerMinute: number
+}
+
+/**
+ * Test events and resends are signed POSTs to a URL the account chose, sent on request: without
+ * a limit, one account could have the dispatchers fire them at a receiver as fast as it asks.
+ */
+function webhookSendRule(deps: WebhooksDeps): RateLimitRule {
+  return { name: 'webhook-send', limit: deps.sendsPerMinute, windowSeconds: 60 }
 }
 
 const retryWindowMs = webhookRetryWindowHours * 3_600_000
@@ -408,6 +421,7 @@ export async function resendWebhookDelivery(
         .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpoint.id)))
     : []
   if (!original) throw new AppError('NOT_FOUND', 'No such delivery')
+  await deps.rateLimiter.consume(webhookSendRule(deps), userId)
   return queueDelivery(deps, endpoint, {
     id: original.eventId,
     type: original.eventType as AnyWebhookEventType,
@@ -422,6 +436,7 @@ export async function sendTestWebhook(
   endpointId: string,
 ): Promise<WebhookDeliveryView> {
   const endpoint = await enabledEndpointForSending(deps, userId, endpointId)
+  await deps.rateLimiter.consume(webhookSendRule(deps), userId)
   const event = newEvent(webhookTestEventType, { endpointId: endpoint.id }, deps.now())
   return queueDelivery(deps, endpoint, { id: event.id, type: event.type, payload: event })
 }

@@ -495,6 +495,43 @@ describe(`webhooks (${testEngine})`, () => {
     expect(await deliveriesOf(endpoint.endpoint.id)).toEqual([])
   })
 
+  it('limits test events and resends together per account: 10 a minute, then 429 RATE_LIMITED, others unaffected', async () => {
+    const pro = await signedInClient(server, 'pro')
+    const endpoint = await addEndpoint(pro, '/limited')
+    const id = endpoint.endpoint.id
+    const first = await pro.request(`/api/webhooks/${id}/test`, { method: 'POST' })
+    expect(first.status).toBe(202)
+    const { delivery } = (await first.json()) as WebhookDeliveryResponse
+    // Sent together, as a script would: exactly the rest of the 10 get through.
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        pro.request(
+          i % 2 === 0 ? `/api/webhooks/${id}/test` : `/api/webhooks/${id}/deliveries/${delivery.id}/resend`,
+          { method: 'POST' },
+        ),
+      ),
+    )
+    expect(answers.filter((answer) => answer.status === 202)).toHaveLength(9)
+    const refused = answers.filter((answer) => answer.status !== 202)
+    expect(refused).toHaveLength(21)
+    for (const answer of refused) {
+      expect(answer.status).toBe(429)
+      expect(answer.headers.get('retry-after')).toMatch(/^\d+$/)
+      const body = (await answer.json()) as ErrorBody & {
+        error: { details?: { retryAfterSeconds?: number } }
+      }
+      expect(body.error.code).toBe('RATE_LIMITED')
+      expect(body.error.details?.retryAfterSeconds).toBeGreaterThan(0)
+    }
+    expect(await deliveriesOf(id)).toHaveLength(10)
+    // Another account has its own count.
+    const other = await signedInClient(server, 'pro')
+    const its = await addEndpoint(other, '/limited-other')
+    expect((await other.request(`/api/webhooks/${its.endpoint.id}/test`, { method: 'POST' })).status).toBe(
+      202,
+    )
+  })
+
   it('sends batch.completed once when the last job of a catalogue batch settles in the worker', async () => {
     const pro = await signedInClient(server, 'pro')
     const userId = await userIdOf(pro)
