@@ -52,7 +52,10 @@ import { ensurePrivateDir, removeOldFiles } from './private-dir.ts'
 
 const jsonBodyLimitBytes = 64 * 1024
 
-/** Builds the Hono app: no side effects, no listening. */
+/** A file in `DATA_DIR/incoming` unchanged this long is left over from a stopped process. */
+export const staleIncomingMs = 10 * 60_000
+
+/** Builds the Hono app: no listening (its one side effect: the incoming folder made and swept). */
 export function createApp(deps: AppDeps) {
   const { config, database, logger } = deps
   const app = new Hono<AppEnv>()
@@ -227,8 +230,10 @@ export function createApp(deps: AppDeps) {
   api.route('/generations', generationsRoutes(generationDeps, eventStreams))
   const uploadsDir = join(config.dataDir, 'incoming')
   ensurePrivateDir(uploadsDir)
-  // A photo ZIP is removed when its request ends; one left by a stopped process goes here.
-  removeOldFiles(uploadsDir, 6 * 3_600_000)
+  // A photo ZIP is removed when its request ends, received or not; one left by a process that
+  // stopped goes here, at start. A file written in the last minutes may be another server's
+  // upload under way (servers on one machine can share DATA_DIR with PostgreSQL), so it stays.
+  removeOldFiles(uploadsDir, staleIncomingMs)
   // One set of measurements for the marketplace routes and the catalogue's preset exports: a
   // card's summary measures what the panel then reuses.
   const marketplaces = marketplaceDeps({

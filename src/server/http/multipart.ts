@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import { Readable, Writable } from 'node:stream'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import busboy from 'busboy'
@@ -49,26 +50,39 @@ async function receiveOneFile<T>(
     }
     let received: Promise<T> | null = null
     let isSettled = false
+    let out: Writable | null = null
+    const handleAbort = () => fail(new AppError('FILE_MISSING', 'Upload interrupted'))
+    // Each way out: the request's listener goes, and so does a half-written file's stream (its
+    // descriptor closed before the failure is told, so a caller can remove the file for good).
     const fail = (error: AppError) => {
       if (isSettled) return
       isSettled = true
+      request.signal.removeEventListener('abort', handleAbort)
       source.unpipe(parser)
       source.destroy()
-      reject(error)
+      if (!out || out.closed) {
+        reject(error)
+        return
+      }
+      out.once('close', () => reject(error))
+      out.destroy()
     }
+    // The client went away mid-body: stop at once rather than wait for a body that never ends.
+    if (request.signal.aborted) {
+      handleAbort()
+      return
+    }
+    request.signal.addEventListener('abort', handleAbort, { once: true })
     parser.on('file', (fieldName, stream, info) => {
-      const out = sink.open()
+      out = sink.open()
       let bytes = 0
       stream.on('data', (chunk: Buffer) => {
         bytes += chunk.length
       })
-      stream.on('limit', () => {
-        out.destroy()
-        fail(new AppError('FILE_TOO_LARGE', 'Upload too large'))
-      })
+      stream.on('limit', () => fail(new AppError('FILE_TOO_LARGE', 'Upload too large')))
       const written = new Promise<void>((done, failed) => {
-        out.on('finish', done)
-        out.on('error', failed)
+        out?.on('finish', done)
+        out?.on('error', failed)
       })
       stream.pipe(out)
       received = written.then(() => sink.done(fieldName, info.filename || 'upload', bytes))
@@ -80,6 +94,7 @@ async function receiveOneFile<T>(
     parser.on('close', () => {
       if (isSettled) return
       isSettled = true
+      request.signal.removeEventListener('abort', handleAbort)
       if (received) received.then(resolve, reject)
       else if (options.optional) resolve(null)
       else reject(new AppError('FILE_MISSING', 'No file in the upload'))
@@ -114,20 +129,27 @@ export async function receiveSingleFile(request: Request, maxBytes: number): Pro
 
 /**
  * Reads one file from a multipart body into the file at `path` (a large upload, e.g. a ZIP of
- * photos, never held in memory). Null when the body has no file. The caller removes the file.
+ * photos, never held in memory). Null when the body has no file. Once it is received the caller
+ * removes the file; when receiving fails (the client went away mid-body, the file is too large,
+ * the body is malformed) the partial file is removed here, at once.
  */
-export function receiveFileToDisk(
+export async function receiveFileToDisk(
   request: Request,
   maxBytes: number,
   path: string,
 ): Promise<ReceivedFileOnDisk | null> {
-  return receiveOneFile(
-    request,
-    maxBytes,
-    {
-      open: () => createWriteStream(path, { mode: 0o600 }),
-      done: async (fieldName, name, bytes) => ({ fieldName, name, path, bytes }),
-    },
-    { optional: true },
-  )
+  try {
+    return await receiveOneFile(
+      request,
+      maxBytes,
+      {
+        open: () => createWriteStream(path, { mode: 0o600 }),
+        done: async (fieldName, name, bytes) => ({ fieldName, name, path, bytes }),
+      },
+      { optional: true },
+    )
+  } catch (error) {
+    await rm(path, { force: true })
+    throw error
+  }
 }
