@@ -7,6 +7,7 @@ import type { EmailTransport, OutgoingEmail } from './transport.ts'
 export type EmailKind =
   | 'contact_notification'
   | 'password_reset'
+  | 'account_exists'
   | 'billing_payment_failed'
   | 'billing_action_required'
   | 'auto_topup_done'

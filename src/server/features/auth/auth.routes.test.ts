@@ -48,19 +48,86 @@ describe('accounts over HTTP', () => {
     expect(await server.database.db.select().from(sessions)).toHaveLength(1)
   })
 
-  it('refuses a short password and a bad email with named fields, and a taken email with AUTH_EMAIL_TAKEN', async () => {
+  it('refuses a short password and a bad email with named fields', async () => {
     const browser = client()
     const bad = await browser.request('/api/auth/sign-up', { json: { email: 'nope', password: '123' } })
     expect(bad.status).toBe(400)
     expect((await bad.json()).error.details.fields).toEqual({ email: 'email', password: 'tooShort' })
     expect(await server.database.db.select().from(users)).toHaveLength(0)
+  })
 
-    await browser.request('/api/auth/sign-up', { json: { email: 'taken@example.com', password } })
-    const again = await client().request('/api/auth/sign-up', {
-      json: { email: 'TAKEN@example.com', password },
+  it('answers a sign-up for a registered email as for a new one, without a session, and emails the owner in their language', async () => {
+    const fresh = await client().request('/api/auth/sign-up', {
+      json: { email: 'new@example.com', password },
     })
-    expect(again.status).toBe(409)
-    expect(await errorCode(again)).toBe('AUTH_EMAIL_TAKEN')
+    const owner = client()
+    await owner.request('/api/auth/sign-up', { json: { email: 'taken@example.com', password } })
+    const [ownerRow] = await server.database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, 'taken@example.com'))
+    // The owner last used the app in Turkish; whoever signs up now reads English.
+    await server.database.db.update(users).set({ locale: 'tr' }).where(eq(users.email, 'taken@example.com'))
+    server.transport.sent.length = 0
+
+    const stranger = client()
+    const again = await stranger.request('/api/auth/sign-up', {
+      json: { email: 'TAKEN@example.com', password: 'another-password' },
+      headers: { 'x-vitrin-locale': 'en' },
+    })
+    // The same status and the same shape as a new account's answer.
+    expect(again.status).toBe(fresh.status)
+    expect(again.status).toBe(201)
+    expect(again.headers.get('content-type')).toBe(fresh.headers.get('content-type'))
+    const body = (await again.json()) as { user: Record<string, unknown> }
+    const freshBody = (await fresh.json()) as { user: Record<string, unknown> }
+    expect(Object.keys(body).sort()).toEqual(Object.keys(freshBody).sort())
+    expect(Object.keys(body.user).sort()).toEqual(Object.keys(freshBody.user).sort())
+    expect(body.user).toMatchObject({ email: 'taken@example.com', isBeta: false })
+    expect(body.user.id).not.toBe(ownerRow?.id)
+    expect(body.user.id).toMatch(/^[0-9a-f-]{36}$/)
+    // But no session, and nothing changed: no new user, the owner's password still works.
+    expect(again.headers.getSetCookie().some((c) => c.startsWith('vitrin.session_token='))).toBe(false)
+    expect((await (await stranger.request('/api/session')).json()).user).toBeNull()
+    expect(await server.database.db.select().from(users)).toHaveLength(2)
+    const signIn = await client().request('/api/auth/sign-in', {
+      json: { email: 'taken@example.com', password },
+    })
+    expect(signIn.status).toBe(200)
+
+    // The owner hears of it by email (written after the answer), in Turkish, with both links.
+    await expect
+      .poll(
+        async () =>
+          (await server.database.db.select().from(emailOutbox).where(eq(emailOutbox.kind, 'account_exists')))
+            .length,
+        { timeout: 10_000, interval: 20 },
+      )
+      .toBe(1)
+    const [email] = await server.database.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.kind, 'account_exists'))
+    expect(email?.toAddress).toBe('taken@example.com')
+    expect(email?.subject).toBe('Zaten bir Vitrin hesabınız var')
+    expect(email?.textBody).toContain('https://vitrin.test/tr/auth/signin')
+    expect(email?.textBody).toContain('https://vitrin.test/tr/auth/reset-password')
+    expect(email?.textBody).not.toContain('another-password')
+    await expect.poll(() => server.transport.sent.map((sent) => sent.to)).toEqual(['taken@example.com'])
+
+    // An owner with no language of record gets the request's.
+    await server.database.db.update(users).set({ locale: null }).where(eq(users.email, 'taken@example.com'))
+    await client().request('/api/auth/sign-up', {
+      json: { email: 'taken@example.com', password: 'third-password' },
+      headers: { 'x-vitrin-locale': 'en' },
+    })
+    await expect
+      .poll(async () =>
+        (await server.database.db.select().from(emailOutbox).where(eq(emailOutbox.kind, 'account_exists')))
+          .map((row) => row.subject)
+          .sort(),
+      )
+      .toEqual(['You already have a Vitrin account', 'Zaten bir Vitrin hesabınız var'])
   })
 
   it('signs in with the right password only, and signs out on the server', async () => {

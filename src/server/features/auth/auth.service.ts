@@ -26,7 +26,8 @@ import type {
   signUpRequestSchema,
 } from '#shared/contracts/auth.ts'
 import { AppError } from '#shared/errors.ts'
-import { sendPasswordResetEmail } from './password-reset-email.ts'
+import { isLocale } from '#shared/i18n/locales.ts'
+import { sendAccountExistsEmail, sendPasswordResetEmail } from './password-reset-email.ts'
 
 export const authRateLimits = {
   signUpPerClient: { name: 'sign-up-ip', limit: 10, windowSeconds: 60 * 60 },
@@ -82,7 +83,14 @@ export function presentUser(
   return { id: user.id, email: isBeta ? null : user.email, isBeta, createdAt: user.createdAt.toISOString() }
 }
 
-/** Creates an account with email and password and signs it in. */
+/**
+ * Creates an account with email and password and signs it in. For an email that already has an
+ * account the answer is the same (201, a user of the same shape) but without a session, and the
+ * account's owner is emailed instead (after the answer, like a password reset), so sign-up does
+ * not tell who has an account. The work before the answer is of one kind either way: the
+ * password is hashed (the library hashes a new one; here it is hashed and dropped), which is what
+ * takes the time.
+ */
 export async function signUp(
   deps: AuthDeps,
   input: z.output<typeof signUpRequestSchema>,
@@ -90,14 +98,65 @@ export async function signUp(
 ): Promise<AuthResult> {
   await deps.rateLimiter.consume(authRateLimits.signUpPerClient, ctx.clientIp)
   await deps.rateLimiter.consume(authRateLimits.signUpPerEmail, input.email)
-  const { headers, response } = await callAuth(() =>
-    deps.auth.api.signUpEmail({
-      body: { email: input.email, password: input.password, name: input.email.split('@')[0] ?? input.email },
-      headers: ctx.headers,
-      returnHeaders: true,
-    }),
-  )
-  return { headers, user: presentUser({ ...response.user, isBeta: false }) }
+  const [owner] = await deps.db
+    .select({ id: users.id, locale: users.locale })
+    .from(users)
+    .where(eq(users.email, input.email))
+  if (owner) return answerRegisteredEmail(deps, input, owner.locale)
+  try {
+    const { headers, response } = await callAuth(() =>
+      deps.auth.api.signUpEmail({
+        body: {
+          email: input.email,
+          password: input.password,
+          name: input.email.split('@')[0] ?? input.email,
+        },
+        headers: ctx.headers,
+        returnHeaders: true,
+      }),
+    )
+    return { headers, user: presentUser({ ...response.user, isBeta: false }) }
+  } catch (error) {
+    // Another sign-up for the same email got there first.
+    if (error instanceof AppError && error.code === 'AUTH_EMAIL_TAKEN') {
+      const [taken] = await deps.db
+        .select({ locale: users.locale })
+        .from(users)
+        .where(eq(users.email, input.email))
+      return answerRegisteredEmail(deps, input, taken?.locale ?? null)
+    }
+    throw error
+  }
+}
+
+/**
+ * A sign-up for an email that has an account: what a new account's answer looks like (an id
+ * never used, no cookie), after hashing the password as a new account would; the owner gets an
+ * email in their language (the one they last used the app in, else the one of this request).
+ */
+async function answerRegisteredEmail(
+  deps: AuthDeps,
+  input: z.output<typeof signUpRequestSchema>,
+  ownerLocale: string | null,
+): Promise<AuthResult> {
+  const context = await deps.auth.$context
+  await context.password.hash(input.password)
+  const request = requestContext.getStore()
+  const log = request?.log ?? deps.logger
+  const locale = isLocale(ownerLocale) ? ownerLocale : (request?.locale ?? 'en')
+  setImmediate(() => {
+    sendAccountExistsEmail(
+      { db: deps.db, mailer: deps.mailer, publicUrl: deps.config.publicUrl },
+      { email: input.email, locale },
+      log,
+    ).catch((error: unknown) =>
+      log.error({ err: error, kind: 'account_exists' }, 'account-exists email could not be queued'),
+    )
+  })
+  return {
+    headers: new Headers(),
+    user: presentUser({ id: randomUUID(), email: input.email, isBeta: false, createdAt: deps.now() }),
+  }
 }
 
 export async function signIn(

@@ -28,3 +28,26 @@ export async function sendPasswordResetEmail(
   })
   await deps.mailer.deliver(id, log)
 }
+
+export type AccountExistsEmail = { email: string; locale: Locale }
+
+/**
+ * Tells the owner of an account that someone signed up with its email (sign-up answers as for a
+ * new account, so this is where the person learns it), with links to sign in and to reset the
+ * password, in their language; the links are built from PUBLIC_URL only.
+ */
+export async function sendAccountExistsEmail(
+  deps: { db: Db; mailer: Mailer; publicUrl: string },
+  input: AccountExistsEmail,
+  log?: Logger,
+): Promise<void> {
+  const signInLink = `${deps.publicUrl}${localizedPath(input.locale, '/auth/signin')}`
+  const resetLink = `${deps.publicUrl}${localizedPath(input.locale, '/auth/reset-password')}`
+  const id = await enqueueEmail(deps.db, {
+    kind: 'account_exists',
+    to: input.email,
+    subject: translateFor(input.locale, 'emails.accountExists.subject'),
+    text: translateFor(input.locale, 'emails.accountExists.body', { signInLink, resetLink }),
+  })
+  await deps.mailer.deliver(id, log)
+}
