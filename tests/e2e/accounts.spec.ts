@@ -77,7 +77,7 @@ test.describe('sign up', () => {
     await expectPath(page, '/pricing')
   })
 
-  test('an email that already has an account gets the server’s message in a red banner', async ({
+  test('an email that already has an account sees the same Account Created screen, stays signed out, and its owner gets an email', async ({
     page,
     request,
   }) => {
@@ -89,9 +89,15 @@ test.describe('sign up', () => {
     await screens.signUp.password.fill('another-password')
     await screens.signUp.confirm.fill('another-password')
     await screens.signUp.submit.click()
-    await expect(screens.alert).toHaveText(screens.t('errors.AUTH_EMAIL_TAKEN'))
-    await expect(screens.heading('auth.signUp.title')).toBeVisible()
+    // Nothing on the screen says whether the account existed.
+    await expect(screens.heading('auth.signUp.createdTitle')).toBeVisible()
+    await expect(page.getByText(screens.t('auth.signUp.createdIfRegistered'))).toBeVisible()
+    await expect(screens.alert).toHaveCount(0)
+    await expectPath(page, '/pricing')
     await expect(screens.header.accountMenu).toHaveCount(0)
+    await expect
+      .poll(async () => (await outboxFor(request, email)).map((mail) => mail.kind))
+      .toContain('account_exists')
   })
 })
 

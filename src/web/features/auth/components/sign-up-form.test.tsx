@@ -9,15 +9,24 @@ import { SignUpForm, signUpRedirectDelayMs } from './sign-up-form.tsx'
 
 const newUser = { id: 'u1', email: 'ayse@example.com', isBeta: false, createdAt: '2026-01-01T00:00:00.000Z' }
 
+/** Whether the sign-up answer came with a session (a new email) or not (a registered one). */
+let signUpSignsIn = true
+let isSignedIn = false
+
 const fetchMock = stubFetchForEachTest(async (input) => {
   const url = String(input)
-  if (url === '/api/session') return json(200, { user: null })
-  if (url === '/api/auth/sign-up') return json(201, { user: newUser })
+  if (url === '/api/session') return json(200, { user: isSignedIn ? newUser : null })
+  if (url === '/api/auth/sign-up') {
+    isSignedIn = signUpSignsIn
+    return json(201, { user: { ...newUser, id: signUpSignsIn ? newUser.id : 'never-used' } })
+  }
   return json(404, { error: { code: 'NOT_FOUND', message: 'no' } })
 })
 
 afterEach(() => {
   vi.useRealTimers()
+  signUpSignsIn = true
+  isSignedIn = false
 })
 
 function Where() {
@@ -103,6 +112,32 @@ describe('SignUpForm', () => {
       vi.advanceTimersByTime(50)
     })
     expect(screen.getByTestId('where').textContent).toBe('/pricing?plan=growth signed-in')
+  })
+
+  it('answers a registered email with the same screen, signed out, saying what happens then', async () => {
+    signUpSignsIn = false
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime })
+    await renderSignUp()
+    await user.type(screen.getByRole('textbox', { name: 'Email' }), 'ayse@example.com')
+    await user.type(screen.getByLabelText('Password', { exact: true }), 'secret-1')
+    await user.type(screen.getByLabelText('Confirm password'), 'secret-1')
+    await user.click(screen.getByRole('button', { name: 'Create Account' }))
+
+    await screen.findByRole('heading', { level: 1, name: 'Account Created' })
+    expect(
+      screen.getByText(
+        'If this email already had a Vitrin account, no new one was made: we emailed its owner how to sign in.',
+      ),
+    ).toBeTruthy()
+    // The session is the server's, not the answer's: nobody is signed in.
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('where').textContent).toBe('/auth/signup?plan=growth signed-out'),
+    )
+    await act(async () => {
+      vi.advanceTimersByTime(signUpRedirectDelayMs)
+    })
+    expect(screen.getByTestId('where').textContent).toBe('/pricing?plan=growth signed-out')
   })
 
   it('shows a server refusal in a red banner', async () => {

@@ -6,6 +6,7 @@ import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { TextLink } from '#web/components/ui/prose.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useSession } from '#web/lib/session.tsx'
 import { signUp } from '../api/sign-up.ts'
 import { AuthCard } from './auth-card.tsx'
 import { EmailField } from './email-field.tsx'
@@ -20,12 +21,18 @@ export function pricingPathFor(plan: PlanId | null): string {
   return plan ? `/pricing?plan=${plan}` : '/pricing'
 }
 
-/** Email, password and confirmation; then "Account Created" (signed in) and on to the plans. */
+/**
+ * Email, password and confirmation; then "Account Created" and on to the plans, signed in. The
+ * server answers an email that already has an account the same way but without a session (and
+ * emails its owner), so the session is asked again rather than taken from the answer, and the
+ * screen says what happens in that case without saying whether it did.
+ */
 export function SignUpForm(props: { plan: PlanId | null }) {
   const { t } = useI18n()
   const navigate = useNavigate()
   const titleId = useId()
-  const form = useNewAccountForm(signUp)
+  const session = useSession()
+  const form = useNewAccountForm(signUp, () => void session.refresh())
   const isCreated = form.status === 'sent'
   const nextPath = pricingPathFor(props.plan)
 
@@ -39,6 +46,7 @@ export function SignUpForm(props: { plan: PlanId | null }) {
     return (
       <AuthCard key="created" icon="check" tone="success" title={t('auth.signUp.createdTitle')} focusTitle>
         <p className="text-slate-700">{t('auth.signUp.createdBody')}</p>
+        <p className="mt-3 text-sm text-slate-600">{t('auth.signUp.createdIfRegistered')}</p>
         <ButtonLink to={nextPath} replace variant="secondary" size="lg" className="mt-6 w-full">
           {t('auth.signUp.continue')}
         </ButtonLink>
