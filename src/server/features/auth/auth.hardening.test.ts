@@ -295,6 +295,42 @@ describe('auth hardening over HTTP', () => {
       await server.database.db.select().from(emailOutbox).where(like(emailOutbox.toAddress, 'ghost-%')),
     ).toHaveLength(0)
   })
+  it('takes as long to answer a sign-up for a registered email as for a new one', async () => {
+    await signUp('owner@example.com')
+    const timeOne = async (email: string) => {
+      // Rate limits would answer early; each sample starts from none.
+      await server.database.db.delete(rateLimitBuckets)
+      const started = performance.now()
+      const response = await client().request('/api/auth/sign-up', {
+        json: { email, password: 'other-pass-1' },
+      })
+      const ms = performance.now() - started
+      expect(response.status).toBe(201)
+      return ms
+    }
+    const accountExistsEmails = async () =>
+      (await server.database.db.select().from(emailOutbox).where(eq(emailOutbox.kind, 'account_exists')))
+        .length
+    const registered: number[] = []
+    const fresh: number[] = []
+    // Warm up both paths, then interleave, so load on the machine falls on both alike.
+    await timeOne('owner@example.com')
+    await timeOne('fresh-0@example.com')
+    for (let i = 0; i < 8; i++) {
+      registered.push(await timeOne('owner@example.com'))
+      // The owner's email goes out after the answer; let it finish before the next sample.
+      await expect.poll(accountExistsEmails).toBe(i + 2)
+      fresh.push(await timeOne(`fresh-${i + 1}@example.com`))
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+    const registeredMs = median(registered)
+    const freshMs = median(fresh)
+    // Both hash the password (scrypt), which is most of the time; a registered email that
+    // skipped it would answer in a fraction of a new account's time.
+    expect(registeredMs, `registered ${registeredMs} ms, new ${freshMs} ms`).toBeGreaterThan(freshMs * 0.6)
+    expect(registeredMs, `registered ${registeredMs} ms, new ${freshMs} ms`).toBeLessThan(freshMs * 1.5)
+  }, 120_000)
+
   it('refuses the most common passwords and the email itself, at sign-up, reset and change', async () => {
     const fieldsOf = async (response: Response) => {
       expect(response.status).toBe(400)
