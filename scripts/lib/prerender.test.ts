@@ -6,7 +6,7 @@ import { allMessages } from '#shared/i18n/locales/all.ts'
 import { plans } from '#shared/plans.ts'
 import { originPlaceholder, prerenderedFile, publicPages, publicPaths } from '#shared/public-pages.ts'
 import { faqGroups } from '#web/app/faq-items.ts'
-import { prerenderPublicPages, routeFileOf } from './prerender.ts'
+import { prerenderPublicPages, rememberedLanguageScript, routeFileOf } from './prerender.ts'
 
 /** The parts of Vite's built index.html the prerender step works on. */
 const template = `<!doctype html>
@@ -104,6 +104,21 @@ describe('prerendered public pages', () => {
       const forms = [...pageOf(locale, path).matchAll(/<form[^>]*>/g)].map((match) => match[0])
       expect(forms.length, path).toBeGreaterThan(0)
       for (const form of forms) expect(form, path).toContain('inert=""')
+    }
+  })
+
+  it('starts an English page, before anything else, with the check of the stored language; a Turkish page has none', () => {
+    for (const { locale, path } of publicPaths()) {
+      const html = pageOf(locale, path)
+      // Only classic scripts of our own, or inline data, besides the check.
+      const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1])
+      if (locale === 'tr') {
+        expect(inline, path).toEqual([])
+        continue
+      }
+      expect(inline, path).toEqual([rememberedLanguageScript])
+      expect(html, path).toMatch(/<head>\s*<meta charset="UTF-8" \/>\s*<script>/)
+      expect(html.indexOf('<script>'), path).toBeLessThan(html.indexOf('<script '))
     }
   })
 

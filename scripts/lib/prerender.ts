@@ -1,12 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { allMessages, translateIn } from '#shared/i18n/locales/all.ts'
-import type { Locale } from '#shared/i18n/locales.ts'
+import { defaultLocale, type Locale } from '#shared/i18n/locales.ts'
 import type { TKey } from '#shared/i18n/messages.ts'
 import type { MessageVars } from '#shared/i18n/translate.ts'
-import { type PublicPage, prerenderedFile, publicPaths } from '#shared/public-pages.ts'
+import { localePrefix, type PublicPage, prerenderedFile, publicPaths } from '#shared/public-pages.ts'
 import { publicPageHead } from '#web/app/page-head.ts'
 import { renderPublicPage } from '#web/app/prerender.tsx'
+import { languageStorageKey } from '#web/lib/i18n.tsx'
 
 type ManifestChunk = { file: string; imports?: string[]; dynamicImports?: string[]; css?: string[] }
 type Manifest = Record<string, ManifestChunk>
@@ -80,16 +81,31 @@ function startAfterFirstPaint(html: string, preloads: string[]): string {
     .replace(/\s*<link rel="modulepreload" crossorigin href="[^"]+">/g, '')
 }
 
-function replaceOnce(html: string, search: string | RegExp, replacement: string): string {
+/**
+ * The first thing an English page runs, before it paints: a browser whose stored language is
+ * Turkish goes to the same page's Turkish address (docs/decisions/0032-public-pages-per-language.md),
+ * query and fragment kept, the English page hidden meanwhile and not started (hydrate.js reads
+ * `data-leaving`). Inline, allowed by its hash (server/http/web-app.ts): a file would cost every
+ * first visit a request before the page can paint. A browser with no stored choice (every
+ * crawler) runs one storage read.
+ */
+export const rememberedLanguageScript = `(()=>{try{if(localStorage.getItem(${JSON.stringify(languageStorageKey)})!=="tr")return}catch{return}const root=document.documentElement;root.style.display="none";root.dataset.leaving="";const path=location.pathname;location.replace(${JSON.stringify(localePrefix.tr)}+(path==="/"?"/":path)+location.search+location.hash)})()`
+
+function replaceOnce(
+  html: string,
+  search: string | RegExp,
+  replacement: string | ((found: string) => string),
+): string {
   const found = typeof search === 'string' ? html.includes(search) : search.test(html)
   if (!found) throw new Error(`prerender: the built index.html has no ${String(search)}`)
-  return html.replace(search, () => replacement)
+  return html.replace(search, (match) => (typeof replacement === 'string' ? replacement : replacement(match)))
 }
 
 /**
  * Writes every public page in every language as HTML under `<webDist>/pages/` (the server
  * answers their URLs with them, server/http/web-app.ts). The built index.html is the template: its head gets the page's tags,
- * its root the rendered page; lang-init.js is dropped (the URL names the language).
+ * its root the rendered page; lang-init.js is dropped (the URL names the language), and an
+ * English page gets the stored-language check instead (rememberedLanguageScript).
  */
 export async function prerenderPublicPages(webDist: string): Promise<number> {
   const template = readFileSync(join(webDist, 'index.html'), 'utf8')
@@ -110,6 +126,13 @@ export async function prerenderPublicPages(webDist: string): Promise<number> {
     html = replaceOnce(html, /\s*<meta name="description"[^>]*>/, '')
     html = replaceOnce(html, /<title>[^<]*<\/title>/, publicPageHead(page, locale, t))
     html = replaceOnce(html, /\s*<script src="\/lang-init\.js"><\/script>/, '')
+    if (locale === defaultLocale) {
+      html = replaceOnce(
+        html,
+        /<meta charset="[^"]*"\s*\/?>/,
+        (charset) => `${charset}\n    <script>${rememberedLanguageScript}</script>`,
+      )
+    }
     html = inlineStylesheet(html, webDist)
     html = startAfterFirstPaint(html, preloads)
     html = replaceOnce(html, /\s*<noscript>[\s\S]*?<\/noscript>/, '')

@@ -207,20 +207,24 @@ describe('serving the built web app', () => {
     expectSecurityHeaders(response)
   })
 
-  it("serves index.html, never cached, for the app's and the public pages, and as the 404 of any other path", async () => {
+  it("serves index.html, never cached, for the app's and the public pages, and redirects any other path home", async () => {
     // No prerendered pages in this build: public pages get the shell too.
-    for (const [path, status] of [
-      ['/', 200],
-      ['/app/create', 200],
-      ['/tr/pricing?plan=growth', 200],
-      ['/some/client/route', 404],
-      ['/index.html', 404],
-    ] as const) {
+    for (const path of ['/', '/app/create', '/tr/pricing?plan=growth']) {
       const response = await server.api(path)
-      expect(response.status, path).toBe(status)
+      expect(response.status, path).toBe(200)
       expect(response.headers.get('content-type')).toContain('text/html')
       expect(response.headers.get('cache-control')).toBe('no-cache')
       expect(await response.text()).toBe(indexHtml)
+      expectSecurityHeaders(response)
+    }
+    for (const [path, home] of [
+      ['/some/client/route', '/'],
+      ['/index.html', '/'],
+      ['/tr/some/client/route', '/tr/'],
+    ] as const) {
+      const response = await server.api(path, { redirect: 'manual' })
+      expect(response.status, path).toBe(302)
+      expect(response.headers.get('location'), path).toBe(home)
       expectSecurityHeaders(response)
     }
   })
@@ -266,7 +270,8 @@ describe('serving the built web app', () => {
       ]) {
         const { status, body } = await rawGet(server.url, path)
         expect(body, path).not.toContain('outside secret')
-        expect([200, 400, 403, 404], path).toContain(status)
+        // A path that is no page is sent home (302); never the file.
+        expect([200, 302, 400, 403, 404], path).toContain(status)
       }
     } finally {
       rmSync(join(dist, '..', `${basename(dist)}-outside.txt`), { force: true })

@@ -1,7 +1,7 @@
 /**
  * The signed-in app's pages, rendered in the browser only. The server answers these paths with
- * the app's shell (200) and any path that is neither one of them nor a public page with the
- * shell as a 404, whose client shows "Page not found". `:name` stands for one path segment.
+ * the app's shell, and any path that is neither one of them nor a public page with a redirect to
+ * the home page of its language, as the router does. `:name` stands for one path segment.
  */
 export const appPages = [
   { key: 'dashboard', path: '/app' },

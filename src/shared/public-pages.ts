@@ -103,7 +103,10 @@ export function publicPaths(): { page: PublicPage; locale: Locale; path: string 
  */
 export const originPlaceholder = '%VITRIN_ORIGIN%'
 
-/** The cookie holding the language a visitor last read the site in; `/` redirects by it. */
+/**
+ * The cookie holding the language a visitor last read the site in, beside the stored choice: the
+ * server sends an English address to its `/tr/…` page by it.
+ */
 export const languageCookie = 'vitrin_lang'
 
 /** Where the build writes each page's social preview image, under the site's root. */

@@ -87,6 +87,72 @@ test.describe('with an English browser', () => {
   })
 })
 
+test.describe('an address without a language, after choosing one', () => {
+  test.use({ locale: 'en-US' })
+
+  test('a stored Turkish choice opens the Turkish page of an English address, query and fragment kept', async ({
+    page,
+    context,
+    browser,
+  }) => {
+    await openPublicPage(page, 'en', '/faq')
+    await languageSelect(page, 'en').selectOption({ label: 'Türkçe' })
+    await expect(page).toHaveURL(localePath('tr', '/faq'))
+    await expect.poll(() => storedLanguage(page)).toBe('tr')
+
+    // A bookmark or an old link to the English address.
+    const response = await page.goto('/pricing?plan=growth#plans')
+    expect(response?.status()).toBe(200)
+    await expect(page).toHaveURL(localePath('tr', '/pricing?plan=growth#plans'))
+    await expect(page.locator('html')).toHaveAttribute('lang', 'tr')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'pricing.title'))
+
+    // From the stored choice alone (its cookie gone): the English page checks it before it
+    // paints anything.
+    await context.clearCookies()
+    const painted: string[] = []
+    page.on('console', (message) => {
+      if (message.text().startsWith('painted ')) painted.push(message.text())
+    })
+    await page.addInitScript(() => {
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) {
+          if (entry.name === 'first-contentful-paint') console.log(`painted ${window.location.pathname}`)
+        }
+      }).observe({ type: 'paint', buffered: true })
+    })
+    await page.goto('/about')
+    await expect(page).toHaveURL(localePath('tr', '/about'))
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('tr', 'pages.about.title'))
+    await expect.poll(() => painted.some((line) => line.endsWith(' /tr/about'))).toBe(true)
+    expect(painted.filter((line) => line.endsWith(' /about'))).toEqual([])
+    await waitForHydration(page)
+    expect(await storedLanguage(page)).toBe('tr')
+
+    // The Turkish page put the cookie back: the next English address is sent on by the server.
+    const next = await page.goto('/contact')
+    expect((await next?.request().redirectedFrom()?.response())?.status()).toBe(302)
+    await expect(page).toHaveURL(localePath('tr', '/contact'))
+
+    // A browser with no stored choice (and every crawler) gets the page of the address, whatever
+    // its own language.
+    for (const locale of ['en-US', 'tr-TR']) {
+      const fresh = await browser.newContext({ locale })
+      try {
+        const other = await fresh.newPage()
+        const answer = await other.goto('/pricing')
+        expect(answer?.request().redirectedFrom(), locale).toBeNull()
+        await expect(other.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'pricing.title'))
+        await waitForHydration(other)
+        await expect(other).toHaveURL(localePath('en', '/pricing'))
+        await expect(other.locator('html')).toHaveAttribute('lang', 'en')
+      } finally {
+        await fresh.close()
+      }
+    }
+  })
+})
+
 test.describe('with a Turkish browser', () => {
   test.use({ locale: 'tr-TR' })
 

@@ -12,7 +12,7 @@ import {
   msg,
   publicRoutes,
 } from './support/i18n.ts'
-import { enterAsBeta } from './support/studio.ts'
+import { openPublicPage, waitForHydration } from './support/public-page.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -93,40 +93,49 @@ test.describe('unknown paths', () => {
   for (const [lang, path] of [
     ['en', '/no-such-page'],
     ['en', '/app/nowhere'],
-    ['en', '/features/no-such-section'],
+    ['en', '/features/no-such-section?x=1'],
     ['tr', '/tr/no-such-page'],
+    ['tr', '/tr/features/no-such-section'],
   ] as const) {
-    test(`${path} answers 404 and says so in ${lang}, with a way home`, async ({ page }) => {
+    test(`${path} is redirected to the landing page in ${lang}, never answered as a page`, async ({
+      page,
+    }) => {
       const response = await page.goto(path)
-      expect(response?.status()).toBe(404)
-      await expect(page).toHaveURL(path)
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg(lang, 'pages.notFound.title'))
-      await expect(page).toHaveTitle(`${msg(lang, 'pages.notFound.title')} · Vitrin`)
-      // Signed out: nothing to lead into the app.
-      await expect(page.getByRole('link', { name: msg(lang, 'pages.notFound.dashboard') })).toHaveCount(0)
-      await expectNoSeriousA11yViolations(page)
-      await page
-        .getByRole('main')
-        .getByRole('link', { name: msg(lang, 'pages.notFound.home') })
-        .click()
+      // The server's 302: no page at this address for a crawler to index.
+      const first = response?.request().redirectedFrom()
+      expect(first?.url()).toBe(new URL(path, page.url()).href)
+      expect((await first?.response())?.status()).toBe(302)
       await expect(page).toHaveURL(localePath(lang, '/'))
+      await expect(page.locator('html')).toHaveAttribute('lang', lang)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg(lang, 'landing.title'))
     })
   }
 
-  test('signed in, it also leads to the dashboard', async ({ page }) => {
-    await enterAsBeta(page)
-    await page.goto('/app/nowhere')
-    await page
-      .getByRole('main')
-      .getByRole('link', { name: msg('en', 'pages.notFound.dashboard') })
-      .click()
-    await expect(page).toHaveURL('/app')
-  })
+  for (const [lang, from, path] of [
+    ['en', '/faq', '/no-such-page'],
+    ['tr', '/faq', '/tr/no-such-page'],
+  ] as const) {
+    test(`moving to ${path} inside the app replaces it with the landing page in ${lang}`, async ({
+      page,
+    }) => {
+      await openPublicPage(page, lang, from)
+      // A move the router makes itself (as a link would), with no request to the server.
+      await page.evaluate((to) => {
+        window.history.pushState(null, '', to)
+        window.dispatchEvent(new PopStateEvent('popstate'))
+      }, path)
+      await expect(page).toHaveURL(localePath(lang, '/'))
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg(lang, 'landing.title'))
+      // Replaced, not added: Back returns to the page before.
+      await page.goBack()
+      await expect(page).toHaveURL(localePath(lang, from))
+    })
+  }
 
   test('a footer link to a page and the home link work as in-app navigation', async ({ page }) => {
     await page.goto('/no-such-page')
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'pages.notFound.title'))
+    await expect(page).toHaveURL('/')
+    await waitForHydration(page)
     await page
       .getByRole('contentinfo')
       .getByRole('link', { name: msg('en', 'common.footer.faq') })

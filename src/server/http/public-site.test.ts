@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -16,8 +17,12 @@ const indexHtml = '<!doctype html><html lang="en"><head></head><body><div id="ro
 
 /** What the build writes for a page (scripts/lib/prerender.ts), reduced to what serving it needs. */
 function pageHtml(locale: string, path: string): string {
-  return `<!doctype html><html lang="${locale}"><head><link rel="canonical" href="${originPlaceholder}${path}" /></head><body><div id="root"><h1>${locale} ${path}</h1></div></body></html>`
+  const script = path === '/contact' ? `<script>${contactScript}</script>` : ''
+  return `<!doctype html><html lang="${locale}"><head>${script}<link rel="canonical" href="${originPlaceholder}${path}" /><script type="application/ld+json">{}</script></head><body><div id="root"><h1>${locale} ${path}</h1></div></body></html>`
 }
+
+/** An inline script on one page (the build puts one on every English page). */
+const contactScript = 'document.documentElement.dataset.checked = ""'
 
 describe('the public site', () => {
   let dist: string
@@ -57,18 +62,40 @@ describe('the public site', () => {
     expect(await response.text()).toContain('<h1>tr /tr/auth/signup</h1>')
   })
 
-  it("answers the app's pages with the app shell, and unknown paths with it as a 404", async () => {
+  it("answers the app's pages with the app shell", async () => {
     for (const path of ['/app', '/app/create', '/app/catalogue/b_1', '/settings', '/billing/success']) {
       const response = await server.api(path)
       expect(response.status, path).toBe(200)
       expect(await response.text(), path).toBe(indexHtml)
     }
-    for (const path of ['/no/such/page', '/tr/no-such-page', '/app/nowhere', '/features/x', '/index.html']) {
-      const response = await server.api(path)
-      expect(response.status, path).toBe(404)
-      expect(response.headers.get('cache-control'), path).toBe('no-cache')
-      expect(await response.text(), path).toBe(indexHtml)
+  })
+
+  it('sends any other path to the home page of its language with a 302, which no crawler indexes', async () => {
+    const cases: [string, string][] = [
+      ['/no/such/page', '/'],
+      ['/no-such-page?x=1', '/'],
+      ['/app/nowhere', '/'],
+      ['/features/x', '/'],
+      ['/index.html', '/'],
+      ['/tr/no-such-page', '/tr/'],
+      ['/tr/app', '/tr/'],
+      ['/tr/features/x', '/tr/'],
+    ]
+    for (const [from, to] of cases) {
+      const response = await server.api(from, { redirect: 'manual' })
+      expect(response.status, from).toBe(302)
+      expect(response.headers.get('location'), from).toBe(to)
     }
+  })
+
+  it('leaves the APIs answering their own JSON 404', async () => {
+    const api = await server.api('/api/no-such-endpoint', { redirect: 'manual' })
+    expect(api.status).toBe(404)
+    expect(((await api.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND')
+    // /v1 asks for its key before anything else: a JSON error, never the web app's redirect.
+    const v1 = await server.api('/v1/no-such-endpoint', { redirect: 'manual' })
+    expect(v1.status).not.toBe(302)
+    expect(v1.headers.get('content-type')).toContain('application/json')
   })
 
   it('gives each page one address: /tr goes to /tr/, a trailing slash is dropped', async () => {
@@ -88,14 +115,20 @@ describe('the public site', () => {
     }
   })
 
-  it('sends / to /tr/ only for a visitor who last read the site in Turkish', async () => {
-    const remembered = await server.api('/', {
-      redirect: 'manual',
-      headers: { Cookie: `${languageCookie}=tr` },
-    })
-    expect(remembered.status).toBe(302)
-    expect(remembered.headers.get('location')).toBe('/tr/')
-    expect(remembered.headers.get('vary')).toContain('Cookie')
+  it('sends an English page to its Turkish address for a visitor who last chose Turkish', async () => {
+    for (const [from, to] of [
+      ['/', '/tr/'],
+      ['/pricing', '/tr/pricing'],
+      ['/auth/reset-password/confirm?token=abc', '/tr/auth/reset-password/confirm?token=abc'],
+    ] as const) {
+      const remembered = await server.api(from, {
+        redirect: 'manual',
+        headers: { Cookie: `${languageCookie}=tr` },
+      })
+      expect(remembered.status, from).toBe(302)
+      expect(remembered.headers.get('location'), from).toBe(to)
+      expect(remembered.headers.get('vary'), from).toContain('Cookie')
+    }
 
     // A crawler (no cookie), and an English reader, get the page they asked for.
     const visitors: Record<string, string>[] = [
@@ -104,12 +137,15 @@ describe('the public site', () => {
       { Cookie: `${languageCookie}=xx` },
     ]
     for (const headers of visitors) {
-      const response = await server.api('/', { redirect: 'manual', headers })
-      expect(response.status).toBe(200)
-      expect(await response.text()).toContain('<h1>en /</h1>')
+      for (const path of ['/', '/pricing']) {
+        const response = await server.api(path, { redirect: 'manual', headers })
+        expect(response.status, path).toBe(200)
+        expect(response.headers.get('vary'), path).toContain('Cookie')
+        expect(await response.text()).toContain(`<h1>en ${path}</h1>`)
+      }
     }
-    // No page but / redirects by language, so there is never a loop.
-    for (const path of ['/tr/', '/pricing', '/tr/pricing']) {
+    // A Turkish address is Turkish whatever the choice, so there is never a loop.
+    for (const path of ['/tr/', '/tr/pricing']) {
       for (const value of ['en', 'tr']) {
         const response = await server.api(path, {
           redirect: 'manual',
@@ -118,6 +154,15 @@ describe('the public site', () => {
         expect(response.status, `${path} ${value}`).toBe(200)
       }
     }
+  })
+
+  it('allows an inline script on a prerendered page by its hash, and no other', async () => {
+    const response = await server.api('/contact')
+    const csp = response.headers.get('content-security-policy') ?? ''
+    const scriptSrc = csp.split('; ').find((directive) => directive.startsWith('script-src ')) ?? ''
+    const hash = createHash('sha256').update(contactScript).digest('base64')
+    expect(scriptSrc).toBe(`script-src 'self' 'sha256-${hash}'`)
+    expect(csp).not.toContain('unsafe-inline')
   })
 
   it('serves robots.txt: the public site open, the app and the APIs closed, the sitemap named', async () => {

@@ -26,14 +26,16 @@ export function cspHeader(directives: Record<string, string[]>): string {
 }
 
 /**
- * Security headers for every response. The CSP allows no inline script: the only classic
- * script (lang-init.js) is a file of our own origin.
+ * Security headers for every response. The CSP allows no inline script: the classic scripts
+ * (lang-init.js, hydrate.js) are files of our own origin. A prerendered English page sets its
+ * own CSP, allowing its one inline script, the language check, by its hash (web-app.ts).
  */
 export function securityHeaders(options: { isProduction: boolean }) {
   return secureHeaders({
     // A route may set one of these itself, and then its own stands: the API reference page does,
     // for a CSP that allows inline styles (features/public-api/api-reference.routes.ts), and so
-    // does a prerendered public page, to allow its one inline stylesheet by hash (web-app.ts).
+    // does a prerendered public page, to allow its inline stylesheet (and an English page its
+    // language check) by hash (web-app.ts).
     overwrite: false,
     contentSecurityPolicy: cspDirectives(options),
     strictTransportSecurity: options.isProduction ? 'max-age=31536000; includeSubDomains' : false,

@@ -5,6 +5,7 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import type { Context, Hono } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { isAppPath } from '#shared/app-pages.ts'
+import { defaultLocale } from '#shared/i18n/locales.ts'
 import {
   languageCookie,
   localePrefix,
@@ -12,6 +13,7 @@ import {
   originPlaceholder,
   prerenderedFile,
   publicPageOf,
+  splitLocale,
 } from '#shared/public-pages.ts'
 import type { AppEnv } from './context.ts'
 import { robotsTxt, sitemapXml } from './public-site.ts'
@@ -20,9 +22,9 @@ import { cspDirectives, cspHeader } from './security-headers.ts'
 /**
  * Serves the built web app: hashed assets cached for a year, other files for an hour; each
  * public page's prerendered HTML at its URL in each language (docs/decisions/0032-public-pages-per-language.md),
- * with robots.txt and sitemap.xml; and index.html (never cached) for every other GET, so the
- * app's client-side routes work on reload: 200 for the app's pages (shared/app-pages.ts), 404
- * for any other path, where the client shows "Page not found".
+ * with robots.txt and sitemap.xml; and index.html (never cached) for the app's own pages
+ * (shared/app-pages.ts), so its client-side routes work on reload. Any other path is no page:
+ * a 302 to the home page of its language (`/`, or `/tr/` under `/tr/…`), as the seed says.
  */
 /** `publicUrl` is asked each time: with PORT=0 it is known only once the server listens. */
 export function mountWebApp(
@@ -71,16 +73,21 @@ export function mountWebApp(
     if (path.length > 1 && path.endsWith('/') && path !== languageHome && publicPageOf(path.slice(0, -1))) {
       return c.redirect(`${path.slice(0, -1)}${query}`, 301)
     }
-    if (path === '/') {
-      const redirect = rememberedLanguageHome(c)
+    const match = publicPageOf(path)
+    if (!match && !isAppPath(path)) {
+      // No page here: the home page of the address's language. A redirect, not a page, so a
+      // crawler indexes nothing at this address.
+      return c.redirect(localizedPath(splitLocale(path).locale, '/'), 302)
+    }
+    // An address without a language prefix follows the language the visitor chose.
+    if (match?.locale === defaultLocale) {
+      const redirect = rememberedLanguagePage(c, match.page.path)
       if (redirect) return redirect
     }
-    const match = publicPageOf(path)
     const page = match ? prerendered(prerenderedFile(match.locale, match.page)) : null
     if (page) {
       c.header('Cache-Control', 'no-cache')
       c.header('Content-Security-Policy', page.csp)
-      if (path === '/') c.header('Vary', 'Cookie')
       return c.html(page.html)
     }
     if (indexHtml === undefined && existsSync(indexPath)) indexHtml = readFileSync(indexPath, 'utf8')
@@ -89,35 +96,51 @@ export function mountWebApp(
     }
     c.header('Cache-Control', 'no-cache')
     // The app's own pages, and a public page whose prerendered file is not there (a build
-    // without the prerender step); anything else is no page at all: the shell shows "Page not found".
-    return c.html(indexHtml, isAppPath(path) || match ? 200 : 404)
+    // without the prerender step).
+    return c.html(indexHtml)
   })
 }
 
-/** A prerendered page as served: the origin filled in; its inline styles allowed by their hashes. */
+/**
+ * A prerendered page as served: the origin filled in; its inline styles, and its inline script
+ * (an English page's language check, scripts/lib/prerender.ts), allowed by their hashes.
+ */
 function prerenderedPage(file: string, origin: string, isProduction: boolean): { html: string; csp: string } {
   const html = file.replaceAll(originPlaceholder, origin)
-  const hashes = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
-    (match) =>
-      `'sha256-${createHash('sha256')
-        .update(match[1] ?? '')
-        .digest('base64')}'`,
-  )
+  const hashesOf = (pattern: RegExp) =>
+    [...html.matchAll(pattern)].map(
+      (match) =>
+        `'sha256-${createHash('sha256')
+          .update(match[1] ?? '')
+          .digest('base64')}'`,
+    )
+  // Only elements without attributes: a JSON-LD block is data, never run.
+  const styles = hashesOf(/<style>([\s\S]*?)<\/style>/g)
+  const scripts = hashesOf(/<script>([\s\S]*?)<\/script>/g)
   const directives = cspDirectives({ isProduction })
-  return { html, csp: cspHeader({ ...directives, styleSrc: [...(directives.styleSrc ?? []), ...hashes] }) }
+  return {
+    html,
+    csp: cspHeader({
+      ...directives,
+      scriptSrc: [...(directives.scriptSrc ?? []), ...scripts],
+      styleSrc: [...(directives.styleSrc ?? []), ...styles],
+    }),
+  }
 }
 
 /**
- * `/` for someone who last read Vitrin in Turkish (the cookie the web app sets): a redirect to
- * `/tr/`. Nothing else redirects by language, so there is no loop, and a crawler (no cookie)
+ * An English public page for someone who last chose Turkish (the cookie the web app keeps beside
+ * its stored choice): a redirect to the same page's Turkish address, before anything is sent.
+ * The page itself checks the stored choice too, for a browser whose cookie is gone. Nothing
+ * redirects a `/tr/…` address by language, so there is no loop, and a crawler (no cookie)
  * always gets the page at the address it asked for.
  */
-function rememberedLanguageHome(c: Context<AppEnv>): Response | null {
+function rememberedLanguagePage(c: Context<AppEnv>, pagePath: string): Response | null {
+  c.header('Vary', 'Cookie')
   const remembered = getCookie(c, languageCookie)
   if (remembered !== 'tr') return null
-  c.header('Vary', 'Cookie')
   c.header('Cache-Control', 'no-cache')
-  return c.redirect(`${localizedPath('tr', '/')}${new URL(c.req.url).search}`, 302)
+  return c.redirect(`${localizedPath('tr', pagePath)}${new URL(c.req.url).search}`, 302)
 }
 
 function mountFiles(app: Hono<AppEnv>, root: string): void {

@@ -85,8 +85,3 @@ export const appPageComponents: Record<AppPageKey, Page> = {
     allMessages: true,
   }),
 }
-
-/** What any other path shows (the server answers it with 404). */
-export const notFoundPage = definePage(async () => (await import('./routes/not-found.tsx')).NotFoundPage, {
-  allMessages: true,
-})

@@ -1,9 +1,10 @@
-import { BrowserRouter, Route, Routes } from 'react-router'
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router'
 import { appPages } from '#shared/app-pages.ts'
-import { localePrefix, publicPages } from '#shared/public-pages.ts'
+import type { Locale } from '#shared/i18n/locales.ts'
+import { localePrefix, localizedPath, publicPages } from '#shared/public-pages.ts'
 import { RootLayout } from '#web/components/layout/root-layout.tsx'
 import { RequireSession } from '#web/lib/require-session.tsx'
-import { appPageComponents, notFoundPage, publicPageComponents } from './pages.tsx'
+import { appPageComponents, publicPageComponents } from './pages.tsx'
 
 function guarded(element: React.ReactNode) {
   return <RequireSession>{element}</RequireSession>
@@ -11,10 +12,10 @@ function guarded(element: React.ReactNode) {
 
 /**
  * The public pages under one language's prefix: English at the root, Turkish under /tr
- * (docs/decisions/0032-public-pages-per-language.md). An unknown path shows "Page not found" in
- * that language (the server answers it with 404).
+ * (docs/decisions/0032-public-pages-per-language.md). An unknown path goes to that language's
+ * landing page, as the server sends it there on a page load.
  */
-function publicRoutes() {
+function publicRoutes(locale: Locale) {
   return [
     ...publicPages.map(({ key, path }) => {
       const { Component } = publicPageComponents[key]
@@ -24,7 +25,7 @@ function publicRoutes() {
         <Route key={key} path={path.slice(1)} element={<Component />} />
       )
     }),
-    <Route key="*" path="*" element={<notFoundPage.Component />} />,
+    <Route key="*" path="*" element={<Navigate to={localizedPath(locale, '/')} replace />} />,
   ]
 }
 
@@ -33,12 +34,12 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route element={<RootLayout />}>
-        <Route path={localePrefix.tr.slice(1)}>{publicRoutes()}</Route>
+        <Route path={localePrefix.tr.slice(1)}>{publicRoutes('tr')}</Route>
         {appPages.map(({ key, path }) => {
           const { Component } = appPageComponents[key]
           return <Route key={key} path={path.slice(1)} element={guarded(<Component />)} />
         })}
-        {publicRoutes()}
+        {publicRoutes('en')}
       </Route>
     </Routes>
   )

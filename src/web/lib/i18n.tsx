@@ -23,7 +23,8 @@ export const languageStorageKey = 'vitrin.lang'
 
 /**
  * Remembers the language a visitor reads Vitrin in: in localStorage for the app (lang-init.js
- * reads it) and in a cookie the server reads to send `/` to `/tr/` on a later visit.
+ * reads it, and so does an English public page before it paints) and in a cookie the server
+ * reads to send an English address to its `/tr/…` page on a later visit.
  */
 export function rememberLocale(locale: Locale): void {
   try {

@@ -4,7 +4,8 @@
 // the page needs, listed by the build in data-entry and data-preload: scripts/lib/prerender.ts).
 ;(() => {
   const script = document.currentScript
-  if (!script) return
+  // The page is on its way to its address in the visitor's language (scripts/lib/prerender.ts).
+  if (!script || document.documentElement.hasAttribute('data-leaving')) return
   const entry = script.dataset.entry
   const preloads = (script.dataset.preload || '').split(' ').filter(Boolean)
   let started = false

@@ -18,7 +18,8 @@
     lang = supported.includes(preferred) ? preferred : 'en'
   }
   document.documentElement.lang = lang
-  // A choice remembered before the server could read it: the server redirects `/` by this cookie.
+  // A choice remembered before the server could read it: the server redirects English public
+  // addresses by this cookie.
   if (remembered === lang && document.cookie.indexOf('vitrin_lang=') === -1) {
     // biome-ignore lint/suspicious/noDocumentCookie: a classic script before first paint; the Cookie Store API is async and not everywhere
     document.cookie = `vitrin_lang=${lang}; path=/; max-age=31536000; samesite=lax`
