@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises'
 import sharp from 'sharp'
 import { createTextReader } from '#server/features/marketplaces/read-text.ts'
 import type { GenerationView } from '#shared/contracts/generations.ts'
-import type { MarketplaceCheckView } from '#shared/contracts/marketplaces.ts'
+import type { MarketplaceCheckView, MarketplaceSummariesResponse } from '#shared/contracts/marketplaces.ts'
+import { productScenes } from '#shared/scenes.ts'
 import { productPhoto } from '#tests/support/test-photos.ts'
 import { signUp, uploadAsset } from './lib/app-client.ts'
 import { type Child, originOf, startChild, stopChild } from './lib/child.ts'
@@ -11,25 +12,29 @@ import { type Figure, machineLoad, printFigures } from './lib/report.ts'
 import { median, percentile } from './lib/stats.ts'
 
 // `npx tsx bench/marketplace-check.ts` (part of `npm run bench`): the pre-publish checker against
-// its budget (issue 14): "checking one image + its copy: p95 ≤ 300 ms (OCR reported separately)".
-// Through the real HTTP API of an app process (bench/support/marketplace-server.ts: the offline
-// studio, an in-process worker, OCR on), one seller makes image results of three product photos
-// on three scenes each, and an SEO generation of the first product; then:
-// (a) the first check of each result (GET /api/generations/:id/marketplace/amazon-tr), which
-//     measures the image: segmentation, OCR (read-text.ts) and the product's fidelity to the
-//     seller's photo, and stores the facts. The first result's check is a warm-up (it starts the
-//     OCR thread) and is reported alone; p50/p95 over the others (p95 of 8 is their slowest).
-// (b) checks on stored facts, as the panel asks once a result has been measured: one round is an
-//     image result's check and its product's copy check (the SEO result's, the same endpoint),
-//     one after the other, over 50 rounds. Budget: p95 of a round ≤ 300 ms.
-// (c) OCR alone in this process (createTextReader, as the app builds it) on the result files,
+// its budgets (issue 14: "checking one image + its copy: p95 ≤ 300 ms"; issue 26: "check of a
+// fresh result ≤ 300 ms p95; 20 library badges ≤ 1 s"). Through the real HTTP API of an app
+// process (bench/support/marketplace-server.ts: the offline studio, an in-process worker, OCR on),
+// one seller makes 19 image results (three product photos on six scenes, and one more) and an
+// SEO generation of the first product. The generation job measures each image's facts
+// (segmentation, OCR, the product's fidelity to the seller's photo) before it settles, so:
+// (a) the library's badges for all 20 fresh results (GET /api/marketplace/summaries, asked again
+//     for any `pending` until every one is ready), before any check: the first time, and p95 over
+//     10 more asks. Budget: ≤ 1 s.
+// (b) the first check of each fresh image result (GET /api/generations/:id/marketplace/amazon-tr):
+//     p50/p95 over 19. Budget: p95 ≤ 300 ms.
+// (c) checks on stored facts, as the panel asks again: one round is an image result's check and
+//     its product's copy check, one after the other, over 50 rounds. Budget: p95 ≤ 300 ms.
+// (d) OCR alone in this process (createTextReader, as the app builds it) on the result files,
 //     after a warm-up read that starts its thread: p50/p95 per image, clean (both passes run) and
 //     with a promo overlay (the first pass finds it), and the resident memory it adds (after the
 //     first read, after all, and once closed). The app is stopped first, so nothing else runs.
-// Exits 1 when the budget is missed.
+// Exits 1 when a budget is missed.
 
 const photoNames = ['coffee.png', 'rocket.jpg'] as const
-const scenes = ['marble', 'linen', 'wood'] as const
+const scenes = productScenes.slice(0, 6).map((scene) => scene.prompt)
+const badgeBudgetMs = 1000
+const freshCheckBudgetMs = 300
 const rounds = 50
 const roundBudgetMs = 300
 const profile = 'amazon-tr'
@@ -129,6 +134,18 @@ try {
       queued.push(generation.id)
     }
   }
+  // One more, so that with the copy there are 20 results: a library page of badges.
+  const { generation: extra } = await call<{ generation: GenerationView }>(
+    origin,
+    cookie,
+    '/api/generations',
+    {
+      mode: 'image',
+      imageAssetId: inputIds[0],
+      prompt: 'glass pedestal',
+    },
+  )
+  queued.push(extra.id)
   const { generation: seo } = await call<{ generation: GenerationView }>(origin, cookie, '/api/generations', {
     mode: 'seo',
     imageAssetId: inputIds[0],
@@ -147,31 +164,68 @@ try {
   )
   const appRssBefore = readProcStatus(appPid, 'VmRSS') ?? Number.NaN
 
-  // (a) First checks: each measures its image.
-  const [warmUp, ...timedImages] = images
-  if (!warmUp) throw new Error('no results')
-  const warm = await timedCheck(origin, cookie, warmUp.id)
-  if (warm.view.image?.facts.text === null) throw new Error('OCR did not run in the app: text is null')
+  // (a) The library's badges for the 20 fresh results, before any check.
+  const ids = [...images.map((image) => image.id), seo.id]
+  const badges = async () => {
+    const started = performance.now()
+    let left = ids
+    for (let ask = 0; left.length > 0; ask++) {
+      if (ask > 20) throw new Error('badges still pending after 20 asks')
+      const answer = await call<MarketplaceSummariesResponse>(
+        origin,
+        cookie,
+        `/api/marketplace/summaries?profile=${profile}&ids=${left.join(',')}`,
+      )
+      if (answer.summaries.some((summary) => summary.status === 'unavailable'))
+        throw new Error('a badge is unavailable')
+      left = answer.summaries.filter((summary) => summary.status === 'pending').map((s) => s.generationId)
+    }
+    return performance.now() - started
+  }
+  const firstBadges = await badges()
+  const badgeTimes: number[] = []
+  for (let ask = 0; ask < 10; ask++) badgeTimes.push(await badges())
+  figures.push(
+    {
+      name: `${ids.length} library badges, fresh results`,
+      value: firstBadges,
+      unit: 'ms',
+      budget: badgeBudgetMs,
+    },
+    {
+      name: `${ids.length} library badges, p95 of 10 more`,
+      value: percentile(badgeTimes, 95),
+      unit: 'ms',
+      budget: badgeBudgetMs,
+    },
+  )
+
+  // (b) The first check of each fresh image result: its facts were stored by the job.
   const firstChecks: number[] = []
-  for (const image of timedImages) {
+  for (const image of images) {
     const { ms, view } = await timedCheck(origin, cookie, image.id)
     if (view.image?.facts.text === null) throw new Error(`OCR gave no reading for ${image.id}`)
     firstChecks.push(ms)
   }
   const appRssAfter = readProcStatus(appPid, 'VmRSS') ?? Number.NaN
   figures.push(
-    { name: 'first check, first result (starts OCR)', value: warm.ms, unit: 'ms' },
-    { name: `first check (measures), p50 of ${firstChecks.length}`, value: median(firstChecks), unit: 'ms' },
     {
-      name: `first check (measures), p95 of ${firstChecks.length}`,
-      value: percentile(firstChecks, 95),
+      name: `first check of a fresh result, p50 of ${firstChecks.length}`,
+      value: median(firstChecks),
       unit: 'ms',
     },
+    {
+      name: `first check of a fresh result, p95 of ${firstChecks.length}`,
+      value: percentile(firstChecks, 95),
+      unit: 'ms',
+      budget: freshCheckBudgetMs,
+    },
+    { name: 'first check of a fresh result, max', value: Math.max(...firstChecks), unit: 'ms' },
     { name: 'app RSS before the first check', value: appRssBefore, unit: 'MB' },
     { name: 'app RSS after the first checks', value: appRssAfter, unit: 'MB' },
   )
 
-  // (b) Stored facts: an image check and its product's copy check, per round.
+  // (c) Stored facts: an image check and its product's copy check, per round.
   for (const image of images) await timedCheck(origin, cookie, image.id)
   await timedCheck(origin, cookie, seo.id)
   const roundTimes: number[] = []
@@ -203,7 +257,7 @@ try {
   await stopChild(app)
 }
 
-// (c) OCR alone, in this process, on the result files. libvips's operation cache is off here, so
+// (d) OCR alone, in this process, on the result files. libvips's operation cache is off here, so
 // that the memory added is the OCR thread's and its reads' (the app keeps that cache either way).
 sharp.cache(false)
 const overlaid = await Promise.all(resultFiles.map(withPromoOverlay))
@@ -256,5 +310,5 @@ try {
 }
 figures.push({ name: 'OCR: RSS added after close', value: rssNow() - rssBefore, unit: 'MB' })
 
-const isWithinBudgets = printFigures('Marketplace check (issue 14)', figures)
+const isWithinBudgets = printFigures('Marketplace check (issues 14 and 26)', figures)
 process.exit(isWithinBudgets ? 0 : 1)

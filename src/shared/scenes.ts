@@ -28,14 +28,31 @@ export const fashionStyles = [
 
 export type FashionStyleId = (typeof fashionStyles)[number]['id']
 
-/** Output ratios offered: 1:1 (Instagram post) and 9:16 (stories, Reels, TikTok). */
-export const aspectRatios = ['1:1', '9:16'] as const
+/**
+ * Output ratios offered: 1:1 (Instagram post, Amazon, Hepsiburada), 2:3 (Trendyol's 1200×1800
+ * main image) and 9:16 (stories, Reels, TikTok).
+ */
+export const aspectRatios = ['1:1', '2:3', '9:16'] as const
 export type AspectRatio = (typeof aspectRatios)[number]
 
-/** Pixel size of image results per ratio. */
+/** Pixel size of image results per ratio (2:3 at Trendyol's own 1200×1800). */
 export const imageSize: Record<AspectRatio, { width: number; height: number }> = {
   '1:1': { width: 1080, height: 1080 },
+  '2:3': { width: 1200, height: 1800 },
   '9:16': { width: 1080, height: 1920 },
+}
+
+/**
+ * Video ratios: 1:1 and 9:16 only. Veo takes 16:9 and 9:16 alone, no marketplace publishes a 2:3
+ * video rule (Trendyol's video resolution and ratio are not published), and 9:16 is the portrait
+ * shape every video surface plays full-screen; so a video asked at 2:3 (or made from a 2:3 image)
+ * is made 9:16, portrait staying portrait.
+ */
+export const videoAspectRatios = ['1:1', '9:16'] as const
+export type VideoAspectRatio = (typeof videoAspectRatios)[number]
+
+export function videoRatioFor(ratio: AspectRatio): VideoAspectRatio {
+  return ratio === '1:1' ? '1:1' : '9:16'
 }
 
 /** Video results: 8 seconds, 720p, silent. */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { aspectRatios } from '#shared/scenes.ts'
+import { type AspectRatio, aspectRatios } from '#shared/scenes.ts'
 import { productDetailsSchema, type SeoContent } from '#shared/seo.ts'
 import { safeText } from '#shared/validation.ts'
 
@@ -18,7 +18,10 @@ export function isTerminalStatus(status: GenerationStatus): boolean {
 export const createGenerationRequestSchema = z.object({
   tool: z.enum(generationTools).default('product'),
   mode: safeText().max(20),
-  /** Default: 1:1 for products, 9:16 for fashion. */
+  /**
+   * Default: the main-image shape of the seller's marketplace (Trendyol 2:3, others 1:1), else
+   * 1:1 for products and 9:16 for fashion. A video is made 1:1 or 9:16 (2:3 becomes 9:16).
+   */
   aspectRatio: z.enum(aspectRatios).optional(),
   prompt: safeText().trim().max(1000).default(''),
   imageAssetId: z.uuid(),
@@ -89,7 +92,7 @@ export type GenerationView = {
   id: string
   tool: GenerationTool
   mode: GenerationMode
-  aspectRatio: '1:1' | '9:16'
+  aspectRatio: AspectRatio
   prompt: string
   status: GenerationStatus
   queuePosition: number | null

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { enMessages } from '#shared/i18n/locales/en/index.ts'
+import { trMessages } from '#shared/i18n/locales/tr/index.ts'
+import { translate } from '#shared/i18n/translate.ts'
 import {
   type CheckResult,
   checkCopy,
@@ -9,7 +12,7 @@ import {
   type RuleId,
 } from './check.ts'
 import type { CopyFacts, ImageFacts, VideoFacts } from './facts.ts'
-import { getProfile } from './profiles.ts'
+import { getProfile, marketplaceProfiles } from './profiles.ts'
 
 const trendyol = getProfile('trendyol')
 const amazon = getProfile('amazon-tr')
@@ -509,5 +512,74 @@ describe('checkImage: product fidelity (Vitrin check)', () => {
     expect(fidelityOf({})).toBeUndefined()
     const photo = checkImage(trendyol, image({ isGenerated: false, productFidelity: kept }), 'main')
     expect(photo.find((r) => r.ruleId === 'image.fidelity')).toBeUndefined()
+  })
+})
+
+describe('reasons name their limit, passing or not', () => {
+  const en = (result: CheckResult) => translate(enMessages, 'en', result.reason.key, result.reason.values)
+  const tr = (result: CheckResult) => translate(trMessages, 'tr', result.reason.key, result.reason.values)
+
+  it('says "Title: 53 of 200 characters" for a 53-character title on Amazon', () => {
+    const title = 'Vitra El Yapımı Seramik Kupa 350 ml Mat Beyaz Kahve'.padEnd(53, 'x')
+    const result = find(checkCopy(amazon, copy({ title })), 'copy.titleLength')
+    expect(result.status).toBe('pass')
+    expect(en(result)).toBe('Title: 53 of 200 characters.')
+    expect(tr(result)).toBe('Başlık: 53 / 200 karakter.')
+  })
+
+  it("names every profile's published limit in the passing text of titles, descriptions, sizes and videos", () => {
+    for (const profile of marketplaceProfiles) {
+      const { copy: rules, video: videoRules } = profile
+      const title = find(checkCopy(profile, copy()), 'copy.titleLength')
+      const titleLimit = rules.titleMax ?? rules.titleAdvisedMax ?? rules.titleMin
+      if (titleLimit) {
+        expect(title.status, profile.id).toBe('pass')
+        expect(en(title), profile.id).toContain(String(titleLimit.value))
+      }
+      const description = find(checkCopy(profile, copy()), 'copy.descriptionLength')
+      if (rules.descriptionMax) {
+        expect(en(description), profile.id).toContain(rules.descriptionMax.value.toLocaleString('en-US'))
+      }
+      const fitting = {
+        durationSeconds: Math.max((videoRules.minSeconds?.value ?? 0) + 1, 10),
+        width: Math.max(videoRules.minResolution?.value.width ?? 0, 1080),
+        height: Math.max(videoRules.minResolution?.value.height ?? 0, 1920),
+      }
+      const results = checkVideo(profile, video(fitting))
+      const duration = find(results, 'video.duration')
+      if (videoRules.minSeconds || videoRules.maxSeconds) expect(duration.status, profile.id).toBe('pass')
+      for (const limit of [videoRules.minSeconds, videoRules.maxSeconds]) {
+        if (limit) expect(en(duration), profile.id).toContain(limit.value.toLocaleString('en-US'))
+      }
+      const resolution = find(results, 'video.resolution')
+      for (const limit of [videoRules.minResolution, videoRules.maxResolution]) {
+        if (limit) expect(en(resolution), profile.id).toContain(`${limit.value.width}×${limit.value.height}`)
+      }
+      for (const result of [title, description, duration, resolution]) {
+        expect(en(result), `${profile.id} ${result.ruleId}`).not.toContain('{{')
+        expect(tr(result), `${profile.id} ${result.ruleId}`).not.toContain('{{')
+      }
+    }
+  })
+
+  it('names the size floor and ceiling and the pure-white share a passing Amazon image was held to', () => {
+    const results = checkImage(amazon, image(), 'main')
+    const size = find(results, 'image.size')
+    expect(size.status).toBe('pass')
+    expect(en(size)).toBe('2000×2000 px: the longest side is 2000 px, within 1000–10000 px.')
+    const background = find(results, 'image.background')
+    expect(background.status).toBe('pass')
+    expect(en(background)).toBe('100% of the border is pure white (RGB 255); at least 98% is needed.')
+    expect(
+      en(find(checkImage(amazon, image({ borderPureWhiteShare: 0.5 }), 'main'), 'image.background')),
+    ).toContain('at least 98%')
+  })
+
+  it("names Etsy's tag count and length, and Amazon's forbidden characters, when they pass", () => {
+    const tags = find(checkCopy(etsy, copy({ keywords: ['kupa', 'seramik'] })), 'copy.tags')
+    expect(en(tags)).toBe('2 of 13 tags, each at most 20 characters.')
+    const characters = find(checkCopy(amazon, copy()), 'copy.titleCharacters')
+    expect(characters.status).toBe('pass')
+    expect(en(characters)).toContain('! $ ?')
   })
 })

@@ -264,8 +264,16 @@ function checkSize(rules: ImageRules, facts: ImageFacts): CheckResult {
       'resize',
     )
   }
-  const source = (min ?? zoom ?? max)?.source ?? null
-  return result('image.size', 'pass', 'sizeFits', { width: px(width), height: px(height) }, source)
+  // A pass names the limits it was held to: the zoom size (which is above the floor) and the ceiling.
+  const floor = zoom ?? min
+  const source = (floor ?? max)?.source ?? null
+  const values = { width: px(width), height: px(height), side: px(longSide) }
+  if (floor && max) {
+    const limits = { ...values, min: px(floor.value), max: px(max.value) }
+    return result('image.size', 'pass', 'sizeFitsRange', limits, source)
+  }
+  if (floor) return result('image.size', 'pass', 'sizeFitsMin', { ...values, min: px(floor.value) }, source)
+  return result('image.size', 'pass', 'sizeFitsMax', { ...values, max: px(max?.value ?? longSide) }, source)
 }
 
 function checkRatio(rules: ImageRules, facts: ImageFacts): CheckResult {
@@ -357,7 +365,7 @@ function checkBackground(rules: ImageRules, facts: ImageFacts): CheckResult {
   const rule = rules.pureWhiteBackground
   if (!rule) return notPublished('image.background')
   const pure = facts.borderPureWhiteShare
-  const values = { share: percent(pure) }
+  const values = { share: percent(pure), min: percent(backgroundThresholds.pass) }
   if (pure >= backgroundThresholds.pass)
     return result('image.background', 'pass', 'backgroundWhite', values, rule.source)
   if (pure >= backgroundThresholds.warn) {
@@ -531,7 +539,9 @@ function checkDuration(profile: MarketplaceProfile, facts: VideoFacts): CheckRes
   if (max && length > max.value - durationMargin) {
     return result('video.duration', 'warn', 'durationAtMaximum', values, max.source, 'shorten-video')
   }
-  return result('video.duration', 'pass', 'durationFits', values, (min ?? max)?.source ?? null)
+  const source = (min ?? max)?.source ?? null
+  const code = min && max ? 'durationFits' : min ? 'durationFitsMin' : 'durationFitsMax'
+  return result('video.duration', 'pass', code, values, source)
 }
 
 function checkVideoFormat(profile: MarketplaceProfile, facts: VideoFacts): CheckResult {
@@ -579,7 +589,13 @@ function checkResolution(profile: MarketplaceProfile, facts: VideoFacts): CheckR
       'convert-video',
     )
   }
-  return result('video.resolution', 'pass', 'resolutionFits', values, (min ?? max)?.source ?? null)
+  const limits = {
+    ...values,
+    ...(min ? { minWidth: px(min.value.width), minHeight: px(min.value.height) } : {}),
+    ...(max ? { maxWidth: px(max.value.width), maxHeight: px(max.value.height) } : {}),
+  }
+  const code = min && max ? 'resolutionFits' : min ? 'resolutionFitsMin' : 'resolutionFitsMax'
+  return result('video.resolution', 'pass', code, limits, (min ?? max)?.source ?? null)
 }
 
 function checkVideoRatio(profile: MarketplaceProfile, facts: VideoFacts): CheckResult {
@@ -635,13 +651,22 @@ function checkTitleLength(rules: CopyRules, title: string): CheckResult {
       'shorten-title',
     )
   }
-  return result(
-    'copy.titleLength',
-    'pass',
-    'titleLengthFits',
-    { length },
-    (max ?? min ?? advised)?.source ?? null,
-  )
+  // A pass names its limits ("Title: 53 of 200 characters"), so the seller learns the rule.
+  const source = (max ?? min ?? advised)?.source ?? null
+  const limit = max ?? advised
+  if (limit && min) {
+    return result(
+      'copy.titleLength',
+      'pass',
+      'titleLengthInRange',
+      { length, min: min.value, max: limit.value },
+      source,
+    )
+  }
+  if (max) return result('copy.titleLength', 'pass', 'titleLengthFits', { length, max: max.value }, source)
+  if (advised)
+    return result('copy.titleLength', 'pass', 'titleWithinAdvised', { length, max: advised.value }, source)
+  return result('copy.titleLength', 'pass', 'titleLengthAtLeast', { length, min: min?.value ?? 0 }, source)
 }
 
 function checkDescriptionLength(rules: CopyRules, description: string): CheckResult {
@@ -668,13 +693,9 @@ function checkDescriptionLength(rules: CopyRules, description: string): CheckRes
       'shorten-description',
     )
   }
-  return result(
-    'copy.descriptionLength',
-    'pass',
-    'descriptionFits',
-    { length },
-    (max ?? required)?.source ?? null,
-  )
+  if (max)
+    return result('copy.descriptionLength', 'pass', 'descriptionFits', { length, max: max.value }, max.source)
+  return result('copy.descriptionLength', 'pass', 'descriptionPresent', { length }, required?.source ?? null)
 }
 
 function distinct(items: Iterable<string>): string[] {
@@ -714,7 +735,11 @@ function checkTitleCharacters(rules: CopyRules, title: string): CheckResult {
       )
     }
   }
-  return result('copy.titleCharacters', 'pass', 'charactersFit', {}, (forbidden ?? allowed)?.source ?? null)
+  if (forbidden) {
+    const values = { chars: forbidden.value.join(' ') }
+    return result('copy.titleCharacters', 'pass', 'charactersFit', values, forbidden.source)
+  }
+  return result('copy.titleCharacters', 'pass', 'charactersInSet', {}, allowed?.source ?? null)
 }
 
 function checkOnceOnly(rule: Sourced<string[]>, title: string): CheckResult {
@@ -811,7 +836,8 @@ function checkTags(rule: NonNullable<CopyRules['tags']>, tags: readonly string[]
     const values = { tags: listText(long), max: maxLength }
     return result('copy.tags', severity(rule.source), 'tagsTooLong', values, rule.source, 'trim-tags')
   }
-  return result('copy.tags', 'pass', 'tagsFit', { count: tags.length, max: maxCount }, rule.source)
+  const values = { count: tags.length, max: maxCount, maxLength }
+  return result('copy.tags', 'pass', 'tagsFit', values, rule.source)
 }
 
 function checkTagCharacters(rule: Sourced<string>, tags: readonly string[]): CheckResult {

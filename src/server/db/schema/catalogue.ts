@@ -2,15 +2,16 @@ import { sql } from 'drizzle-orm'
 import { index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core'
 import type { CatalogueField, SavedMapping } from '#shared/catalogue/columns.ts'
 import type { RowProblem } from '#shared/catalogue/row-problems.ts'
+import type { AspectRatio } from '#shared/scenes.ts'
 import { users } from './auth.ts'
 import { assets } from './generations.ts'
 
 /** What a batch makes for every product row, chosen before it starts (shared/contracts/catalogue.ts). */
 export type BatchOutputsRecord = {
   /** A studio image: a scene prompt (typed or a suggestion's) and the ratio. */
-  studio?: { prompt: string; aspectRatio: '1:1' | '9:16' } | undefined
+  studio?: { prompt: string; aspectRatio: AspectRatio } | undefined
   /** The garment on a model. */
-  fashion?: { aspectRatio: '1:1' | '9:16' } | undefined
+  fashion?: { aspectRatio: AspectRatio } | undefined
   /** An 8-second video from the row's first image result (or its photo when no image is made). */
   video?: { prompt: string } | undefined
   /** Turkish SEO copy from the row's fields. */

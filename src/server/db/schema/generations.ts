@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { aspectRatios } from '#shared/scenes.ts'
 import { users } from './auth.ts'
 import { quotaReservations } from './billing.ts'
 import { catalogueRows } from './catalogue.ts'
@@ -62,7 +63,7 @@ export const generations = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     tool: text('tool', { enum: ['product', 'fashion'] }).notNull(),
     mode: text('mode', { enum: ['image', 'video', 'seo'] }).notNull(),
-    aspectRatio: text('aspect_ratio', { enum: ['1:1', '9:16'] }).notNull(),
+    aspectRatio: text('aspect_ratio', { enum: aspectRatios }).notNull(),
     prompt: text('prompt').notNull().default(''),
     /** Product details typed by the user (SEO context). */
     context: jsonb('context').$type<Record<string, string>>().notNull().default({}),

@@ -11,6 +11,7 @@ import {
   generations,
   providerKeys,
   type SubscriptionRow,
+  userPreferences,
 } from '#server/db/schema/index.ts'
 import type { Mailer } from '#server/email/outbox.ts'
 import type { Notifier } from '#server/events/notifier.ts'
@@ -32,12 +33,15 @@ import {
   type createVideoRequestSchema,
   type GenerationListResponse,
   type GenerationMode,
+  type GenerationTool,
   type GenerationView,
   generationModes,
   isTerminalStatus,
   type listGenerationsQuerySchema,
 } from '#shared/contracts/generations.ts'
 import { AppError } from '#shared/errors.ts'
+import { defaultRatioFor } from '#shared/marketplaces/default-ratio.ts'
+import { type AspectRatio, videoRatioFor } from '#shared/scenes.ts'
 import {
   assetIdsOf,
   type PresentedAsset,
@@ -209,6 +213,19 @@ async function acceptWithAutoTopUp(
   }
 }
 
+/**
+ * The ratio a generation asked without one is made at: the main-image shape of the seller's
+ * marketplace (user_preferences; Trendyol 2:3, Amazon and Hepsiburada 1:1), else 1:1 for products
+ * and 9:16 for fashion.
+ */
+export async function preferredRatio(db: Db, userId: string, tool: GenerationTool): Promise<AspectRatio> {
+  const [row] = await db
+    .select({ profile: userPreferences.marketplaceProfile })
+    .from(userPreferences)
+    .where(eq(userPreferences.userId, userId))
+  return defaultRatioFor(row?.profile, tool)
+}
+
 export async function createGeneration(
   deps: GenerationDeps,
   userId: string,
@@ -236,16 +253,22 @@ export async function createGeneration(
     referenceAssetId ? requireOwnedAsset(deps.db, userId, referenceAssetId) : null,
   ])
   inputsRead.catch(() => undefined)
+  // No ratio asked: the seller's marketplace's main-image shape, read beside the inputs.
+  const ratioRead = input.aspectRatio
+    ? Promise.resolve(input.aspectRatio)
+    : preferredRatio(deps.db, userId, input.tool)
+  ratioRead.catch(() => undefined)
   // The reads go out beside the admission's count, and a refused admission still answers first.
   await admission
   const [inputAsset] = await inputsRead
+  const ratio = await ratioRead
   return enqueue(
     deps,
     userId,
     {
       tool: input.tool,
       mode,
-      aspectRatio: input.aspectRatio ?? (input.tool === 'fashion' ? '9:16' : '1:1'),
+      aspectRatio: mode === 'video' ? videoRatioFor(ratio) : ratio,
       prompt: input.prompt,
       context: Object.fromEntries(
         Object.entries(input.details ?? {}).filter(([, v]) => typeof v === 'string' && v !== ''),
@@ -275,7 +298,7 @@ export async function createVideoFromImage(
   return enqueue(deps, userId, {
     tool: source.tool,
     mode: 'video',
-    aspectRatio: input.aspectRatio ?? source.aspectRatio,
+    aspectRatio: videoRatioFor(input.aspectRatio ?? source.aspectRatio),
     prompt: input.prompt,
     context: {},
     inputAssetId: source.result.assetId,
@@ -569,8 +592,8 @@ export async function deleteGeneration(deps: GenerationDeps, userId: string, id:
 
 /** What a batch makes per product (the batch's outputs, as stored). */
 export type BatchOutputPlan = {
-  studio?: { prompt: string; aspectRatio: '1:1' | '9:16' } | undefined
-  fashion?: { aspectRatio: '1:1' | '9:16' } | undefined
+  studio?: { prompt: string; aspectRatio: AspectRatio } | undefined
+  fashion?: { aspectRatio: AspectRatio } | undefined
   video?: { prompt: string } | undefined
   seo?: boolean | undefined
 }
@@ -628,7 +651,7 @@ function productJobs(
     job('video', {
       tool: source?.tool ?? 'product',
       prompt: outputs.video.prompt,
-      aspectRatio: source?.aspectRatio ?? '9:16',
+      aspectRatio: source ? videoRatioFor(source.aspectRatio) : '9:16',
       // Made from the first image once it has succeeded (the claim takes its result as input).
       ...(source ? { inputAssetId: null, sourceGenerationId: source.id } : {}),
     })

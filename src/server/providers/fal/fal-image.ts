@@ -36,7 +36,8 @@ export function buildImageEditInput(request: ImageEditRequest, imageUrls: string
     // false: fal keeps a URL (we download it) instead of inlining a data URI in the reply.
     sync_mode: false,
     // A ratio is sent only when it is not 16:9 (16:9 then means "keep the input's ratio");
-    // Vitrin offers 1:1 and 9:16, so in practice it is always sent.
+    // Vitrin offers 1:1, 2:3 and 9:16, all in nano-banana's aspect_ratio enum, so in practice it
+    // is always sent.
     ...(request.aspectRatio !== ('16:9' as string) ? { aspect_ratio: request.aspectRatio } : {}),
   }
 }

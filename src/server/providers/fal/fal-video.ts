@@ -1,4 +1,4 @@
-import type { AspectRatio } from '#shared/scenes.ts'
+import { type AspectRatio, videoRatioFor } from '#shared/scenes.ts'
 import { buildVideoPrompt } from '../prompts.ts'
 import {
   type ProviderCallContext,
@@ -29,8 +29,9 @@ export function buildVideoInput(
   return {
     prompt: buildVideoPrompt(request.prompt),
     image_url: imageUrl,
-    // Veo accepts only 16:9 and 9:16 (and auto): 9:16 stays, everything else becomes 16:9.
-    aspect_ratio: request.aspectRatio === '9:16' ? '9:16' : '16:9',
+    // Veo accepts only 16:9 and 9:16 (and auto): portrait stays portrait (9:16, and 2:3, which
+    // the server already turns into 9:16 for videos), everything else becomes 16:9.
+    aspect_ratio: videoRatioFor(request.aspectRatio) === '9:16' ? '9:16' : '16:9',
     // A string, not a number, in the schema.
     duration: '8s',
     // Our videos are silent; audio off also costs about a third less.

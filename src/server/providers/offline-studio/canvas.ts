@@ -26,9 +26,10 @@ export type Painter = (x: number, y: number, out: Float64Array) => void
 
 export type Frame = { width: number; height: number; isTall: boolean }
 
+/** The canvas of a ratio (imageSize: 1:1 1080², 2:3 1200×1800, 9:16 1080×1920); portrait ones are tall. */
 export function frameFor(ratio: AspectRatio): Frame {
   const { width, height } = imageSize[ratio]
-  return { width, height, isTall: ratio === '9:16' }
+  return { width, height, isTall: height > width }
 }
 
 /** A crisp shape drawn with SVG at full resolution, placed at (left, top); keep it small. */

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
-import { type AspectRatio, videoSpec } from '#shared/scenes.ts'
+import { type AspectRatio, videoRatioFor, videoSpec } from '#shared/scenes.ts'
 import { ProviderError, type VideoRequest, type VideoResult } from '../types.ts'
 import { type CameraMove, matchCameraMove } from './scene-match.ts'
 import { offlineProviderName, throwIfAborted, withImageInput } from './studio-errors.ts'
@@ -19,9 +19,9 @@ const prescale = 2
 /** An idle 2-core machine needs about 2 s; anything near this limit is a hung process. */
 const defaultTimeoutMs = 120_000
 
-/** Output pixel size: 720p at the chosen ratio. */
+/** Output pixel size: 720p at the chosen ratio; videos are 1:1 or 9:16 (videoRatioFor: 2:3 is made 9:16). */
 export function videoSize(ratio: AspectRatio): { width: number; height: number } {
-  return ratio === '9:16'
+  return videoRatioFor(ratio) === '9:16'
     ? { width: videoSpec.height, height: 1280 }
     : { width: videoSpec.height, height: videoSpec.height }
 }

@@ -408,6 +408,41 @@ describe('CataloguePage', () => {
     })
   })
 
+  it("starts the marketplace step and the ratios from the seller's marketplace", async () => {
+    const starts: unknown[] = []
+    answer((url, init) => {
+      if (url === '/api/preferences') return json(200, { marketplaceProfile: 'trendyol' })
+      if (url !== '/api/catalogue/batches/batch-1/start') return undefined
+      starts.push(JSON.parse(String(init?.body)))
+      return json(200, {
+        batch: { ...batch, status: 'running', startedAt: batch.createdAt },
+        outputs: null,
+        counts: { queued: 3, running: 0, done: 0, failed: 0, canceled: 0 },
+        etaSeconds: null,
+        rows: [],
+      })
+    })
+    const user = userEvent.setup()
+    await renderPage()
+    await importList(user, importView)
+    await goToOutputs(user)
+
+    const preset = screen.getByTestId('preset') as HTMLSelectElement
+    await vi.waitFor(() => expect(preset.value).toBe('trendyol'))
+    // Trendyol's main image is 1200×1800: the studio image starts at 2:3.
+    const studioRatio = screen.getByRole('group', { name: 'Aspect ratio' })
+    expect((within(studioRatio).getByRole('radio', { name: /2:3/ }) as HTMLInputElement).checked).toBe(true)
+    await user.click(screen.getByRole('button', { name: 'Marble countertop' }))
+    await user.click(screen.getByRole('button', { name: 'Start 3 products' }))
+    await screen.findByText('Batch page')
+    expect(starts).toEqual([
+      {
+        outputs: { studio: { prompt: 'marble countertop', aspectRatio: '2:3' }, seo: true },
+        presetId: 'trendyol',
+      },
+    ])
+  })
+
   it('asks for a scene before starting a studio image, instead of sending', async () => {
     answer()
     const user = userEvent.setup()

@@ -6,6 +6,7 @@ import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { listBatches } from '#web/features/catalogue/api/catalogue-api.ts'
 import { BatchList } from '#web/features/catalogue/components/batch-list.tsx'
 import { ImportWizard } from '#web/features/catalogue/components/import-wizard.tsx'
+import { usePreferredMarketplace } from '#web/features/marketplaces/hooks/use-preferred-ratio.ts'
 import { getSettings } from '#web/features/settings/api/settings-api.ts'
 import { PromptField } from '#web/features/studio/components/prompt-field.tsx'
 import { getUsage } from '#web/features/usage/api/get-usage.ts'
@@ -22,6 +23,8 @@ export function CataloguePage() {
   const batches = useResource(listBatches)
   const usage = useResource(getUsage)
   const settings = useResource(getSettings)
+  // The marketplace preset and the ratios start from the seller's default marketplace.
+  const marketplace = usePreferredMarketplace()
   const hasOwnKey = settings.status === 'ready' && settings.data.byoApiEnabled && settings.data.falKey.isSet
 
   return (
@@ -31,6 +34,7 @@ export function CataloguePage() {
         <ImportWizard
           usage={usage}
           hasOwnKey={hasOwnKey}
+          marketplace={marketplace}
           onStarted={(view) => navigate(`/app/catalogue/${encodeURIComponent(view.batch.id)}`)}
           onDraftsChanged={batches.reload}
           resumeDraftId={searchParams.get('draft')}

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
-import { type AspectRatio, productScenes } from '#shared/scenes.ts'
+import { productScenes } from '#shared/scenes.ts'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
 import { GenerateButton } from '#web/features/generations/components/generate-button.tsx'
@@ -8,6 +8,7 @@ import { StudioResultPanel } from '#web/features/generations/components/studio-r
 import { useStudioJob } from '#web/features/generations/hooks/use-studio-job.ts'
 import { isBlocked, modeQuota } from '#web/features/generations/mode-quota.ts'
 import { MarketplacePanel } from '#web/features/marketplaces/components/marketplace-panel.tsx'
+import { usePreferredRatio } from '#web/features/marketplaces/hooks/use-preferred-ratio.ts'
 import { getSettings } from '#web/features/settings/api/settings-api.ts'
 import { KeepProductOption } from '#web/features/studio/components/keep-product-option.tsx'
 import { PhotoDropZone } from '#web/features/studio/components/photo-drop-zone.tsx'
@@ -33,7 +34,7 @@ export function CreatePage() {
   const settings = useResource(getSettings)
   const studio = useStudioJob({ onSettled: usage.reload })
   const [mode, setMode] = useState<GenerationMode>('image')
-  const [ratio, setRatio] = useState<AspectRatio>('1:1')
+  const [ratio, setRatio] = usePreferredRatio('product')
   const [prompt, setPrompt] = useState('')
   const [details, setDetails] = useState<Details>({ name: '', category: '', brand: '', material: '' })
   const [keepProduct, setKeepProduct] = useState(false)

@@ -1,10 +1,11 @@
 import { type FormEvent, useState } from 'react'
-import { type AspectRatio, fashionStyles } from '#shared/scenes.ts'
+import { fashionStyles } from '#shared/scenes.ts'
 import { GenerateButton } from '#web/features/generations/components/generate-button.tsx'
 import { StudioResultPanel } from '#web/features/generations/components/studio-result-panel.tsx'
 import { useStudioJob } from '#web/features/generations/hooks/use-studio-job.ts'
 import { isBlocked, modeQuota } from '#web/features/generations/mode-quota.ts'
 import { MarketplacePanel } from '#web/features/marketplaces/components/marketplace-panel.tsx'
+import { usePreferredRatio } from '#web/features/marketplaces/hooks/use-preferred-ratio.ts'
 import { getSettings } from '#web/features/settings/api/settings-api.ts'
 import { PhotoDropZone } from '#web/features/studio/components/photo-drop-zone.tsx'
 import { PromptField } from '#web/features/studio/components/prompt-field.tsx'
@@ -25,7 +26,7 @@ export function FashionPage() {
   const usage = useResource(getUsage)
   const settings = useResource(getSettings)
   const studio = useStudioJob({ onSettled: usage.reload })
-  const [ratio, setRatio] = useState<AspectRatio>('9:16')
+  const [ratio, setRatio] = usePreferredRatio('fashion')
   const [prompt, setPrompt] = useState('')
 
   const imageQuota = modeQuota('image', usage, settings)

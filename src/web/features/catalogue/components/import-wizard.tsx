@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
 import type { BatchView, CatalogueImportView } from '#shared/contracts/catalogue.ts'
+import type { MarketplaceId } from '#shared/marketplaces/profiles.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import type { ResourceState } from '#web/lib/use-resource.ts'
 import { deleteDraft, getImportView } from '../api/catalogue-api.ts'
@@ -20,6 +21,8 @@ type Step = (typeof steps)[number]
 export function ImportWizard(props: {
   usage: ResourceState<UsageResponse>
   hasOwnKey: boolean
+  /** The seller's default marketplace, which the outputs step starts from (null: none chosen). */
+  marketplace?: MarketplaceId | null
   renderScenePrompt: ScenePromptSlot
   onStarted: (view: BatchView) => void
   /** A draft was made or deleted: the list of batches may show it. */
@@ -161,6 +164,7 @@ export function ImportWizard(props: {
             batch={view.batch}
             usage={props.usage}
             hasOwnKey={props.hasOwnKey}
+            marketplace={props.marketplace ?? null}
             renderScenePrompt={props.renderScenePrompt}
             onBack={() => setStep('photos')}
             onStarted={props.onStarted}

@@ -1,11 +1,14 @@
 import { type FormEvent, type ReactNode, useId, useState } from 'react'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
 import type { BatchSummary, BatchView, QuotaShortDetails } from '#shared/contracts/catalogue.ts'
+import { defaultRatioFor } from '#shared/marketplaces/default-ratio.ts'
+import type { MarketplaceId } from '#shared/marketplaces/profiles.ts'
 import type { AspectRatio } from '#shared/scenes.ts'
 import { Button, ButtonLink } from '#web/components/ui/button.tsx'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { ratioChoices } from '#web/components/ui/ratio-choices.ts'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
 import { errorMessageKey } from '#web/lib/error-message.ts'
@@ -43,13 +46,23 @@ export function OutputsStep(props: {
   batch: BatchSummary
   usage: ResourceState<UsageResponse>
   hasOwnKey: boolean
+  /** The seller's default marketplace: the preset and the ratios start from it (null: none chosen). */
+  marketplace: MarketplaceId | null
   renderScenePrompt: ScenePromptSlot
   onBack: () => void
   onStarted: (view: BatchView) => void
 }) {
   const { t } = useI18n()
   const [choices, setChoices] = useState<OutputChoices>(initialOutputChoices)
-  const [presetId, setPresetId] = useState('')
+  // The marketplace preset and the ratios start from the seller's marketplace until changed here.
+  const marketplace = props.marketplace
+  const [chosenPresetId, setPresetId] = useState<string | null>(null)
+  const presetId = chosenPresetId ?? marketplace ?? ''
+  const [chosenRatios, setChosenRatios] = useState<{ studio?: AspectRatio; fashion?: AspectRatio }>({})
+  const ratios = {
+    studio: chosenRatios.studio ?? defaultRatioFor(marketplace, 'product'),
+    fashion: chosenRatios.fashion ?? defaultRatioFor(marketplace, 'fashion'),
+  }
   const [isStarting, setStarting] = useState(false)
   const [error, setError] = useState<unknown>(null)
   const [short, setShort] = useState<QuotaShortDetails | null>(null)
@@ -77,7 +90,7 @@ export function OutputsStep(props: {
     setError(null)
     try {
       const view = await startBatch(props.batch.id, {
-        outputs: toBatchOutputs(choices),
+        outputs: toBatchOutputs({ ...choices, studioRatio: ratios.studio, fashionRatio: ratios.fashion }),
         presetId: presetId === '' ? null : presetId,
         ...(limitRows === undefined ? {} : { limitRows }),
       })
@@ -131,10 +144,7 @@ export function OutputsStep(props: {
       value={value}
       onChange={onChange}
       disabled={isStarting}
-      choices={[
-        { value: '1:1', label: t('studio.ratio.square'), hint: t('studio.ratio.squareHint') },
-        { value: '9:16', label: t('studio.ratio.portrait'), hint: t('studio.ratio.portraitHint') },
-      ]}
+      choices={ratioChoices(t)}
     />
   )
 
@@ -160,14 +170,28 @@ export function OutputsStep(props: {
                 {t('catalogue.outputs.promptRequired')}
               </p>
             ) : null}
-            {ratioChoice(choices.studioRatio, (studioRatio) => change({ studioRatio }), 'studio-ratio')}
+            {ratioChoice(
+              ratios.studio,
+              (studioRatio) => {
+                setChosenRatios((current) => ({ ...current, studio: studioRatio }))
+                change({ studioRatio })
+              },
+              'studio-ratio',
+            )}
           </>,
         )}
         {outputBox(
           'fashion',
           t('catalogue.outputs.fashion'),
           t('catalogue.outputs.fashionHint'),
-          ratioChoice(choices.fashionRatio, (fashionRatio) => change({ fashionRatio }), 'fashion-ratio'),
+          ratioChoice(
+            ratios.fashion,
+            (fashionRatio) => {
+              setChosenRatios((current) => ({ ...current, fashion: fashionRatio }))
+              change({ fashionRatio })
+            },
+            'fashion-ratio',
+          ),
         )}
         {outputBox(
           'video',

@@ -66,10 +66,12 @@ export function GenerationResult(props: {
     )
   }
 
-  const isPortrait = generation.aspectRatio === '9:16'
-  const frame = `mx-auto w-full overflow-hidden rounded-2xl bg-slate-100 ${
-    isPortrait ? 'aspect-[9/16] max-w-xs' : 'aspect-square max-w-md'
-  }`
+  const frameShape = {
+    '1:1': 'aspect-square max-w-md',
+    '2:3': 'aspect-[2/3] max-w-sm',
+    '9:16': 'aspect-[9/16] max-w-xs',
+  }[generation.aspectRatio]
+  const frame = `mx-auto w-full overflow-hidden rounded-2xl bg-slate-100 ${frameShape}`
 
   if (result.type === 'video') {
     return (

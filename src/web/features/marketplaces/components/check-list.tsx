@@ -38,17 +38,23 @@ export function isExportFix(fix: FixAction, profile: MarketplaceProfile, kind: '
 /**
  * One profile's checklist: each rule with its status in words (the icon only repeats it), its
  * one-line reason, where the rule comes from, and the fix when there is one. `renderFix` draws
- * the fix (a download link, a button, or advice).
+ * the fix (a download link, a button, or advice). Rules the marketplace publishes nothing on are
+ * not rows of their own: they are named together in one quiet line at the end.
  */
 export function CheckList(props: {
   label: string
+  /** The marketplace's name, for the line of rules it does not publish. */
+  marketplace: string
   results: readonly CheckResult[]
   renderFix: (fix: FixAction, result: CheckResult) => ReactNode
 }) {
   const { t } = useI18n()
+  const sorted = sortResults(props.results)
+  const judged = sorted.filter((result) => result.status !== 'not-published')
+  const unpublished = sorted.filter((result) => result.status === 'not-published')
   return (
     <ul aria-label={props.label} className="divide-y divide-slate-200" data-testid="marketplace-checklist">
-      {sortResults(props.results).map((result) => {
+      {judged.map((result) => {
         const styles = statusStyles[result.status]
         return (
           <li
@@ -80,6 +86,24 @@ export function CheckList(props: {
           </li>
         )
       })}
+      {unpublished.length > 0 ? (
+        <li
+          className="flex gap-3 py-3 text-xs text-slate-600"
+          data-testid="marketplace-unpublished"
+          data-rules={unpublished.map((result) => result.ruleId).join(' ')}
+        >
+          <StatusIcon
+            status="not-published"
+            className={`size-4 shrink-0 ${statusStyles['not-published'].icon}`}
+          />
+          <p className="min-w-0 flex-1">
+            {t('marketplaces.panel.unpublished', {
+              marketplace: props.marketplace,
+              rules: unpublished.map((result) => t(`marketplaces.rules.${result.ruleId}`)).join(', '),
+            })}
+          </p>
+        </li>
+      ) : null}
     </ul>
   )
 }

@@ -199,14 +199,13 @@ describe('MarketplacePanel', () => {
       '2 failing, 1 to check, 1 passing',
     )
 
-    const items = within(list).getAllByRole('listitem')
-    // Failures first, unpublished rules last; each status is written out, not only coloured.
+    const items = within(list).getAllByTestId('marketplace-rule')
+    // Failures first; each status is written out, not only coloured; unpublished rules are no rows.
     expect(items.map((item) => item.getAttribute('data-rule'))).toEqual([
       'image.size',
       'image.ratio',
       'image.fill',
       'image.realPhoto',
-      'image.background',
     ])
     const size = items[0] as HTMLElement
     expect(within(size).getByText('Image size')).toBeTruthy()
@@ -228,13 +227,46 @@ describe('MarketplacePanel', () => {
     // The export does not fill the frame: that fix is advice, not a link.
     expect(within(fill).getByTestId('rule-fix-advice').textContent).toBe('What to do: Fill the frame')
     expect(within(items[3] as HTMLElement).getByTestId('rule-status').textContent).toBe('Passes')
-    const unpublished = items[4] as HTMLElement
-    expect(within(unpublished).getByTestId('rule-status').textContent).toBe('Not published')
-    expect(within(unpublished).queryByTestId('rule-source')).toBeNull()
+    const unpublished = within(list).getByTestId('marketplace-unpublished')
+    expect(unpublished.textContent).toBe('Not published by Trendyol, so not checked: White background.')
 
     const download = within(panel).getByRole('link', { name: 'Download for Trendyol (1200×1800 JPEG)' })
     expect(download.getAttribute('href')).toBe('/api/generations/img-1/marketplace/trendyol/export?n=1')
     expect(download.hasAttribute('download')).toBe(true)
+  })
+
+  it('names the rules a marketplace does not publish in one quiet line after the checked ones', async () => {
+    const unpublished = (ruleId: CheckResult['ruleId']): CheckResult => ({
+      ruleId,
+      status: 'not-published',
+      reason: { key: 'marketplaces.reasons.notPublished', values: {} },
+      source: null,
+    })
+    const results: CheckResult[] = [
+      unpublished('image.fileSize'),
+      unpublished('image.format'),
+      ...trendyolResults.slice(0, 3),
+      unpublished('image.colourSpace'),
+      unpublished('image.fill'),
+      unpublished('image.cutOff'),
+      unpublished('image.text'),
+      unpublished('image.realPhoto'),
+      unpublished('image.background'),
+    ]
+    answer({ preference: 'trendyol', checks: { [checkUrl('trendyol')]: imageView('trendyol', results) } })
+    await renderWeb(<MarketplacePanel generation={imageGeneration} />, { locale: 'tr' })
+
+    const list = await screen.findByRole('list', { name: 'Trendyol kontrol listesi' })
+    const rows = within(list).getAllByRole('listitem')
+    // Three rules checked, and one line for the eight with no published source: no "Not published" rows.
+    expect(rows).toHaveLength(4)
+    expect(within(list).queryByText('Yayımlanmamış')).toBeNull()
+    const line = rows[3] as HTMLElement
+    expect(line.getAttribute('data-testid')).toBe('marketplace-unpublished')
+    expect(line.textContent).toBe(
+      'Trendyol bunlar için kural yayımlamıyor, bu yüzden kontrol edilmedi: Dosya boyutu, Dosya biçimi, Renk uzayı, Ürünün kapladığı alan, Ürün kadrajda, Yazı ve filigran, Gerçek fotoğraf, Beyaz arka plan.',
+    )
+    expect(within(line).queryByRole('link')).toBeNull()
   })
 
   it('saves a new profile as the default, loads its check and keeps focus on the select', async () => {

@@ -209,6 +209,7 @@ function CheckView(props: { view: MarketplaceCheckView; profile: MarketplaceProf
       </p>
       <CheckList
         label={t('marketplaces.panel.checklistLabel', { marketplace })}
+        marketplace={marketplace}
         results={results}
         renderFix={renderFix}
       />

@@ -3,6 +3,7 @@ import type { AspectRatio } from '#shared/scenes.ts'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { ratioChoices } from '#web/components/ui/ratio-choices.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 /** Create's and Fashion's frame: the header, the form card, and the result beside it (below on a phone). */
@@ -33,7 +34,7 @@ export function StudioLayout(props: {
   )
 }
 
-/** The two output ratios, 1:1 (Instagram post) and 9:16 (stories, TikTok). */
+/** The output ratio; the form starts it from the seller's marketplace (usePreferredRatio). */
 export function RatioChoice(props: { value: AspectRatio; onChange: (ratio: AspectRatio) => void }) {
   const { t } = useI18n()
   return (
@@ -42,10 +43,7 @@ export function RatioChoice(props: { value: AspectRatio; onChange: (ratio: Aspec
       name="ratio"
       value={props.value}
       onChange={props.onChange}
-      choices={[
-        { value: '1:1', label: t('studio.ratio.square'), hint: t('studio.ratio.squareHint') },
-        { value: '9:16', label: t('studio.ratio.portrait'), hint: t('studio.ratio.portraitHint') },
-      ]}
+      choices={ratioChoices(t)}
     />
   )
 }
