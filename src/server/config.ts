@@ -139,6 +139,8 @@ const envSchema = z.object({
   GENERATIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Generations one client address may start per minute, across accounts. */
   GENERATIONS_PER_MINUTE_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** New beta accounts (trials) one client address may make per 24 hours. */
+  TRIALS_PER_DAY_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(20),
   /** Event streams (live job updates) one user may hold open in one server process. */
   EVENT_STREAMS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(10),
   /** Uploads one account may make per minute. */
@@ -289,6 +291,8 @@ export type Config = {
     uploadsPerMinute: number
     eventStreamsPerUser: number
     uploadsPerMinutePerClient: number
+    /** New beta accounts (trials) one client address may make per 24 hours. */
+    trialsPerDayPerClient: number
     uploadRetentionHours: number
     /** Public API requests per API key per minute: reads (GET, HEAD) and writes (the rest). */
     apiReadsPerMinute: number
@@ -423,6 +427,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       uploadsPerMinute: e.UPLOADS_PER_MINUTE,
       eventStreamsPerUser: e.EVENT_STREAMS_PER_USER,
       uploadsPerMinutePerClient: e.UPLOADS_PER_MINUTE_PER_CLIENT,
+      trialsPerDayPerClient: e.TRIALS_PER_DAY_PER_CLIENT,
       uploadRetentionHours: e.UPLOAD_RETENTION_HOURS,
       apiReadsPerMinute: e.API_READS_PER_MINUTE,
       apiWritesPerMinute: e.API_WRITES_PER_MINUTE,
