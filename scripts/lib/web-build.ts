@@ -42,7 +42,7 @@ export async function ensureWebBuild(): Promise<'reused' | 'built'> {
     existsSync(stampFile) &&
     readFileSync(stampFile, 'utf8').trim() === fingerprint
   if (isCurrent) return 'reused'
-  const code = await run('tsx', ['scripts/build.ts'])
+  const code = await run('tsx', ['scripts/build.ts'], { forwardSignals: true })
   if (code !== 0) throw new Error(`web build failed (exit ${code})`)
   writeFileSync(stampFile, `${fingerprint}\n`)
   return 'built'

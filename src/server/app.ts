@@ -170,7 +170,16 @@ export function createApp(deps: AppDeps) {
   )
   const { db } = database
   api.route('/', authRoutes({ ...deps, db }))
-  api.route('/access', accessRoutes({ db, auth: deps.auth, rateLimiter: deps.rateLimiter, now: deps.now }))
+  api.route(
+    '/access',
+    accessRoutes({
+      db,
+      auth: deps.auth,
+      rateLimiter: deps.rateLimiter,
+      now: deps.now,
+      trialsPerClient: config.limits.trialsPerDayPerClient,
+    }),
+  )
   api.route(
     '/billing',
     billingRoutes({

@@ -142,6 +142,8 @@ const envSchema = z.object({
   GENERATIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Generations one client address may start per minute, across accounts. */
   GENERATIONS_PER_MINUTE_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** New beta accounts (trials) one client address may make per 24 hours. */
+  TRIALS_PER_DAY_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(20),
   /** Event streams (live job updates) one user may hold open in one server process. */
   EVENT_STREAMS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(10),
   /** Uploads one account may make per minute. */
@@ -294,6 +296,8 @@ export type Config = {
     uploadsPerMinute: number
     eventStreamsPerUser: number
     uploadsPerMinutePerClient: number
+    /** New beta accounts (trials) one client address may make per 24 hours. */
+    trialsPerDayPerClient: number
     uploadRetentionHours: number
     /** Webhook test events and resends per account per minute (WEBHOOK_SENDS_PER_MINUTE). */
     webhookSendsPerMinute: number
@@ -450,6 +454,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       uploadsPerMinute: e.UPLOADS_PER_MINUTE,
       eventStreamsPerUser: e.EVENT_STREAMS_PER_USER,
       uploadsPerMinutePerClient: e.UPLOADS_PER_MINUTE_PER_CLIENT,
+      trialsPerDayPerClient: e.TRIALS_PER_DAY_PER_CLIENT,
       uploadRetentionHours: e.UPLOAD_RETENTION_HOURS,
       webhookSendsPerMinute: e.WEBHOOK_SENDS_PER_MINUTE,
       apiReadsPerMinute: e.API_READS_PER_MINUTE,

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { openDatabase } from '#server/db/client.ts'
@@ -13,6 +14,9 @@ import { ensurePrivateDir } from './private-dir.ts'
 import { loadOrCreateSecret } from './secret.ts'
 
 // The only module with side effects: read config, open the database, serve, and shut down cleanly.
+
+/** Of the grace period, what is kept for closing the database and the rest after requests. */
+const closingReserveMs = 2000
 
 function readConfig(): Config {
   try {
@@ -40,6 +44,26 @@ async function holdDataFolder(dataDir: string): Promise<EmbeddedLock> {
 
 const config = readConfig()
 const logger = createLogger({ level: config.logLevel })
+
+// SIGTERM (how systemd, Docker and Kubernetes stop a service) and SIGINT are heard from here
+// on. One that comes while the server is still starting (a first start migrates the database,
+// which takes a while) stops it as soon as it listens. From the first signal the grace period
+// runs: past it the process ends with whatever is still open, and the kernel frees the lock.
+let stopSignal: string | null = null
+let isListening = false
+function onStopSignal(signal: string) {
+  if (stopSignal) return
+  stopSignal = signal
+  const forceExit = setTimeout(() => {
+    logger.warn('still stopping after the grace period; exiting')
+    process.exit(1)
+  }, config.shutdownGraceSeconds * 1000)
+  forceExit.unref()
+  if (isListening) void shutdown(signal)
+  else logger.info({ signal }, 'asked to stop while starting; stopping once started')
+}
+process.on('SIGTERM', () => onStopSignal('SIGTERM'))
+process.on('SIGINT', () => onStopSignal('SIGINT'))
 
 // The data folder holds the embedded database, local files and the secret: owner-only, and
 // tightened at each start in case it was made (or copied) with wider rights.
@@ -72,8 +96,7 @@ if (firstCode) {
   )
 }
 
-let isShuttingDown = false
-const deps = await createAppDeps({ config, database, logger, isShuttingDown: () => isShuttingDown })
+const deps = await createAppDeps({ config, database, logger, isShuttingDown: () => stopSignal !== null })
 const app = createApp(deps)
 const worker = config.worker.inProcess ? await startWorker() : null
 
@@ -104,24 +127,46 @@ const server = serve({ fetch: app.fetch, hostname: config.host, port: config.por
     },
     `Vitrin is listening on http://${shownHost}:${info.port}`,
   )
+  isListening = true
+  if (stopSignal) void shutdown(stopSignal)
 })
 
+// Responses still open, so that shutdown can end event streams (they stay open until their job
+// ends; the browser reconnects to another server, or to this one once restarted).
+const openResponses = new Set<ServerResponse>()
+server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+  openResponses.add(response)
+  response.on('close', () => openResponses.delete(response))
+})
+
+function isEventStream(response: ServerResponse): boolean {
+  return String(response.getHeader('content-type') ?? '').startsWith('text/event-stream')
+}
+
+/** Stops taking requests, hands back jobs, lets requests finish, then closes everything and exits 0. */
 async function shutdown(signal: string) {
-  if (isShuttingDown) return
-  isShuttingDown = true
   logger.info({ signal }, 'shutting down: no new requests, finishing those in flight')
-  const forceExit = setTimeout(() => {
-    logger.warn('requests still open after the grace period; exiting')
-    process.exit(1)
-  }, config.shutdownGraceSeconds * 1000)
-  forceExit.unref()
   // Jobs in flight go back to the queue (a provider request keeps its id, to be resumed).
   await worker?.stop()
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve())
-    // Idle keep-alive connections would otherwise hold close() open.
-    if ('closeIdleConnections' in server) server.closeIdleConnections()
-  })
+  const requestsDone = new Promise<void>((resolve) => server.close(() => resolve()))
+  // Idle keep-alive connections and event streams would otherwise hold close() open.
+  if ('closeIdleConnections' in server) server.closeIdleConnections()
+  for (const response of openResponses) if (isEventStream(response)) response.destroy()
+  // Requests get the grace period less a reserve for closing the rest; any still open then are cut.
+  const requestDeadlineMs = Math.max(0, config.shutdownGraceSeconds * 1000 - closingReserveMs)
+  let deadline: NodeJS.Timeout | undefined
+  const isFinished = await Promise.race([
+    requestsDone.then(() => true),
+    new Promise<false>((resolve) => {
+      deadline = setTimeout(() => resolve(false), requestDeadlineMs)
+    }),
+  ])
+  clearTimeout(deadline)
+  if (!isFinished) {
+    logger.warn('requests still open near the end of the grace period; closing their connections')
+    if ('closeAllConnections' in server) server.closeAllConnections()
+    await requestsDone
+  }
   // The OCR thread, if a check started it (requests are over).
   await deps.textReader?.close()
   // Notices still pending go out (other processes' workers take the jobs handed back at once).
@@ -131,6 +176,3 @@ async function shutdown(signal: string) {
   logger.info('stopped')
   process.exit(0)
 }
-
-process.on('SIGTERM', () => void shutdown('SIGTERM'))
-process.on('SIGINT', () => void shutdown('SIGINT'))

@@ -29,6 +29,26 @@ if (!config.databaseUrl) {
   process.exit(1)
 }
 const logger = createLogger({ level: config.logLevel, base: { role: 'worker' } })
+
+// SIGTERM and SIGINT are heard from here on; one that comes while the worker starts stops it as
+// soon as it runs. From the first signal the grace period runs: past it the process exits, and
+// the jobs it still held are taken again by other workers once their lease runs out.
+let stopSignal: string | null = null
+let isRunning = false
+function onStopSignal(signal: string) {
+  if (stopSignal) return
+  stopSignal = signal
+  const forceExit = setTimeout(() => {
+    logger.warn('still stopping after the grace period; exiting')
+    process.exit(1)
+  }, config.shutdownGraceSeconds * 1000)
+  forceExit.unref()
+  if (isRunning) void shutdown(signal)
+  else logger.info({ signal }, 'asked to stop while starting; stopping once started')
+}
+process.on('SIGTERM', () => onStopSignal('SIGTERM'))
+process.on('SIGINT', () => onStopSignal('SIGINT'))
+
 const database = await openDatabase({
   databaseUrl: config.databaseUrl,
   poolMax: config.databasePoolMax,
@@ -44,16 +64,14 @@ const worker = await startConfiguredWorker(deps).catch(async (error: unknown) =>
   process.exit(1)
 })
 
-let isStopping = false
 async function shutdown(signal: string) {
-  if (isStopping) return
-  isStopping = true
   logger.info({ signal }, 'worker shutting down; jobs in flight go back to the queue')
   await worker.stop()
   // The hand-backs' notices go out, so other workers take those jobs at once.
   await deps.notifier.close()
   await database.close()
+  logger.info('stopped')
   process.exit(0)
 }
-process.on('SIGTERM', () => void shutdown('SIGTERM'))
-process.on('SIGINT', () => void shutdown('SIGINT'))
+isRunning = true
+if (stopSignal) void shutdown(stopSignal)

@@ -107,12 +107,20 @@ export async function isAccessCodeValid(db: Db, code: string, at: Date = new Dat
 }
 
 /**
- * New beta accounts (trials) one client address may make per day. Generous enough for a team
- * behind one office address; it stops one machine from minting trials in bulk.
+ * The window of the cap on new beta accounts (trials) per client address. The cap itself is a
+ * setting (TRIALS_PER_DAY_PER_CLIENT, default 20): generous enough for a team behind one office
+ * address, and raised for a demo stand; it stops one machine from minting trials in bulk.
  */
-export const trialsPerClient = { limit: 20, windowSeconds: 24 * 60 * 60 }
+export const trialWindowSeconds = 24 * 60 * 60
 
-export type RedeemDeps = { db: Db; rateLimiter: RateLimiter; auth: Auth; now: () => Date }
+export type RedeemDeps = {
+  db: Db
+  rateLimiter: RateLimiter
+  auth: Auth
+  now: () => Date
+  /** New beta accounts one client address may make per trialWindowSeconds. */
+  trialsPerClient: number
+}
 
 /**
  * Checks a code. Only failed attempts count against the client's budget (accessCodeRateLimit):
@@ -132,15 +140,15 @@ export async function checkAccessCode(
   return code
 }
 
-/** Refuses a client past trialsPerClient new beta accounts in the last day: RATE_LIMITED. */
-async function refuseTooManyTrials(db: Db, clientIp: string, at: Date): Promise<void> {
-  const since = new Date(at.getTime() - trialsPerClient.windowSeconds * 1000)
+/** Refuses a client past `limit` new beta accounts in the last day: RATE_LIMITED. */
+async function refuseTooManyTrials(db: Db, clientIp: string, at: Date, limit: number): Promise<void> {
+  const since = new Date(at.getTime() - trialWindowSeconds * 1000)
   const [recent] = await db
     .select({ n: count(), oldest: min(accessCodeRedemptions.createdAt) })
     .from(accessCodeRedemptions)
     .where(and(eq(accessCodeRedemptions.clientIp, clientIp), gt(accessCodeRedemptions.createdAt, since)))
-  if (recent && recent.n >= trialsPerClient.limit) {
-    const freesAt = (recent.oldest?.getTime() ?? at.getTime()) + trialsPerClient.windowSeconds * 1000
+  if (recent && recent.n >= limit) {
+    const freesAt = (recent.oldest?.getTime() ?? at.getTime()) + trialWindowSeconds * 1000
     throw new AppError('RATE_LIMITED', 'Too many new beta accounts from this address', {
       retryAfterSeconds: Math.max(1, Math.ceil((freesAt - at.getTime()) / 1000)),
     })
@@ -158,7 +166,7 @@ async function refuseTooManyTrials(db: Db, clientIp: string, at: Date): Promise<
  * transaction holds the database, so a write from outside it would wait for it forever); when
  * the transaction fails, that account is deleted again (its session goes with it, and its
  * cookie is never sent). Throws ACCESS_CODE_INVALID (also when the code was used up or expired
- * meanwhile) or RATE_LIMITED (attempts per client, or trialsPerClient).
+ * meanwhile) or RATE_LIMITED (attempts per client, or deps.trialsPerClient).
  */
 export async function redeemAccessCode(
   deps: RedeemDeps,
@@ -167,7 +175,7 @@ export async function redeemAccessCode(
   const code = await checkAccessCode(deps, input.code, input.clientIp)
   if (input.signedIn) return { user: presentUser(input.signedIn), isNew: false, headers: new Headers() }
   const at = deps.now()
-  await refuseTooManyTrials(deps.db, input.clientIp, at)
+  await refuseTooManyTrials(deps.db, input.clientIp, at, deps.trialsPerClient)
   const { headers, response } = await callAuth(() =>
     deps.auth.api.signInAnonymous({ headers: input.headers, returnHeaders: true }),
   )

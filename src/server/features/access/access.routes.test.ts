@@ -21,7 +21,6 @@ import {
   listAccessCodes,
   revokeAccessCode,
   syncConfiguredCodes,
-  trialsPerClient,
 } from './access-codes.service.ts'
 
 describe('access codes', () => {
@@ -111,7 +110,7 @@ describe('access codes', () => {
     const officeIp = nextClientIp()
     const redeem = () =>
       server.api('/api/access', { json: { code: 'VITRIN' }, headers: { 'x-forwarded-for': officeIp } })
-    for (let i = 0; i < trialsPerClient.limit; i++) expect((await redeem()).status).toBe(201)
+    for (let i = 0; i < 20; i++) expect((await redeem()).status, `trial ${i + 1}`).toBe(201)
     const refused = await redeem()
     expect(refused.status).toBe(429)
     const { error } = await refused.json()
@@ -213,5 +212,26 @@ describe('access codes', () => {
   it('generates readable codes and refuses to store malformed ones', async () => {
     for (let i = 0; i < 50; i++) expect(generateAccessCode()).toMatch(/^[A-HJ-NP-Z2-9]{6}$/)
     await expect(createAccessCode(server.database.db, { code: 'bad!', source: 'cli' })).rejects.toThrow()
+  })
+})
+
+describe('the trials-per-address setting', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startTestServer({ TRUST_PROXY: 'true', TRIALS_PER_DAY_PER_CLIENT: '3' })
+    await syncConfiguredCodes(server.database.db, ['VITRIN'])
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it('TRIALS_PER_DAY_PER_CLIENT sets how many new beta accounts one address may make a day', async () => {
+    const standIp = nextClientIp()
+    const redeem = () =>
+      server.api('/api/access', { json: { code: 'VITRIN' }, headers: { 'x-forwarded-for': standIp } })
+    for (let i = 0; i < 3; i++) expect((await redeem()).status, `trial ${i + 1}`).toBe(201)
+    const refused = await redeem()
+    expect(refused.status).toBe(429)
+    expect((await refused.json()).error.code).toBe('RATE_LIMITED')
   })
 })
