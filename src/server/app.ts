@@ -190,7 +190,16 @@ export function createApp(deps: AppDeps) {
       allowPrivateHosts: config.fetchAllowPrivateHosts,
     }),
   )
-  api.route('/settings', settingsRoutes({ db, keyBox: deps.keyBox, billing: deps.billing, now: deps.now }))
+  api.route(
+    '/settings',
+    settingsRoutes({
+      db,
+      keyBox: deps.keyBox,
+      billing: deps.billing,
+      providers: config.providers,
+      now: deps.now,
+    }),
+  )
   api.route(
     '/account',
     accountRoutes({
