@@ -204,7 +204,16 @@ export function createApp(deps: AppDeps) {
       sendsPerMinute: config.limits.webhookSendsPerMinute,
     }),
   )
-  api.route('/settings', settingsRoutes({ db, keyBox: deps.keyBox, billing: deps.billing, now: deps.now }))
+  api.route(
+    '/settings',
+    settingsRoutes({
+      db,
+      keyBox: deps.keyBox,
+      billing: deps.billing,
+      providers: config.providers,
+      now: deps.now,
+    }),
+  )
   api.route(
     '/account',
     accountRoutes({

@@ -102,8 +102,13 @@ export async function redSquarePhoto(options: PhotoOptions = {}): Promise<Buffer
   return svgToJpeg(svg, width, height, noise, quality)
 }
 
-/** A navy T-shirt laid flat on a white backdrop, as the fashion tool receives garments. */
-export async function garmentPhoto(options: PhotoOptions & { colour?: string } = {}): Promise<Buffer> {
+/**
+ * A navy T-shirt laid flat on a white backdrop, as the fashion tool receives garments; with
+ * `castShadow`, lit from the upper left so it throws the soft shadow a real flat-lay has.
+ */
+export async function garmentPhoto(
+  options: PhotoOptions & { colour?: string; castShadow?: boolean } = {},
+): Promise<Buffer> {
   const { width = 1000, height = 1200, noise = 5, quality = 90, colour = '#1f2f5c' } = options
   const s = Math.min(width / 1000, height / 1200)
   const ox = width / 2 - 500 * s
@@ -112,6 +117,12 @@ export async function garmentPhoto(options: PhotoOptions & { colour?: string } =
   const shirt = `M ${p(330, 180)} L ${p(420, 150)} Q ${p(500, 220)} ${p(580, 150)} L ${p(670, 180)} L ${p(880, 320)} L ${p(800, 460)} L ${p(700, 400)} L ${p(690, 860)} L ${p(310, 860)} L ${p(300, 400)} L ${p(200, 460)} L ${p(120, 320)} Z`
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     ${studioBackdrop(width, height, '#f1f1ef')}
+    ${
+      options.castShadow
+        ? `<filter id="cast" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="${8 * s}"/></filter>
+    <path d="${shirt}" fill="#000000" opacity="0.5" transform="translate(${16 * s},${22 * s})" filter="url(#cast)"/>`
+        : ''
+    }
     <path d="${shirt}" fill="${colour}"/>
     <path d="M ${p(420, 150)} Q ${p(500, 220)} ${p(580, 150)}" fill="none" stroke="#ffffff" stroke-opacity="0.25" stroke-width="${10 * s}"/>
     <path d="M ${p(330, 560)} Q ${p(500, 600)} ${p(680, 550)}" fill="none" stroke="#000000" stroke-opacity="0.18" stroke-width="${30 * s}"/>

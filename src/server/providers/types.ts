@@ -49,7 +49,7 @@ export type ImageEditResult = {
 
 export type VideoRequest = {
   image: ImageFile
-  /** The user's animation prompt; empty means the default slow 360° rotation. */
+  /** The user's animation prompt; empty means the provider's default (an AI provider's slow 360° rotation, the offline studio's push-in with parallax). */
   prompt: string
   aspectRatio: AspectRatio
 }

@@ -13,7 +13,15 @@ export type SettingsResponse = {
    * billing customer at the provider (a first purchase saves the card), where it is stored.
    */
   autoTopupMonthlyCap: number | null
+  /**
+   * What makes this seller's images and videos now: the operator's AI provider or the seller's
+   * own key ('ai'), or the built-in offline studio, so the studio can say before Generate what
+   * the offline studio will and will not make.
+   */
+  studio: { image: StudioMaker; video: StudioMaker }
 }
+
+export type StudioMaker = 'ai' | 'offline'
 
 /** The bounds of the auto top-up monthly cap (packs per calendar month). */
 export const autoTopupCapRange = { min: 1, max: 10 } as const

@@ -92,8 +92,13 @@ describe('settings and billing over HTTP', () => {
       await record(await browser.request('/api/settings/fal-key', { method: 'PUT', json: { key: falKey } }))
     ).json()
     expect(saved.falKey).toEqual({ isSet: true, mask: '••••cdef' })
+    // The test server's studio is the offline one; the seller's own key, switched on, is AI.
+    expect(saved.studio).toEqual({ image: 'offline', video: 'offline' })
     await record(await browser.request('/api/settings'))
-    await record(await browser.request('/api/settings', { method: 'PATCH', json: { byoApiEnabled: true } }))
+    const switched = await (
+      await record(await browser.request('/api/settings', { method: 'PATCH', json: { byoApiEnabled: true } }))
+    ).json()
+    expect(switched.studio).toEqual({ image: 'ai', video: 'ai' })
     for (const body of bodies) {
       expect(body).not.toContain(falKey)
       expect(body).not.toContain(falKey.slice(0, 20))

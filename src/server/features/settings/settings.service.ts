@@ -7,7 +7,13 @@ import { getActiveSubscription } from '#server/features/billing/subscription.ser
 import type { SettingsResponse } from '#shared/contracts/settings.ts'
 import { AppError } from '#shared/errors.ts'
 
-export type SettingsDeps = { db: Db; keyBox: SecretBox; billing: BillingProvider }
+export type SettingsDeps = {
+  db: Db
+  keyBox: SecretBox
+  billing: BillingProvider
+  /** The operator's providers for images and videos (config: providers); the built-in studio when left out. */
+  providers?: { image: 'offline' | 'fal'; video: 'offline' | 'fal' }
+}
 
 /** The mask shown for a saved key: never more than its last four characters. */
 export function maskKey(last4: string): string {
@@ -24,6 +30,9 @@ export async function getSettings(deps: SettingsDeps, userId: string, now: Date)
     .select({ cap: billingCustomers.autoTopupMonthlyCap })
     .from(billingCustomers)
     .where(eq(billingCustomers.userId, userId))
+  // The seller's own fal key, switched on, makes their images and videos whatever the operator set.
+  const hasOwnKey = (subscription?.byoApiEnabled ?? false) && key !== undefined
+  const maker = (provider: 'offline' | 'fal') => (provider === 'offline' && !hasOwnKey ? 'offline' : 'ai')
   return {
     hasSubscription: subscription !== null,
     autoTopupEnabled: subscription?.autoTopupEnabled ?? false,
@@ -31,6 +40,10 @@ export async function getSettings(deps: SettingsDeps, userId: string, now: Date)
     falKey: { isSet: key !== undefined, mask: key ? maskKey(key.last4) : null },
     isBillingLive: deps.billing.isLive,
     autoTopupMonthlyCap: customer?.cap ?? null,
+    studio: {
+      image: maker(deps.providers?.image ?? 'offline'),
+      video: maker(deps.providers?.video ?? 'offline'),
+    },
   }
 }
 

@@ -13,6 +13,7 @@ import {
   subjectlessPhoto,
 } from '#tests/support/test-photos.ts'
 import { type ImageEditRequest, ProviderError } from '../types.ts'
+import { renderFashionBackdrop } from './fashion-backdrops.ts'
 import { createOfflineStudio } from './index.ts'
 import {
   boundsWhere,
@@ -276,6 +277,36 @@ describe('offline studio: fashion images', () => {
     }
   })
 
+  it("leaves the photo's cast shadow behind: no grey halo around the garment on the brick wall", async () => {
+    const shadowed = await garmentPhoto({ width: 600, height: 720, castShadow: true })
+    const result = doneResult(
+      await studio.startImageEdit(
+        { ...fashion('street style photography', '1:1'), image: { bytes: shadowed, mime: 'image/jpeg' } },
+        testContext(),
+      ),
+    )
+    const image = await decodePixels(result.image.bytes)
+    const backdrop = await renderFashionBackdrop('street', '1:1')
+    const isGarment = (r: number, _g: number, b: number) => b > r + 25 && r < 90
+    const ring = ringOutside(image, isGarment, 4, 10)
+    expect(ring.length).toBeGreaterThan(2000)
+    // Each ring pixel against the bare wall at the same spot: a shadow only darkens the brick
+    // (a multiple of its colour); a halo of the photo's grey backdrop is another colour.
+    const foreign = ring.filter((i) => {
+      const pixel = [0, 1, 2].map((c) => image.data[i * 3 + c] as number)
+      const wall = [0, 1, 2].map((c) => backdrop.raw[i * 3 + c] as number)
+      const dot = pixel.reduce((sum, v, c) => sum + v * (wall[c] as number), 0)
+      const k = Math.min(1.1, dot / wall.reduce((sum, v) => sum + v * v, 0))
+      return (
+        colourDistance(
+          pixel,
+          wall.map((v) => v * k),
+        ) > 28
+      )
+    })
+    expect(foreign.length / ring.length).toBeLessThan(0.02)
+  })
+
   it('uses the reference photo, softened, as the backdrop when one is given', async () => {
     const reference = await sharp({
       create: { width: 900, height: 1200, channels: 3, background: '#2f9a4f' },
@@ -293,6 +324,41 @@ describe('offline studio: fashion images', () => {
     expect(corner[1]).toBeLessThan(154)
   })
 })
+
+/**
+ * Pixel indices between `inner` and `outer` pixels (chessboard distance) outside the region
+ * `matches` accepts: the ring just outside a subject, where a halo would show.
+ */
+function ringOutside(
+  image: Pixels,
+  matches: (r: number, g: number, b: number) => boolean,
+  inner: number,
+  outer: number,
+): number[] {
+  const { width, height, data } = image
+  const distance = new Int32Array(width * height).fill(outer + 1)
+  for (let i = 0; i < width * height; i++) {
+    if (!matches(data[i * 3] as number, data[i * 3 + 1] as number, data[i * 3 + 2] as number)) continue
+    const x = i % width
+    const y = (i - x) / width
+    for (let dy = -outer; dy <= outer; dy++) {
+      for (let dx = -outer; dx <= outer; dx++) {
+        const xx = x + dx
+        const yy = y + dy
+        if (xx < 0 || yy < 0 || xx >= width || yy >= height) continue
+        const j = yy * width + xx
+        const d = Math.max(Math.abs(dx), Math.abs(dy))
+        if (d < (distance[j] as number)) distance[j] = d
+      }
+    }
+  }
+  const ring: number[] = []
+  for (let i = 0; i < width * height; i++) {
+    const d = distance[i] as number
+    if (d >= inner && d <= outer) ring.push(i)
+  }
+  return ring
+}
 
 /** Mean colours of the top and bottom of the frame and the bottom's texture strength. */
 function backgroundSignature(image: Pixels): number[] {

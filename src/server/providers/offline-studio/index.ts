@@ -114,6 +114,7 @@ export function createOfflineStudio(options: OfflineStudioOptions): OfflineStudi
         ffmpegPath: options.ffmpegPath,
         timeoutMs: options.videoTimeoutMs,
         tempDir: options.tempDir,
+        segmenter,
       })
       ctx.log.debug(
         { ms: Date.now() - started, bytes: result.video.bytes.length },

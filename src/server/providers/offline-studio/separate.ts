@@ -193,11 +193,48 @@ export async function separateSubject(photo: Photo, segmenter?: Segmenter): Prom
     channels: 4,
   })
   const isModelCredible = isCredible(segmentation)
-  if (found.isSeparated && (!isModelCredible || maskIoU(found.mask, segmentation.alpha) >= minAgreement)) {
+  if (found.isSeparated && !isModelCredible) return cutAlongBackdrop(photo, found.mask)
+  if (found.isSeparated && maskIoU(found.mask, segmentation.alpha) >= minAgreement) {
+    dropCastShadow(photo, found.mask, found.backdrop, segmentation.alpha)
     return cutAlongBackdrop(photo, found.mask)
   }
   return isModelCredible ? cutAlongMask(photo, segmentation.alpha) : photoCard(photo)
 }
+
+/**
+ * A garment laid flat or a product lit from one side casts a soft shadow on its backdrop. The
+ * flood fill stops at it (it is darker than the backdrop), so it would travel with the subject
+ * and show as a grey halo on the new scene. Pixels the flood fill kept that the model calls
+ * background and that are the backdrop's own colour, only darker, are that shadow: they go back
+ * to the backdrop. Parts the model misses but that are not shadow-coloured (a thin handle in
+ * another colour) stay, so the flood fill's exact edge is kept everywhere else.
+ */
+function dropCastShadow(
+  photo: Photo,
+  mask: Uint8Array,
+  backdrop: [number, number, number],
+  alpha: Uint8Array,
+): void {
+  const [br, bg, bb] = backdrop
+  const backdropSum = Math.max(1, br + bg + bb)
+  for (let i = 0; i < mask.length; i++) {
+    if (mask[i] !== 255 || (alpha[i] as number) >= shadowModelAlpha) continue
+    const r = photo.data[i * 4] as number
+    const g = photo.data[i * 4 + 1] as number
+    const b = photo.data[i * 4 + 2] as number
+    const sum = r + g + b
+    // A shadow darkens the backdrop without changing its hue: the same chromaticity, less light.
+    if (sum === 0 || sum > backdropSum * 1.02) continue
+    const chroma = Math.abs(r / sum - br / backdropSum) + Math.abs(g / sum - bg / backdropSum)
+    if (chroma + Math.abs(b / sum - bb / backdropSum) <= shadowChroma) mask[i] = 0
+  }
+  dropSpecks(mask, photo.width, photo.height)
+}
+
+/** Below this model alpha a pixel is background to the model (0–255). */
+const shadowModelAlpha = 96
+/** Largest chromaticity difference (sum over r, g, b shares) between a shadow and its backdrop. */
+const shadowChroma = 0.06
 
 /** The photo's pixels in `box` (RGB, partly transparent pixels flattened on white) and its mask there. */
 function cropWithMask(photo: Photo, mask: Uint8Array, box: ReturnType<typeof boundsOf>, pad: number) {

@@ -110,8 +110,80 @@ describe('offline studio: video', () => {
       expect(head.indexOf('moov')).toBeGreaterThan(-1)
       expect(head.indexOf('moov')).toBeLessThan(Math.max(head.indexOf('mdat'), 4096))
       expect(result.promptUsed).toMatch(/camera push-in/)
+      expect(result.promptUsed).not.toMatch(/360/)
       // Every working folder is gone once the call returns.
       expect(await readdir(workDir)).toEqual([])
+    },
+    videoTimeout,
+  )
+
+  it(
+    'moves the product against its scene: the product grows more than the wall behind it (parallax)',
+    async () => {
+      // Thin dark posts along the top of the wall, and the product (a brown box) in the middle.
+      const size = 1080
+      const posts = Array.from(
+        { length: 9 },
+        (_, i) => `<rect x="${(i + 1) * 108 - 4}" y="40" width="8" height="200" fill="#3a3a3a"/>`,
+      ).join('')
+      const still = await sharp(
+        Buffer.from(
+          `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"><rect width="${size}" height="${size}" fill="#e8e4de"/>${posts}<rect x="400" y="460" width="280" height="360" rx="20" fill="#b8641c"/></svg>`,
+        ),
+      )
+        .jpeg()
+        .toBuffer()
+      const studio = createOfflineStudio({ ffmpegPath })
+      const result = doneResult(await studio.startVideo(request(still, '1:1'), testContext()))
+      expect(result.promptUsed).toMatch(/push-in.*against its scene.*light sweep/)
+      const file = join(dir, 'parallax.mp4')
+      await writeFile(file, result.video.bytes)
+      const frameAt = async (seconds: number) => {
+        const png = join(dir, `frame-${seconds}.png`)
+        await run(ffmpegPath, [
+          '-v',
+          'error',
+          '-y',
+          '-ss',
+          String(seconds),
+          '-i',
+          file,
+          '-frames:v',
+          '1',
+          png,
+        ])
+        const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+        return { data, width: info.width, height: info.height }
+      }
+      // The wall's scale: the span from the first post to the last along a row through them.
+      const wallSpan = (frame: { data: Buffer; width: number }, y: number) => {
+        const dark: number[] = []
+        for (let x = 0; x < frame.width; x++) {
+          if ((frame.data[(y * frame.width + x) * 3] as number) < 110) dark.push(x)
+        }
+        return (dark.at(-1) ?? 0) - (dark[0] ?? 0)
+      }
+      // The product's scale: its width, where it is brown.
+      const productWidth = (frame: { data: Buffer; width: number; height: number }) => {
+        let left = frame.width
+        let right = -1
+        for (let i = 0; i < frame.width * frame.height; i++) {
+          const r = frame.data[i * 3] as number
+          const g = frame.data[i * 3 + 1] as number
+          if (r < g + 40 || r < 120) continue
+          const x = i % frame.width
+          left = Math.min(left, x)
+          right = Math.max(right, x)
+        }
+        return right - left
+      }
+      const first = await frameAt(0)
+      const last = await frameAt(7.9)
+      // The posts sit at 40–240 of 1080 (1/4.5 of the frame's 720 px: rows 27–160); row 90 crosses them all.
+      const wallGrowth = wallSpan(last, 90) / wallSpan(first, 90)
+      const productGrowth = productWidth(last) / productWidth(first)
+      expect(wallGrowth).toBeGreaterThan(1.02)
+      expect(productGrowth / wallGrowth).toBeGreaterThan(1.07)
     },
     videoTimeout,
   )

@@ -77,6 +77,7 @@ export function CreatePage() {
         <StudioResultPanel
           studio={studio}
           videoQuota={modeQuota('video', usage, settings)}
+          isVideoAi={settings.status === 'ready' && settings.data.studio.video === 'ai'}
           marketplace={(generation) => <MarketplacePanel key={generation.id} generation={generation} />}
         />
       }

@@ -26,6 +26,8 @@ export function FashionPage() {
   const usage = useResource(getUsage)
   const settings = useResource(getSettings)
   const studio = useStudioJob({ onSettled: usage.reload })
+  // Said before Generate: the built-in studio puts no garment on a person.
+  const isImageOffline = settings.status === 'ready' && settings.data.studio.image === 'offline'
   const [ratio, setRatio] = usePreferredRatio('fashion')
   const [prompt, setPrompt] = useState('')
 
@@ -64,6 +66,7 @@ export function FashionPage() {
           studio={studio}
           videoQuota={modeQuota('video', usage, settings)}
           autoPlayVideo
+          isVideoAi={settings.status === 'ready' && settings.data.studio.video === 'ai'}
           marketplace={(generation) => <MarketplacePanel key={generation.id} generation={generation} />}
         />
       }
@@ -91,11 +94,25 @@ export function FashionPage() {
         disabled={studio.isStarting}
         testId="reference-photo"
       />
-      <p className="rounded-xl bg-slate-50 px-3 py-2 text-sm text-slate-700" data-testid="reference-note">
-        {reference.state.status === 'empty'
-          ? t('studio.fashion.withoutReference')
-          : t('studio.fashion.withReference')}
-      </p>
+      {isImageOffline ? (
+        <div
+          className="space-y-1 rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          data-testid="reference-note"
+        >
+          <p>
+            {reference.state.status === 'empty'
+              ? t('studio.fashion.offlineWithoutReference')
+              : t('studio.fashion.offlineWithReference')}
+          </p>
+          <p>{t('studio.fashion.offlineHowToModel')}</p>
+        </div>
+      ) : (
+        <p className="rounded-xl bg-slate-50 px-3 py-2 text-sm text-slate-700" data-testid="reference-note">
+          {reference.state.status === 'empty'
+            ? t('studio.fashion.withoutReference')
+            : t('studio.fashion.withReference')}
+        </p>
+      )}
       <RatioChoice value={ratio} onChange={setRatio} />
       <PromptField
         label={t('studio.prompt.styleLabel')}

@@ -20,6 +20,8 @@ export function StudioResultPanel(props: {
   studio: StudioJob
   videoQuota: ModeQuota
   autoPlayVideo?: boolean
+  /** Videos are made by an AI provider: only then does the default promise a 360° rotation. */
+  isVideoAi?: boolean
   /** The marketplace panel under a finished result; the page fills it (see GenerationResult). */
   marketplace?: (generation: GenerationView) => ReactNode
 }) {
@@ -110,7 +112,12 @@ export function StudioResultPanel(props: {
         marketplace={props.marketplace}
       >
         {job.mode === 'image' ? (
-          <ConvertToVideo studio={studio} sourceId={job.id} quota={props.videoQuota} />
+          <ConvertToVideo
+            studio={studio}
+            sourceId={job.id}
+            quota={props.videoQuota}
+            isVideoAi={props.isVideoAi ?? false}
+          />
         ) : null}
       </GenerationResult>
     )
@@ -133,7 +140,12 @@ export function StudioResultPanel(props: {
   )
 }
 
-function ConvertToVideo(props: { studio: StudioJob; sourceId: string; quota: ModeQuota }) {
+function ConvertToVideo(props: {
+  studio: StudioJob
+  sourceId: string
+  quota: ModeQuota
+  isVideoAi: boolean
+}) {
   const { t } = useI18n()
   const { studio } = props
   const [prompt, setPrompt] = useState('')
@@ -182,7 +194,9 @@ function ConvertToVideo(props: { studio: StudioJob; sourceId: string; quota: Mod
               maxLength={1000}
               value={prompt}
               onChange={(event) => setPrompt(event.currentTarget.value)}
-              placeholder={t('studio.toVideo.placeholder')}
+              placeholder={t(
+                props.isVideoAi ? 'studio.toVideo.placeholderAi' : 'studio.toVideo.placeholderOffline',
+              )}
               className={`${inputClasses} mt-1`}
             />
           </div>

@@ -15,6 +15,7 @@ const base: SettingsResponse = {
   falKey: { isSet: false, mask: null },
   isBillingLive: false,
   autoTopupMonthlyCap: null,
+  studio: { image: 'offline', video: 'offline' },
 }
 
 describe('ApiSettingsPanel', () => {

@@ -15,6 +15,7 @@ const live: SettingsResponse = {
   falKey: { isSet: false, mask: null },
   isBillingLive: true,
   autoTopupMonthlyCap: 3,
+  studio: { image: 'offline', video: 'offline' },
 }
 
 describe('BillingSettingsPanel', () => {
