@@ -7,10 +7,12 @@ export type Backdrop = { raw: Buffer; width: number; height: number; stage: Stag
 
 /**
  * Where and how large the subject goes on a backdrop. `base` stands the subject on a surface
- * (its bottom edge at `y`), `centre` centres it on `y` (garments, cards).
+ * (its bottom edge at `y`), `centre` centres it on `y` with a drop shadow (garments, cards),
+ * `middle` centres it on `y` with only a small contact shadow under its base (the white studio:
+ * nothing but the product and that shadow may differ from #FFFFFF).
  */
 export type Stage = {
-  anchor: 'base' | 'centre'
+  anchor: 'base' | 'centre' | 'middle'
   x: number
   y: number
   maxWidth: number
@@ -28,7 +30,8 @@ export type Frame = { width: number; height: number; isTall: boolean }
 
 export function frameFor(ratio: AspectRatio): Frame {
   const { width, height } = imageSize[ratio]
-  return { width, height, isTall: ratio === '9:16' }
+  // Any portrait ratio (9:16, a marketplace's 2:3) gets the portrait layout.
+  return { width, height, isTall: height > width }
 }
 
 /** A crisp shape drawn with SVG at full resolution, placed at (left, top); keep it small. */

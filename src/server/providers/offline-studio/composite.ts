@@ -39,7 +39,9 @@ export async function composeOnBackdrop(backdrop: Backdrop, subject: Subject): P
     .toBuffer()
 
   const layers: Layer[] = []
-  if (stage.anchor === 'base') {
+  if (stage.anchor === 'middle') {
+    layers.push(contactShadow(scaled, w, h, left, top, stage.shadowOpacity, width, height))
+  } else if (stage.anchor === 'base') {
     const footprint = footprintOf(scaled, w, h)
     const cx = left + footprint.centre
     const rx = Math.max(footprint.width * 0.62, w * 0.18)
@@ -63,7 +65,11 @@ export async function composeOnBackdrop(backdrop: Backdrop, subject: Subject): P
 }
 
 /** Where the subject touches the ground: the span of its lowest solid rows. */
-function footprintOf(data: Buffer, width: number, height: number): { centre: number; width: number } {
+function footprintOf(
+  data: Buffer,
+  width: number,
+  height: number,
+): { centre: number; width: number; bottom: number } {
   const rows = Math.max(2, Math.round(height * 0.04))
   let low = width
   let high = -1
@@ -78,8 +84,8 @@ function footprintOf(data: Buffer, width: number, height: number): { centre: num
       }
     }
   }
-  if (high < low) return { centre: width / 2, width }
-  return { centre: (low + high + 1) / 2, width: high - low + 1 }
+  if (high < low) return { centre: width / 2, width, bottom: height }
+  return { centre: (low + high + 1) / 2, width: high - low + 1, bottom: bottom + 1 }
 }
 
 function rowHasSolid(data: Buffer, width: number, y: number): boolean {
@@ -87,7 +93,38 @@ function rowHasSolid(data: Buffer, width: number, y: number): boolean {
   return false
 }
 
-/** A soft black ellipse, as an RGBA layer clipped to the frame. */
+/**
+ * The white studio's only shadow: a flat, soft ellipse under the product's footprint, cut off
+ * where it would fade below 4 levels, so the white around it stays exactly #FFFFFF instead of
+ * carrying a faint grey haze far out.
+ */
+function contactShadow(
+  data: Buffer,
+  width: number,
+  height: number,
+  left: number,
+  top: number,
+  opacity: number,
+  frameWidth: number,
+  frameHeight: number,
+): Layer {
+  const footprint = footprintOf(data, width, height)
+  // Tight and flat: it grounds the product without greying a band of the white around it.
+  const rx = Math.max(footprint.width * 0.5, width * 0.12)
+  const ry = Math.max(3, Math.min(rx * 0.03, height * 0.02))
+  return ellipseShadow(
+    left + footprint.centre,
+    top + footprint.bottom - ry * 0.3,
+    rx,
+    ry,
+    opacity,
+    frameWidth,
+    frameHeight,
+    4,
+  )
+}
+
+/** A soft black ellipse, as an RGBA layer clipped to the frame; alpha below `floor` (0–255) is dropped. */
 function ellipseShadow(
   cx: number,
   cy: number,
@@ -96,6 +133,7 @@ function ellipseShadow(
   opacity: number,
   frameWidth: number,
   frameHeight: number,
+  floor = 0,
 ): Layer {
   const left = Math.max(0, Math.floor(cx - rx * 1.6))
   const top = Math.max(0, Math.floor(cy - ry * 1.6))
@@ -109,8 +147,8 @@ function ellipseShadow(
       const dx = (x + left + 0.5 - cx) / rx
       const dy = (y + top + 0.5 - cy) / ry
       // A Gaussian falloff: no visible edge at any size.
-      const alpha = opacity * Math.exp(-2.2 * (dx * dx + dy * dy))
-      data[(y * w + x) * 4 + 3] = Math.round(alpha * 255)
+      const alpha = Math.round(opacity * Math.exp(-2.2 * (dx * dx + dy * dy)) * 255)
+      data[(y * w + x) * 4 + 3] = alpha < floor ? 0 : alpha
     }
   }
   return { input: data, raw: { width: w, height: h, channels: 4 }, left, top }
