@@ -199,6 +199,25 @@ describe('renderForMarketplace: the extension continues the photo, never smears 
   })
 })
 
+describe('renderForMarketplace: a white studio result padded to a taller shape', () => {
+  it('keeps the added bands exactly white: the product near the edge is not mirrored into them', async () => {
+    // The white studio's product fills 88 % of the square: 6 % of white above and below it.
+    const bytes = await productShot(1080, 1080, '#ffffff', { left: 240, top: 65, width: 600, height: 950 })
+    const out = await renderForMarketplace(bytes, { width: 1200, height: 1800, background: 'extend' })
+    const image = await decoded(out.bytes)
+    const { top, height } = out.placement
+    let offWhite = 0
+    for (let y = 0; y < image.height; y++) {
+      if (y >= top - 8 && y < top + height + 8) continue
+      for (let x = 0; x < image.width; x++) {
+        const o = (y * image.width + x) * 3
+        if (image.data[o] !== 255 || image.data[o + 1] !== 255 || image.data[o + 2] !== 255) offWhite++
+      }
+    }
+    expect(offWhite).toBe(0)
+  })
+})
+
 describe('renderForMarketplace: white backgrounds with the product mask', () => {
   /** A stand-in segmenter: the product is whatever is far from the 240-grey studio backdrop. */
   const studio: Pick<Segmenter, 'segment'> = {

@@ -339,33 +339,44 @@ async function extendBackground(
     const m = (d - 1) % period
     return m < depth ? m : period - 1 - m
   }
-  // The mirrored depth: a band of the photo near the edge, not so deep that the product (near
-  // the middle) is reflected into the band.
-  const verticalDepth = Math.max(1, Math.min(placement.height, Math.round(placement.height * 0.12)))
+  // The mirrored depth: a band of the photo near the edge, at most 12 % of it, and ending
+  // before the product (or anything else that is not the backdrop) so it is not reflected into
+  // the band (a white studio's cup at 88 % fill would be a pink ghost below it).
+  const maxVertical = Math.max(1, Math.min(placement.height, Math.round(placement.height * 0.12)))
+  const maxHorizontal = Math.max(1, Math.min(placement.width, Math.round(placement.width * 0.12)))
+  const across = (along: number, line: number) => pixel(left + along, top + line)
+  const down = (along: number, line: number) => pixel(left + line, top + along)
+  const topDepth = backdropDepth(canvas, placement.width, maxVertical, (a, i) => across(a, i))
+  const bottomDepth = backdropDepth(canvas, placement.width, maxVertical, (a, i) =>
+    across(a, placement.height - 1 - i),
+  )
+  const leftDepth = backdropDepth(canvas, placement.height, maxHorizontal, (a, i) => down(a, i))
+  const rightDepth = backdropDepth(canvas, placement.height, maxHorizontal, (a, i) =>
+    down(a, placement.width - 1 - i),
+  )
   for (let d = 1; d <= top; d++) {
     canvas.copy(
       canvas,
       pixel(left, top - d),
-      pixel(left, top + mirror(d, verticalDepth)),
-      pixel(right, top + mirror(d, verticalDepth)),
+      pixel(left, top + mirror(d, topDepth)),
+      pixel(right, top + mirror(d, topDepth)),
     )
   }
   for (let d = 1; d <= height - bottom; d++) {
-    const from = bottom - 1 - mirror(d, verticalDepth)
+    const from = bottom - 1 - mirror(d, bottomDepth)
     canvas.copy(canvas, pixel(left, bottom - 1 + d), pixel(left, from), pixel(right, from))
   }
-  const horizontalDepth = Math.max(1, Math.min(placement.width, Math.round(placement.width * 0.12)))
   for (let y = 0; y < height; y++) {
     for (let d = 1; d <= left; d++) {
       canvas.copy(
         canvas,
         pixel(left - d, y),
-        pixel(left + mirror(d, horizontalDepth), y),
-        pixel(left + mirror(d, horizontalDepth), y) + 3,
+        pixel(left + mirror(d, leftDepth), y),
+        pixel(left + mirror(d, leftDepth), y) + 3,
       )
     }
     for (let d = 1; d <= width - right; d++) {
-      const from = right - 1 - mirror(d, horizontalDepth)
+      const from = right - 1 - mirror(d, rightDepth)
       canvas.copy(canvas, pixel(right - 1 + d, y), pixel(from, y), pixel(from, y) + 3)
     }
   }
@@ -391,6 +402,64 @@ async function extendBackground(
       }
     }
   }
+}
+
+/**
+ * How many lines in from an edge the photo is still its backdrop (at least 8, at most
+ * `maxDepth`): lines are compared with the edge line in blocks of a sixteenth of its length,
+ * after taking out the line's overall change (a plank seam or a light gradient darkens the
+ * whole line and is backdrop); a block that moves more than 20 levels apart from the rest (or
+ * 2.5 times what the backdrop's own texture moves in its first lines) is
+ * something standing in front of the backdrop, and the depth stops well short of where it was
+ * seen (its first, faint rows are not yet 20 levels). `at(along, line)` is a pixel's byte offset.
+ */
+function backdropDepth(
+  canvas: Buffer,
+  length: number,
+  maxDepth: number,
+  at: (along: number, line: number) => number,
+): number {
+  const blocks = Math.max(1, Math.min(16, length))
+  const means = (line: number) => {
+    const sums = new Float64Array(blocks * 3)
+    const counts = new Float64Array(blocks)
+    for (let a = 0; a < length; a++) {
+      const b = Math.min(blocks - 1, Math.floor((a * blocks) / length))
+      const o = at(a, line)
+      for (let c = 0; c < 3; c++) sums[b * 3 + c] = (sums[b * 3 + c] as number) + (canvas[o + c] as number)
+      counts[b] = (counts[b] as number) + 1
+    }
+    for (let b = 0; b < blocks; b++)
+      for (let c = 0; c < 3; c++) sums[b * 3 + c] = (sums[b * 3 + c] as number) / (counts[b] as number)
+    return sums
+  }
+  const edge = means(0)
+  /** The largest move of one block apart from the line's overall change. */
+  const movedAt = (line: number) => {
+    const current = means(line)
+    const shift = [0, 0, 0]
+    for (let b = 0; b < blocks; b++)
+      for (let c = 0; c < 3; c++)
+        shift[c] =
+          (shift[c] as number) + ((current[b * 3 + c] as number) - (edge[b * 3 + c] as number)) / blocks
+    let largest = 0
+    for (let b = 0; b < blocks; b++)
+      for (let c = 0; c < 3; c++)
+        largest = Math.max(
+          largest,
+          Math.abs((current[b * 3 + c] as number) - (edge[b * 3 + c] as number) - (shift[c] as number)),
+        )
+    return largest
+  }
+  // A textured backdrop (wood grain, foliage) moves by itself within its first lines: the limit
+  // follows that, so only something clearly apart from it stops the depth.
+  let texture = 0
+  for (let line = 1; line <= Math.min(4, maxDepth - 1); line++) texture = Math.max(texture, movedAt(line))
+  const limit = Math.max(20, texture * 2.5)
+  for (let line = 1; line < maxDepth; line++) {
+    if (movedAt(line) > limit) return Math.max(Math.min(8, maxDepth), Math.floor(line * 0.7))
+  }
+  return maxDepth
 }
 
 /** How soft an extension gets: the blur's sigma and the ease into it, as shares of the band's depth. */
