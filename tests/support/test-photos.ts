@@ -181,3 +181,24 @@ export async function referencePhoto(options: PhotoOptions = {}): Promise<Buffer
 export function largeProductPhoto(): Promise<Buffer> {
   return productPhoto({ width: 4000, height: 3000, noise: 8, quality: 90 })
 }
+
+/**
+ * A thin product: a tall, narrow pen (a dark barrel, a steel clip and tip) standing on a light
+ * studio backdrop, so its longer side, not its area, is what fills a frame.
+ */
+export async function thinProductPhoto(options: PhotoOptions = {}): Promise<Buffer> {
+  const { width = 900, height = 900, noise = 5, quality = 90 } = options
+  const s = Math.min(width, height) / 900
+  const cx = width / 2
+  const top = height * 0.12
+  const bottom = height * 0.86
+  const w = 34 * s
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    ${studioBackdrop(width, height)}
+    <rect x="${cx - w / 2}" y="${top + 40 * s}" width="${w}" height="${bottom - top - 90 * s}" rx="${w / 2}" fill="#1d2a44"/>
+    <path d="M ${cx - w / 2} ${bottom - 50 * s} L ${cx + w / 2} ${bottom - 50 * s} L ${cx} ${bottom} Z" fill="#b8bcc2"/>
+    <rect x="${cx - w / 2}" y="${top}" width="${w}" height="${60 * s}" rx="${w / 2}" fill="#2c3c5e"/>
+    <rect x="${cx + w / 2 - 2 * s}" y="${top + 20 * s}" width="${7 * s}" height="${150 * s}" fill="#c9ccd1"/>
+  </svg>`
+  return svgToJpeg(svg, width, height, noise, quality)
+}

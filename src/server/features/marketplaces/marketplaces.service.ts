@@ -24,6 +24,7 @@ import {
   checkImage,
   checkVideo,
   durationMargin,
+  fillTolerance,
 } from '#shared/marketplaces/check.ts'
 import type { ImageFacts, VideoFacts } from '#shared/marketplaces/facts.ts'
 import { fitCopy } from '#shared/marketplaces/fit-copy.ts'
@@ -509,8 +510,19 @@ export function presetExporter(deps: MarketplaceDeps, profile: MarketplaceProfil
 }
 
 /**
+ * The share of the frame an export's product is scaled to fill (on white, along its mask): the
+ * profile's minimum fill (Amazon's main image: 85 %) plus the checker's tolerance, so the export
+ * passes the rule however a mask's edge falls. None when the profile has no fill rule.
+ */
+export function exportFillShare(profile: MarketplaceProfile): number | undefined {
+  const rule = profile.image.main?.minFillShare ?? profile.image.all.minFillShare
+  return rule === undefined ? undefined : Math.min(0.95, rule.value + fillTolerance)
+}
+
+/**
  * A stored result's bytes re-made for a profile: an image rendered to its export target (on
- * pure white along the product's mask where the target is white; the measurement that gives the
+ * pure white along the product's mask where the target is white, cropped so the product fills
+ * the frame where the profile asks for a fill; the measurement that gives the
  * mask also stores the facts), a video lengthened past its floor when it has one (in a video
  * slot). The panel's export and the catalogue export (one file at a time) both come here.
  */
@@ -523,6 +535,7 @@ export async function fileForMarketplace(
   if (input.kind === 'image') {
     const target = profile.export
     const mask = target.background === 'white' ? (await inspect(deps, input.asset, bytes)).mask : null
+    const fillShare = exportFillShare(profile)
     const rendered = await renderForMarketplace(
       bytes,
       {
@@ -530,6 +543,7 @@ export async function fileForMarketplace(
         height: target.height,
         background: target.background,
         maxBytes: target.maxBytes,
+        ...(fillShare === undefined ? {} : { fillShare }),
       },
       { mask },
     )

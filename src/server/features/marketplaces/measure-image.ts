@@ -174,6 +174,63 @@ export function productPlacement(
   }
 }
 
+/**
+ * The share of the background that is exactly white (255,255,255): every pixel outside the
+ * product's mask (scaled to the image, counting any trace of it, with `edge` pixels around it
+ * for the product's anti-aliased rim and the JPEG's ringing next to it). A soft contact shadow
+ * under the product counts as background, so it has to stay small.
+ */
+export async function backgroundWhiteness(
+  image: { data: Uint8Array; width: number; height: number; channels: number },
+  mask: ProductMask,
+  edge: number,
+): Promise<number> {
+  const { width, height, channels } = image
+  const scaled = await sharp(mask.alpha, { raw: { width: mask.width, height: mask.height, channels: 1 } })
+    .resize(width, height, { fit: 'fill', kernel: 'linear' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer()
+  // The product and its rim: dilated by `edge` with a separable running maximum.
+  const inside = new Uint8Array(width * height)
+  for (let i = 0; i < inside.length; i++) inside[i] = (scaled[i] as number) >= 8 ? 1 : 0
+  const across = new Uint8Array(width * height)
+  for (let y = 0; y < height; y++) {
+    let last = -Infinity
+    for (let x = 0; x < width; x++) {
+      if (inside[y * width + x]) last = x
+      if (x - last <= edge) across[y * width + x] = 1
+    }
+    last = Infinity
+    for (let x = width - 1; x >= 0; x--) {
+      if (inside[y * width + x]) last = x
+      if (last - x <= edge) across[y * width + x] = 1
+    }
+  }
+  let background = 0
+  let white = 0
+  for (let x = 0; x < width; x++) {
+    let above = -Infinity
+    const near = new Uint8Array(height)
+    for (let y = 0; y < height; y++) {
+      if (across[y * width + x]) above = y
+      if (y - above <= edge) near[y] = 1
+    }
+    let below = Infinity
+    for (let y = height - 1; y >= 0; y--) {
+      if (across[y * width + x]) below = y
+      if (below - y <= edge) near[y] = 1
+    }
+    for (let y = 0; y < height; y++) {
+      if (near[y]) continue
+      background++
+      const o = (y * width + x) * channels
+      if (image.data[o] === 255 && image.data[o + 1] === 255 && image.data[o + 2] === 255) white++
+    }
+  }
+  return background === 0 ? 0 : white / background
+}
+
 /** The facts of an image and the product mask they were measured from (null when not credible). */
 export type ImageInspection = { facts: ImageFacts; mask: ProductMask | null }
 

@@ -146,6 +146,78 @@ describe('renderForMarketplace: size, product and border', () => {
   })
 })
 
+/**
+ * How a band of an image changes across (between neighbouring columns) and down (between
+ * neighbouring rows), as mean absolute steps, and the share of its columns that hardly change
+ * down the band. A smear (an edge row drawn out) changes across but not down: every column a
+ * streak. A continued texture changes both ways.
+ */
+function bandTexture(image: { data: Buffer; width: number; channels: number }, top: number, bottom: number) {
+  let across = 0
+  let down = 0
+  let steps = 0
+  let flatColumns = 0
+  for (let x = 0; x < image.width - 1; x++) {
+    let columnDown = 0
+    for (let y = top; y < bottom - 1; y++) {
+      const o = (y * image.width + x) * image.channels
+      const right = o + image.channels
+      const below = o + image.width * image.channels
+      for (let c = 0; c < 3; c++) {
+        across += Math.abs((image.data[o + c] as number) - (image.data[right + c] as number))
+        const step = Math.abs((image.data[o + c] as number) - (image.data[below + c] as number))
+        down += step
+        columnDown += step
+      }
+      steps++
+    }
+    if (columnDown / (bottom - top - 1) / 3 < 0.25) flatColumns++
+  }
+  return { across: across / steps / 3, down: down / steps / 3, flatShare: flatColumns / (image.width - 1) }
+}
+
+describe('renderForMarketplace: the extension continues the photo, never smears it', () => {
+  it('extends a textured 1:1 photo to 1200×1800 with a band that varies down as well as across', async () => {
+    // Wood-like grain with knots: varied along both axes, as a table or a wall is.
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1080" height="1080">
+      <filter id="grain"><feTurbulence type="fractalNoise" baseFrequency="0.012 0.09" numOctaves="4" seed="7"/>
+        <feColorMatrix values="0 0 0 0.55 0.35  0 0 0 0.4 0.22  0 0 0 0.25 0.1  0 0 0 0 1"/></filter>
+      <rect width="1080" height="1080" filter="url(#grain)"/>
+      <rect x="390" y="300" width="300" height="480" fill="#6b3209"/></svg>`
+    const bytes = await sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toBuffer()
+    const out = await renderForMarketplace(bytes, { width: 1200, height: 1800, background: 'extend' })
+    const image = await decoded(out.bytes)
+    const { top, height } = out.placement
+    const photoBand = bandTexture(image, top + height - 200, top + height)
+    // The band below the photo (Trendyol's bottom 300 rows).
+    const band = bandTexture(image, top + height + 2, image.height)
+    // A smear: columns that do not change down the band, and steps across far larger than down.
+    expect(band.flatShare).toBeLessThan(0.2)
+    expect(band.across / band.down).toBeLessThan(2.5)
+    // It is still texture, not a flat fill, though softer than the photo itself.
+    expect(band.down).toBeGreaterThan(photoBand.down * 0.1)
+  })
+})
+
+describe('renderForMarketplace: a white studio result padded to a taller shape', () => {
+  it('keeps the added bands exactly white: the product near the edge is not mirrored into them', async () => {
+    // The white studio's product fills 88 % of the square: 6 % of white above and below it.
+    const bytes = await productShot(1080, 1080, '#ffffff', { left: 240, top: 65, width: 600, height: 950 })
+    const out = await renderForMarketplace(bytes, { width: 1200, height: 1800, background: 'extend' })
+    const image = await decoded(out.bytes)
+    const { top, height } = out.placement
+    let offWhite = 0
+    for (let y = 0; y < image.height; y++) {
+      if (y >= top - 8 && y < top + height + 8) continue
+      for (let x = 0; x < image.width; x++) {
+        const o = (y * image.width + x) * 3
+        if (image.data[o] !== 255 || image.data[o + 1] !== 255 || image.data[o + 2] !== 255) offWhite++
+      }
+    }
+    expect(offWhite).toBe(0)
+  })
+})
+
 describe('renderForMarketplace: white backgrounds with the product mask', () => {
   /** A stand-in segmenter: the product is whatever is far from the 240-grey studio backdrop. */
   const studio: Pick<Segmenter, 'segment'> = {
@@ -200,6 +272,23 @@ describe('renderForMarketplace: white backgrounds with the product mask', () => 
       3
     expect(Math.abs((image.data[o] as number) - 0x6b)).toBeLessThanOrEqual(4)
     expect(Math.abs((image.data[o + 2] as number) - 0x09)).toBeLessThanOrEqual(4)
+  })
+
+  it('crops to fill: the product scaled to the share asked for, centred, on pure white', async () => {
+    // A small product (a quarter of the frame) off to one side: a main image Amazon would suppress.
+    const box = { left: 150, top: 200, width: 180, height: 270 }
+    const bytes = await productShot(1080, 1080, 'rgb(240,240,240)', box)
+    const { mask } = await inspectImage(bytes, { isGenerated: false, segmenter: studio })
+    const target: ExportTarget = { width: 2000, height: 2000, background: 'white', fillShare: 0.88 }
+    const out = await renderForMarketplace(bytes, target, { mask })
+    const product = await productBox(out.bytes)
+    // Its longer side (the height) fills 88 % (give or take the mask's 640 px steps), centred.
+    expect(product.height / 2000).toBeGreaterThan(0.86)
+    expect(product.height / 2000).toBeLessThan(0.9)
+    expect(Math.abs(product.left + product.width / 2 - 1000)).toBeLessThan(20)
+    expect(Math.abs(product.top + product.height / 2 - 1000)).toBeLessThan(20)
+    const image = await decoded(out.bytes)
+    expect(borderWhiteness(image.data, image.width, image.height, 3)).toEqual({ white: 1, pure: 1 })
   })
 
   it('without a mask pads with pure white and leaves the photo as it is', async () => {

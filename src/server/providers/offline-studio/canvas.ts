@@ -7,10 +7,12 @@ export type Backdrop = { raw: Buffer; width: number; height: number; stage: Stag
 
 /**
  * Where and how large the subject goes on a backdrop. `base` stands the subject on a surface
- * (its bottom edge at `y`), `centre` centres it on `y` (garments, cards).
+ * (its bottom edge at `y`), `centre` centres it on `y` with a drop shadow (garments, cards),
+ * `middle` centres it on `y` with only a small contact shadow under its base (the white studio:
+ * nothing but the product and that shadow may differ from #FFFFFF).
  */
 export type Stage = {
-  anchor: 'base' | 'centre'
+  anchor: 'base' | 'centre' | 'middle'
   x: number
   y: number
   maxWidth: number
@@ -29,6 +31,7 @@ export type Frame = { width: number; height: number; isTall: boolean }
 /** The canvas of a ratio (imageSize: 1:1 1080², 2:3 1200×1800, 9:16 1080×1920); portrait ones are tall. */
 export function frameFor(ratio: AspectRatio): Frame {
   const { width, height } = imageSize[ratio]
+  // Any portrait ratio (9:16, a marketplace's 2:3) gets the portrait layout.
   return { width, height, isTall: height > width }
 }
 

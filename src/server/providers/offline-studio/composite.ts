@@ -31,15 +31,12 @@ export function placeSubject(
 export async function composeOnBackdrop(backdrop: Backdrop, subject: Subject): Promise<Buffer> {
   const { stage, width, height } = backdrop
   const { left, top, width: w, height: h } = placeSubject(backdrop, subject)
-  const scaled = await sharp(subject.data, {
-    raw: { width: subject.width, height: subject.height, channels: 4 },
-  })
-    .resize(w, h, { kernel: 'lanczos3' })
-    .raw()
-    .toBuffer()
+  const scaled = await scaleSubject(subject, w, h)
 
   const layers: Layer[] = []
-  if (stage.anchor === 'base') {
+  if (stage.anchor === 'middle') {
+    layers.push(contactShadow(scaled, w, h, left, top, stage.shadowOpacity, width, height))
+  } else if (stage.anchor === 'base') {
     const footprint = footprintOf(scaled, w, h)
     const cx = left + footprint.centre
     const rx = Math.max(footprint.width * 0.62, w * 0.18)
@@ -62,8 +59,45 @@ export async function composeOnBackdrop(backdrop: Backdrop, subject: Subject): P
     .toBuffer()
 }
 
+/**
+ * Past this enlargement the subject's edge is re-tightened: scaled up, a cut-out's one-pixel
+ * edge becomes a blur as wide as the enlargement (a small photo's rocket nose 2.5× wider than
+ * it was cut).
+ */
+export const crispEdgeFrom = 1.25
+
+/**
+ * The subject at w×h. When a small photo has to be enlarged to fill the frame, its edge is
+ * tightened back to about the width it had in the photo (the alpha's transition steepened
+ * around its middle, so the outline stays where it was) and the colour is lightly sharpened:
+ * an enlarged product should look like a smaller photo of it, not a blurred one.
+ */
+export async function scaleSubject(
+  subject: Pick<Subject, 'data' | 'width' | 'height'>,
+  w: number,
+  h: number,
+): Promise<Buffer> {
+  const enlargement = Math.max(w / subject.width, h / subject.height)
+  let image = sharp(subject.data, {
+    raw: { width: subject.width, height: subject.height, channels: 4 },
+  }).resize(w, h, { kernel: 'lanczos3' })
+  if (enlargement >= crispEdgeFrom) image = image.sharpen({ sigma: Math.min(2, 0.5 + enlargement * 0.25) })
+  const scaled = await image.raw().toBuffer()
+  if (enlargement < crispEdgeFrom) return scaled
+  const slope = Math.min(8, enlargement / 1.2)
+  const curve = new Uint8Array(256)
+  for (let v = 0; v < 256; v++)
+    curve[v] = Math.round(Math.min(1, Math.max(0, 0.5 + (v / 255 - 0.5) * slope)) * 255)
+  for (let i = 3; i < scaled.length; i += 4) scaled[i] = curve[scaled[i] as number] as number
+  return scaled
+}
+
 /** Where the subject touches the ground: the span of its lowest solid rows. */
-function footprintOf(data: Buffer, width: number, height: number): { centre: number; width: number } {
+function footprintOf(
+  data: Buffer,
+  width: number,
+  height: number,
+): { centre: number; width: number; bottom: number } {
   const rows = Math.max(2, Math.round(height * 0.04))
   let low = width
   let high = -1
@@ -78,8 +112,8 @@ function footprintOf(data: Buffer, width: number, height: number): { centre: num
       }
     }
   }
-  if (high < low) return { centre: width / 2, width }
-  return { centre: (low + high + 1) / 2, width: high - low + 1 }
+  if (high < low) return { centre: width / 2, width, bottom: height }
+  return { centre: (low + high + 1) / 2, width: high - low + 1, bottom: bottom + 1 }
 }
 
 function rowHasSolid(data: Buffer, width: number, y: number): boolean {
@@ -87,7 +121,38 @@ function rowHasSolid(data: Buffer, width: number, y: number): boolean {
   return false
 }
 
-/** A soft black ellipse, as an RGBA layer clipped to the frame. */
+/**
+ * The white studio's only shadow: a flat, soft ellipse under the product's footprint, cut off
+ * where it would fade below 4 levels, so the white around it stays exactly #FFFFFF instead of
+ * carrying a faint grey haze far out.
+ */
+function contactShadow(
+  data: Buffer,
+  width: number,
+  height: number,
+  left: number,
+  top: number,
+  opacity: number,
+  frameWidth: number,
+  frameHeight: number,
+): Layer {
+  const footprint = footprintOf(data, width, height)
+  // Tight and flat: it grounds the product without greying a band of the white around it.
+  const rx = Math.max(footprint.width * 0.5, width * 0.12)
+  const ry = Math.max(3, Math.min(rx * 0.03, height * 0.02))
+  return ellipseShadow(
+    left + footprint.centre,
+    top + footprint.bottom - ry * 0.3,
+    rx,
+    ry,
+    opacity,
+    frameWidth,
+    frameHeight,
+    4,
+  )
+}
+
+/** A soft black ellipse, as an RGBA layer clipped to the frame; alpha below `floor` (0–255) is dropped. */
 function ellipseShadow(
   cx: number,
   cy: number,
@@ -96,6 +161,7 @@ function ellipseShadow(
   opacity: number,
   frameWidth: number,
   frameHeight: number,
+  floor = 0,
 ): Layer {
   const left = Math.max(0, Math.floor(cx - rx * 1.6))
   const top = Math.max(0, Math.floor(cy - ry * 1.6))
@@ -109,8 +175,8 @@ function ellipseShadow(
       const dx = (x + left + 0.5 - cx) / rx
       const dy = (y + top + 0.5 - cy) / ry
       // A Gaussian falloff: no visible edge at any size.
-      const alpha = opacity * Math.exp(-2.2 * (dx * dx + dy * dy))
-      data[(y * w + x) * 4 + 3] = Math.round(alpha * 255)
+      const alpha = Math.round(opacity * Math.exp(-2.2 * (dx * dx + dy * dy)) * 255)
+      data[(y * w + x) * 4 + 3] = alpha < floor ? 0 : alpha
     }
   }
   return { input: data, raw: { width: w, height: h, channels: 4 }, left, top }
