@@ -439,7 +439,7 @@ export function publicApiRoutes(deps: PublicApiDeps) {
       const view = await createGeneration(deps.generations, userId, c.req.valid('json'), admission)
       return c.json({ generation: toPublicGeneration(view) }, 202)
     },
-    (result) => {
+    (result): undefined => {
       if (result.success) return
       const { error, data } = result as { error: z.ZodError; data?: unknown }
       // As on /api: a mode outside the enum, with nothing else at fault, has its own code.
