@@ -95,7 +95,9 @@ export function webhookDispatcherOptions(deps: AppDeps): WebhookDispatcherOption
   return {
     db: deps.database.db,
     secretBox: deps.webhookBox,
-    fetch: { allowPrivateHosts: deps.config.fetchAllowPrivateHosts, log: deps.logger },
+    // The same guard as every user-given URL; with WEBHOOKS_ALLOW_LOOPBACK (development only) it
+    // lets deliveries reach this machine, for `npm run webhooks:listen`.
+    fetch: { allowPrivateHosts: deps.config.webhookAllowPrivateHosts, log: deps.logger },
     now: deps.now,
     log: deps.logger,
     notifier: deps.notifier,
