@@ -7,7 +7,8 @@ import { promisify } from 'node:util'
 // output with TypeScript's JavaScript compiler API, which TypeScript 7 (the project's compiler)
 // no longer ships, so it runs on TypeScript 5 installed beside it as `typescript-5`: a resolve
 // hook hands it that package when it imports `typescript` (package.json's override lets the two
-// stand side by side). Nothing is fetched: the generator reads the document from the test server.
+// stand side by side; `npm run typecheck` names the project's compiler by path, since both
+// packages ship a `tsc` binary). Nothing is fetched: the generator reads the document from the test server.
 
 const run = promisify(execFile)
 const repo = join(import.meta.dirname, '../..')

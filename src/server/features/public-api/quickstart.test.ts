@@ -114,7 +114,9 @@ describe('the API Quickstart', () => {
     // No cast, no `any`, no suppressed error in the code (comments aside).
     const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '')
     expect(code).not.toMatch(/\bas\s+[A-Za-z{[(]|\bany\b|@ts-|!\./)
-    await run(join(repo, 'node_modules/.bin/tsc'), ['-p', join(project, 'tsconfig.json')], {
+    // The project's compiler by its path (typescript-5 ships a `tsc` binary of its own).
+    const tsc = join(repo, 'node_modules/typescript/bin/tsc')
+    await run(process.execPath, [tsc, '-p', join(project, 'tsconfig.json')], {
       cwd: project,
       timeout: 120_000,
     })
@@ -126,7 +128,7 @@ describe('the API Quickstart', () => {
       JSON.stringify({ extends: './tsconfig.json', files: ['wrong.ts'] }),
     )
     await expect(
-      run(join(repo, 'node_modules/.bin/tsc'), ['-p', join(project, 'tsconfig.wrong.json')], {
+      run(process.execPath, [tsc, '-p', join(project, 'tsconfig.wrong.json')], {
         cwd: project,
         timeout: 120_000,
       }),
