@@ -45,7 +45,9 @@ function readJson<T>(path: string): T | null {
 const only = process.argv.slice(2)
 const wants = (stage: string) => only.length === 0 || only.includes(stage)
 
-if (wants('typecheck')) await check('typecheck', 'tsc', ['-p', 'tsconfig.json', '--noEmit'])
+// The project's TypeScript by its path: `typescript-5` (for openapi-typescript) also ships a `tsc`
+// binary, and which one node_modules/.bin/tsc links to depends on how the tree was installed.
+if (wants('typecheck')) await check('typecheck', 'npm', ['run', '--silent', 'typecheck'])
 // Biome, then the import boundaries of docs/conventions.md (scripts/check-boundaries.ts).
 if (wants('lint')) await check('lint', 'npm', ['run', '--silent', 'lint'])
 

@@ -199,7 +199,8 @@ export function createApp(deps: AppDeps) {
       now: deps.now,
       secretBox: deps.webhookBox,
       notifier: deps.notifier,
-      allowPrivateHosts: config.fetchAllowPrivateHosts,
+      // With WEBHOOKS_ALLOW_LOOPBACK (development only) this machine's addresses too.
+      allowPrivateHosts: config.webhookAllowPrivateHosts,
       rateLimiter: deps.rateLimiter,
       sendsPerMinute: config.limits.webhookSendsPerMinute,
     }),

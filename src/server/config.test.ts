@@ -183,6 +183,40 @@ describe('loadConfig', () => {
     ).toEqual([expect.stringMatching(/^FETCH_ALLOW_PRIVATE_HOSTS: must not be set in production/)])
   })
 
+  it('lets webhooks reach loopback hosts only with WEBHOOKS_ALLOW_LOOPBACK in development', () => {
+    expect(loadConfig({}).webhookAllowPrivateHosts).toEqual([])
+    expect(
+      loadConfig({ WEBHOOKS_ALLOW_LOOPBACK: 'true', NODE_ENV: 'development' }).webhookAllowPrivateHosts,
+    ).toEqual(['localhost', '127.0.0.1', '[::1]'])
+    // Development is the default; remote photo links never gain the loopback hosts.
+    const dev = loadConfig({ WEBHOOKS_ALLOW_LOOPBACK: 'yes' })
+    expect(dev.webhookAllowPrivateHosts).toEqual(['localhost', '127.0.0.1', '[::1]'])
+    expect(dev.fetchAllowPrivateHosts).toEqual([])
+    expect(
+      loadConfig({ WEBHOOKS_ALLOW_LOOPBACK: 'true', FETCH_ALLOW_PRIVATE_HOSTS: 'hooks.test' })
+        .webhookAllowPrivateHosts,
+    ).toEqual(['hooks.test', 'localhost', '127.0.0.1', '[::1]'])
+    expect(
+      loadConfig({ WEBHOOKS_ALLOW_LOOPBACK: 'false', NODE_ENV: 'test' }).webhookAllowPrivateHosts,
+    ).toEqual([])
+    const refused = /^WEBHOOKS_ALLOW_LOOPBACK: may be true only with NODE_ENV=development/
+    expect(
+      problemsOf({
+        WEBHOOKS_ALLOW_LOOPBACK: 'true',
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://v.example',
+      }),
+    ).toEqual([expect.stringMatching(refused)])
+    expect(problemsOf({ WEBHOOKS_ALLOW_LOOPBACK: '1', NODE_ENV: 'test' })).toEqual([
+      expect.stringMatching(refused),
+    ])
+    // Refused together with the other start-up problems.
+    expect(problemsOf({ WEBHOOKS_ALLOW_LOOPBACK: 'true', NODE_ENV: 'production' })).toEqual([
+      expect.stringMatching(/^PUBLIC_URL:/),
+      expect.stringMatching(refused),
+    ])
+  })
+
   it.each([
     ['true', true],
     ['1', true],

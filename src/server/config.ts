@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { loopbackHosts } from '#server/net/public-address.ts'
 import { apiRateLimitDefaults } from '#shared/api-limits.ts'
 import { isLocale, type Locale } from '#shared/i18n/locales.ts'
 
@@ -199,6 +200,11 @@ const envSchema = z.object({
       ),
     )
     .optional(),
+  /**
+   * Development only: webhook endpoints may target this machine (localhost, 127.0.0.1, [::1], any
+   * port), so that `npm run webhooks:listen` can receive deliveries. Refused unless NODE_ENV=development.
+   */
+  WEBHOOKS_ALLOW_LOOPBACK: booleanFromString.default(false),
 })
 
 /**
@@ -245,6 +251,12 @@ function crossCheck(env: Record<string, string>): string[] {
       'FETCH_ALLOW_PRIVATE_HOSTS: must not be set in production (it lets user-given links reach private addresses)',
     )
   }
+  const isLoopbackWebhooks = ['true', '1', 'yes'].includes(env.WEBHOOKS_ALLOW_LOOPBACK ?? '')
+  if (isLoopbackWebhooks && (env.NODE_ENV ?? 'development') !== 'development') {
+    problems.push(
+      'WEBHOOKS_ALLOW_LOOPBACK: may be true only with NODE_ENV=development (it lets webhooks reach this machine)',
+    )
+  }
   return problems
 }
 
@@ -271,6 +283,11 @@ export type Config = {
   marketplaceOcr: boolean
   /** Hosts user-given links may reach at private addresses (tests only; empty in production). */
   fetchAllowPrivateHosts: string[]
+  /**
+   * Hosts webhook targets may name although private: fetchAllowPrivateHosts, plus the loopback
+   * hosts with WEBHOOKS_ALLOW_LOOPBACK (development only).
+   */
+  webhookAllowPrivateHosts: string[]
   accessCodes: string[]
   billingProvider: 'manual' | 'stripe'
   /** Set with BILLING_PROVIDER=stripe. */
@@ -430,6 +447,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     enableTestHooks: e.ENABLE_TEST_HOOKS,
     marketplaceOcr: e.MARKETPLACE_OCR,
     fetchAllowPrivateHosts: e.FETCH_ALLOW_PRIVATE_HOSTS ?? [],
+    webhookAllowPrivateHosts: [
+      ...(e.FETCH_ALLOW_PRIVATE_HOSTS ?? []),
+      ...(e.WEBHOOKS_ALLOW_LOOPBACK ? loopbackHosts : []),
+    ],
     accessCodes: e.ACCESS_CODES ?? [],
     billingProvider: e.BILLING_PROVIDER,
     stripe:

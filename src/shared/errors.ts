@@ -9,6 +9,8 @@ export const errorStatus = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   PAYLOAD_TOO_LARGE: 413,
+  /** A body whose Content-Type the route does not take (e.g. JSON sent without `application/json`). */
+  UNSUPPORTED_MEDIA_TYPE: 415,
   AUTH_INVALID_CREDENTIALS: 401,
   AUTH_WRONG_PASSWORD: 400,
   AUTH_EMAIL_TAKEN: 409,

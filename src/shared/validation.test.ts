@@ -64,6 +64,21 @@ describe('toFieldErrors', () => {
   it('calls a number out of range invalid', () => {
     expect(fieldErrorsOf(z.object({ n: z.number().min(1) }), { n: 0 })).toEqual({ n: 'invalid' })
   })
+
+  it('names each field a strict object does not know, under its own path, as unknown', () => {
+    const strict = z.strictObject({
+      mode: z.string(),
+      details: z.strictObject({ name: z.string() }).optional(),
+    })
+    expect(
+      fieldErrorsOf(strict, {
+        mode: 'image',
+        aspect_ratio: '9:16',
+        size: 2,
+        details: { name: 'a', colour: 'red' },
+      }),
+    ).toEqual({ aspect_ratio: 'unknown', size: 'unknown', 'details.colour': 'unknown' })
+  })
 })
 
 describe('safe text', () => {

@@ -7,6 +7,8 @@ export type FieldReason =
   | 'tooShort'
   | 'tooLong'
   | 'invalid'
+  /** A field the schema does not know (strict objects, e.g. the public API's inputs). */
+  | 'unknown'
   /** A password from the list of the most common ones. */
   | 'tooCommon'
   /** A password that is the account's own email. */
@@ -46,6 +48,11 @@ function reasonOf(issue: z.core.$ZodIssue, input: unknown): FieldReason {
 export function toFieldErrors(error: z.ZodError, input: unknown): Record<string, FieldReason> {
   const fields: Record<string, FieldReason> = {}
   for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      // A strict object names each field it does not know, under its own path.
+      for (const key of issue.keys) fields[[...issue.path, key].join('.')] ??= 'unknown'
+      continue
+    }
     const path = issue.path.length > 0 ? issue.path.join('.') : '_root'
     fields[path] ??= reasonOf(issue, input)
   }

@@ -143,6 +143,8 @@ export async function startWebhookReceiver(
   }
 }
 
+// While developing, `npm run webhooks:listen` (features/webhooks/webhooks-listen.cli.ts) is the
+// documented receiver; this fake adds scripted answers for trying failures.
 // By hand: `npx tsx tests/fakes/webhook-receiver.ts [--port 4700] [--secret whsec_…]`, then add
 // http://127.0.0.1:4700/hooks as an endpoint in Settings → API with the app started with
 // FETCH_ALLOW_PRIVATE_HOSTS=127.0.0.1:4700. Each delivery is printed with its signature check.

@@ -41,6 +41,11 @@ export type OpenApiContract = {
   client: (key?: string) => V1Client
   /** The documented operations ("GET /v1/usage") no call has reached with a 2xx answer. */
   untested: () => string[]
+  /**
+   * Checks one webhook delivery against the document's `webhooks` entry of its event type: its
+   * headers as documented, its JSON body valid against the event's schema (closed, as answers are).
+   */
+  checkWebhook: (delivery: { headers: Record<string, string | string[] | undefined>; body: string }) => void
 }
 
 const pointerSegment = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1')
@@ -151,10 +156,44 @@ export async function openApiContract(server: TestServer): Promise<OpenApiContra
     }
   }
 
+  function checkWebhook(delivery: { headers: Record<string, string | string[] | undefined>; body: string }) {
+    const type = String(delivery.headers['vitrin-event-type'])
+    const webhooks = (document.webhooks ?? {}) as Record<string, Record<string, Json>>
+    const operation = webhooks[type]?.post as
+      | { parameters?: { name: string; in: string; required?: boolean }[] }
+      | undefined
+    if (!operation) throw new Error(`webhook ${type}: not in the document's webhooks`)
+    for (const parameter of operation.parameters ?? []) {
+      if (
+        parameter.in === 'header' &&
+        parameter.required &&
+        !delivery.headers[parameter.name.toLowerCase()]
+      ) {
+        throw new Error(`webhook ${type}: the documented header ${parameter.name} is missing`)
+      }
+    }
+    const pointer = ['webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema']
+      .map(pointerSegment)
+      .map(encodeURIComponent)
+      .join('/')
+    let validate = validators.get(pointer)
+    if (!validate) {
+      validate = ajv.compile({ $ref: `${documentId}#/${pointer}` })
+      validators.set(pointer, validate)
+    }
+    const body = JSON.parse(delivery.body) as unknown
+    if (!validate(body)) {
+      throw new Error(
+        `webhook ${type}: the body does not match the documented schema: ${ajv.errorsText(validate.errors)}\n${delivery.body.slice(0, 2000)}`,
+      )
+    }
+  }
+
   return {
     document,
     calls,
     check,
+    checkWebhook,
     client: (key) => ({
       async request(path, init = {}) {
         const headers = {

@@ -34,6 +34,13 @@ function toAppError(error: Error): AppError {
   if (error instanceof HTTPException) {
     if (error.status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body too large')
     if (error.status === 400) return new AppError('INVALID_JSON', 'Malformed request body')
+    // The route library's media-type check (a JSON route sent a body of another or no type).
+    if (error.status === 415) {
+      return new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Send the body as JSON, with Content-Type: application/json',
+      )
+    }
     if (error.status === 404) return new AppError('NOT_FOUND', 'Not found')
   }
   if (hasDatabaseCode(error, refusedTextCodes)) {

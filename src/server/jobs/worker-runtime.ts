@@ -6,6 +6,7 @@ import { sweepExpiredIdempotencyKeys } from '#server/features/idempotency/idempo
 import { readFalKey } from '#server/features/settings/settings.service.ts'
 import { createProviders, describeProviders } from '#server/providers/index.ts'
 import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
+import { webhookAttemptTimeoutSeconds } from '#shared/contracts/webhooks.ts'
 import { startWebhookDispatcher, type WebhookDispatcherOptions } from './webhook-dispatcher.ts'
 import { startWorker, type Worker } from './worker.ts'
 
@@ -95,12 +96,14 @@ export function webhookDispatcherOptions(deps: AppDeps): WebhookDispatcherOption
   return {
     db: deps.database.db,
     secretBox: deps.webhookBox,
-    fetch: { allowPrivateHosts: deps.config.fetchAllowPrivateHosts, log: deps.logger },
+    // The same guard as every user-given URL; with WEBHOOKS_ALLOW_LOOPBACK (development only) it
+    // lets deliveries reach this machine, for `npm run webhooks:listen`.
+    fetch: { allowPrivateHosts: deps.config.webhookAllowPrivateHosts, log: deps.logger },
     now: deps.now,
     log: deps.logger,
     notifier: deps.notifier,
     userAgent: `Vitrin-Webhooks/1 (+${deps.config.publicUrl})`,
-    timeoutMs: 10_000,
+    timeoutMs: webhookAttemptTimeoutSeconds * 1000,
     retry: { baseMs: 30_000, maxMs: 3_600_000 },
     concurrency: 8,
     leaseMs: 60_000,

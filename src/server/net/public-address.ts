@@ -73,6 +73,12 @@ export function effectivePort(url: URL): number {
 }
 
 /**
+ * This machine's names as allow-list entries (WEBHOOKS_ALLOW_LOOPBACK, development only): the
+ * loopback literals and `localhost`, on any port. Never a private range beyond them.
+ */
+export const loopbackHosts: readonly string[] = ['localhost', '127.0.0.1', '[::1]']
+
+/**
  * Whether an allow-list entry (FETCH_ALLOW_PRIVATE_HOSTS: `host` or `host:port`, lower case,
  * IPv6 in brackets) covers this URL. A bare host covers every port of it.
  */

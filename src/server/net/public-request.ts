@@ -26,7 +26,9 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>
 export type PublicRequestDeps = {
   /**
    * Host names (or host:port) that may resolve to private addresses and use any port: config's
-   * fetchAllowPrivateHosts (FETCH_ALLOW_PRIVATE_HOSTS), empty outside tests and refused in production.
+   * fetchAllowPrivateHosts (FETCH_ALLOW_PRIVATE_HOSTS), empty outside tests and refused in production;
+   * for webhooks also the loopback hosts with WEBHOOKS_ALLOW_LOOPBACK (config's webhookAllowPrivateHosts,
+   * development only).
    */
   allowPrivateHosts: readonly string[]
   /** DNS; the system's by default. Tests give their own to play a name's answers. */

@@ -122,13 +122,19 @@ export const publicGenerationListSchema = z
   .meta({ id: 'GenerationList', description: 'One page of generations, newest first.' })
 export type PublicGenerationList = z.infer<typeof publicGenerationListSchema>
 
-/** GET /v1/generations: the web list's query without its library-only `saved` filter. */
-export const publicListGenerationsQuerySchema = listGenerationsQuerySchema.omit({ saved: true }).extend({
-  cursor: listGenerationsQuerySchema.shape.cursor.meta({
-    description: 'Opaque: the previous page’s `nextCursor`, sent with the same filters.',
-  }),
-  limit: listGenerationsQuerySchema.shape.limit.meta({ description: 'Items per page.' }),
-})
+/**
+ * GET /v1/generations: the web list's query without its library-only `saved` filter, strict (an
+ * unknown parameter is refused and named, as every /v1 input is).
+ */
+export const publicListGenerationsQuerySchema = listGenerationsQuerySchema
+  .omit({ saved: true })
+  .extend({
+    cursor: listGenerationsQuerySchema.shape.cursor.meta({
+      description: 'Opaque: the previous page’s `nextCursor`, sent with the same filters.',
+    }),
+    limit: listGenerationsQuerySchema.shape.limit.meta({ description: 'Items per page.' }),
+  })
+  .strict()
 
 /** GET /v1/generations/{id}/result for SEO copy: the copy itself, as JSON. */
 export const publicSeoCopySchema = z

@@ -23,6 +23,8 @@ export const webhookSecretPrefix = 'whsec_'
 export const maxWebhookEndpoints = 10
 /** A target URL's length limit, in characters. */
 export const webhookUrlMaxLength = 2048
+/** One delivery attempt's deadline: the receiver must answer within it. */
+export const webhookAttemptTimeoutSeconds = 10
 /** How long an event is retried for, from when it happened: then its delivery is `failed`. */
 export const webhookRetryWindowHours = 24
 /** Deliveries listed per endpoint in the log, newest first. */

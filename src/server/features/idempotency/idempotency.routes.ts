@@ -136,14 +136,14 @@ function reused(): AppError {
 
 /**
  * The answer to keep for replays, or null to release the key. Kept: every answer below 500 but
- * 400, 413 and 429, which refuse a request before anything is done (malformed, too large, too
- * many), so the key may be sent again with the request corrected or later (Stripe keeps no
+ * 400, 413, 415 and 429, which refuse a request before anything is done (malformed, too large,
+ * of a type not taken, too many), so the key may be sent again with the request corrected or later (Stripe keeps no
  * result for a request that failed validation either). Server errors (5xx) are not kept: the
  * request may be retried with the same key and runs again. Only JSON (or empty) answers are kept.
  */
 async function keptAnswer(response: Response): Promise<{ status: number; body: unknown } | null> {
   const { status } = response
-  if (status >= 500 || status === 400 || status === 413 || status === 429) return null
+  if (status >= 500 || status === 400 || status === 413 || status === 415 || status === 429) return null
   const text = await response.clone().text()
   if (text === '') return { status, body: null }
   if (!/^application\/json\b/i.test(response.headers.get('content-type') ?? '')) return null

@@ -31,10 +31,9 @@ import type { AppEnv } from '#server/http/context.ts'
 import { validationError } from '#server/http/errors.ts'
 import { receiveSingleFile } from '#server/http/multipart.ts'
 import { currentUser } from '#server/http/session.ts'
-import { invalidJson } from '#server/http/validate.ts'
 import { StorageNotFoundError } from '#server/storage/types.ts'
 import { apiKeyPrefix } from '#shared/contracts/api-keys.ts'
-import { createGenerationRequestSchema } from '#shared/contracts/generations.ts'
+import { createGenerationRequestSchema, generationModes } from '#shared/contracts/generations.ts'
 import {
   publicAssetResponseSchema,
   publicBatchListSchema,
@@ -45,7 +44,17 @@ import {
   publicSeoCopySchema,
   publicUsageSchema,
 } from '#shared/contracts/public-api.ts'
+import { webhookEventSchemas } from '#shared/contracts/webhook-events.ts'
+import {
+  type AnyWebhookEventType,
+  webhookAttemptTimeoutSeconds,
+  webhookHeaders,
+  webhookRetryWindowHours,
+  webhookTestEventType,
+} from '#shared/contracts/webhooks.ts'
 import { AppError, type ErrorCode } from '#shared/errors.ts'
+import { productDetailsSchema } from '#shared/seo.ts'
+import { toFieldErrors } from '#shared/validation.ts'
 import {
   errorResponses,
   idempotencyErrors,
@@ -82,6 +91,8 @@ const idParams = z.object({
   }),
 })
 
+const binaryFile = (description: string) => ({ type: 'string' as const, format: 'binary', description })
+
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   headers: rateLimitHeaders,
@@ -98,6 +109,8 @@ function operation<const R extends Parameters<typeof createRoute>[0]>(
 ): R {
   return {
     ...route,
+    // Every query is strict: a parameter the operation does not know is refused, not ignored.
+    request: { query: noQuery, ...route.request },
     security: [{ bearerAuth: [] }],
     ...(route.method === 'post' ? { parameters: [idempotencyKeyParameter] } : {}),
     responses: {
@@ -107,13 +120,19 @@ function operation<const R extends Parameters<typeof createRoute>[0]>(
   }
 }
 
+/** The query of an operation that takes no parameters: any parameter is refused, named. */
+const noQuery = z.strictObject({})
+
 /**
- * JSON bodies: a body that says it is something else is INVALID_JSON, as on /api (the route
- * library's own check would answer a bare 415 outside the error shape).
+ * JSON bodies: a body that says it is something else is 415 UNSUPPORTED_MEDIA_TYPE. A body with
+ * no Content-Type at all is refused the same way by the route library's own check (mapped to our
+ * error shape in http/errors.ts).
  */
 const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   const type = c.req.header('content-type')
-  if (type && !/^application\/([a-z.-]+\+)?json\s*(;|$)/i.test(type)) throw invalidJson()
+  if (type && !/^application\/([a-z.-]+\+)?json\s*(;|$)/i.test(type)) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON, with Content-Type: application/json')
+  }
   await next()
 }
 
@@ -122,6 +141,7 @@ const uploadRoute = createRoute(
     {
       method: 'post',
       path: '/assets',
+      operationId: 'createAsset',
       tags: ['Assets'],
       summary: 'Upload a product photo',
       description: `A JPEG, PNG or WebP of at most ${uploadMaxBytes / 1024 / 1024} MB and 50 megapixels, as \`multipart/form-data\` with one file. It is checked by its bytes, turned upright by its EXIF orientation and stored without metadata. Use its \`id\` as \`imageAssetId\` of a generation.`,
@@ -133,8 +153,15 @@ const uploadRoute = createRoute(
               schema: {
                 type: 'object',
                 required: ['file'],
-                properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } },
+                properties: {
+                  file: {
+                    type: 'string',
+                    format: 'binary',
+                    description: 'The photo (JPEG, PNG or WebP), with its file name.',
+                  },
+                },
               },
+              encoding: { file: { contentType: 'image/jpeg, image/png, image/webp' } },
             },
           },
         },
@@ -153,19 +180,29 @@ const uploadRoute = createRoute(
   ),
 )
 
-const createGenerationBody = createGenerationRequestSchema.extend({
-  mode: createGenerationRequestSchema.shape.mode.meta({
-    description:
-      '`image` (a product photo in a new scene; with `tool: fashion`, the garment on a model), `video`, or `seo` (Turkish listing copy). Anything else is INVALID_GENERATION_MODE.',
-    examples: ['image'],
-  }),
-})
+/**
+ * POST /v1/generations: the web app's request (createGenerationRequestSchema), strict, so that an
+ * unknown field (`aspect_ratio` for `aspectRatio`, say) is refused and named instead of ignored.
+ * The web app's /api route keeps the shared schema as it is (it strips what it does not know).
+ */
+const createGenerationBody = createGenerationRequestSchema
+  .extend({
+    mode: z.enum(generationModes).meta({
+      description:
+        '`image` (a product photo in a new scene; with `tool: fashion`, the garment on a model), `video`, or `seo` (Turkish listing copy). Anything else is INVALID_GENERATION_MODE.',
+      examples: ['image'],
+    }),
+    details: productDetailsSchema.strict().optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateGenerationRequest' })
 
 const createGenerationRoute = createRoute(
   operation(
     {
       method: 'post',
       path: '/generations',
+      operationId: 'createGeneration',
       tags: ['Generations'],
       summary: 'Start a generation',
       description:
@@ -197,6 +234,7 @@ const listGenerationsRoute = createRoute(
     {
       method: 'get',
       path: '/generations',
+      operationId: 'listGenerations',
       tags: ['Generations'],
       summary: 'List generations',
       description:
@@ -213,6 +251,7 @@ const getGenerationRoute = createRoute(
     {
       method: 'get',
       path: '/generations/{id}',
+      operationId: 'getGeneration',
       tags: ['Generations'],
       summary: 'Get a generation',
       request: { params: idParams },
@@ -227,6 +266,7 @@ const cancelGenerationRoute = createRoute(
     {
       method: 'post',
       path: '/generations/{id}/cancel',
+      operationId: 'cancelGeneration',
       tags: ['Generations'],
       summary: 'Cancel a generation',
       description:
@@ -243,6 +283,7 @@ const resultRoute = createRoute(
     {
       method: 'get',
       path: '/generations/{id}/result',
+      operationId: 'getGenerationResult',
       tags: ['Generations'],
       summary: 'Download the result',
       description:
@@ -259,9 +300,9 @@ const resultRoute = createRoute(
             },
           },
           content: {
-            'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } },
-            'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
-            'video/mp4': { schema: { type: 'string', contentMediaType: 'video/mp4' } },
+            'image/jpeg': { schema: binaryFile('An image result (JPEG).') },
+            'image/png': { schema: binaryFile('An image result (PNG).') },
+            'video/mp4': { schema: binaryFile('A video result (MP4).') },
             'application/json': { schema: publicSeoCopySchema },
           },
         },
@@ -276,6 +317,7 @@ const usageRoute = createRoute(
     {
       method: 'get',
       path: '/usage',
+      operationId: 'getUsage',
       tags: ['Account'],
       summary: 'Usage and quotas',
       description: "The billing period's usage against the plan's quotas, bought credits and storage.",
@@ -290,6 +332,7 @@ const listBatchesRoute = createRoute(
     {
       method: 'get',
       path: '/batches',
+      operationId: 'listBatches',
       tags: ['Catalogue'],
       summary: 'List catalogue batches',
       description:
@@ -305,6 +348,7 @@ const getBatchRoute = createRoute(
     {
       method: 'get',
       path: '/batches/{id}',
+      operationId: 'getBatch',
       tags: ['Catalogue'],
       summary: 'Get a catalogue batch',
       description:
@@ -315,6 +359,46 @@ const getBatchRoute = createRoute(
     ['NOT_FOUND'],
   ),
 )
+
+const webhookDescriptions: Record<AnyWebhookEventType, string> = {
+  'generation.succeeded': 'A generation succeeded.',
+  'generation.failed': 'A generation failed or was canceled.',
+  'batch.completed': 'Every output of a catalogue batch has settled.',
+  'webhook.test': 'The test event of “Send test event” (Settings → API).',
+}
+
+/**
+ * The document's `webhooks`: one POST per event type, as features/webhooks/deliver.ts sends it
+ * to an endpoint added in Settings → API (signed; docs/examples/verify-signature.ts checks it).
+ */
+function registerWebhooks(app: OpenAPIHono<AppEnv>) {
+  for (const [type, schema] of Object.entries(webhookEventSchemas) as [AnyWebhookEventType, z.ZodType][]) {
+    app.openAPIRegistry.registerWebhook({
+      method: 'post',
+      path: type,
+      operationId: `${type.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase())}Webhook`,
+      tags: ['Webhooks'],
+      summary: webhookDescriptions[type],
+      description: `Sent to each enabled endpoint subscribed to \`${type}\`${type === webhookTestEventType ? ' (the one the test was asked for; it cannot be subscribed to)' : ''}: a POST with this JSON body. Verify \`${webhookHeaders.signature}\` against the raw body before parsing it. Answer with any 2xx within ${webhookAttemptTimeoutSeconds} seconds; anything else (a redirect, an error, no answer) is tried again with growing pauses for ${webhookRetryWindowHours} hours.`,
+      request: {
+        headers: z.object({
+          [webhookHeaders.signature]: z.string().meta({
+            description:
+              '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint’s whsec_ secret>`. Refuse a `t` more than five minutes from your clock.',
+          }),
+          [webhookHeaders.eventId]: z
+            .uuid()
+            .meta({ description: 'The event’s `id`: the same on a retry or a resend.' }),
+          [webhookHeaders.eventType]: z.literal(type),
+        }),
+        body: { required: true, content: { 'application/json': { schema } } },
+      },
+      responses: {
+        200: { description: 'Any 2xx: delivered. Only the status is read (at most 4 KB of the body).' },
+      },
+    })
+  }
+}
 
 /** Extension of a stored result's file name, for the SEO copy's download name. */
 function seoFileName(id: string): string {
@@ -335,6 +419,8 @@ export function publicApiRoutes(deps: PublicApiDeps) {
     description: `An API key from Settings → API (Pro plan): \`${apiKeyPrefix}\` and 43 letters and digits, sent as \`Authorization: Bearer ${apiKeyPrefix}…\`. Keep it on your server; it is shown once and can be revoked at any time. Cookies are never accepted here.`,
   })
 
+  registerWebhooks(app)
+
   app.openapi(uploadRoute, async (c) => {
     const userId = currentUser(c).id
     // Limits and the plan are checked before the body is read (as on /api/assets).
@@ -344,13 +430,26 @@ export function publicApiRoutes(deps: PublicApiDeps) {
     return c.json({ asset: toPublicAsset(presentAsset(asset)) }, 201)
   })
 
-  app.openapi(createGenerationRoute, async (c) => {
-    const userId = currentUser(c).id
-    const admission = admitGeneration(deps.generations, userId, c.get('clientIp'))
-    admission.catch(() => undefined)
-    const view = await createGeneration(deps.generations, userId, c.req.valid('json'), admission)
-    return c.json({ generation: toPublicGeneration(view) }, 202)
-  })
+  app.openapi(
+    createGenerationRoute,
+    async (c) => {
+      const userId = currentUser(c).id
+      const admission = admitGeneration(deps.generations, userId, c.get('clientIp'))
+      admission.catch(() => undefined)
+      const view = await createGeneration(deps.generations, userId, c.req.valid('json'), admission)
+      return c.json({ generation: toPublicGeneration(view) }, 202)
+    },
+    (result): undefined => {
+      if (result.success) return
+      const { error, data } = result as { error: z.ZodError; data?: unknown }
+      // As on /api: a mode outside the enum, with nothing else at fault, has its own code.
+      const fields = toFieldErrors(error, data)
+      if (fields.mode === 'invalid' && Object.keys(fields).length === 1) {
+        throw new AppError('INVALID_GENERATION_MODE', 'mode must be image, video or seo')
+      }
+      throw validationError(error, data)
+    },
+  )
 
   app.openapi(listGenerationsRoute, async (c) => {
     const page = await listGenerations(deps.generations, currentUser(c).id, c.req.valid('query'))
@@ -441,6 +540,11 @@ export function openApiDocument(routes: OpenAPIHono<AppEnv>): () => object {
         { name: 'Generations', description: 'Images, fashion images, videos and SEO copy.' },
         { name: 'Catalogue', description: 'Batches started from product lists (read-only).' },
         { name: 'Account', description: 'Usage and quotas.' },
+        {
+          name: 'Webhooks',
+          description:
+            'Events Vitrin sends to your endpoints (Settings → API → Webhooks), each a signed POST.',
+        },
       ],
     })
     document = {

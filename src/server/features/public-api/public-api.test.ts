@@ -143,6 +143,55 @@ describe('the public API (/v1)', () => {
       )
       expect(hasIdempotencyKey).toBe(method === 'post')
     }
+    // Every operation is named, so generated clients name their functions after it.
+    expect(
+      Object.fromEntries(
+        operations.map(({ method, path, operation }) => [
+          `${method.toUpperCase()} ${path}`,
+          operation.operationId,
+        ]),
+      ),
+    ).toEqual({
+      'POST /v1/assets': 'createAsset',
+      'POST /v1/generations': 'createGeneration',
+      'GET /v1/generations': 'listGenerations',
+      'GET /v1/generations/{id}': 'getGeneration',
+      'POST /v1/generations/{id}/cancel': 'cancelGeneration',
+      'GET /v1/generations/{id}/result': 'getGenerationResult',
+      'GET /v1/usage': 'getUsage',
+      'GET /v1/batches': 'listBatches',
+      'GET /v1/batches/{id}': 'getBatch',
+    })
+    // Closed sets are enums; the upload is binary; the result is described per content type.
+    const createBody = document.paths['/v1/generations'].post.requestBody.content['application/json'].schema
+    const createSchema = createBody.$ref
+      ? document.components.schemas[createBody.$ref.split('/').pop()]
+      : createBody
+    expect(createSchema.properties.mode.enum).toEqual(['image', 'video', 'seo'])
+    expect(createSchema.properties.tool.enum).toEqual(['product', 'fashion'])
+    expect(createSchema.additionalProperties).toBe(false)
+    expect(
+      document.paths['/v1/assets'].post.requestBody.content['multipart/form-data'].schema.properties.file,
+    ).toMatchObject({ type: 'string', format: 'binary' })
+    const result = document.paths['/v1/generations/{id}/result'].get.responses['200'].content
+    expect(Object.keys(result).sort()).toEqual(['application/json', 'image/jpeg', 'image/png', 'video/mp4'])
+    expect(result['image/png'].schema).toMatchObject({ type: 'string', format: 'binary' })
+    expect(
+      document.paths['/v1/generations'].post.responses['415'].content['application/json'].schema.properties
+        .error.properties.code.enum,
+    ).toEqual(['UNSUPPORTED_MEDIA_TYPE'])
+    // The events webhooks send, each with its payload's schema.
+    expect(Object.keys(document.webhooks).sort()).toEqual([
+      'batch.completed',
+      'generation.failed',
+      'generation.succeeded',
+      'webhook.test',
+    ])
+    expect(
+      document.webhooks['generation.succeeded'].post.requestBody.content['application/json'].schema,
+    ).toEqual({
+      $ref: '#/components/schemas/GenerationSucceededEvent',
+    })
     // The shapes are named components, and nothing in them links to the cookie-only /api routes.
     expect(Object.keys(document.components.schemas)).toEqual(
       expect.arrayContaining([
@@ -342,8 +391,8 @@ describe('the public API (/v1)', () => {
         body: 'mode=image',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       }),
-      400,
-      'INVALID_JSON',
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
     )
     await expectError(
       await api.request('/v1/generations', {
@@ -371,6 +420,100 @@ describe('the public API (/v1)', () => {
     const { api: starterApi, web } = await proIntegration()
     await web.request('/api/billing/subscription', { json: { planId: 'starter' } })
     await expectError(await starterApi.request('/v1/generations'), 403, 'API_PLAN_REQUIRED')
+  })
+
+  it('answers a JSON body sent without a JSON Content-Type with 415 UNSUPPORTED_MEDIA_TYPE, never a 500', async () => {
+    const { api } = await proIntegration()
+    const imageAssetId = await uploadedPhoto(api)
+    const body = JSON.stringify({ mode: 'image', imageAssetId })
+    // fetch gives a string body text/plain; a Blob without a type sends no Content-Type at all.
+    const types: Record<string, string>[] = [
+      {},
+      { 'content-type': 'text/plain' },
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    ]
+    for (const headers of types) {
+      const response = await api.request('/v1/generations', {
+        method: 'POST',
+        body: new Blob([body]),
+        headers,
+      })
+      await expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE')
+    }
+    // With the type it is taken.
+    const typed = await api.request('/v1/generations', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    })
+    expect(typed.status).toBe(202)
+  })
+
+  it('refuses unknown body fields and query parameters with 400, naming them', async () => {
+    const { api } = await proIntegration()
+    const imageAssetId = await uploadedPhoto(api)
+    const unknownField = await api.request('/v1/generations', {
+      json: { mode: 'image', imageAssetId, aspect_ratio: '9:16', details: { name: 'Kupa', colour: 'red' } },
+    })
+    const body = (await unknownField.clone().json()) as ErrorBody
+    expect(body.error.details?.fields).toEqual({ aspect_ratio: 'unknown', 'details.colour': 'unknown' })
+    expect(body.error.message).toContain('aspect_ratio')
+    await expectError(unknownField, 400, 'VALIDATION_FAILED')
+    // Nothing was started.
+    expect(((await (await api.request('/v1/generations')).json()) as PublicGenerationList).items).toEqual([])
+
+    const unknownQuery = await api.request('/v1/generations?limit=5&sort=asc')
+    expect(((await unknownQuery.clone().json()) as ErrorBody).error.details?.fields).toEqual({
+      sort: 'unknown',
+    })
+    await expectError(unknownQuery, 400, 'VALIDATION_FAILED')
+    // The web list's library-only filter is not part of /v1.
+    await expectError(await api.request('/v1/generations?saved=1'), 400, 'VALIDATION_FAILED')
+    for (const path of [
+      '/v1/usage?verbose=1',
+      '/v1/batches?page=2',
+      `/v1/generations/${imageAssetId}?expand=result`,
+    ]) {
+      const response = await api.request(path)
+      expect(((await response.clone().json()) as ErrorBody).error.details?.fields).toEqual({
+        [path.split('?')[1]?.split('=')[0] ?? '']: 'unknown',
+      })
+      await expectError(response, 400, 'VALIDATION_FAILED')
+    }
+    // The documented name of the field is taken.
+    expect(
+      (await api.request('/v1/generations', { json: { mode: 'image', imageAssetId, aspectRatio: '9:16' } }))
+        .status,
+    ).toBe(202)
+  })
+
+  it('refuses a malformed Idempotency-Key on every POST with a documented 400', async () => {
+    const { api } = await proIntegration()
+    const imageAssetId = await uploadedPhoto(api)
+    const id = '7f1c0b7e-9d0a-4c55-9f0e-2b1f3c4d5e6f'
+    const bad = { 'idempotency-key': 'k'.repeat(256) }
+    const photo = new FormData()
+    photo.append('file', new Blob([new Uint8Array(await makeJpeg(40, 30))], { type: 'image/jpeg' }), 'a.jpg')
+    for (const [path, init] of [
+      ['/v1/assets', { method: 'POST', body: photo, headers: bad }],
+      ['/v1/generations', { json: { mode: 'image', imageAssetId }, headers: bad }],
+      [`/v1/generations/${id}/cancel`, { method: 'POST', headers: bad }],
+      [`/v1/generations/${id}/cancel`, { method: 'POST', headers: { 'idempotency-key': '' } }],
+    ] as const) {
+      const response = await api.request(path, init)
+      await expectError(response, 400, 'VALIDATION_FAILED')
+    }
+    // The documented parameter is exactly what the server takes.
+    // biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON
+    const parameter = (contract.document as any).paths['/v1/generations'].post.parameters.find(
+      (p: { name: string }) => p.name === 'Idempotency-Key',
+    )
+    expect(parameter.schema).toEqual({
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x20-\\x7e]+$',
+    })
   })
 
   it('shows catalogue batches read-only, with /v1 result links', async () => {

@@ -54,7 +54,10 @@ export type WebhooksDeps = {
   secretBox: SecretBox
   /** Wakes webhook dispatchers when a resend or test event is queued. */
   notifier: Pick<Notifier, 'webhooksDue'>
-  /** FETCH_ALLOW_PRIVATE_HOSTS (tests only): hosts a target URL may name although private. */
+  /**
+   * Hosts a target URL may name although private: FETCH_ALLOW_PRIVATE_HOSTS (tests only), and
+   * localhost, 127.0.0.1 and [::1] with WEBHOOKS_ALLOW_LOOPBACK (development only).
+   */
   allowPrivateHosts: readonly string[]
   /** Counts test events and resends per account (the database limiter every server shares). */
   rateLimiter: RateLimiter

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { signatureToleranceSeconds, verifyVitrinSignature } from '#docs/examples/verify-signature.ts'
 import {
   catalogueBatches,
@@ -28,6 +28,7 @@ import {
   userIdOf,
   waitForStatus,
 } from '#tests/support/generation-client.ts'
+import { type OpenApiContract, openApiContract } from '#tests/support/openapi-contract.ts'
 import { testEngine } from '#tests/support/test-database.ts'
 import {
   resetDatabase,
@@ -87,6 +88,7 @@ describe(`webhooks (${testEngine})`, () => {
   let server: TestServer
   let receiver: WebhookReceiver
   let scripted: ReturnType<typeof createScriptedProviders>
+  let contract: OpenApiContract
   beforeAll(async () => {
     receiver = await startWebhookReceiver()
     scripted = createScriptedProviders()
@@ -94,10 +96,15 @@ describe(`webhooks (${testEngine})`, () => {
       { FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1' },
       { providers: scripted.providers },
     )
+    contract = await openApiContract(server)
   })
   beforeEach(async () => {
     await resetDatabase(server.database)
     receiver.reset()
+  })
+  // Every delivery a test made is what the OpenAPI document's `webhooks` section says it is.
+  afterEach(() => {
+    for (const delivery of receiver.received) contract.checkWebhook(delivery)
   })
   afterAll(async () => {
     await server.close()

@@ -79,6 +79,7 @@ describe('locale files', () => {
       tooShort: true,
       tooLong: true,
       invalid: true,
+      unknown: true,
       tooCommon: true,
       sameAsEmail: true,
     } satisfies Record<FieldReason, true>
