@@ -23,7 +23,9 @@ import {
 import { isLocale, type Locale } from '#shared/i18n/locales.ts'
 import { openBatchEvents } from './batch-events.ts'
 import {
+  admitCatalogueStep,
   type CatalogueDeps,
+  type CatalogueRateLimits,
   cancelCatalogueBatch,
   checkPhotos,
   deleteDraft,
@@ -40,13 +42,14 @@ import {
   writeBatchExport,
 } from './catalogue.service.ts'
 
-export type CatalogueRouteDeps = CatalogueDeps & {
-  /** A private folder for uploads on their way in (a photo ZIP is read from disk, not memory). */
-  tempDir: string
-  notifier: Notifier
-  /** Caps each user's open event streams; app.ts passes the one sign-outs signal. */
-  streams: EventStreams
-}
+export type CatalogueRouteDeps = CatalogueDeps &
+  CatalogueRateLimits & {
+    /** A private folder for uploads on their way in (a photo ZIP is read from disk, not memory). */
+    tempDir: string
+    notifier: Notifier
+    /** Caps each user's open event streams; app.ts passes the one sign-outs signal. */
+    streams: EventStreams
+  }
 
 /**
  * The language of the listing's own column headers. The ZIP is fetched by a plain link, which
@@ -63,6 +66,8 @@ export function catalogueRoutes(deps: CatalogueRouteDeps) {
     new Hono<AppEnv>()
       .use(requireUser)
       .post('/imports', async (c) => {
+        // Counted before the body is read: reading a list costs a worker thread up to its budget.
+        await admitCatalogueStep(deps, currentUser(c).id, 'imports')
         const file = await receiveSingleFile(c.req.raw, catalogueLimits.maxListFileBytes)
         const view = await importList(deps, currentUser(c).id, { name: file.name, bytes: file.bytes })
         return c.json<CatalogueImportView>(view, 201)
@@ -80,6 +85,7 @@ export function catalogueRoutes(deps: CatalogueRouteDeps) {
         ),
       )
       .post('/batches/:id/photos', async (c) => {
+        await admitCatalogueStep(deps, currentUser(c).id, 'photoChecks')
         const path = join(deps.tempDir, `photos-${randomUUID()}.zip`)
         const zip = await receiveFileToDisk(c.req.raw, catalogueLimits.photoZip.maxFileBytes, path)
         return c.json<CatalogueImportView>(
