@@ -12,6 +12,7 @@ import type { ProductList, ReadProductListOptions } from './read-product-list.ts
  * and the read fails with CATALOGUE_FILE_TOO_COMPLEX, as a list with too many lines does.
  */
 export interface ListReader {
+  /** Reads a list on a thread; `bytes` may be handed over to it (left empty here), so read them first. */
   read(bytes: Buffer, fileName: string, options?: ReadProductListOptions): Promise<ProductList>
   /** Ends the threads; a later read starts them again. */
   close(): Promise<void>
@@ -124,8 +125,10 @@ export function createListReader(options: ListReaderOptions = {}): ListReader {
 
   return {
     read(bytes, fileName, readOptions = {}) {
-      // A copy the thread can own (moved, not cloned): the caller's buffer stays theirs.
-      const copy = new Uint8Array(bytes)
+      // The thread gets the bytes moved, not cloned. A buffer that is a whole memory block of its
+      // own (as a received upload is) is handed over and left empty here; another is copied first.
+      const isWhole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+      const copy = isWhole ? new Uint8Array(bytes.buffer, 0, bytes.byteLength) : new Uint8Array(bytes)
       return new Promise<ProductList>((resolve, reject) => {
         waiting.push({ request: { bytes: copy, fileName, options: readOptions }, resolve, reject })
         next()
