@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Config } from '#server/config.ts'
@@ -425,7 +424,13 @@ export async function checkPhotos(
         }
         return storeOnce(`entry:${photo.entry.path}`, async () => {
           const bytes = await (photoZip as PhotoZip).readPhoto(photo.entry)
-          const digest = createHash('sha256').update(bytes).digest('hex')
+          // Web Crypto hashes on libuv's thread pool: a 10 MB photo never holds the event loop.
+          const digest = Buffer.from(
+            await crypto.subtle.digest(
+              'SHA-256',
+              new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength),
+            ),
+          ).toString('hex')
           return storeOnce(`sha256:${digest}`, () =>
             storeUpload(
               deps,
