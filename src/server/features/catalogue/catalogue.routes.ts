@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PassThrough, Readable } from 'node:stream'
 import { Hono } from 'hono'
@@ -7,7 +8,7 @@ import type { Notifier } from '#server/events/notifier.ts'
 import { attachmentHeader } from '#server/http/attachment.ts'
 import type { AppEnv } from '#server/http/context.ts'
 import type { EventStreams } from '#server/http/event-streams.ts'
-import { receiveFileToDisk, receiveSingleFile } from '#server/http/multipart.ts'
+import { receiveFileToDisk } from '#server/http/multipart.ts'
 import { requestContext } from '#server/http/request-context.ts'
 import { currentUser, requireUser } from '#server/http/session.ts'
 import { validate } from '#server/http/validate.ts'
@@ -20,6 +21,7 @@ import {
   startBatchRequestSchema,
   updateMappingRequestSchema,
 } from '#shared/contracts/catalogue.ts'
+import { AppError } from '#shared/errors.ts'
 import { isLocale, type Locale } from '#shared/i18n/locales.ts'
 import { openBatchEvents } from './batch-events.ts'
 import {
@@ -68,9 +70,18 @@ export function catalogueRoutes(deps: CatalogueRouteDeps) {
       .post('/imports', async (c) => {
         // Counted before the body is read: reading a list costs a worker thread up to its budget.
         await admitCatalogueStep(deps, currentUser(c).id, 'imports')
-        const file = await receiveSingleFile(c.req.raw, catalogueLimits.maxListFileBytes)
-        const view = await importList(deps, currentUser(c).id, { name: file.name, bytes: file.bytes })
-        return c.json<CatalogueImportView>(view, 201)
+        // Received to disk and read there by the list reader's thread: a 10 MB list never sits
+        // whole in this thread's memory (its buffers, their copy and the collection they cost
+        // held every request here for up to 150 ms).
+        const path = join(deps.tempDir, `list-${randomUUID()}`)
+        try {
+          const file = await receiveFileToDisk(c.req.raw, catalogueLimits.maxListFileBytes, path)
+          if (!file) throw new AppError('FILE_MISSING', 'No file in the upload')
+          const view = await importList(deps, currentUser(c).id, { name: file.name, path })
+          return c.json<CatalogueImportView>(view, 201)
+        } finally {
+          await rm(path, { force: true })
+        }
       })
       .get('/mapping', async (c) =>
         c.json<SavedMappingResponse>(await getSavedMapping(deps, currentUser(c).id)),

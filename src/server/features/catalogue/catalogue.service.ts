@@ -243,11 +243,12 @@ async function rememberMapping(db: Db, userId: string, headers: string[], mappin
 export async function importList(
   deps: CatalogueDeps,
   userId: string,
-  file: { name: string; bytes: Buffer },
+  /** The list's bytes, or the file it was received into (read on the list reader's thread). */
+  file: { name: string; bytes: Buffer } | { name: string; path: string },
 ): Promise<CatalogueImportView> {
   await requirePlan(deps.db, userId, deps.now())
   const reader = deps.listReader ?? sharedListReader()
-  const list = await reader.read(file.bytes, file.name, {
+  const list = await reader.read('path' in file ? { path: file.path } : file.bytes, file.name, {
     savedMapping: await savedMappingOf(deps.db, userId),
   })
   const mapping = list.suggestedMapping

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parentPort } from 'node:worker_threads'
@@ -11,7 +11,8 @@ import { type ProductList, readProductList } from './read-product-list.ts'
 
 export type ReadRequest = {
   id: number
-  bytes: Uint8Array
+  /** The list's bytes, or the file they were received into (read here, off the event loop). */
+  bytes: Uint8Array | { path: string }
   fileName: string
   options: Parameters<typeof readProductList>[2]
 }
@@ -37,7 +38,11 @@ port.on('message', async (request: ReadRequest) => {
   process.env.TMPDIR = folder
   let reply: ReadReply
   try {
-    const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength)
+    const source = request.bytes
+    const bytes =
+      'path' in source
+        ? await readFile(source.path)
+        : Buffer.from(source.buffer, source.byteOffset, source.byteLength)
     const list = await readProductList(bytes, request.fileName, request.options)
     reply = { id: request.id, ok: true, list }
   } catch (error) {

@@ -12,8 +12,16 @@ import type { ProductList, ReadProductListOptions } from './read-product-list.ts
  * and the read fails with CATALOGUE_FILE_TOO_COMPLEX, as a list with too many lines does.
  */
 export interface ListReader {
-  /** Reads a list on a thread; `bytes` may be handed over to it (left empty here), so read them first. */
-  read(bytes: Buffer, fileName: string, options?: ReadProductListOptions): Promise<ProductList>
+  /**
+   * Reads a list on a thread: its bytes (which may be handed over to it, left empty here, so read
+   * them first), or the file at `path`, which the thread reads itself (an upload received to disk
+   * never passes through this thread's memory whole).
+   */
+  read(
+    source: Buffer | { path: string },
+    fileName: string,
+    options?: ReadProductListOptions,
+  ): Promise<ProductList>
   /** Ends the threads; a later read starts them again. */
   close(): Promise<void>
 }
@@ -105,9 +113,11 @@ export function createListReader(options: ListReaderOptions = {}): ListReader {
       slot.job = { ...job, id, timer: null }
       if (slot.isReady) slot.job.timer = startTimer(slot, id)
       slot.thread.ref()
-      slot.thread.postMessage({ ...job.request, id } satisfies ReadRequest, [
-        job.request.bytes.buffer as ArrayBuffer,
-      ])
+      const { bytes } = job.request
+      slot.thread.postMessage(
+        { ...job.request, id } satisfies ReadRequest,
+        'path' in bytes ? [] : [bytes.buffer as ArrayBuffer],
+      )
     }
   }
 
@@ -124,7 +134,18 @@ export function createListReader(options: ListReaderOptions = {}): ListReader {
     }, timeoutMs)
 
   return {
-    read(bytes, fileName, readOptions = {}) {
+    read(source, fileName, readOptions = {}) {
+      if (!Buffer.isBuffer(source)) {
+        return new Promise<ProductList>((resolve, reject) => {
+          waiting.push({
+            request: { bytes: { path: source.path }, fileName, options: readOptions },
+            resolve,
+            reject,
+          })
+          next()
+        })
+      }
+      const bytes = source
       // The thread gets the bytes moved, not cloned. A buffer that is a whole memory block of its
       // own (as a received upload is) is handed over and left empty here; another is copied first.
       const isWhole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
