@@ -11,6 +11,7 @@ const suites = [
   ['tsx', ['bench/catalogue-export.ts']],
   ['tsx', ['bench/catalogue-workers.ts']],
   ['tsx', ['bench/catalogue-import.ts']],
+  ['tsx', ['bench/catalogue-hostile.ts']],
   ['tsx', ['bench/marketplace-export.ts']],
   ['tsx', ['bench/marketplace-check.ts']],
   ['tsx', ['bench/webhooks.ts']],

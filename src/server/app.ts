@@ -276,6 +276,9 @@ export function createApp(deps: AppDeps) {
       notifier: deps.notifier,
       streams: eventStreams,
       marketplaces,
+      rateLimiter: deps.rateLimiter,
+      limits: config.limits,
+      photoStepSeconds: config.limits.cataloguePhotoStepSeconds,
     }),
   )
   // A result's marketplace check and export, beside the generations routes; measuring runs the

@@ -153,6 +153,12 @@ const envSchema = z.object({
   WEBHOOK_SENDS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
   /** Uploads one client address may make per minute, across accounts. */
   UPLOADS_PER_MINUTE_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** Catalogue product lists one account may import per hour (each is read on a worker thread). */
+  CATALOGUE_IMPORTS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** Photo checks (a photo ZIP or the list's image links) one account may run per hour. */
+  CATALOGUE_PHOTO_CHECKS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** The whole photo step of one import (every image link fetched) ends after this many seconds. */
+  CATALOGUE_PHOTO_STEP_SECONDS: z.coerce.number().int().min(1).max(3_600).default(90),
   /** Public API (/v1): GET and HEAD requests one API key may make per minute. */
   API_READS_PER_MINUTE: z.coerce
     .number()
@@ -318,6 +324,10 @@ export type Config = {
     uploadRetentionHours: number
     /** Webhook test events and resends per account per minute (WEBHOOK_SENDS_PER_MINUTE). */
     webhookSendsPerMinute: number
+    catalogueImportsPerHour: number
+    cataloguePhotoChecksPerHour: number
+    /** Seconds the photo step of one import may take in all; rows not reached get `imageTimedOut`. */
+    cataloguePhotoStepSeconds: number
     /** Public API requests per API key per minute: reads (GET, HEAD) and writes (the rest). */
     apiReadsPerMinute: number
     apiWritesPerMinute: number
@@ -478,6 +488,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       trialsPerDayPerClient: e.TRIALS_PER_DAY_PER_CLIENT,
       uploadRetentionHours: e.UPLOAD_RETENTION_HOURS,
       webhookSendsPerMinute: e.WEBHOOK_SENDS_PER_MINUTE,
+      catalogueImportsPerHour: e.CATALOGUE_IMPORTS_PER_HOUR,
+      cataloguePhotoChecksPerHour: e.CATALOGUE_PHOTO_CHECKS_PER_HOUR,
+      cataloguePhotoStepSeconds: e.CATALOGUE_PHOTO_STEP_SECONDS,
       apiReadsPerMinute: e.API_READS_PER_MINUTE,
       apiWritesPerMinute: e.API_WRITES_PER_MINUTE,
     },

@@ -96,6 +96,11 @@ export const errorStatus = {
   CATALOGUE_FILE_UNREADABLE: 400,
   /** The workbook would unpack to far more than a list can be (a zip bomb); refused unread. */
   CATALOGUE_FILE_UNSAFE: 400,
+  /**
+   * The list has more lines than a list of products can (limits.ts maxListLines), or reading it
+   * ran past its time or memory budget (catalogue/import/list-reader.ts).
+   */
+  CATALOGUE_FILE_TOO_COMPLEX: 422,
   /** More product rows than one batch takes. */
   CATALOGUE_TOO_MANY_ROWS: 400,
   /** Only a header, or nothing at all, under it. */

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import ExcelJS from 'exceljs'
 import iconv from 'iconv-lite'
 import ZipStream from 'zip-stream'
@@ -275,4 +276,64 @@ export function noiseFile(): Buffer {
   const bytes = photoBytes(4000, 11)
   bytes[0] = 0x41
   return bytes
+}
+
+/**
+ * A real workbook with one large sheet: a header and `rows` products of three cells each, as
+ * inline strings (no shared strings to wait for, so a streaming reader reads the sheet as it
+ * unpacks). About 175 bytes a row: 500,000 rows make a 90 MB sheet in a ZIP of about 10 MB.
+ */
+export async function largeSheetXlsx(rows: number): Promise<Buffer> {
+  // The sheet is produced in slices as the ZIP takes it: a 90 MB string at once leaves this
+  // process a long garbage collection to do later, in the middle of whatever is being timed.
+  function* sheetXml(): Generator<Buffer> {
+    yield Buffer.from(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
+        '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>SKU</t></is></c><c r="B1" t="inlineStr"><is><t>Ürün Adı</t></is></c><c r="C1" t="inlineStr"><is><t>Görsel</t></is></c></row>',
+    )
+    for (let from = 2; from <= rows + 1; from += 2_000) {
+      let slice = ''
+      for (let index = from; index < Math.min(from + 2_000, rows + 2); index += 1) {
+        slice += `<row r="${index}"><c r="A${index}" t="inlineStr"><is><t>SKU-${index}</t></is></c><c r="B${index}" t="inlineStr"><is><t>Ürün ${index}</t></is></c><c r="C${index}" t="inlineStr"><is><t>SKU-${index}.jpg</t></is></c></row>`
+      }
+      yield Buffer.from(slice)
+    }
+    yield Buffer.from('</sheetData></worksheet>')
+  }
+  const rel = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships'
+  const archive = new ZipStream({ zlib: { level: 1 } })
+  const chunks: Buffer[] = []
+  archive.on('data', (chunk: Buffer) => chunks.push(chunk))
+  const ended = new Promise<void>((resolve, reject) => {
+    archive.on('end', () => resolve())
+    archive.on('error', reject)
+  })
+  const entries: [string, Buffer | string | Readable][] = [
+    [
+      '[Content_Types].xml',
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+    ],
+    [
+      'xl/workbook.xml',
+      `<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${rel}"><sheets><sheet name="Ürünler" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ],
+    [
+      'xl/_rels/workbook.xml.rels',
+      `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${rel}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+    ],
+    [
+      'xl/sharedStrings.xml',
+      '<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>',
+    ],
+    ['xl/worksheets/sheet1.xml', Readable.from(sheetXml())],
+  ]
+  for (const [name, data] of entries) {
+    await new Promise<void>((resolve, reject) => {
+      archive.entry(data, { name }, (error) => (error ? reject(error) : resolve()))
+    })
+  }
+  archive.finish()
+  await ended
+  return Buffer.concat(chunks)
 }

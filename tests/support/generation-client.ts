@@ -13,7 +13,7 @@ export async function userIdOf(client: TestClient): Promise<string> {
 
 /** A signed-up user with a plan, in its own cookie jar. */
 export async function signedInClient(
-  server: TestServer,
+  server: Pick<TestServer, 'api'>,
   planId: PlanId | null = 'growth',
 ): Promise<TestClient> {
   const client = createTestClient(server, { clientIp: nextClientIp() })

@@ -153,20 +153,7 @@ export async function startTestServer(
     dataDir,
     startWorker: launchWorker,
     worker,
-    api: (path, init = {}) => {
-      const { json, headers, ...rest } = init
-      return fetch(url + path, {
-        ...rest,
-        ...(json === undefined
-          ? {}
-          : {
-              method: rest.method ?? 'POST',
-              body: JSON.stringify(json),
-              headers: { 'content-type': 'application/json', ...headers },
-            }),
-        ...(json === undefined && headers ? { headers } : {}),
-      })
-    },
+    api: apiOf(url),
     close: async () => {
       await worker?.stop()
       if ('closeAllConnections' in server) server.closeAllConnections()
@@ -205,13 +192,31 @@ export async function resetDatabase(database: Database): Promise<void> {
 }
 
 /** A client with its own cookie jar, like one browser, against a test server. */
+/** fetch against the server at `url`, with `json` sent as a JSON body (POST unless told). */
+export function apiOf(url: string): TestServer['api'] {
+  return (path, init = {}) => {
+    const { json, headers, ...rest } = init
+    return fetch(url + path, {
+      ...rest,
+      ...(json === undefined
+        ? {}
+        : {
+            method: rest.method ?? 'POST',
+            body: JSON.stringify(json),
+            headers: { 'content-type': 'application/json', ...headers },
+          }),
+      ...(json === undefined && headers ? { headers } : {}),
+    })
+  }
+}
+
 export type TestClient = {
   request: (path: string, init?: RequestInit & { json?: unknown }) => Promise<Response>
   cookies: Map<string, string>
 }
 
 export function createTestClient(
-  server: TestServer,
+  server: Pick<TestServer, 'api'>,
   defaults: { clientIp?: string; headers?: Record<string, string> } = {},
 ): TestClient {
   const cookies = new Map<string, string>()

@@ -19,6 +19,8 @@ describe('catalogue limits', () => {
   // The error messages name the limits in words; this keeps the words and the numbers together.
   it.each([
     ['CATALOGUE_TOO_MANY_ROWS', catalogueLimits.maxProductRows],
+    ['CATALOGUE_FILE_TOO_COMPLEX', catalogueLimits.maxListLines],
+    ['CATALOGUE_FILE_TOO_COMPLEX', catalogueLimits.maxProductRows],
     ['CATALOGUE_ZIP_TOO_MANY_ENTRIES', catalogueLimits.photoZip.maxEntries],
   ] as const)('%s names %d in both languages', (code, limit) => {
     expect(enMessages.errors[code]).toContain(formatNumber('en', limit))

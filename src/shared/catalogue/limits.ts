@@ -17,6 +17,7 @@ export type CatalogueLimits = {
   readonly maxProductRows: number
   readonly maxListFileBytes: number
   readonly maxFieldChars: number
+  readonly maxListLines: number
   readonly maxImagesPerRow: number
   readonly maxHeaderSearchRows: number
   readonly maxImageUrlChars: number
@@ -30,6 +31,11 @@ export const catalogueLimits: CatalogueLimits = {
   maxProductRows: 1_000,
   /** Bytes of the list file (CSV or XLSX); a 1,000-row list is far below it (CATALOGUE_FILE_TOO_LARGE). */
   maxListFileBytes: 10 * MB,
+  /**
+   * Physical lines of a CSV, counted before it is parsed (CATALOGUE_FILE_TOO_COMPLEX): 1,000
+   * products whose descriptions run to many lines fit; 10 MB of empty lines does not.
+   */
+  maxListLines: 20_000,
   /** Characters in one cell; a longer cell makes its row bad (`fieldTooLong`), not the file. */
   maxFieldChars: 5_000,
   /** Photos per product: what the marketplaces take (Trendyol's and Hepsiburada's templates have 8). */

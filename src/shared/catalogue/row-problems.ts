@@ -28,6 +28,8 @@ export const rowProblemCodes = [
   'imageUrlInvalid',
   /** The image address could not be fetched (set by the remote fetch, after validation). */
   'imageUnreachable',
+  /** The photo step's deadline passed before the image address was fetched (or while it was). */
+  'imageTimedOut',
   /** The fetched or unpacked file is not an image we can use (set once its bytes are checked). */
   'imageNotAnImage',
   /** A cell is longer than the field limit; the cell is cut in the preview. */

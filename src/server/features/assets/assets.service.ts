@@ -171,8 +171,9 @@ export async function storeRemoteUpload(
   userId: string,
   url: string,
   subscription: SubscriptionRow,
+  options: { signal?: AbortSignal } = {},
 ): Promise<AssetRow> {
-  const image = await fetchRemoteImage(deps.fetch, url)
+  const image = await fetchRemoteImage(deps.fetch, url, { signal: options.signal })
   const last = new URL(url).pathname.split('/').pop() || 'photo'
   let name = last
   try {
@@ -274,11 +275,13 @@ export async function deleteUnusedUploads(
       and(
         eq(assets.userId, userId),
         eq(assets.kind, 'upload'),
-        inArray(assets.id, ids),
+        inArray(assets.id, [...new Set(ids)]),
         sql`not exists (
           select 1 from ${generations}
           where ${generations.inputAssetId} = ${assets.id} or ${generations.referenceAssetId} = ${assets.id}
         )`,
+        // A catalogue photo is stored once for every row that names the same file.
+        sql`not exists (select 1 from ${catalogueRows} where ${catalogueRows.inputAssetId} = ${assets.id})`,
       ),
     )
     .returning({ storageKey: assets.storageKey })

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PassThrough, Readable } from 'node:stream'
 import { Hono } from 'hono'
@@ -7,7 +8,7 @@ import type { Notifier } from '#server/events/notifier.ts'
 import { attachmentHeader } from '#server/http/attachment.ts'
 import type { AppEnv } from '#server/http/context.ts'
 import type { EventStreams } from '#server/http/event-streams.ts'
-import { receiveFileToDisk, receiveSingleFile } from '#server/http/multipart.ts'
+import { receiveFileToDisk } from '#server/http/multipart.ts'
 import { requestContext } from '#server/http/request-context.ts'
 import { currentUser, requireUser } from '#server/http/session.ts'
 import { validate } from '#server/http/validate.ts'
@@ -20,10 +21,13 @@ import {
   startBatchRequestSchema,
   updateMappingRequestSchema,
 } from '#shared/contracts/catalogue.ts'
+import { AppError } from '#shared/errors.ts'
 import { isLocale, type Locale } from '#shared/i18n/locales.ts'
 import { openBatchEvents } from './batch-events.ts'
 import {
+  admitCatalogueStep,
   type CatalogueDeps,
+  type CatalogueRateLimits,
   cancelCatalogueBatch,
   checkPhotos,
   deleteDraft,
@@ -40,13 +44,14 @@ import {
   writeBatchExport,
 } from './catalogue.service.ts'
 
-export type CatalogueRouteDeps = CatalogueDeps & {
-  /** A private folder for uploads on their way in (a photo ZIP is read from disk, not memory). */
-  tempDir: string
-  notifier: Notifier
-  /** Caps each user's open event streams; app.ts passes the one sign-outs signal. */
-  streams: EventStreams
-}
+export type CatalogueRouteDeps = CatalogueDeps &
+  CatalogueRateLimits & {
+    /** A private folder for uploads on their way in (a photo ZIP is read from disk, not memory). */
+    tempDir: string
+    notifier: Notifier
+    /** Caps each user's open event streams; app.ts passes the one sign-outs signal. */
+    streams: EventStreams
+  }
 
 /**
  * The language of the listing's own column headers. The ZIP is fetched by a plain link, which
@@ -63,9 +68,20 @@ export function catalogueRoutes(deps: CatalogueRouteDeps) {
     new Hono<AppEnv>()
       .use(requireUser)
       .post('/imports', async (c) => {
-        const file = await receiveSingleFile(c.req.raw, catalogueLimits.maxListFileBytes)
-        const view = await importList(deps, currentUser(c).id, { name: file.name, bytes: file.bytes })
-        return c.json<CatalogueImportView>(view, 201)
+        // Counted before the body is read: reading a list costs a worker thread up to its budget.
+        await admitCatalogueStep(deps, currentUser(c).id, 'imports')
+        // Received to disk and read there by the list reader's thread: a 10 MB list never sits
+        // whole in this thread's memory (its buffers, their copy and the collection they cost
+        // held every request here for up to 150 ms).
+        const path = join(deps.tempDir, `list-${randomUUID()}`)
+        try {
+          const file = await receiveFileToDisk(c.req.raw, catalogueLimits.maxListFileBytes, path)
+          if (!file) throw new AppError('FILE_MISSING', 'No file in the upload')
+          const view = await importList(deps, currentUser(c).id, { name: file.name, path })
+          return c.json<CatalogueImportView>(view, 201)
+        } finally {
+          await rm(path, { force: true })
+        }
       })
       .get('/mapping', async (c) =>
         c.json<SavedMappingResponse>(await getSavedMapping(deps, currentUser(c).id)),
@@ -80,6 +96,7 @@ export function catalogueRoutes(deps: CatalogueRouteDeps) {
         ),
       )
       .post('/batches/:id/photos', async (c) => {
+        await admitCatalogueStep(deps, currentUser(c).id, 'photoChecks')
         const path = join(deps.tempDir, `photos-${randomUUID()}.zip`)
         const zip = await receiveFileToDisk(c.req.raw, catalogueLimits.photoZip.maxFileBytes, path)
         return c.json<CatalogueImportView>(

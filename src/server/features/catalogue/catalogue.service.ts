@@ -1,6 +1,8 @@
 import { rm } from 'node:fs/promises'
 import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import type { Config } from '#server/config.ts'
 import type { Db } from '#server/db/client.ts'
+import type { AssetRow } from '#server/db/schema/index.ts'
 import {
   type CatalogueBatchRow,
   type CatalogueRowRow,
@@ -34,6 +36,7 @@ import { type MarketplaceDeps, presetExporter } from '#server/features/marketpla
 import { insertBatchCompletedEvent } from '#server/features/webhooks/webhooks.service.ts'
 import type { Logger } from '#server/logger.ts'
 import type { PublicRequestDeps } from '#server/net/public-request.ts'
+import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
 import { type ColumnMapping, type SavedMapping, toSavedMapping } from '#shared/catalogue/columns.ts'
 import type { RowProblem, RowProblemCode } from '#shared/catalogue/row-problems.ts'
 import {
@@ -58,8 +61,9 @@ import {
   type ExportProduct,
   writeCatalogueExport,
 } from './export/catalogue-export.ts'
+import { type ListReader, sharedListReader } from './import/list-reader.ts'
 import { openPhotoZip, type PhotoFinder, type PhotoZip } from './import/photo-zip.ts'
-import { type ListRow, readProductList } from './import/read-product-list.ts'
+import type { ListRow } from './import/read-product-list.ts'
 import { type CatalogueRow, type PhotoRef, validateRows } from './import/validate-rows.ts'
 
 // The catalogue (decision 24): a product list becomes a draft batch (its rows kept with their
@@ -78,7 +82,43 @@ export type CatalogueDeps = AssetStorageDeps & {
    * with a preset; without it a preset batch exports its files as stored.
    */
   marketplaces?: MarketplaceDeps
+  /** Reads product lists off the main thread; the process's shared pool unless given (tests). */
+  listReader?: ListReader
+  /** The photo step's deadline for one import, in seconds (CATALOGUE_PHOTO_STEP_SECONDS). */
+  photoStepSeconds?: number
 }
+
+/** The per-account limits on the catalogue's costly steps (RATE_LIMITED past them). */
+export type CatalogueRateLimits = {
+  rateLimiter: RateLimiter
+  limits: Pick<Config['limits'], 'catalogueImportsPerHour' | 'cataloguePhotoChecksPerHour'>
+}
+
+export function catalogueRateLimits(limits: CatalogueRateLimits['limits']): {
+  imports: RateLimitRule
+  photoChecks: RateLimitRule
+} {
+  return {
+    imports: { name: 'catalogue-import', limit: limits.catalogueImportsPerHour, windowSeconds: 3_600 },
+    photoChecks: {
+      name: 'catalogue-photos',
+      limit: limits.cataloguePhotoChecksPerHour,
+      windowSeconds: 3_600,
+    },
+  }
+}
+
+/** Counts an import (or a photo check) against the account's hourly limit before its body is read. */
+export async function admitCatalogueStep(
+  deps: CatalogueRateLimits,
+  userId: string,
+  step: 'imports' | 'photoChecks',
+): Promise<void> {
+  await deps.rateLimiter.consume(catalogueRateLimits(deps.limits)[step], userId)
+}
+
+/** The photo step's deadline unless configured (CATALOGUE_PHOTO_STEP_SECONDS). */
+const defaultPhotoStepSeconds = 90
 
 /** Photos checked and stored at once while an import's photos step runs. */
 const photoConcurrency = 4
@@ -203,10 +243,12 @@ async function rememberMapping(db: Db, userId: string, headers: string[], mappin
 export async function importList(
   deps: CatalogueDeps,
   userId: string,
-  file: { name: string; bytes: Buffer },
+  /** The list's bytes, or the file it was received into (read on the list reader's thread). */
+  file: { name: string; bytes: Buffer } | { name: string; path: string },
 ): Promise<CatalogueImportView> {
   await requirePlan(deps.db, userId, deps.now())
-  const list = await readProductList(file.bytes, file.name, {
+  const reader = deps.listReader ?? sharedListReader()
+  const list = await reader.read('path' in file ? { path: file.path } : file.bytes, file.name, {
     savedMapping: await savedMappingOf(deps.db, userId),
   })
   const mapping = list.suggestedMapping
@@ -361,33 +403,61 @@ export async function checkPhotos(
       const stale = stored.flatMap((row) => (row.inputAssetId ? [row.inputAssetId] : []))
       const photoOf = new Map<number, string>()
       const extraProblems = new Map<number, RowProblem>()
+      // One deadline for the whole step: 1,000 slow links 4 at a time would otherwise hold the
+      // request for an hour. In-flight fetches are aborted at it; rows not reached are marked.
+      const deadline = AbortSignal.timeout((deps.photoStepSeconds ?? defaultPhotoStepSeconds) * 1000)
+      // Each distinct photo is stored once and shared by every row that names it: by address for
+      // links, by content for ZIP entries (the same entry, or another entry with the same bytes).
+      const once = new Map<string, Promise<AssetRow>>()
+      const storeOnce = (key: string, store: () => Promise<AssetRow>): Promise<AssetRow> => {
+        let stored = once.get(key)
+        if (!stored) {
+          stored = store()
+          once.set(key, stored)
+        }
+        return stored
+      }
+      const storePhoto = (photo: PhotoRef): Promise<AssetRow> => {
+        if (photo.kind === 'url') {
+          return storeOnce(`url:${photo.url}`, () =>
+            storeRemoteUpload(deps, userId, photo.url, subscription, { signal: deadline }),
+          )
+        }
+        return storeOnce(`entry:${photo.entry.path}`, async () => {
+          const bytes = await (photoZip as PhotoZip).readPhoto(photo.entry)
+          // Web Crypto hashes on libuv's thread pool: a 10 MB photo never holds the event loop.
+          const digest = Buffer.from(
+            await crypto.subtle.digest(
+              'SHA-256',
+              new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength),
+            ),
+          ).toString('hex')
+          return storeOnce(`sha256:${digest}`, () =>
+            storeUpload(
+              deps,
+              userId,
+              { bytes, name: photo.entry.path.split('/').pop() ?? 'photo' },
+              subscription,
+            ),
+          )
+        })
+      }
       await eachLimited(
         validated.rows.filter((row) => row.isValid),
         photoConcurrency,
         async (row) => {
           const photo = row.photos[0] as PhotoRef
+          const value = photo.kind === 'url' ? photo.url.slice(0, 200) : photo.reference.slice(0, 200)
+          if (deadline.aborted) {
+            extraProblems.set(row.line, { line: row.line, code: 'imageTimedOut', value })
+            return
+          }
           try {
-            const asset =
-              photo.kind === 'url'
-                ? await storeRemoteUpload(deps, userId, photo.url, subscription)
-                : await storeUpload(
-                    deps,
-                    userId,
-                    {
-                      bytes: await (photoZip as PhotoZip).readPhoto(photo.entry),
-                      name: photo.entry.path.split('/').pop() ?? 'photo',
-                    },
-                    subscription,
-                  )
-            photoOf.set(row.line, asset.id)
+            photoOf.set(row.line, (await storePhoto(photo)).id)
           } catch (error) {
-            const code = photoProblemOf(error)
+            const code = deadline.aborted ? 'imageTimedOut' : photoProblemOf(error)
             if (!code) throw error
-            extraProblems.set(row.line, {
-              line: row.line,
-              code,
-              value: photo.kind === 'url' ? photo.url.slice(0, 200) : photo.reference.slice(0, 200),
-            })
+            extraProblems.set(row.line, { line: row.line, code, value })
           }
         },
       )

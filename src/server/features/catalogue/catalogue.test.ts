@@ -4,6 +4,7 @@ import { eq, inArray } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { assets, catalogueBatches, catalogueRows, generations } from '#server/db/schema/index.ts'
+import { deleteUnusedUploads } from '#server/features/assets/assets.service.ts'
 import { setPeriodUsage } from '#server/features/quota/quota.service.ts'
 import type { Worker } from '#server/jobs/worker.ts'
 import type { BatchView, CatalogueImportView } from '#shared/contracts/catalogue.ts'
@@ -170,6 +171,54 @@ describe('catalogue', () => {
     expect(stored.filter((row) => row.assetId).map((row) => row.line)).toEqual([2, 5])
     const photos = await server.database.db.select().from(assets).where(inArray(assets.id, photoIds))
     expect(photos.every((photo) => photo.kind === 'upload' && photo.mime === 'image/jpeg')).toBe(true)
+  })
+
+  it('stores a photo named by many rows once, and keeps it while any row uses it', async () => {
+    const client = await signedInClient(server)
+    const userId = await userIdOf(client)
+    // Five rows name one file, two another whose bytes are the same, two the same image link.
+    const rows = [
+      ...Array.from({ length: 5 }, (_, i) => productRow(i + 1, { 'Görsel 1': 'shared.jpg' })),
+      productRow(6, { 'Görsel 1': 'copy-a.jpg' }),
+      productRow(7, { 'Görsel 1': 'copy-b.jpg' }),
+      productRow(8, { 'Görsel 1': `${imageOrigin}/cup.jpg` }),
+      productRow(9, { 'Görsel 1': `${imageOrigin}/cup.jpg` }),
+    ]
+    const { view } = await importList(client, csvOf(rows))
+    const photo = await makeJpeg(120, 80)
+    const zip = await zipOf([
+      { name: 'shared.jpg', data: photo },
+      { name: 'copy-a.jpg', data: await makeJpeg(60, 60) },
+      { name: 'copy-b.jpg', data: await makeJpeg(60, 60) },
+    ])
+    const checked = await sendPhotos(client, view.batch.id, zip)
+    expect(checked.response.status).toBe(200)
+    expect(checked.view.batch.productCount).toBe(9)
+    const stored = await server.database.db
+      .select({ assetId: catalogueRows.inputAssetId, line: catalogueRows.line })
+      .from(catalogueRows)
+      .where(eq(catalogueRows.batchId, view.batch.id))
+      .orderBy(catalogueRows.line)
+    const ids = stored.map((row) => row.assetId as string)
+    expect(new Set(ids.slice(0, 5)).size).toBe(1)
+    expect(ids[5]).toBe(ids[6])
+    expect(ids[7]).toBe(ids[8])
+    expect(new Set(ids).size).toBe(3)
+    const owned = await server.database.db.select().from(assets).where(eq(assets.userId, userId))
+    expect(owned).toHaveLength(3)
+
+    // A clean-up of one row's photo leaves it to the rows that still name it.
+    await deleteUnusedUploads(
+      { db: server.database.db, storage: server.deps.storage },
+      userId,
+      [ids[0] as string],
+      server.deps.logger,
+    )
+    expect(await server.database.db.select().from(assets).where(eq(assets.userId, userId))).toHaveLength(3)
+    // Deleting the draft takes each shared photo once, and nothing is left behind.
+    const deleted = await client.request(`/api/catalogue/batches/${view.batch.id}`, { method: 'DELETE' })
+    expect(deleted.status).toBe(204)
+    expect(await server.database.db.select().from(assets).where(eq(assets.userId, userId))).toHaveLength(0)
   })
 
   it('starts with the quota for the whole batch, never partly: says how many fit, then starts those', async () => {

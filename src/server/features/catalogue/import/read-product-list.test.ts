@@ -5,6 +5,7 @@ import { AppError, type ErrorCode } from '#shared/errors.ts'
 import {
   binaryRenamedCsv,
   csvOf,
+  largeSheetXlsx,
   noiseFile,
   productRow,
   productsXlsx,
@@ -17,6 +18,7 @@ import {
   zipOf,
 } from '#tests/support/catalogue-fixtures.ts'
 import { readProductList } from './read-product-list.ts'
+import { readFirstSheet } from './xlsx.ts'
 
 async function refusal(promise: Promise<unknown>): Promise<{ code: ErrorCode; line?: number }> {
   try {
@@ -156,6 +158,19 @@ describe('readProductList: limits and bad files', () => {
     })
   })
 
+  it('counts the lines before parsing: 10 MB of empty lines is refused at once', async () => {
+    const newlines = Buffer.alloc(catalogueLimits.maxListFileBytes, '\n')
+    const started = performance.now()
+    expect(await refusal(readProductList(newlines, 'x.csv'))).toEqual({ code: 'CATALOGUE_FILE_TOO_COMPLEX' })
+    // Parsing them took 321 s; counting them takes milliseconds (generous for a busy machine).
+    expect(performance.now() - started).toBeLessThan(2_000)
+    const crs = Buffer.alloc(catalogueLimits.maxListLines + 10, '\r')
+    expect(await refusal(readProductList(crs, 'x.csv'))).toEqual({ code: 'CATALOGUE_FILE_TOO_COMPLEX' })
+    const rows = Array.from({ length: 3 }, (_, index) => productRow(index + 1))
+    const padded = Buffer.concat([csvOf(rows), Buffer.alloc(catalogueLimits.maxListLines - 10, '\n')])
+    expect((await readProductList(padded, 'x.csv')).rows).toHaveLength(3)
+  })
+
   it('refuses a 0-byte file, a blank one, a header alone, and a 50 MB list', async () => {
     expect(await refusal(readProductList(Buffer.alloc(0), 'x.csv'))).toEqual({ code: 'CATALOGUE_FILE_EMPTY' })
     expect(await refusal(readProductList(Buffer.from('\ufeff \r\n\r\n'), 'x.csv'))).toEqual({
@@ -167,7 +182,8 @@ describe('readProductList: limits and bad files', () => {
     })
     const emptyRows = Buffer.alloc(1024 * 1024 - 10, ';')
     for (let offset = 0; offset < emptyRows.length; offset += 10) emptyRows[offset] = 0x0a
-    expect(await refusal(readProductList(emptyRows, 'x.csv'))).toEqual({ code: 'CATALOGUE_NO_ROWS' })
+    // 100,000 lines of `;`: more lines than a list can have, refused before parsing.
+    expect(await refusal(readProductList(emptyRows, 'x.csv'))).toEqual({ code: 'CATALOGUE_FILE_TOO_COMPLEX' })
     const huge = Buffer.alloc(50 * 1024 * 1024, 'a')
     expect(await refusal(readProductList(huge, 'x.csv'))).toEqual({ code: 'CATALOGUE_FILE_TOO_LARGE' })
   })
@@ -256,6 +272,18 @@ describe('readProductList: XLSX', () => {
     damaged.fill(0x55, 200, Math.floor(damaged.length / 2))
     const { code } = await refusal(readProductList(damaged, 'x.xlsx'))
     expect(code).toBe('CATALOGUE_FILE_UNREADABLE')
+  })
+
+  it('stops reading a large sheet at the row cap instead of loading it whole', async () => {
+    const sheet = await largeSheetXlsx(50_000)
+    let rowsRead = 0
+    const maxRows = catalogueLimits.maxHeaderSearchRows + catalogueLimits.maxProductRows
+    expect(await refusal(readFirstSheet(sheet, maxRows, { onRowRead: () => rowsRead++ }))).toEqual({
+      code: 'CATALOGUE_TOO_MANY_ROWS',
+    })
+    // One row past the cap is the last one read of the 50,001.
+    expect(rowsRead).toBe(maxRows + 1)
+    expect(await refusal(readProductList(sheet, 'x.xlsx'))).toEqual({ code: 'CATALOGUE_TOO_MANY_ROWS' })
   })
 
   it('applies the row limit to workbooks too', async () => {

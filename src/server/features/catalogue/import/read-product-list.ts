@@ -84,6 +84,9 @@ export async function readProductList(
     }
   }
 
+  // Parsing costs per line, empty or not: the lines are counted first, on the bytes.
+  if (countLines(bytes) > limits.maxListLines)
+    throw new AppError('CATALOGUE_FILE_TOO_COMPLEX', 'list file has too many lines')
   const decoded = decodeListText(bytes)
   if (decoded.text.trim() === '') throw new AppError('CATALOGUE_FILE_EMPTY', 'list file has no text')
   const csv = parseCsv(decoded.text, maxFilledRows(limits))
@@ -95,6 +98,19 @@ export async function readProductList(
     delimiter: csv.delimiter,
     ...toProductRows(csv.rows, limits, options.savedMapping),
   }
+}
+
+/**
+ * Line breaks (LF, and CR not followed by LF) in the bytes; in UTF-16 they are the same byte
+ * beside a zero, so one count serves every encoding read.
+ */
+export function countLines(bytes: Buffer): number {
+  let lines = 1
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines += 1
+  for (let at = bytes.indexOf(0x0d); at !== -1; at = bytes.indexOf(0x0d, at + 1)) {
+    if (bytes[at + 1] !== 0x0a && bytes[at + 2] !== 0x0a) lines += 1
+  }
+  return lines
 }
 
 /**

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import ExcelJS from 'exceljs'
 import type { ZipLimits } from '#shared/catalogue/limits.ts'
 import { AppError } from '#shared/errors.ts'
@@ -72,41 +73,145 @@ export async function inspectWorkbookZip(bytes: Buffer, limits: XlsxLimits): Pro
 
 export type ParsedSheet = { sheetName: string; rows: RawRow[] }
 
+export type ReadSheetOptions = {
+  /** Called for every row the reader hands over (tests count them to see the cap stop reading). */
+  onRowRead?: () => void
+}
+
+/** What the streaming reader hands over; exceljs types these loosely (`parse(): AsyncIterator<any>`). */
+type StreamReader = {
+  model?: { sheets?: { name: string; rId: string }[] }
+  workbookRels?: { Id: string; Target: string }[]
+  parse(): AsyncIterable<{ eventType: string; value: unknown }>
+}
+type SheetReader = {
+  name?: string
+  /** The sheet's XML: a zip entry's iterator, or a temporary file's stream (see below). */
+  iterator?: { destroy?: () => void; on?: (event: 'error', listener: () => void) => void }
+  parse(): AsyncIterable<{ eventType: string; value: unknown }[]>
+}
+type HyperlinkRels = {
+  id: string
+  on(event: 'hyperlink', listener: (rel: { rId: string; target: string }) => void): void
+  read(): Promise<void>
+}
+
 /**
  * Reads the first worksheet's rows as text, each with its sheet row number as its line; rows with
- * no text are skipped, and past `maxRows` others it stops with CATALOGUE_TOO_MANY_ROWS.
+ * no text are skipped, and past `maxRows` others it stops with CATALOGUE_TOO_MANY_ROWS. The sheet
+ * is streamed (exceljs's WorkbookReader): rows are read one by one and reading ends at the cap,
+ * so a sheet of a million rows costs what its first thousand do. Hyperlinks are listed after the
+ * rows in a sheet's XML and resolved once it ends (they matter only for a list under the cap).
  */
-export async function readFirstSheet(bytes: Buffer, maxRows: number): Promise<ParsedSheet> {
-  const workbook = new ExcelJS.Workbook()
-  try {
-    // exceljs's typings want its own Buffer type; Node's Buffer is what it reads.
-    await workbook.xlsx.load(bytes as unknown as ArrayBuffer)
-  } catch (error) {
-    throw new AppError('CATALOGUE_FILE_UNREADABLE', 'workbook could not be read', undefined, { cause: error })
-  }
-  const sheet = workbook.worksheets[0]
-  if (!sheet) return { sheetName: '', rows: [] }
+export async function readFirstSheet(
+  bytes: Buffer,
+  maxRows: number,
+  options: ReadSheetOptions = {},
+): Promise<ParsedSheet> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'emit',
+    // Number formats: dates, and the leading zeros a "000…" format shows.
+    styles: 'cache',
+    entries: 'ignore',
+  }) as unknown as StreamReader
   const rows: RawRow[] = []
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    const cells: string[] = []
-    const links = new Map<number, string>()
-    for (let column = 1; column <= row.cellCount; column += 1) {
-      const cell = row.getCell(column)
-      // A merged range keeps its value in the top-left cell; the others would repeat it.
-      if (cell.isMerged && cell.master.address !== cell.address) {
-        cells.push('')
+  /** Cell address (A2) → relationship id, from the first sheet's <hyperlinks>. */
+  const linkRefs = new Map<string, { row: RawRow; column: number; rId: string }>()
+  const cellsAt = new Map<number, RawRow>()
+  /** Relationship id → address, from the first sheet's relationships part. */
+  const targets = new Map<string, string>()
+  let firstSheet: { name: string; fileNumber: string | null } | null = null
+  let sheetName: string | null = null
+  // A sheet stored before the shared strings is copied to a temporary file and read from there
+  // once the ZIP ends; a stream of one that is skipped, or left at the cap, is closed here (else it
+  // keeps its descriptor, or fails to open a file removed under it).
+  const sheetStreams: NonNullable<SheetReader['iterator']>[] = []
+  try {
+    for await (const event of reader.parse()) {
+      if (event.eventType === 'hyperlinks') {
+        const rels = event.value as HyperlinkRels
+        const first = firstSheet ?? firstSheetOf(reader)
+        if (String(rels.id) === (first?.fileNumber ?? '1')) {
+          rels.on('hyperlink', (rel) => targets.set(rel.rId, rel.target))
+        }
+        await rels.read()
         continue
       }
-      cells.push(cellText(cell.value, cell.numFmt))
-      const link = hyperlinkOf(cell.value)
-      if (link) links.set(column - 1, link)
+      if (event.eventType !== 'worksheet' || sheetName !== null) continue
+      const sheet = event.value as SheetReader
+      if (sheet.iterator?.destroy) sheetStreams.push(sheet.iterator)
+      firstSheet ??= firstSheetOf(reader)
+      // With the workbook's own list known, the first sheet is the first it names; else the first in the ZIP.
+      if (firstSheet?.name && sheet.name !== undefined && sheet.name !== firstSheet.name) {
+        closeStreams(sheetStreams.splice(0))
+        continue
+      }
+      sheetName = sheet.name ?? firstSheet?.name ?? ''
+      for await (const events of sheet.parse()) {
+        for (const { eventType, value } of events) {
+          if (eventType === 'hyperlink') {
+            const link = value as { ref: string; rId: string }
+            const address = /^([A-Z]+)(\d+)$/.exec(link.ref ?? '')
+            if (!address) continue
+            const row = cellsAt.get(Number(address[2]))
+            if (row) linkRefs.set(link.ref, { row, column: columnIndex(address[1] as string), rId: link.rId })
+            continue
+          }
+          if (eventType !== 'row') continue
+          options.onRowRead?.()
+          const row = value as ExcelJS.Row
+          const cells: string[] = []
+          for (let column = 1; column <= row.cellCount; column += 1) {
+            const cell = row.getCell(column)
+            cells.push(cellText(cell.value, cell.numFmt))
+          }
+          if (cells.every((cell) => cell.trim() === '')) continue
+          const raw: RawRow = { line: row.number, cells }
+          rows.push(raw)
+          cellsAt.set(row.number, raw)
+          if (rows.length > maxRows) throw new AppError('CATALOGUE_TOO_MANY_ROWS', 'too many rows')
+        }
+      }
     }
-    if (cells.every((cell) => cell.trim() === '')) return
-    rows.push(links.size > 0 ? { line: rowNumber, cells, links } : { line: rowNumber, cells })
-    // exceljs cannot stop eachRow; the throw ends it.
-    if (rows.length > maxRows) throw new AppError('CATALOGUE_TOO_MANY_ROWS', 'too many rows')
-  })
-  return { sheetName: sheet.name, rows }
+  } catch (error) {
+    if (error instanceof AppError) throw error
+    throw new AppError('CATALOGUE_FILE_UNREADABLE', 'workbook could not be read', undefined, { cause: error })
+  } finally {
+    closeStreams(sheetStreams)
+  }
+  for (const { row, column, rId } of linkRefs.values()) {
+    const target = targets.get(rId)
+    // "#Sheet2!A1" points inside the workbook, not at a photo.
+    if (!target || target.startsWith('#')) continue
+    row.links ??= new Map()
+    row.links.set(column, target)
+    if ((row.cells[column] ?? '') === '') row.cells[column] = target
+  }
+  return { sheetName: sheetName ?? '', rows }
+}
+
+function closeStreams(streams: NonNullable<SheetReader['iterator']>[]): void {
+  for (const stream of streams) {
+    stream.on?.('error', () => {})
+    stream.destroy?.()
+  }
+}
+
+/** The first sheet the workbook names, and the number in its part's file name (sheetN.xml). */
+function firstSheetOf(reader: StreamReader): { name: string; fileNumber: string | null } | null {
+  const first = reader.model?.sheets?.[0]
+  if (!first) return null
+  const target = reader.workbookRels?.find((rel) => rel.Id === first.rId)?.Target ?? ''
+  return { name: first.name, fileNumber: /sheet(\d+)\.xml$/.exec(target)?.[1] ?? null }
+}
+
+/** Zero-based column of a column name (A → 0, AA → 26). */
+function columnIndex(letters: string): number {
+  let index = 0
+  for (const letter of letters) index = index * 26 + (letter.charCodeAt(0) - 64)
+  return index - 1
 }
 
 /**
@@ -131,15 +236,6 @@ export function cellText(value: ExcelJS.CellValue | undefined, numFmt?: string):
   }
   if ('error' in value) return String(value.error)
   return ''
-}
-
-function hyperlinkOf(value: ExcelJS.CellValue | undefined): string | undefined {
-  if (value && typeof value === 'object' && !(value instanceof Date) && 'hyperlink' in value) {
-    const link = value.hyperlink
-    // "#Sheet2!A1" points inside the workbook, not at a photo.
-    if (typeof link === 'string' && link !== '' && !link.startsWith('#')) return link
-  }
-  return undefined
 }
 
 function numberText(value: number, numFmt?: string): string {
