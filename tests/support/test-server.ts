@@ -122,7 +122,6 @@ export async function startTestServer(
       notifier: deps.notifier,
       logger,
       providers,
-      textReader: deps.textReader,
       readOwnFalKey: (userId) =>
         readFalKey({ db: database.db, keyBox: deps.keyBox, billing: deps.billing }, userId),
       concurrency: 2,

@@ -8,8 +8,6 @@ import {
 } from '#server/db/schema/index.ts'
 import { storeAsset } from '#server/features/assets/assets.service.ts'
 import { findProductMask, keepProductOnScene } from '#server/features/generations/keep-product.ts'
-import { storeImageFacts } from '#server/features/marketplaces/marketplaces.service.ts'
-import type { TextReader } from '#server/features/marketplaces/read-text.ts'
 import type { Logger } from '#server/logger.ts'
 import type { Providers } from '#server/providers/index.ts'
 import type { ImageFile, ImageMime, ProviderCallContext, Started } from '#server/providers/types.ts'
@@ -32,11 +30,6 @@ export type RunDeps = {
   onStored?: (asset: AssetRow) => void
   /** Finds the product for "keep my product exactly": the process's shared segmenter by default. */
   segmenter?: Pick<Segmenter, 'segment'> | undefined
-  /**
-   * Reads text on image results for their stored facts (the marketplace checker's text rule);
-   * null or absent: the facts are stored without it and a check reads it later if it can.
-   */
-  textReader?: TextReader | null | undefined
 }
 
 async function readImage(deps: RunDeps, assetId: string | null): Promise<ImageFile> {
@@ -77,55 +70,6 @@ async function settle<T>(
 function downloadName(row: GenerationRow, extension: string): string {
   const stamp = row.createdAt.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-')
   return `vitrin-${row.tool}-${row.mode}-${row.aspectRatio.replace(':', 'x')}-${stamp}-${row.id.slice(0, 6)}.${extension}`
-}
-
-/** How long the job waits for a result's facts before it settles without them (the measuring goes on). */
-export const factsWaitMs = 60_000
-
-/**
- * Measures a new image result's facts for the marketplace checker and stores them (image_facts),
- * so that opening a check answers at once (rules only). The worker calls it after runGeneration,
- * before it settles the job, outside the provider's time limit. Never throws: a failure is logged
- * and the result stands; a check then measures it the first time it is opened. A measurement
- * slower than `waitMs` is left to finish on its own.
- */
-export async function measureResultFacts(
-  deps: Pick<RunDeps, 'db' | 'storage' | 'segmenter' | 'textReader' | 'log'>,
-  row: Pick<GenerationRow, 'tool' | 'inputAssetId'>,
-  asset: Pick<AssetRow, 'id' | 'storageKey'>,
-  waitMs = factsWaitMs,
-): Promise<void> {
-  const measuring = (async () =>
-    storeImageFacts(
-      {
-        db: deps.db,
-        storage: deps.storage,
-        segmenter: deps.segmenter ?? sharedSegmenter(),
-        textReader: deps.textReader ?? null,
-      },
-      asset,
-      {
-        bytes: await deps.storage.get(asset.storageKey),
-        // Fashion results show a garment on a model, not the photo's product: no fidelity to measure.
-        originalAssetId: row.tool === 'product' ? row.inputAssetId : null,
-      },
-    ))()
-  let timer: NodeJS.Timeout | undefined
-  const waited = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), waitMs)
-  })
-  try {
-    if ((await Promise.race([measuring, waited])) === 'late') {
-      deps.log.warn('measuring the result for the marketplace checker is slow; settling without waiting')
-      measuring.catch((error: unknown) =>
-        deps.log.warn({ err: error }, 'measuring the result for the marketplace checker failed'),
-      )
-    }
-  } catch (error) {
-    deps.log.warn({ err: error }, 'measuring the result for the marketplace checker failed')
-  } finally {
-    clearTimeout(timer)
-  }
 }
 
 /**

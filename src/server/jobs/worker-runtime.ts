@@ -129,8 +129,6 @@ export async function startConfiguredWorker(deps: AppDeps): Promise<Worker> {
     providers,
     // "Keep my product exactly" finds the product with the same model the offline studio uses.
     segmenter: sharedSegmenter(),
-    // Image results are measured for the marketplace checker in the job, text included.
-    textReader: deps.textReader,
     readOwnFalKey: (userId) =>
       readFalKey({ db: deps.database.db, keyBox: deps.keyBox, billing: deps.billing }, userId),
     concurrency: config.worker.concurrency,

@@ -17,7 +17,6 @@ import {
   stopJob,
   succeedJob,
 } from '#server/features/generations/job-queue.ts'
-import type { TextReader } from '#server/features/marketplaces/read-text.ts'
 import type { Logger } from '#server/logger.ts'
 import { ProviderError, type ProviderFailure, type ProviderProgress } from '#server/providers/types.ts'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
@@ -25,7 +24,7 @@ import { withSharedReads } from '#server/storage/shared-reads.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
 import type { ErrorCode } from '#shared/errors.ts'
-import { measureResultFacts, type Providers, runGeneration } from './run-generation.ts'
+import { type Providers, runGeneration } from './run-generation.ts'
 
 export type WorkerOptions = {
   db: Db
@@ -37,8 +36,6 @@ export type WorkerOptions = {
   readOwnFalKey: (userId: string) => Promise<string | null>
   /** Finds products for "keep my product exactly" (the process's shared segmenter when absent). */
   segmenter?: Pick<Segmenter, 'segment'> | undefined
-  /** Reads text on image results for their stored facts (AppDeps.textReader); none: facts without text. */
-  textReader?: TextReader | null | undefined
   /** Jobs run at once by this worker. */
   concurrency: number
   /** Jobs one user may have running at once, across every worker sharing the queue. */
@@ -293,7 +290,6 @@ async function runJob(state: WorkerState, { row, input }: ClaimedJob): Promise<v
         storage: state.storage,
         providers: options.providers,
         segmenter: options.segmenter,
-        textReader: options.textReader,
         log: jobLog,
         knownAssets: input ? [input] : [],
         onStored: (asset) => storedAssets.push(asset),
@@ -303,24 +299,6 @@ async function runJob(state: WorkerState, { row, input }: ClaimedJob): Promise<v
       { signal: controller.signal, log: jobLog, falKey, onProgress: progress.report },
     )
     if (controller.signal.aborted) throw new ProviderError(row.provider, 'canceled', 'stopped')
-    // The provider's work is done: measuring the image for the marketplace checker has a wait of
-    // its own, and its failure does not fail the generation.
-    clearTimeout(timeout)
-    const image =
-      result.type === 'image' ? storedAssets.find((asset) => asset.id === result.assetId) : undefined
-    if (image) {
-      await measureResultFacts(
-        {
-          db: options.db,
-          storage: state.storage,
-          segmenter: options.segmenter,
-          textReader: options.textReader,
-          log: jobLog,
-        },
-        row,
-        image,
-      )
-    }
     await succeedJob(options, held, result, storedAssets)
     jobLog.info('generation succeeded')
   } catch (error) {

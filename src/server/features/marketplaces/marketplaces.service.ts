@@ -40,10 +40,9 @@ import { lengthenVideo, measureVideo, type VideoTools } from './video.ts'
 
 // The marketplace panel (src/shared/contracts/marketplaces.ts): a user's own finished result
 // checked against one profile's rules, and exported for it. Measuring an image runs the
-// separation model and OCR, so the generation job measures each new image result once and stores
-// its facts (image_facts, storeImageFacts); a check then only applies rules. Results made before
-// that are measured on their first check, once. The model's own queue lets one photo through at
-// a time, and exports that re-encode video take a slot of their own.
+// separation model, so its facts are stored once per file (image_facts) and reused; the model's
+// own queue lets one photo through at a time, and exports that re-encode video take a slot of
+// their own.
 
 export type MarketplaceDeps = {
   db: Db
@@ -134,56 +133,10 @@ function readyFrom(row: GenerationRow, resultAsset: AssetRow | null): ReadyResul
     : { kind: 'video', asset: resultAsset, context: row.context }
 }
 
-/** What measuring an image's facts needs: the generation job has it as well as the marketplace routes. */
-export type FactDeps = Pick<MarketplaceDeps, 'db' | 'storage' | 'segmenter' | 'textReader'>
-
 /**
- * Measures a result's facts from its bytes: size, background, the product's fill (the
- * segmenter), the text on it (OCR, when a reader is given) and, with `originalAssetId`, the
- * product's fidelity to the seller's photo; then stores them in image_facts (keeping the first
- * when two measure at once). Every result is made by a provider (an AI edit or the offline
- * studio's composite), so it counts as generated.
- */
-async function measureAndStore(
-  deps: FactDeps,
-  asset: Pick<AssetRow, 'id'>,
-  resultBytes: Buffer,
-  originalAssetId: string | null | undefined,
-): Promise<ImageInspection> {
-  const reader = deps.textReader
-  const inspection = await inspectImage(resultBytes, {
-    isGenerated: true,
-    segmenter: deps.segmenter,
-    ...(reader ? { readText: (image: Buffer) => reader.read(image) } : {}),
-  })
-  const productFidelity = originalAssetId
-    ? await productFidelityOf(deps, originalAssetId, { bytes: resultBytes, mask: inspection.mask })
-    : undefined
-  const facts: ImageFacts =
-    productFidelity === undefined ? inspection.facts : { ...inspection.facts, productFidelity }
-  await deps.db.insert(imageFacts).values({ assetId: asset.id, facts }).onConflictDoNothing()
-  return { ...inspection, facts }
-}
-
-/**
- * A new result's facts, measured and stored by the generation job that made it (after the file
- * is stored, before the job is settled), so that opening its check is rules only.
- * `originalAssetId`: the seller's photo of a product edit, for the fidelity fact; null for
- * fashion results, which show a garment on a model.
- */
-export async function storeImageFacts(
-  deps: FactDeps,
-  asset: Pick<AssetRow, 'id'>,
-  input: { bytes: Buffer; originalAssetId: string | null },
-): Promise<ImageFacts> {
-  return (await measureAndStore(deps, asset, input.bytes, input.originalAssetId)).facts
-}
-
-/**
- * The image's measurement: the one under way or kept, else a new one (measureAndStore).
- * `bytes` when the caller has read them; `originalAssetId` to measure the product's fidelity to
- * the seller's photo as well. Results made before facts were measured in the job come here on
- * their first check.
+ * The image's measurement: the one under way or kept, else a new one (stored in image_facts,
+ * keeping the first when two processes measure at once). `bytes` when the caller has read them;
+ * `originalAssetId` to measure the product's fidelity to the seller's photo as well.
  */
 function inspect(
   deps: MarketplaceDeps,
@@ -193,8 +146,23 @@ function inspect(
 ): Promise<ImageInspection> {
   const known = deps.inspections.get(asset.id)
   if (known) return known
-  const measuring = (async () =>
-    measureAndStore(deps, asset, bytes ?? (await deps.storage.get(asset.storageKey)), originalAssetId))()
+  const measuring = (async () => {
+    const resultBytes = bytes ?? (await deps.storage.get(asset.storageKey))
+    // Every result asset is made by a provider (an AI edit or the offline studio's composite).
+    const reader = deps.textReader
+    const inspection = await inspectImage(resultBytes, {
+      isGenerated: true,
+      segmenter: deps.segmenter,
+      ...(reader ? { readText: (image: Buffer) => reader.read(image) } : {}),
+    })
+    const productFidelity = originalAssetId
+      ? await productFidelityOf(deps, originalAssetId, { bytes: resultBytes, mask: inspection.mask })
+      : undefined
+    const facts: ImageFacts =
+      productFidelity === undefined ? inspection.facts : { ...inspection.facts, productFidelity }
+    await deps.db.insert(imageFacts).values({ assetId: asset.id, facts }).onConflictDoNothing()
+    return { ...inspection, facts }
+  })()
   setNewest(deps.inspections, asset.id, measuring, keptInspections)
   measuring.catch(() => deps.inspections.delete(asset.id))
   return measuring
