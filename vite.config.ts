@@ -4,8 +4,14 @@ import { availableParallelism } from 'node:os'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { configDefaults } from 'vitest/config'
 
 const serverPort = Number(process.env.PORT ?? 3000)
+
+// Tests that time the server's answers (`*.alone.test.ts`) run in a project of their own, which
+// `npm test` runs after the others with nothing beside it: on a 2-core machine another test file's
+// work would otherwise be timed as the server's.
+const aloneTests = 'src/server/**/*.alone.test.ts'
 
 const serverProject = (name: string, engine: 'pglite' | 'postgres') => ({
   extends: true as const,
@@ -13,6 +19,7 @@ const serverProject = (name: string, engine: 'pglite' | 'postgres') => ({
     name,
     environment: 'node' as const,
     include: ['src/server/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, aloneTests],
     globalSetup: ['tests/support/server-global-setup.ts'],
     env: { VITRIN_TEST_ENGINE: engine },
     testTimeout: 30_000,
@@ -61,6 +68,14 @@ export default defineConfig({
         },
       },
       serverProject('server', 'pglite'),
+      {
+        ...serverProject('alone', 'pglite'),
+        test: {
+          ...serverProject('alone', 'pglite').test,
+          include: [aloneTests],
+          exclude: configDefaults.exclude,
+        },
+      },
       // The same server suite on PostgreSQL, when a server to test against is given.
       ...(process.env.TEST_DATABASE_URL ? [serverProject('server-pg', 'postgres')] : []),
     ],

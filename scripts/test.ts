@@ -51,12 +51,14 @@ if (wants('typecheck')) await check('typecheck', 'npm', ['run', '--silent', 'typ
 // Biome, then the import boundaries of docs/conventions.md (scripts/check-boundaries.ts).
 if (wants('lint')) await check('lint', 'npm', ['run', '--silent', 'lint'])
 
-if (wants('vitest')) {
-  console.log('\n▶ unit, web and server tests (vitest)')
-  const report = `${out}/vitest.json`
+/** One vitest run with its JSON report, recorded as stage `name`. */
+async function vitest(name: string, title: string, args: string[]) {
+  console.log(`\n▶ ${title}`)
+  const report = `${out}/${name}.json`
   rmSync(report, { force: true })
   const code = await run('vitest', [
     'run',
+    ...args,
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${report}`,
@@ -73,14 +75,25 @@ if (wants('vitest')) {
     failures.push(...vitestFailures(json, process.cwd()))
     // A file that fails to load has no failed test of its own; count the run as failed then.
     const failed = json.numFailedTests + (code !== 0 && json.numFailedTests === 0 ? 1 : 0)
-    record('vitest', {
+    record(name, {
       passed: json.numPassedTests,
       failed,
       skipped: json.numPendingTests + json.numTodoTests,
     })
   } else {
-    record('vitest', { passed: 0, failed: 1, skipped: 0 })
+    record(name, { passed: 0, failed: 1, skipped: 0 })
   }
+}
+
+if (wants('vitest')) {
+  const projects = ['unit', 'web', 'server', ...(process.env.TEST_DATABASE_URL ? ['server-pg'] : [])]
+  await vitest(
+    'vitest',
+    'unit, web and server tests (vitest)',
+    projects.flatMap((project) => ['--project', project]),
+  )
+  // Tests that time the server's answers, with no other test file running beside them.
+  await vitest('alone', 'timed server tests, alone (vitest)', ['--project', 'alone', '--maxWorkers=1'])
 }
 
 if (wants('e2e')) {
