@@ -381,8 +381,12 @@ describe('fal image edit: waiting and the result', () => {
   it('an abort while waiting stops polling with canceled', async () => {
     const { error } = await abortWhileWaiting('poll')
     expect(error.failure).toBe('canceled')
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+    // A status request already on its way when the abort came may still reach the fake; after
+    // that, a poller still running would ask every 20 ms.
+    await pause(40)
     const polls = fake.requests.filter((r) => r.path.endsWith('/status?logs=0')).length
-    await new Promise((resolve) => setTimeout(resolve, 80))
+    await pause(80)
     expect(fake.requests.filter((r) => r.path.endsWith('/status?logs=0')).length).toBe(polls)
   })
 
