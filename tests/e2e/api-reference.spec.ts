@@ -4,6 +4,9 @@ import { expect, test } from '@playwright/test'
 // only (its script is served by the app, no CDN), under the page's own CSP, with no errors.
 
 test('the API reference page renders the document from this server alone', async ({ page }) => {
+  // The reference renders the whole document (every operation, schema and webhook) in the page,
+  // which takes a loaded 2-core machine most of the default 30 s.
+  test.setTimeout(60_000)
   const requested: string[] = []
   const errors: string[] = []
   page.on('request', (request) => {
