@@ -66,6 +66,8 @@ for (const lang of langs) {
     })
 
     test("the library card shows the chosen marketplace's checklist counts", async ({ page }) => {
+      // A generation, then a first check that segments the result: most of 30 s on a loaded machine.
+      test.setTimeout(60_000)
       await signUpWithPlan(page, 'starter', `card-${lang}`)
       await page.goto('/app/create')
       const screen = studioScreen(page, lang)
