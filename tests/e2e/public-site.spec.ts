@@ -9,7 +9,8 @@ import { waitForHydration } from './support/public-page.ts'
 // prerendered HTML per language, head tags, robots.txt and sitemap.xml, preview images,
 // hydration without warnings or layout shift, and the language menu moving between URLs.
 
-test.describe.configure({ mode: 'parallel' })
+// Most tests here walk every public page in both languages (48 loads): a minute each, not 30 s.
+test.describe.configure({ mode: 'parallel', timeout: 60_000 })
 
 const seo = { en: enSeo, tr: trSeo } as const
 const pages = publicPaths()
