@@ -81,7 +81,9 @@ export default defineConfig({
       timeout: 60_000,
       stdout: 'ignore',
       stderr: 'pipe',
-      env: { ...testEnv, PORT: String(port), DATA_DIR: dataDir },
+      // Parallel tests each wait on their own offline jobs; more slots keep a quick image from
+      // queueing behind two other tests' videos.
+      env: { ...testEnv, PORT: String(port), DATA_DIR: dataDir, WORKER_CONCURRENCY: '4' },
     },
     {
       // Jobs complete after the protocol's queue and progress polls, with no added delay.

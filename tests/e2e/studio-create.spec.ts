@@ -12,7 +12,7 @@ import {
   referenceModelPhoto,
 } from './support/images.ts'
 import { enterAsBeta, exhaustImageQuota, readUsage } from './support/studio.ts'
-import { studioScreen } from './support/studio-screens.ts'
+import { offlineResultTimeout, offlineVideoTimeout, studioScreen } from './support/studio-screens.ts'
 
 // Create and Fashion on the built-in offline studio, driven as a seller would: upload, pick,
 // generate, convert, download, save, copy; and the ways it can refuse.
@@ -32,6 +32,7 @@ async function imageSize(page: Page, url: string) {
 }
 
 test('upload by click → image → video → download → save → in the library', async ({ page }) => {
+  test.slow() // an image and an ffmpeg video on a machine other tests share
   const screen = await openCreate(page)
   await expect(screen.generate).toBeDisabled()
   await expect(page.getByText(screen.m('studio.generate.noFile'))).toBeVisible()
@@ -47,7 +48,7 @@ test('upload by click → image → video → download → save → in the libra
   await expect(screen.quotaLeft).toHaveText('1,000 of 1,000 images left this period')
 
   await screen.generate.click()
-  await expect(screen.resultImage).toBeVisible()
+  await expect(screen.resultImage).toBeVisible({ timeout: offlineResultTimeout })
   await expect(page).toHaveURL(/[?&]job=/)
   await expect(page.getByTestId('result-prompt')).toHaveText('marble countertop')
   await expect(page.getByTestId('offline-note')).toBeVisible()
@@ -64,7 +65,7 @@ test('upload by click → image → video → download → save → in the libra
   await page.getByLabel('Video prompt (optional)').fill('slow zoom in')
   await screen.createVideo.click()
   await expect(page.getByTestId('convert-to-video').getByTestId('job-status')).toBeVisible()
-  await expect(screen.resultVideo).toBeVisible({ timeout: 30_000 })
+  await expect(screen.resultVideo).toBeVisible({ timeout: offlineVideoTimeout })
   // The video replaces the image, and no further conversion is offered.
   await expect(screen.resultImage).toHaveCount(0)
   await expect(screen.createVideo).toHaveCount(0)
@@ -194,19 +195,19 @@ test('removing the photo clears the result; a reload picks the job up again', as
   await expect(screen.uploaded).toBeVisible()
   await screen.ratio('9:16').check({ force: true })
   await screen.generate.click()
-  await expect(screen.resultImage).toBeVisible()
+  await expect(screen.resultImage).toBeVisible({ timeout: offlineResultTimeout })
   const image = await imageSize(page, (await screen.resultImage.getAttribute('src')) ?? '')
   expect([image.width, image.height]).toEqual([1080, 1920])
 
   await page.reload()
-  await expect(screen.resultImage).toBeVisible()
+  await expect(screen.resultImage).toBeVisible({ timeout: offlineResultTimeout })
   await expect(screen.createVideo).toBeVisible()
 
   await page.goto('/app/create')
   await screen.photoInput.setInputFiles(await productPhotoPng())
   await expect(screen.uploaded).toBeVisible()
   await screen.generate.click()
-  await expect(screen.resultImage).toBeVisible()
+  await expect(screen.resultImage).toBeVisible({ timeout: offlineResultTimeout })
   await page.getByRole('button', { name: 'Remove' }).click()
   await expect(screen.resultImage).toHaveCount(0)
   await expect(page.getByText(screen.m('studio.result.emptyTitle'))).toBeVisible()
@@ -215,6 +216,7 @@ test('removing the photo clears the result; a reload picks the job up again', as
 })
 
 test('fashion with a reference photo, 9:16 preselected; video autoplays muted', async ({ page }) => {
+  test.slow() // an image and an ffmpeg video on a machine other tests share
   await enterAsBeta(page)
   await page.goto('/app/fashion')
   const screen = studioScreen(page)
@@ -226,7 +228,7 @@ test('fashion with a reference photo, 9:16 preselected; video autoplays muted', 
   await expect(page.getByTestId('garment-photo').getByText('Uploaded')).toBeVisible()
   await screen.suggestion('Street style photography').click()
   await screen.generate.click()
-  await expect(screen.resultImage).toBeVisible()
+  await expect(screen.resultImage).toBeVisible({ timeout: offlineResultTimeout })
   const image = await imageSize(page, (await screen.resultImage.getAttribute('src')) ?? '')
   expect([image.width, image.height]).toEqual([1080, 1920])
   const jobId = new URL(page.url()).searchParams.get('job')
@@ -236,7 +238,7 @@ test('fashion with a reference photo, 9:16 preselected; video autoplays muted', 
   expect(job.generation.tool).toBe('fashion')
 
   await screen.createVideo.click()
-  await expect(screen.resultVideo).toBeVisible({ timeout: 30_000 })
+  await expect(screen.resultVideo).toBeVisible({ timeout: offlineVideoTimeout })
   await expect(screen.resultVideo).toHaveAttribute('autoplay', '')
   await expect(screen.resultVideo).toHaveJSProperty('muted', true)
   await expect(page.getByTestId('video-note')).toHaveText('720p · 8 seconds · 9:16')
@@ -261,7 +263,7 @@ test('fashion without a reference, in 1:1 when chosen, in Turkish', async ({ pag
   await screen.suggestion('Vintage moda').click()
   await expect(page.getByLabel('Stili tarif edin')).toHaveValue('vintage fashion')
   await screen.generate.click()
-  await expect(screen.resultImage).toBeVisible()
+  await expect(screen.resultImage).toBeVisible({ timeout: offlineResultTimeout })
   const image = await imageSize(page, (await screen.resultImage.getAttribute('src')) ?? '')
   expect([image.width, image.height]).toEqual([1080, 1080])
   await expect(page.getByTestId('download-link')).toHaveText('İndir')
@@ -312,7 +314,7 @@ test('keyboard only: choose the photo, the type and the scene, generate, hear th
   await screen.generate.focus()
   await page.keyboard.press('Enter')
   await expect(page.getByTestId('job-announcement')).toHaveText('Done')
-  await expect(screen.resultImage).toBeVisible()
+  await expect(screen.resultImage).toBeVisible({ timeout: offlineResultTimeout })
   await expect(screen.resultImage).toHaveAttribute('alt', /^Generated image/)
 })
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { validSeoCopy } from '#tests/fakes/openai-server.ts'
-import { falRequests, scriptFal, scriptOpenAI, seoReply } from './support/fakes.ts'
+import { falRequests, releaseFal, scriptFal, scriptOpenAI, seoReply } from './support/fakes.ts'
 import { productPhotoPng } from './support/images.ts'
 import { studioProvidersBaseURL } from './support/servers.ts'
 import { enterAsBeta, readUsage } from './support/studio.ts'
@@ -87,7 +87,8 @@ test('leaving mid-job: the job goes on and its result is waiting in the library'
   request,
 }) => {
   const screen = await openCreate(page)
-  const marker = await scriptFal(request, { completeAfterMs: 4000 })
+  // The job runs until the test lets it finish, however slow the machine.
+  const marker = await scriptFal(request, { completeAfterMs: 600_000 })
   await screen.prompt.fill(`concrete wall ${marker}`)
   await screen.generate.click()
   await expect(screen.jobStatus).toBeVisible()
@@ -104,6 +105,7 @@ test('leaving mid-job: the job goes on and its result is waiting in the library'
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Library')
   const item = page.getByTestId('library-item').first()
   await expect(item).toContainText(/Queued|Generating/)
+  await releaseFal(request, marker)
   await expect(item).toContainText('Ready', { timeout: 20_000 })
   expect((await readUsage(page)).images.used).toBe(1)
 })

@@ -4,7 +4,7 @@ import { screenshotPath } from './support/clients.ts'
 import { browserLocale, type Lang, langs } from './support/i18n.ts'
 import { garmentPhoto, productPhotoPng } from './support/images.ts'
 import { enterAsBeta } from './support/studio.ts'
-import { studioScreen } from './support/studio-screens.ts'
+import { offlineResultTimeout, offlineVideoTimeout, studioScreen } from './support/studio-screens.ts'
 
 // The studio on a phone (Pixel 7), in both languages: the same flows fit one column, nothing
 // overflows sideways, and axe finds nothing serious with results on screen.
@@ -38,14 +38,14 @@ for (const lang of langs as Lang[]) {
       await expect
         .poll(async () => (await resultTitle.boundingBox())?.y ?? viewportHeight)
         .toBeLessThan(viewportHeight / 2)
-      await expect(screen.resultImage).toBeVisible()
+      await expect(screen.resultImage).toBeVisible({ timeout: offlineResultTimeout })
       await screen.resultImage.scrollIntoViewIfNeeded()
       await expectNoSidewaysScroll(page)
       await expectNoSeriousA11yViolations(page)
       await page.screenshot({ path: screenshotPath(`studio-create-phone-${lang}`), fullPage: true })
 
       await screen.createVideo.click()
-      await expect(screen.resultVideo).toBeVisible({ timeout: 30_000 })
+      await expect(screen.resultVideo).toBeVisible({ timeout: offlineVideoTimeout })
       await expect(page.getByTestId('video-note')).toHaveText(
         screen.m('studio.result.videoNote', { ratio: '1:1' }),
       )
@@ -85,7 +85,7 @@ for (const lang of langs as Lang[]) {
         page.getByTestId('garment-photo').getByText(screen.m('studio.upload.uploaded')),
       ).toBeVisible()
       await screen.generate.click()
-      await expect(screen.resultImage).toBeVisible()
+      await expect(screen.resultImage).toBeVisible({ timeout: offlineResultTimeout })
       await expectNoSidewaysScroll(page)
       await expectNoSeriousA11yViolations(page)
       await page.screenshot({ path: screenshotPath(`studio-fashion-phone-${lang}`), fullPage: true })

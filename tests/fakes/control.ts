@@ -8,11 +8,13 @@ export type ControlTarget = {
   script(body: Record<string, unknown>, match: string | undefined): string | null
   /** Drops the script for `match`, or every script. */
   reset(match: string | undefined): void
+  /** Lets the jobs in flight for `match` finish now (fakes whose jobs take time); how many. */
+  release?(match: string): number
   /** The requests answered so far, each with the marker whose script it followed. */
   requests: readonly { match?: string | undefined }[]
 }
 
-/** Answers one /__control/ request: health, script, reset, requests (filtered by `?match=`). */
+/** Answers one /__control/ request: health, script, reset, release, requests (filtered by `?match=`). */
 export function answerControl(method: string, url: URL, raw: string, target: ControlTarget): ControlAnswer {
   let body: Record<string, unknown> = {}
   try {
@@ -29,6 +31,10 @@ export function answerControl(method: string, url: URL, raw: string, target: Con
   if (method === 'POST' && url.pathname === '/__control/reset') {
     target.reset(match)
     return { status: 200, body: { ok: true } }
+  }
+  if (method === 'POST' && url.pathname === '/__control/release' && target.release) {
+    if (!match) return { status: 400, body: { error: 'match is required' } }
+    return { status: 200, body: { released: target.release(match) } }
   }
   if (method === 'GET' && url.pathname === '/__control/requests') {
     const wanted = url.searchParams.get('match')

@@ -490,6 +490,17 @@ export async function startFalFake(
         return null
       },
       reset,
+      release(match) {
+        let released = 0
+        for (const job of jobs.values()) {
+          if (job.match !== match || job.state !== 'pending') continue
+          job.completeAfterMs = 0
+          job.statusPolls = Math.min(job.statusPolls, job.polls)
+          wakeStreams(job)
+          released += 1
+        }
+        return released
+      },
       requests,
     })
     send(res, answer.status, answer.body)

@@ -48,6 +48,11 @@ export async function scriptFal(
   return match
 }
 
+/** Lets the fal fake's jobs in flight for `match` (held by a long `completeAfterMs`) finish now. */
+export async function releaseFal(request: APIRequestContext, match: string): Promise<void> {
+  await expectOk(await request.post(`${falFakeURL}/__control/release`, { data: { match } }), 'fal fake release')
+}
+
 /**
  * Scripts the OpenAI-compatible fake for SEO requests whose product details contain `match`
  * (a new marker when not given) and returns it, to put in `details.name`. A list answers one

@@ -5,6 +5,18 @@ import type { Lang } from './i18n.ts'
 // The Create and Fashion screens as a seller sees them, found by their visible labels in
 // either language. Expected text comes from the locale files (appMsg), not from the app.
 
+/**
+ * How long an offline studio result may take to appear: the built-in studio really separates
+ * the product and paints the scene on the server's cores, which other tests' videos share.
+ */
+export const offlineResultTimeout = 30_000
+/**
+ * The same for an offline video: 8 s of 720p from three moving layers takes about 10 s on an
+ * idle 2-core machine and several times that while other tests' jobs share it. Tests that make
+ * one are marked slow (three times the test timeout).
+ */
+export const offlineVideoTimeout = 90_000
+
 export function studioScreen(page: Page, lang: Lang = 'en') {
   const m = (key: string, vars?: Record<string, string>) => appMsg(lang, key, vars)
   return {
