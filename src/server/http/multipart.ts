@@ -14,16 +14,25 @@ type Sink<T> = {
   done(fieldName: string, name: string, bytes: number): Promise<T>
 }
 
+export type ReceiveOptions = {
+  /** A body without a file answers null instead of FILE_MISSING. */
+  optional?: boolean
+  /**
+   * The one part the body may have (the file's field name): any other part, a file or a plain
+   * field, is refused with 400 VALIDATION_FAILED naming it, as unknown JSON fields are.
+   */
+  onlyField?: string
+}
+
 /**
  * Reads exactly one file from a multipart body into `sink`, streaming, and stops reading the
- * moment it passes `maxBytes` (FILE_TOO_LARGE) instead of taking in the rest. With `optional`,
- * a body without a file answers null instead of FILE_MISSING.
+ * moment it passes `maxBytes` (FILE_TOO_LARGE) instead of taking in the rest.
  */
 async function receiveOneFile<T>(
   request: Request,
   maxBytes: number,
   sink: Sink<T>,
-  options: { optional?: boolean } = {},
+  options: ReceiveOptions = {},
 ): Promise<T | null> {
   const contentType = request.headers.get('content-type') ?? ''
   if (!contentType.toLowerCase().startsWith('multipart/form-data') || !request.body) {
@@ -42,7 +51,8 @@ async function receiveOneFile<T>(
         headers: { 'content-type': contentType },
         // Browsers send non-ASCII file names as raw UTF-8.
         defParamCharset: 'utf8',
-        limits: { files: 1, fileSize: maxBytes, fields: 10 },
+        // With one allowed part, further files are let through to be refused by name below.
+        limits: { files: options.onlyField === undefined ? 1 : 10, fileSize: maxBytes, fields: 10 },
       })
     } catch (error) {
       reject(new AppError('FILE_MISSING', 'Malformed multipart body', undefined, { cause: error }))
@@ -73,7 +83,18 @@ async function receiveOneFile<T>(
       return
     }
     request.signal.addEventListener('abort', handleAbort, { once: true })
+    const unknownPart = (name: string, problem: 'unknown' | 'invalid' = 'unknown') =>
+      new AppError('VALIDATION_FAILED', `Invalid field(s): ${name}`, { fields: { [name]: problem } })
+    parser.on('field', (name) => {
+      if (options.onlyField !== undefined) fail(unknownPart(name))
+    })
     parser.on('file', (fieldName, stream, info) => {
+      if (options.onlyField !== undefined && (fieldName !== options.onlyField || out !== null)) {
+        stream.resume()
+        // Another part is unknown; a second file under the right name is one too many.
+        fail(unknownPart(fieldName, fieldName === options.onlyField ? 'invalid' : 'unknown'))
+        return
+      }
       out = sink.open()
       let bytes = 0
       stream.on('data', (chunk: Buffer) => {
@@ -121,8 +142,12 @@ function memorySink(): Sink<ReceivedFile> {
 }
 
 /** Reads exactly one file from a multipart body into memory (see receiveOneFile). */
-export async function receiveSingleFile(request: Request, maxBytes: number): Promise<ReceivedFile> {
-  const file = await receiveOneFile(request, maxBytes, memorySink())
+export async function receiveSingleFile(
+  request: Request,
+  maxBytes: number,
+  options: Pick<ReceiveOptions, 'onlyField'> = {},
+): Promise<ReceivedFile> {
+  const file = await receiveOneFile(request, maxBytes, memorySink(), options)
   if (!file) throw new AppError('FILE_MISSING', 'No file in the upload')
   return file
 }

@@ -50,7 +50,10 @@ export async function scriptFal(
 
 /** Lets the fal fake's jobs in flight for `match` (held by a long `completeAfterMs`) finish now. */
 export async function releaseFal(request: APIRequestContext, match: string): Promise<void> {
-  await expectOk(await request.post(`${falFakeURL}/__control/release`, { data: { match } }), 'fal fake release')
+  await expectOk(
+    await request.post(`${falFakeURL}/__control/release`, { data: { match } }),
+    'fal fake release',
+  )
 }
 
 /**

@@ -62,7 +62,7 @@ import {
   writeCatalogueExport,
 } from './export/catalogue-export.ts'
 import { type ListReader, sharedListReader } from './import/list-reader.ts'
-import { openPhotoZip, type PhotoFinder, type PhotoZip } from './import/photo-zip.ts'
+import { type PhotoFinder, type PhotoZip, photoZipFromIndex } from './import/photo-zip.ts'
 import type { ListRow } from './import/read-product-list.ts'
 import { type CatalogueRow, type PhotoRef, validateRows } from './import/validate-rows.ts'
 
@@ -194,7 +194,14 @@ function importView(batch: CatalogueBatchRow, rows: CatalogueRowRow[]): Catalogu
 const anyPhotoName: PhotoFinder = {
   find: (reference) => ({
     status: 'found',
-    entry: { path: reference, alternates: [], size: 0, compressedSize: 0 },
+    entry: {
+      path: reference,
+      alternates: [],
+      size: 0,
+      compressedSize: 0,
+      localHeaderOffset: 0,
+      compressionMethod: 0,
+    },
   }),
 }
 
@@ -397,7 +404,10 @@ export async function checkPhotos(
     const stored = await rowsOf(deps.db, batch.id)
     let photoZip: PhotoZip | null = null
     try {
-      photoZip = zip ? await openPhotoZip(zip.path) : null
+      // The ZIP's directory is walked on the list reader's thread; photos are inflated here,
+      // on zlib's thread pool, as rows need them.
+      const reader = deps.listReader ?? sharedListReader()
+      photoZip = zip ? photoZipFromIndex(zip.path, await reader.indexPhotoZip(zip.path)) : null
       const list = { headers: batch.headers, rows: stored.map(listRowOf) }
       const validated = validateRows(list, batch.mapping, photoZip)
       const stale = stored.flatMap((row) => (row.inputAssetId ? [row.inputAssetId] : []))

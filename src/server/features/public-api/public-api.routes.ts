@@ -136,6 +136,33 @@ const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next()
 }
 
+/**
+ * An operation that takes no body (a cancel): a body sent anyway is refused, not ignored, with
+ * what it holds named (the keys of a JSON object, else the body as a whole, `_root`).
+ */
+const refuseBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const text = await c.req.text()
+  if (text.trim() !== '') {
+    let fields: Record<string, 'unknown'> = { _root: 'unknown' }
+    try {
+      const parsed: unknown = JSON.parse(text)
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && Object.keys(parsed).length > 0) {
+        fields = Object.fromEntries(Object.keys(parsed).map((key) => [key, 'unknown' as const]))
+      }
+    } catch {
+      // Not JSON: the body as a whole is what is refused.
+    }
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `This operation takes no body: ${Object.keys(fields).join(', ')}`,
+      {
+        fields,
+      },
+    )
+  }
+  await next()
+}
+
 const uploadRoute = createRoute(
   operation(
     {
@@ -270,7 +297,8 @@ const cancelGenerationRoute = createRoute(
       tags: ['Generations'],
       summary: 'Cancel a generation',
       description:
-        'A queued generation stops at once and its quota comes back; a running one is stopped by its worker shortly after (status `canceled`, `errorCode` GENERATION_CANCELED). A finished one is answered as it is.',
+        'A queued generation stops at once and its quota comes back; a running one is stopped by its worker shortly after (status `canceled`, `errorCode` GENERATION_CANCELED). A finished one is answered as it is. It takes no body: one sent anyway is refused (400 VALIDATION_FAILED, naming what it holds).',
+      middleware: refuseBody,
       request: { params: idParams },
       responses: { 200: json(publicGenerationResponseSchema, 'The generation after the cancel.') },
     },
@@ -425,7 +453,8 @@ export function publicApiRoutes(deps: PublicApiDeps) {
     const userId = currentUser(c).id
     // Limits and the plan are checked before the body is read (as on /api/assets).
     const subscription = await admitUpload(deps.assets, userId, c.get('clientIp'))
-    const file = await receiveSingleFile(c.req.raw, uploadMaxBytes)
+    // The document's one part, `file`; any other part is refused and named.
+    const file = await receiveSingleFile(c.req.raw, uploadMaxBytes, { onlyField: 'file' })
     const asset = await storeUpload(deps.assets, userId, { bytes: file.bytes, name: file.name }, subscription)
     return c.json({ asset: toPublicAsset(presentAsset(asset)) }, 201)
   })

@@ -481,6 +481,43 @@ describe('the public API (/v1)', () => {
       })
       await expectError(response, 400, 'VALIDATION_FAILED')
     }
+    // An upload takes its one documented part, `file`; another part is named, nothing stored.
+    const jpeg = new Blob([new Uint8Array(await makeJpeg(40, 30))], { type: 'image/jpeg' })
+    for (const [part, problem, extra] of [
+      ['photo', 'unknown', (form: FormData) => form.append('photo', jpeg, 'b.jpg')],
+      ['caption', 'unknown', (form: FormData) => form.append('caption', 'kırmızı kupa')],
+      ['file', 'invalid', (form: FormData) => form.append('file', jpeg, 'b.jpg')],
+    ] as const) {
+      const form = new FormData()
+      form.append('file', jpeg, 'a.jpg')
+      extra(form)
+      const refused = await api.request('/v1/assets', { method: 'POST', body: form })
+      expect(((await refused.clone().json()) as ErrorBody).error.details?.fields).toEqual({ [part]: problem })
+      await expectError(refused, 400, 'VALIDATION_FAILED')
+    }
+    const onlyOther = new FormData()
+    onlyOther.append('image', jpeg, 'c.jpg')
+    await expectError(
+      await api.request('/v1/assets', { method: 'POST', body: onlyOther }),
+      400,
+      'VALIDATION_FAILED',
+    )
+    // A cancel takes no body: what one holds is named, and the generation is left as it was.
+    const seoJob = await generate(api, { mode: 'seo', imageAssetId, details: { name: 'Kupa' } })
+    const cancelWithBody = await api.request(`/v1/generations/${seoJob.id}/cancel`, {
+      json: { reason: 'duplicate' },
+    })
+    expect(((await cancelWithBody.clone().json()) as ErrorBody).error.details?.fields).toEqual({
+      reason: 'unknown',
+    })
+    await expectError(cancelWithBody, 400, 'VALIDATION_FAILED')
+    const cancelWithText = await api.request(`/v1/generations/${seoJob.id}/cancel`, {
+      method: 'POST',
+      body: 'now',
+      headers: { 'content-type': 'text/plain' },
+    })
+    await expectError(cancelWithText, 400, 'VALIDATION_FAILED')
+    expect((await generation(api, seoJob.id)).status).not.toBe('canceled')
     // The documented name of the field is taken.
     expect(
       (await api.request('/v1/generations', { json: { mode: 'image', imageAssetId, aspectRatio: '9:16' } }))

@@ -3,22 +3,28 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parentPort } from 'node:worker_threads'
 import { AppError } from '#shared/errors.ts'
+import { indexPhotoZip, type PhotoZipIndex } from './photo-zip.ts'
 import { type ProductList, readProductList } from './read-product-list.ts'
 
-// A thread of the list reader's pool (list-reader.ts): reads one product list at a time, so the
-// parsing of a hostile file (10 MB of empty lines, a 90 MB sheet) never runs on the thread that
-// answers requests. Plain TypeScript (types only), so Node runs it as it is in a worker thread.
+// A thread of the list reader's pool (list-reader.ts): reads one product list, or indexes one
+// photo ZIP, at a time, so the parsing of a hostile file (10 MB of empty lines, a 90 MB sheet,
+// ten thousand ZIP entries) never runs on the thread that answers requests. Plain TypeScript
+// (types only), so Node runs it as it is in a worker thread.
 
-export type ReadRequest = {
-  id: number
-  /** The list's bytes, or the file they were received into (read here, off the event loop). */
-  bytes: Uint8Array | { path: string }
-  fileName: string
-  options: Parameters<typeof readProductList>[2]
-}
+export type ReadRequest =
+  | {
+      id: number
+      kind: 'list'
+      /** The list's bytes, or the file they were received into (read here, off the event loop). */
+      bytes: Uint8Array | { path: string }
+      fileName: string
+      options: Parameters<typeof readProductList>[2]
+    }
+  | { id: number; kind: 'photoZip'; path: string }
 export type ReadReply =
   | { id: 0; ready: true }
   | { id: number; ok: true; list: ProductList }
+  | { id: number; ok: true; photoZip: PhotoZipIndex }
   | {
       id: number
       ok: false
@@ -38,13 +44,17 @@ port.on('message', async (request: ReadRequest) => {
   process.env.TMPDIR = folder
   let reply: ReadReply
   try {
-    const source = request.bytes
-    const bytes =
-      'path' in source
-        ? await readFile(source.path)
-        : Buffer.from(source.buffer, source.byteOffset, source.byteLength)
-    const list = await readProductList(bytes, request.fileName, request.options)
-    reply = { id: request.id, ok: true, list }
+    if (request.kind === 'photoZip') {
+      reply = { id: request.id, ok: true, photoZip: await indexPhotoZip(request.path) }
+    } else {
+      const source = request.bytes
+      const bytes =
+        'path' in source
+          ? await readFile(source.path)
+          : Buffer.from(source.buffer, source.byteOffset, source.byteLength)
+      const list = await readProductList(bytes, request.fileName, request.options)
+      reply = { id: request.id, ok: true, list }
+    }
   } catch (error) {
     reply =
       error instanceof AppError

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import { AppError } from '#shared/errors.ts'
 import type { ReadReply, ReadRequest } from './list-reader-worker.ts'
+import type { PhotoZipIndex } from './photo-zip.ts'
 import type { ProductList, ReadProductListOptions } from './read-product-list.ts'
 
 /**
@@ -22,6 +23,11 @@ export interface ListReader {
     fileName: string,
     options?: ReadProductListOptions,
   ): Promise<ProductList>
+  /**
+   * Indexes the photo ZIP at `path` on a thread: its central directory (up to ten thousand
+   * entries) walked, names decoded, bombs and unsafe paths marked; see photo-zip.ts.
+   */
+  indexPhotoZip(path: string): Promise<PhotoZipIndex>
   /** Ends the threads; a later read starts them again. */
   close(): Promise<void>
 }
@@ -37,9 +43,10 @@ export type ListReaderOptions = {
 
 const workerUrl = new URL('./list-reader-worker.ts', import.meta.url)
 
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 type Job = {
-  request: Omit<ReadRequest, 'id'>
-  resolve: (list: ProductList) => void
+  request: DistributiveOmit<ReadRequest, 'id'>
+  resolve: (result: ProductList | PhotoZipIndex) => void
   reject: (error: Error) => void
 }
 type Slot = {
@@ -49,7 +56,11 @@ type Slot = {
   job: (Job & { id: number; timer: NodeJS.Timeout | null }) | null
 }
 
-const tooComplex = (message: string) => new AppError('CATALOGUE_FILE_TOO_COMPLEX', message)
+/** A read past its budget: a list too complex to read, or a ZIP that cannot be read. */
+const tooComplex = (request: Job['request'], message: string) =>
+  request.kind === 'list'
+    ? new AppError('CATALOGUE_FILE_TOO_COMPLEX', `reading the list ${message}`)
+    : new AppError('CATALOGUE_ZIP_INVALID', `indexing the photo ZIP ${message}`)
 
 export function createListReader(options: ListReaderOptions = {}): ListReader {
   const threads = Math.max(1, options.threads ?? 2)
@@ -75,7 +86,7 @@ export function createListReader(options: ListReaderOptions = {}): ListReader {
       const job = slot.job
       if (!job || job.id !== reply.id) return
       finish(slot)
-      if (reply.ok) job.resolve(reply.list)
+      if (reply.ok) job.resolve('list' in reply ? reply.list : reply.photoZip)
       else if (reply.error.code)
         job.reject(new AppError(reply.error.code, reply.error.message, reply.error.details))
       else job.reject(new Error(`reading the list failed: ${reply.error.message}`))
@@ -88,7 +99,7 @@ export function createListReader(options: ListReaderOptions = {}): ListReader {
       if (job) {
         if (job.timer) clearTimeout(job.timer)
         const isMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY'
-        job.reject(isMemory ? tooComplex('reading the list ran out of its memory budget') : error)
+        job.reject(isMemory ? tooComplex(job.request, 'ran out of its memory budget') : error)
       }
       next()
     }
@@ -113,11 +124,9 @@ export function createListReader(options: ListReaderOptions = {}): ListReader {
       slot.job = { ...job, id, timer: null }
       if (slot.isReady) slot.job.timer = startTimer(slot, id)
       slot.thread.ref()
-      const { bytes } = job.request
-      slot.thread.postMessage(
-        { ...job.request, id } satisfies ReadRequest,
-        'path' in bytes ? [] : [bytes.buffer as ArrayBuffer],
-      )
+      const { request } = job
+      const moved = request.kind === 'list' && !('path' in request.bytes) ? [request.bytes.buffer] : []
+      slot.thread.postMessage({ ...request, id } satisfies ReadRequest, moved as ArrayBuffer[])
     }
   }
 
@@ -128,21 +137,25 @@ export function createListReader(options: ListReaderOptions = {}): ListReader {
       if (job?.id !== id) return
       slots.delete(slot)
       slot.job = null
-      job.reject(tooComplex('reading the list ran past its time budget'))
+      job.reject(tooComplex(job.request, 'ran past its time budget'))
       void slot.thread.terminate()
       next()
     }, timeoutMs)
 
+  const run = <T extends ProductList | PhotoZipIndex>(request: Job['request']) =>
+    new Promise<T>((resolve, reject) => {
+      waiting.push({ request, resolve: resolve as Job['resolve'], reject })
+      next()
+    })
+
   return {
     read(source, fileName, readOptions = {}) {
       if (!Buffer.isBuffer(source)) {
-        return new Promise<ProductList>((resolve, reject) => {
-          waiting.push({
-            request: { bytes: { path: source.path }, fileName, options: readOptions },
-            resolve,
-            reject,
-          })
-          next()
+        return run<ProductList>({
+          kind: 'list',
+          bytes: { path: source.path },
+          fileName,
+          options: readOptions,
         })
       }
       const bytes = source
@@ -150,10 +163,10 @@ export function createListReader(options: ListReaderOptions = {}): ListReader {
       // own (as a received upload is) is handed over and left empty here; another is copied first.
       const isWhole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
       const copy = isWhole ? new Uint8Array(bytes.buffer, 0, bytes.byteLength) : new Uint8Array(bytes)
-      return new Promise<ProductList>((resolve, reject) => {
-        waiting.push({ request: { bytes: copy, fileName, options: readOptions }, resolve, reject })
-        next()
-      })
+      return run<ProductList>({ kind: 'list', bytes: copy, fileName, options: readOptions })
+    },
+    indexPhotoZip(path) {
+      return run<PhotoZipIndex>({ kind: 'photoZip', path })
     },
     async close() {
       const closing = [...slots]

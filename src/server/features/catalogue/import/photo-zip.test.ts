@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { catalogueLimits } from '#shared/catalogue/limits.ts'
 import { AppError, type ErrorCode } from '#shared/errors.ts'
 import { cp857PhotoName, photoBytes, photosZip, zipOf } from '#tests/support/catalogue-fixtures.ts'
-import { openPhotoZip, type PhotoZip } from './photo-zip.ts'
+import { createListReader } from './list-reader.ts'
+import { indexPhotoZip, openPhotoZip, type PhotoZip, photoZipFromIndex } from './photo-zip.ts'
 
 async function refusal(promise: Promise<unknown>): Promise<ErrorCode> {
   try {
@@ -158,5 +159,24 @@ describe('openPhotoZip', () => {
     let length = 0
     for await (const chunk of stream) length += (chunk as Buffer).length
     expect(length).toBe(3000)
+  })
+
+  it("indexes an uploaded ZIP on the list reader's thread, and reads its photos here", async () => {
+    const path = join(dir, 'threaded.zip')
+    writeFileSync(path, await photosZip())
+    const notZip = join(dir, 'not-a.zip')
+    writeFileSync(notZip, 'not a zip at all')
+    const reader = createListReader({ threads: 1 })
+    try {
+      const index = await reader.indexPhotoZip(path)
+      expect(index).toEqual(await indexPhotoZip(path))
+      const zip = photoZipFromIndex(path, index)
+      const found = zip.find('KRM-001_2.jpg')
+      if (found.status !== 'found') throw new Error('photo missing')
+      expect((await zip.readPhoto(found.entry)).equals(photoBytes(3000, 2))).toBe(true)
+      expect(await refusal(reader.indexPhotoZip(notZip))).toBe('CATALOGUE_ZIP_INVALID')
+    } finally {
+      await reader.close()
+    }
   })
 })

@@ -1,5 +1,8 @@
-import type { Readable } from 'node:stream'
-import type { Entry, ZipFile } from 'yauzl'
+import { createReadStream } from 'node:fs'
+import { open as openFile } from 'node:fs/promises'
+import { PassThrough, pipeline, type Readable, Transform } from 'node:stream'
+import { createInflateRaw } from 'node:zlib'
+import type { Entry } from 'yauzl'
 import { type CatalogueLimits, catalogueLimits } from '#shared/catalogue/limits.ts'
 import type { PhotoEntryProblemCode } from '#shared/catalogue/row-problems.ts'
 import { AppError } from '#shared/errors.ts'
@@ -10,10 +13,8 @@ import {
   isDirectory,
   isReadable,
   isUnsafePath,
-  openEntryStream,
   openZip,
   readCentralDirectory,
-  readEntryBytes,
   type ZipSource,
 } from './zip-inspect.ts'
 
@@ -28,6 +29,9 @@ export type PhotoZipEntry = {
   compressedSize: number
   /** Why the entry cannot be used as a photo, if it cannot. */
   problem?: PhotoEntryProblemCode
+  /** Where its data starts (its local header) and how it is packed: 0 stored, 8 deflated. */
+  localHeaderOffset: number
+  compressionMethod: number
 }
 
 export type PhotoZipProblem = { path: string; code: PhotoEntryProblemCode }
@@ -42,7 +46,12 @@ export interface PhotoFinder {
   find(reference: string): PhotoLookup
 }
 
-export type PhotoZip = PhotoFinder & {
+/**
+ * What the central directory says, as plain data: made on a worker thread (the list reader's
+ * pool) for an uploaded ZIP, so ten thousand entries are never walked on the request thread,
+ * and sent back whole.
+ */
+export type PhotoZipIndex = {
   /** Files that can be named in the list, in ZIP order (with their problem, if any). */
   entries: readonly PhotoZipEntry[]
   /** Every entry with a problem, including unsafe paths, which are not in `entries`. */
@@ -51,13 +60,19 @@ export type PhotoZip = PhotoFinder & {
   ignoredCount: number
   /** Declared unpacked bytes of all entries. */
   totalBytes: number
-  /** One photo's bytes, inflated now, capped at the photo limit (FILE_TOO_LARGE / IMAGE_UNREADABLE). */
-  readPhoto(entry: PhotoZipEntry): Promise<Buffer>
-  /** The same as a stream, for piping into storage; it errors past the cap. */
-  openPhotoStream(entry: PhotoZipEntry): Promise<Readable>
-  /** Releases the file (a path source keeps its descriptor open until then). */
-  close(): void
+  /** Bytes of the ZIP itself (no entry's data may reach past it). */
+  fileSize: number
 }
+
+export type PhotoZip = PhotoFinder &
+  PhotoZipIndex & {
+    /** One photo's bytes, inflated now, capped at the photo limit (FILE_TOO_LARGE / IMAGE_UNREADABLE). */
+    readPhoto(entry: PhotoZipEntry): Promise<Buffer>
+    /** The same as a stream, for piping into storage; it errors past the cap. */
+    openPhotoStream(entry: PhotoZipEntry): Promise<Readable>
+    /** Nothing stays open between reads; kept so callers end their use in one place. */
+    close(): void
+  }
 
 export type OpenPhotoZipOptions = {
   /** Tests only: smaller limits to reach them with small files. */
@@ -72,7 +87,10 @@ export type OpenPhotoZipOptions = {
  * photo: an unsafe path (`../`, `/`, `C:`) is reported and left out, a photo over the size limit,
  * one packed like a bomb, or an encrypted one is listed with its problem.
  */
-export async function openPhotoZip(source: ZipSource, options: OpenPhotoZipOptions = {}): Promise<PhotoZip> {
+export async function indexPhotoZip(
+  source: ZipSource,
+  options: OpenPhotoZipOptions = {},
+): Promise<PhotoZipIndex> {
   const limits = (options.limits ?? catalogueLimits).photoZip
   const ratioFrom = (options.limits ?? catalogueLimits).ratioCheckFromBytes
   if (Buffer.isBuffer(source) && source.length > limits.maxFileBytes) {
@@ -89,7 +107,6 @@ export async function openPhotoZip(source: ZipSource, options: OpenPhotoZipOptio
     )
     const entries: PhotoZipEntry[] = []
     const problems: PhotoZipProblem[] = []
-    const rawOf = new WeakMap<PhotoZipEntry, Entry>()
     let ignoredCount = 0
     let totalBytes = 0
     for (const entry of raw) {
@@ -107,22 +124,26 @@ export async function openPhotoZip(source: ZipSource, options: OpenPhotoZipOptio
         continue
       }
       const problem = problemOf(entry, limits.maxPhotoBytes, limits.maxCompressionRatio, ratioFrom)
-      const photo: PhotoZipEntry = {
+      entries.push({
         path: name.path,
         alternates: name.alternates,
         size: entry.uncompressedSize,
         compressedSize: entry.compressedSize,
         ...(problem ? { problem } : {}),
-      }
+        localHeaderOffset: entry.relativeOffsetOfLocalHeader,
+        compressionMethod: entry.compressionMethod,
+      })
       if (problem) problems.push({ path: name.path, code: problem })
-      entries.push(photo)
-      rawOf.set(photo, entry)
     }
-    return createPhotoZip(zip, entries, problems, ignoredCount, totalBytes, rawOf, limits.maxPhotoBytes)
-  } catch (error) {
+    return { entries, problems, ignoredCount, totalBytes, fileSize: zip.fileSize }
+  } finally {
     zip.close()
-    throw error
   }
+}
+
+/** Indexes the ZIP here and opens it for reading photos (tests, and ZIPs held in memory). */
+export async function openPhotoZip(source: ZipSource, options: OpenPhotoZipOptions = {}): Promise<PhotoZip> {
+  return photoZipFromIndex(source, await indexPhotoZip(source, options), options)
 }
 
 function problemOf(
@@ -150,64 +171,123 @@ function isIgnored(path: string): boolean {
   )
 }
 
-function createPhotoZip(
-  zip: ZipFile,
-  entries: PhotoZipEntry[],
-  problems: PhotoZipProblem[],
-  ignoredCount: number,
-  totalBytes: number,
-  rawOf: WeakMap<PhotoZipEntry, Entry>,
-  maxPhotoBytes: number,
+/**
+ * Reads photos of a ZIP indexed before (on a thread, see PhotoZipIndex): each read finds the
+ * entry's data from its local header and inflates it on zlib's thread pool, capped at the photo
+ * limit and at the size the directory declared.
+ */
+export function photoZipFromIndex(
+  source: ZipSource,
+  index: PhotoZipIndex,
+  options: OpenPhotoZipOptions = {},
 ): PhotoZip {
+  const maxPhotoBytes = (options.limits ?? catalogueLimits).photoZip.maxPhotoBytes
   const byPath = new Map<string, Set<PhotoZipEntry>>()
   const byBase = new Map<string, Set<PhotoZipEntry>>()
-  const add = (index: Map<string, Set<PhotoZipEntry>>, key: string, entry: PhotoZipEntry) => {
-    const found = index.get(key)
+  const add = (map: Map<string, Set<PhotoZipEntry>>, key: string, entry: PhotoZipEntry) => {
+    const found = map.get(key)
     if (found) found.add(entry)
-    else index.set(key, new Set([entry]))
+    else map.set(key, new Set([entry]))
   }
-  for (const entry of entries) {
+  for (const entry of index.entries) {
     for (const path of [entry.path, ...entry.alternates]) {
       const key = foldName(path)
       add(byPath, key, entry)
       add(byBase, key.slice(key.lastIndexOf('/') + 1), entry)
     }
   }
+  const known = new Set(index.entries)
 
-  const rawEntry = (entry: PhotoZipEntry): Entry => {
-    const raw = rawOf.get(entry)
-    if (!raw) throw new AppError('NOT_FOUND', 'not an entry of this ZIP')
+  const usable = (entry: PhotoZipEntry): PhotoZipEntry => {
+    if (!known.has(entry)) throw new AppError('NOT_FOUND', 'not an entry of this ZIP')
     if (entry.problem === 'tooLarge') throw new AppError('FILE_TOO_LARGE', 'photo in ZIP too large')
     if (entry.problem) throw new AppError('IMAGE_UNREADABLE', `photo in ZIP: ${entry.problem}`)
-    return raw
+    return entry
   }
+  const open = (entry: PhotoZipEntry) => openEntryData(source, index.fileSize, usable(entry), maxPhotoBytes)
 
   return {
-    entries,
-    problems,
-    ignoredCount,
-    totalBytes,
+    ...index,
     find(reference) {
       return findPhoto(byPath, byBase, reference)
     },
     async readPhoto(entry) {
       try {
-        return await readEntryBytes(zip, rawEntry(entry), maxPhotoBytes)
+        const chunks: Buffer[] = []
+        for await (const chunk of await open(entry)) chunks.push(chunk as Buffer)
+        return Buffer.concat(chunks)
       } catch (error) {
         throw photoReadError(error)
       }
     },
     async openPhotoStream(entry) {
       try {
-        return await openEntryStream(zip, rawEntry(entry), maxPhotoBytes)
+        return await open(entry)
       } catch (error) {
         throw photoReadError(error)
       }
     },
-    close() {
-      zip.close()
-    },
+    close() {},
   }
+}
+
+const localHeaderBytes = 30
+const localHeaderSignature = 0x04034b50
+
+/** `length` bytes of the ZIP from `position` (fewer at its end). */
+async function readRange(source: ZipSource, position: number, length: number): Promise<Buffer> {
+  if (Buffer.isBuffer(source)) return source.subarray(position, position + length)
+  const file = await openFile(source, 'r')
+  try {
+    const buffer = Buffer.alloc(length)
+    const { bytesRead } = await file.read(buffer, 0, length, position)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await file.close()
+  }
+}
+
+/**
+ * One entry's unpacked bytes as a stream: its local header gives where the data starts; stored
+ * data is passed through, deflated data inflated. The stream fails past `maxBytes`, and when the
+ * data unpacks to more or fewer bytes than the directory declared (a lying header).
+ */
+async function openEntryData(
+  source: ZipSource,
+  fileSize: number,
+  entry: PhotoZipEntry,
+  maxBytes: number,
+): Promise<Readable> {
+  if (entry.size > maxBytes) throw new EntryTooLargeError()
+  const header = await readRange(source, entry.localHeaderOffset, localHeaderBytes)
+  if (header.length < localHeaderBytes || header.readUInt32LE(0) !== localHeaderSignature) {
+    throw new Error('invalid local file header')
+  }
+  const start = entry.localHeaderOffset + localHeaderBytes + header.readUInt16LE(26) + header.readUInt16LE(28)
+  const end = start + entry.compressedSize
+  if (end > fileSize) throw new Error('entry data runs past the end of the ZIP')
+  const packed: Readable =
+    entry.compressedSize === 0
+      ? new PassThrough().end()
+      : Buffer.isBuffer(source)
+        ? new PassThrough().end(source.subarray(start, end))
+        : createReadStream(source, { start, end: end - 1 })
+  let seen = 0
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length
+      if (seen > maxBytes) callback(new EntryTooLargeError())
+      else if (seen > entry.size) callback(new Error('entry unpacks past its declared size'))
+      else callback(null, chunk)
+    },
+    flush(callback) {
+      callback(seen === entry.size ? null : new Error('entry unpacks short of its declared size'))
+    },
+  })
+  const stages: NodeJS.ReadWriteStream[] = entry.compressionMethod === 8 ? [createInflateRaw()] : []
+  // pipeline destroys every stage with the first error, so the reader of `counted` sees it.
+  pipeline([packed, ...stages, counted], () => {})
+  return counted
 }
 
 function photoReadError(error: unknown): AppError {
