@@ -36,7 +36,7 @@ import { type ImageInspection, inspectImage } from './measure-image.ts'
 import type { TextReader } from './read-text.ts'
 import { renderForMarketplace } from './render-export.ts'
 import { createSlots, type Slots } from './slots.ts'
-import { lengthenVideo, measureVideo, type VideoTools } from './video.ts'
+import { frameVideo, lengthenVideo, measureVideo, type VideoTools } from './video.ts'
 
 // The marketplace panel (src/shared/contracts/marketplaces.ts): a user's own finished result
 // checked against one profile's rules, and exported for it. Measuring an image runs the
@@ -517,10 +517,19 @@ export async function fileForMarketplace(
     )
     return { kind: 'image', bytes: rendered.bytes }
   }
-  const minSeconds = profile.video.minSeconds?.value
-  if (minSeconds === undefined) return { kind: 'video', bytes }
+  // Framed in the slot's shape first (a 1:1 clip for a 16:9 rule gets bands that continue it,
+  // never refused or stretched), then lengthened past a duration floor.
+  const { ratios, minResolution, minSeconds } = profile.video
+  const framed = await deps.videoSlots.run(() =>
+    frameVideo(bytes, { ratios: ratios?.value, minResolution: minResolution?.value }, videoTools(deps)),
+  )
+  if (minSeconds === undefined) return { kind: 'video', bytes: framed.bytes }
   const lengthened = await deps.videoSlots.run(() =>
-    lengthenVideo(bytes, { minSeconds, marginSeconds: durationMargin }, videoTools(deps)),
+    lengthenVideo(
+      framed.bytes,
+      { minSeconds: minSeconds.value, marginSeconds: durationMargin },
+      videoTools(deps),
+    ),
   )
   return { kind: 'video', bytes: lengthened.bytes }
 }

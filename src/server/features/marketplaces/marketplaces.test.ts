@@ -330,6 +330,15 @@ describe('marketplace check and export over HTTP', () => {
     const facts = await measureVideo(Buffer.from(await exported.arrayBuffer()), { ffmpegPath })
     expect(facts.durationSeconds).toBeGreaterThanOrEqual(8.2)
     expect(facts.format).toBe('mp4')
+
+    // Amazon takes 16:9 videos of at least 1280×720: the 1:1 clip is framed, not refused.
+    const amazon = await view(owner, video.id, 'amazon-tr')
+    expect(rule(amazon.video?.results, 'video.ratio')?.status).not.toBe('pass')
+    const forAmazon = await owner.request(amazon.exportUrl ?? '')
+    expect(forAmazon.status).toBe(200)
+    const framed = await measureVideo(Buffer.from(await forAmazon.arrayBuffer()), { ffmpegPath })
+    expect([framed.width, framed.height]).toEqual([1280, 720])
+    expect(framed.durationSeconds).toBeCloseTo(8, 0)
   }, 150_000)
 
   it('keeps the profile preference: a round trip, a refused unknown profile, and a cleared choice', async () => {

@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
+import sharp from 'sharp'
 import type { VideoFacts } from '#shared/marketplaces/facts.ts'
+import type { PixelSize, Ratio } from '#shared/marketplaces/types.ts'
 
 // Videos for marketplaces: their facts as the container states them (ffprobe), and a clip made
 // long enough for a duration floor (Trendyol takes 8–120 s; the studio's clips are 8.0 s, which
@@ -283,6 +285,170 @@ export async function lengthenVideo(
         'failed',
       )
     }
+    return { bytes, facts, isChanged: true }
+  })
+}
+
+/** What a marketplace's video slot asks of the frame: its ratios and its smallest size. */
+export type VideoFrame = { ratios?: readonly Ratio[] | undefined; minResolution?: PixelSize | undefined }
+
+/** How far a clip's ratio may be from a rule's and still count as it (the checker's 2 %). */
+const ratioTolerance = 0.02
+
+const even = (value: number) => Math.max(2, Math.round(value / 2) * 2)
+
+/**
+ * The canvas a clip of `width`×`height` is framed on for `frame`: the allowed ratio nearest the
+ * clip's, as large as the clip needs (the clip is never cropped), then grown as a whole to the
+ * smallest size, if the rule has one (long side against long, short against short). Null when the
+ * clip fits already.
+ */
+export function videoCanvas(
+  width: number,
+  height: number,
+  frame: VideoFrame,
+): { width: number; height: number; scale: number } | null {
+  const ratio = width / height
+  const ratios = frame.ratios ?? []
+  const fits = (r: Ratio) => Math.abs(ratio / (r.width / r.height) - 1) <= ratioTolerance
+  let canvasWidth = width
+  let canvasHeight = height
+  if (ratios.length > 0 && !ratios.some(fits)) {
+    const nearest = [...ratios].sort(
+      (a, b) =>
+        Math.abs(Math.log(a.width / a.height / ratio)) - Math.abs(Math.log(b.width / b.height / ratio)),
+    )[0] as Ratio
+    const target = nearest.width / nearest.height
+    if (ratio < target) canvasWidth = height * target
+    else canvasHeight = width / target
+  }
+  let scale = 1
+  const min = frame.minResolution
+  if (min) {
+    const long = Math.max(canvasWidth, canvasHeight)
+    const short = Math.min(canvasWidth, canvasHeight)
+    scale = Math.max(1, Math.max(min.width, min.height) / long, Math.min(min.width, min.height) / short)
+  }
+  if (canvasWidth === width && canvasHeight === height && scale === 1) return null
+  return { width: even(canvasWidth * scale), height: even(canvasHeight * scale), scale }
+}
+
+/**
+ * The colour of a clip's bars: the median of the outermost pixels of its middle frame, per
+ * channel. A studio clip's border is its scene's background (pure white on the white studio), so
+ * the bars read as more of that backdrop. Continuing the picture itself was tried and dropped: a
+ * mirrored band, or the clip blurred behind itself, repeats the product beside it wherever the
+ * product comes near the edge (a studio product fills 88 % of the frame, and the push-in brings
+ * it closer), and drawing the edge out sideways is the streaking the image export avoids.
+ */
+async function borderColour(
+  path: string,
+  facts: { width: number; height: number; durationSeconds: number },
+  tools: VideoTools,
+): Promise<string> {
+  const still = join(dirname(path), 'middle.png')
+  await runTool(
+    tools.ffmpegPath,
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-y',
+      '-ss',
+      (facts.durationSeconds / 2).toFixed(3),
+      '-i',
+      path,
+      '-frames:v',
+      '1',
+      still,
+    ],
+    tools,
+  )
+  const { data, info } = await sharp(still).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+  const channels: number[][] = [[], [], []]
+  const take = (x: number, y: number) => {
+    const o = (y * info.width + x) * 3
+    for (let c = 0; c < 3; c++) channels[c]?.push(data[o + c] as number)
+  }
+  for (let x = 0; x < info.width; x++) {
+    take(x, 0)
+    take(x, info.height - 1)
+  }
+  for (let y = 1; y < info.height - 1; y++) {
+    take(0, y)
+    take(info.width - 1, y)
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+  return channels.map((values) => median(values).toString(16).padStart(2, '0')).join('')
+}
+
+/** The filter graph that puts the clip, scaled to `clip`, centred on `canvas` between bars of `colour`. */
+function framingGraph(clip: PixelSize, canvas: PixelSize, colour: string): string {
+  const x = Math.floor((canvas.width - clip.width) / 4) * 2
+  const y = Math.floor((canvas.height - clip.height) / 4) * 2
+  return `[0:v]scale=${clip.width}:${clip.height}:flags=lanczos,setsar=1,pad=${canvas.width}:${canvas.height}:${x}:${y}:color=0x${colour},format=yuv420p[out]`
+}
+
+/**
+ * A clip in a marketplace's video frame: on the canvas `videoCanvas` gives (its nearest allowed
+ * ratio, at least its smallest size), the clip whole and centred, letterboxed in its own border's
+ * colour (borderColour); sound kept as it is. A clip that fits is returned unchanged. H.264 MP4
+ * (yuv420p, faststart, metadata dropped), measured again.
+ */
+export async function frameVideo(
+  input: string | Buffer,
+  frame: VideoFrame,
+  tools: VideoTools,
+): Promise<LengthenedVideo> {
+  const original = typeof input === 'string' ? await readFile(input) : input
+  return withFile(original, tools, async (path) => {
+    const before = factsOf(await probeFile(path, tools), original.length)
+    const canvas = videoCanvas(before.width, before.height, frame)
+    if (!canvas) {
+      const { frameRate: _, ...facts } = before
+      return { bytes: original, facts, isChanged: false }
+    }
+    const clip = {
+      width: even(Math.min(canvas.width, before.width * canvas.scale)),
+      height: even(Math.min(canvas.height, before.height * canvas.scale)),
+    }
+    const output = join(dirname(path), 'framed.mp4')
+    await runTool(
+      tools.ffmpegPath,
+      [
+        '-hide_banner',
+        '-nostdin',
+        '-loglevel',
+        'error',
+        '-y',
+        // The clip as shown: a phone's rotation applied before framing.
+        '-i',
+        path,
+        '-filter_complex',
+        framingGraph(clip, canvas, await borderColour(path, before, tools)),
+        '-map',
+        '[out]',
+        '-map',
+        '0:a?',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-crf',
+        '18',
+        '-c:a',
+        'copy',
+        '-map_metadata',
+        '-1',
+        '-movflags',
+        '+faststart',
+        output,
+      ],
+      tools,
+    )
+    const bytes = await readFile(output)
+    const { frameRate: _, ...facts } = factsOf(await probeFile(output, tools), bytes.length)
     return { bytes, facts, isChanged: true }
   })
 }
