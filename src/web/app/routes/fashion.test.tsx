@@ -46,6 +46,9 @@ describe('Fashion page: what the studio will make, said before Generate', () => 
     expect(screen.getByText(/places it on a backdrop in the style you choose/)).toBeTruthy()
     expect(screen.getByText(/AI provider.*own fal key in Settings/)).toBeTruthy()
     expect(screen.queryByText(/a model wearing the garment is shown/)).toBeNull()
+    // Nor does the page's own subtitle promise a model.
+    expect(screen.getByText('Your garment on a styled backdrop, in the style you choose.')).toBeTruthy()
+    expect(screen.queryByText('Your garment on a model, in the style you choose.')).toBeNull()
   })
 
   it('says it in Turkish too', async () => {
@@ -53,12 +56,15 @@ describe('Fashion page: what the studio will make, said before Generate', () => 
     renderPage('tr')
     expect(await screen.findByText(/Çevrimdışı stüdyo insan görseli oluşturmaz/)).toBeTruthy()
     expect(screen.getByText(/kendi fal anahtarınızı/)).toBeTruthy()
+    expect(screen.getByText('Kıyafetiniz, seçtiğiniz stilde bir fonun önünde.')).toBeTruthy()
+    expect(screen.queryByText(/modelin üzerinde/)).toBeNull()
   })
 
   it('promises a model only when an AI provider makes the images', async () => {
     answer('ai')
     renderPage('en')
     expect(await screen.findByText(/a model wearing the garment is shown/)).toBeTruthy()
+    expect(screen.getByText('Your garment on a model, in the style you choose.')).toBeTruthy()
     expect(screen.queryByText(/The offline studio makes no person/)).toBeNull()
   })
 })

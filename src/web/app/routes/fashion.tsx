@@ -59,7 +59,7 @@ export function FashionPage() {
   return (
     <StudioLayout
       title={t('studio.fashion.title')}
-      subtitle={t('studio.fashion.subtitle')}
+      subtitle={t(isImageOffline ? 'studio.fashion.offlineSubtitle' : 'studio.fashion.subtitle')}
       onSubmit={onSubmit}
       result={
         <StudioResultPanel
