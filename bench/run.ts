@@ -14,6 +14,7 @@ const suites = [
   ['tsx', ['bench/catalogue-hostile.ts']],
   ['tsx', ['bench/marketplace-export.ts']],
   ['tsx', ['bench/marketplace-check.ts']],
+  ['tsx', ['bench/studio-conformance.ts']],
   ['tsx', ['bench/webhooks.ts']],
   ['tsx', ['bench/v1-read.ts']],
 ] as const

@@ -195,6 +195,26 @@ describe('checkImage', () => {
     expect(find(checkImage(trendyol, generated, 'main'), 'image.realPhoto').status).toBe('not-published')
   })
 
+  it("passes the seller's own product, kept pixel for pixel, cut out onto pure white as a real photo", () => {
+    const kept = { structure: 0.95, colourDelta: 1.4, shape: 0.99, changed: false }
+    const onWhite = image({ isGenerated: true, productFidelity: kept, borderPureWhiteShare: 1 })
+    for (const profile of [amazon, etsy]) {
+      expect(find(checkImage(profile, onWhite, 'main'), 'image.realPhoto')).toMatchObject({
+        status: 'pass',
+        reason: { key: 'marketplaces.reasons.ownProductOnWhite' },
+      })
+    }
+    // A changed product, an unmeasured one, or a made scene behind it is still no real photo.
+    for (const facts of [
+      image({ isGenerated: true, productFidelity: { ...kept, changed: true }, borderPureWhiteShare: 1 }),
+      image({ isGenerated: true, borderPureWhiteShare: 1 }),
+      image({ isGenerated: true, productFidelity: null, borderPureWhiteShare: 1 }),
+      image({ isGenerated: true, productFidelity: kept, borderPureWhiteShare: 0.4 }),
+    ]) {
+      expect(find(checkImage(amazon, facts, 'main'), 'image.realPhoto').status).toBe('fail')
+    }
+  })
+
   it('reports text as check-by-eye when OCR could not run, and warns on text found', () => {
     expect(find(checkImage(amazon, image({ text: null }), 'main'), 'image.text').status).toBe('check-by-eye')
     expect(find(checkImage(amazon, image({ text: ['SALE', '50%'] }), 'main'), 'image.text')).toMatchObject({

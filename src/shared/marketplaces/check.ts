@@ -407,6 +407,13 @@ function checkRealPhoto(rules: ImageRules, facts: ImageFacts): CheckResult {
   const rule = rules.realPhoto
   if (!rule) return notPublished('image.realPhoto')
   if (!facts.isGenerated) return result('image.realPhoto', 'pass', 'realPhoto', {}, rule.source)
+  // The seller's own photo of the product, measured as kept (product fidelity), cut out onto pure
+  // white: what every seller does to a real photo for a main image, not a scene that was made.
+  const isOwnProductOnWhite =
+    facts.productFidelity?.changed === false && facts.borderPureWhiteShare >= backgroundThresholds.pass
+  if (isOwnProductOnWhite) {
+    return result('image.realPhoto', 'pass', 'ownProductOnWhite', {}, rule.source)
+  }
   if (rule.value === 'required-unless-personalised') {
     return result(
       'image.realPhoto',
