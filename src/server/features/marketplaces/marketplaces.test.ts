@@ -121,7 +121,7 @@ describe('marketplace check and export over HTTP', () => {
     expect(result.summary.fail).toBeGreaterThanOrEqual(1)
   })
 
-  it("checks Amazon's main image: an AI scene fails the real-photo rule, and the white-background rule is judged", async () => {
+  it("checks Amazon's main image: a made scene fails the real-photo rule, the seller's own product on white passes it", async () => {
     const image = await imageResult()
     const main = await view(owner, image.id, 'amazon-tr', '?slot=main')
     expect(rule(main.image?.results, 'image.realPhoto')).toMatchObject({
@@ -134,7 +134,22 @@ describe('marketplace check and export over HTTP', () => {
     const additional = await view(owner, image.id, 'amazon-tr', '?slot=additional')
     expect(additional.image?.slot).toBe('additional')
     expect(rule(additional.image?.results, 'image.realPhoto')?.status).toBe('not-published')
-  })
+
+    // The white studio keeps the seller's own product, measured as kept: a real photo as Amazon
+    // means it, with its white background.
+    const white = await makeResult(owner, {
+      mode: 'image',
+      imageAssetId: photoId,
+      prompt: 'white studio background',
+    })
+    const onWhite = await view(owner, white.id, 'amazon-tr', '?slot=main')
+    expect(onWhite.image?.facts.productFidelity?.changed).toBe(false)
+    expect(rule(onWhite.image?.results, 'image.realPhoto')).toMatchObject({
+      status: 'pass',
+      reason: { key: 'marketplaces.reasons.ownProductOnWhite' },
+    })
+    expect(rule(onWhite.image?.results, 'image.background')?.status).toBe('pass')
+  }, 90_000)
 
   it('measures an image once: later checks and a white export reuse it, and its facts are stored', async () => {
     const fresh = await makeResult(owner, { mode: 'image', imageAssetId: photoId, prompt: 'linen' })
