@@ -314,7 +314,7 @@ describe('catalogue export: listing', () => {
     expect(text.endsWith('\r\n')).toBe(true)
     expect(text).toContain('"Fiyat; 12,50 TL\n""Özel"" seri\r\nİşğ ıİ çÇ öÖ üÜ"')
     expect(text.slice(1).split('\r\n')[0]).toBe(
-      'SEO başlığı;Meta açıklama;Özellikler;Anahtar kelimeler;Görsel 1;Görsel 2;Video;Stok Kodu;Ürün Adı;Açıklama;',
+      'SEO başlığı;Meta açıklama;Özellikler;Anahtar kelimeler;Vitrin görseli 1;Vitrin görseli 2;Vitrin videosu;Stok Kodu;Ürün Adı;Açıklama;',
     )
     expect(csvRows(entries)).toEqual([
       [
@@ -322,9 +322,9 @@ describe('catalogue export: listing', () => {
         'Meta açıklama',
         'Özellikler',
         'Anahtar kelimeler',
-        'Görsel 1',
-        'Görsel 2',
-        'Video',
+        'Vitrin görseli 1',
+        'Vitrin görseli 2',
+        'Vitrin videosu',
         'Stok Kodu',
         'Ürün Adı',
         'Açıklama',
@@ -364,6 +364,29 @@ describe('catalogue export: listing', () => {
     expect(widths[9]).toBeGreaterThan(widths[7] ?? 0)
   })
 
+  it('names every column once, though the list is a marketplace template with its own "Görsel 1"', async () => {
+    const storage = fakeStorage()
+    const image = storage.add('image', 'image/jpeg', randomBytes(100))
+    const entries = await exportToBuffer(
+      inputFor(storage, [product(2, 'KRM-001', { cells: ['KRM-001', 'a.jpg', 'x'], files: [image] })], {
+        // A list exported before and imported again repeats our own names as well.
+        headers: ['Stok Kodu', 'Görsel 1', 'Vitrin görseli 1'],
+        locale: 'tr',
+      }),
+    )
+    const [names] = csvRows(entries) as [string[]]
+    expect(names).toEqual([
+      'SEO başlığı',
+      'Meta açıklama',
+      'Özellikler',
+      'Anahtar kelimeler',
+      'Vitrin görseli 1',
+      'Stok Kodu',
+      'Görsel 1',
+      'Vitrin görseli 1 (2)',
+    ])
+  })
+
   it('writes its own column headers in English for an English reader, keeping the list’s headers', async () => {
     const entries = await exportListing('en')
     expect(csvRows(entries)[0]).toEqual([
@@ -371,9 +394,9 @@ describe('catalogue export: listing', () => {
       'Meta description',
       'Features',
       'Keywords',
-      'Image 1',
-      'Image 2',
-      'Video',
+      'Vitrin image 1',
+      'Vitrin image 2',
+      'Vitrin video',
       'Stok Kodu',
       'Ürün Adı',
       'Açıklama',
@@ -776,9 +799,9 @@ describe('catalogue export: a batch with a marketplace preset', () => {
       'Meta açıklama',
       'Özellikler',
       'Anahtar kelimeler',
-      'Görsel 1',
-      'Görsel 2',
-      'Video',
+      'Vitrin görseli 1',
+      'Vitrin görseli 2',
+      'Vitrin videosu',
     ])
     const maxTitle = getProfile('trendyol').copy.titleMax?.value ?? 0
     expect(maxTitle).toBe(100)

@@ -317,9 +317,14 @@ function padded(cells: readonly string[], length: number): string[] {
   return Array.from({ length }, (_, i) => cells[i] ?? '')
 }
 
-/** The header row: our columns in the user's language, then the list's own headers as they were. */
+/**
+ * The header row: our columns in the user's language (named "Vitrin …", so a template's own
+ * "Görsel 1" is never repeated), then the list's own headers as they were. A header that still
+ * repeats an earlier one (a list exported before and imported again) gets " (2)", " (3)" …, so
+ * every column of the sheet has a name of its own.
+ */
 function headerCells(listing: Listing, locale: Locale): string[] {
-  return [
+  return distinctHeaders([
     translateFor(locale, 'catalogue.export.columns.seoTitle'),
     translateFor(locale, 'catalogue.export.columns.metaDescription'),
     translateFor(locale, 'catalogue.export.columns.features'),
@@ -333,7 +338,19 @@ function headerCells(listing: Listing, locale: Locale): string[] {
         : translateFor(locale, 'catalogue.export.columns.videoNumbered', { n: i + 1 }),
     ),
     ...padded(listing.headers, listing.inputColumns),
-  ]
+  ])
+}
+
+function distinctHeaders(headers: string[]): string[] {
+  const seen = new Set<string>()
+  return headers.map((header) => {
+    if (header.trim() === '') return header
+    const key = (name: string) => name.trim().toLocaleLowerCase('tr')
+    let name = header
+    for (let n = 2; seen.has(key(name)); n++) name = `${header} (${n})`
+    seen.add(key(name))
+    return name
+  })
 }
 
 function tableCells(row: SpilledRow, listing: Listing): string[] {
