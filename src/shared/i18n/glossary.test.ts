@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { trMessages } from './locales/tr/index.ts'
 
 // One word per concept across the Turkish interface: a seller who reads "Kitaplık" on one screen
 // and "Kütüphane" on the next wonders whether they are two places. Each concept names the word
@@ -13,9 +13,7 @@ const glossary: { concept: string; use: string; avoid: RegExp[] }[] = [
   { concept: 'an email', use: 'e-posta', avoid: [/(^|[^\p{L}])eposta/iu, /(^|[^\p{L}])e-mail/iu] },
 ]
 
-const localeDir = new URL('./locales/tr/', import.meta.url)
-
-/** Every string of the Turkish locale files, with where it is. */
+/** Every string of the Turkish messages, with where it is. */
 function turkishStrings(): { where: string; text: string }[] {
   const found: { where: string; text: string }[] = []
   const walk = (value: unknown, where: string) => {
@@ -24,9 +22,7 @@ function turkishStrings(): { where: string; text: string }[] {
       for (const [key, inner] of Object.entries(value)) walk(inner, `${where}.${key}`)
     }
   }
-  for (const file of readdirSync(localeDir).filter((name) => name.endsWith('.json'))) {
-    walk(JSON.parse(readFileSync(new URL(file, localeDir), 'utf8')), file.replace(/\.json$/, ''))
-  }
+  walk(trMessages, 'tr')
   return found
 }
 
