@@ -69,7 +69,8 @@ function firstFitting(candidates: string[], max: number): string {
 /** Turkish SEO copy within every limit of shared/seo.ts, deterministic for the same input. */
 export function writeSeoCopy(details: ProductDetails, colour: TurkishColour): SeoContent {
   const name = clean(details.name)
-  const category = clean(details.category)
+  // A catalogue's category is often a path ("Mutfak > Fincan"): its last step is the product's kind.
+  const category = clean(lastPathStep(details.category))
   const brand = clean(details.brand)
   const material = clean(details.material)
   const colourTitle = upperFirst(colour)
@@ -113,6 +114,16 @@ export function writeSeoCopy(details: ProductDetails, colour: TurkishColour): Se
 
 type Parts = { name?: string; category?: string; brand?: string; material?: string; colour?: string }
 
+/** "Ev & Yaşam > Mutfak > Fincan" → "Fincan"; a category without a path is returned as it is. */
+export function lastPathStep(category: string | undefined): string | undefined {
+  if (category === undefined) return undefined
+  const steps = category
+    .split(/\s*(?:>|›|»|\/|\|)\s*/)
+    .map((step) => step.trim())
+    .filter(Boolean)
+  return steps.at(-1) ?? category
+}
+
 function buildDescription({ name, category, brand, material, colour }: Parts): string {
   const signed = brand ? `${brand} imzalı` : undefined
   const materialText = material ? softLower(material) : undefined
@@ -133,7 +144,6 @@ function buildDescription({ name, category, brand, material, colour }: Parts): s
   const extras = [
     name && category ? `${upperFirst(softLower(category))} arayanlar için güzel bir seçenek.` : undefined,
     'Günlük kullanımda ve özel günlerde rahatlıkla tercih edebilirsiniz.',
-    'Hemen sepete ekleyin!',
   ]
   let description = opening
   for (const extra of extras) {
@@ -160,17 +170,24 @@ function buildFeatures({
 }
 
 function buildKeywords({ name, category, brand, material, colour }: Parts & { colour: string }): string[] {
-  const phrase = (text: string | undefined) => (text ? clampAtWord(softLower(text), 50) : undefined)
-  const nameWords = name ? name.split(' ') : []
+  // A keyword is one search phrase: a keyword field is comma-separated, so a name such as
+  // "Fincan Takımı, 2 Kişilik" gives "fincan takımı", never a phrase that splits the field.
+  const firstPart = (text: string | undefined) => text?.split(/[,;]/)[0]?.trim() || undefined
+  const phrase = (text: string | undefined) => {
+    const first = firstPart(text)
+    return first ? clampAtWord(softLower(first), 50) : undefined
+  }
+  const nameCore = firstPart(name)
+  const nameWords = nameCore ? nameCore.split(' ') : []
   // In Turkish the head noun comes last: "Deri Sırt Çantası" is a kind of "sırt çantası".
   const head = nameWords.length > 2 ? nameWords.slice(-2).join(' ') : undefined
-  const thing = category ?? head ?? name
+  const thing = firstPart(category) ?? head ?? nameCore
   const candidates = [
     phrase(name),
     phrase(name && !includesWord(name, colour) ? `${colour} ${name}` : undefined),
     phrase(head),
-    brand ? clampAtWord(brand, 50) : undefined,
-    brand && thing ? clampAtWord(`${brand} ${softLower(thing)}`, 50) : undefined,
+    firstPart(brand) ? clampAtWord(firstPart(brand) ?? '', 50) : undefined,
+    brand && thing ? clampAtWord(`${firstPart(brand) ?? brand} ${softLower(thing)}`, 50) : undefined,
     phrase(category),
     phrase(category ? `${colour} ${category}` : undefined),
     phrase(material),
@@ -191,7 +208,7 @@ function buildKeywords({ name, category, brand, material, colour }: Parts & { co
   const seen = new Set<string>()
   const keywords: string[] = []
   for (const candidate of candidates) {
-    if (!candidate) continue
+    if (!candidate || /[,;]/.test(candidate)) continue
     const key = candidate.toLocaleLowerCase(locale)
     if (seen.has(key)) continue
     seen.add(key)

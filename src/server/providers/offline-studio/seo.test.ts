@@ -45,6 +45,30 @@ describe('offline SEO copy', () => {
     expectWithinLimits(content)
   })
 
+  it('writes keywords that are single search phrases, from a category path and a name with a comma', () => {
+    const content = writeSeoCopy(
+      {
+        name: 'Türk Kahvesi Fincan Takımı, 2 Kişilik',
+        category: 'Ev & Yaşam > Mutfak > Fincan',
+        brand: 'Karaca',
+      },
+      'kırmızı',
+    )
+    for (const keyword of content.keywords) expect(keyword).not.toMatch(/[,;>›»|]/)
+    expect(content.keywords).toContain('türk kahvesi fincan takımı')
+    expect(content.keywords).toContain('fincan')
+    // The path's last step is the product's kind in prose too.
+    expect(content.description).not.toMatch(/[>›»]/)
+    expect(content.features).toContain('Kategori: Fincan')
+    expectWithinLimits(content)
+  })
+
+  it('never writes a promotional line', () => {
+    for (const details of [{}, { name: 'Kupa' }, { name: 'Kupa', category: 'Mutfak', brand: 'Paşabahçe' }]) {
+      expect(lower(writeSeoCopy(details, 'mavi').description)).not.toMatch(/sepete|hemen|kaçırmayın|indirim/)
+    }
+  })
+
   it('says each thing once', () => {
     const content = writeSeoCopy({ name: 'Nike Siyah Koşu Ayakkabısı', brand: 'Nike' }, 'siyah')
     expect(content.title).toBe('Nike Siyah Koşu Ayakkabısı')
@@ -107,6 +131,7 @@ describe('offline SEO copy', () => {
           const content = writeSeoCopy(details, colour)
           expectWithinLimits(content)
           expect(mentions(content, colour)).toBe(true)
+          for (const keyword of content.keywords) expect(keyword).not.toMatch(/[,;]/)
           expect(writeSeoCopy(details, colour)).toEqual(content)
         },
       ),
