@@ -31,6 +31,10 @@ for (const lang of langs as Lang[]) {
       await screen.photoInput.setInputFiles(await productPhotoPng())
       await expect(screen.uploaded).toBeVisible()
       await screen.suggestion(screen.m('studio.scenes.product.wood')).click()
+      // The chip writes the scene in the seller's own language.
+      await expect(screen.prompt).toHaveValue(
+        screen.m('studio.scenes.product.wood').toLocaleLowerCase(lang === 'tr' ? 'tr-TR' : 'en-US'),
+      )
       await screen.generate.click()
       // The result panel sits under the form on a phone: starting a job brings it into view.
       const resultTitle = page.getByRole('heading', { name: screen.m('studio.result.title') })

@@ -96,3 +96,14 @@ describe('buildSeoPrompt', () => {
     expect(describeProductDetails({ name: '  ', brand: '' })).toBe('')
   })
 })
+
+describe('a suggestion chip in Turkish', () => {
+  it('reaches the image model as the scene’s English prompt', () => {
+    expect(buildImagePrompt({ tool: 'product', prompt: 'mermer tezgâh', hasReference: false })).toContain(
+      'place the product on a marble countertop.',
+    )
+    expect(
+      buildImagePrompt({ tool: 'fashion', prompt: 'sokak stili fotoğrafçılığı', hasReference: false }),
+    ).toContain('street style photography style')
+  })
+})

@@ -1,3 +1,4 @@
+import { englishPromptFor } from '#shared/scene-prompts.ts'
 import type { ProductDetails } from '#shared/seo.ts'
 import { seoLimits } from '#shared/seo.ts'
 
@@ -30,7 +31,8 @@ export type ImagePromptInput = {
  * garment (keeping its pose, light and background) or has a model wear it in the given style.
  */
 export function buildImagePrompt(input: ImagePromptInput): string {
-  const userText = cleanUserText(input.prompt)
+  // A suggestion chip writes its prompt in the seller's language; the model gets it in English.
+  const userText = cleanUserText(englishPromptFor(input.prompt))
   if (input.tool === 'fashion') {
     if (input.hasReference) {
       const style = userText ? ` Style: ${userText}.` : ''

@@ -1,3 +1,4 @@
+import { englishPromptFor } from '#shared/scene-prompts.ts'
 import { type FashionStyleId, fashionStyles, type ProductSceneId, productScenes } from '#shared/scenes.ts'
 
 // Picks a scene, style or camera move from free text in English or Turkish. Matching runs on
@@ -223,12 +224,12 @@ function bestMatch<T extends string>(text: string, table: Compiled<T>): T | null
 /** The product scene a prompt asks for; an empty prompt gets the white studio, anything unknown the neutral one. */
 export function matchProductScene(prompt: string): StudioSceneId {
   if (prompt.trim() === '') return 'white-studio'
-  return bestMatch(prompt, productTable) ?? 'neutral-studio'
+  return bestMatch(englishPromptFor(prompt), productTable) ?? 'neutral-studio'
 }
 
 /** The fashion style a prompt asks for; anything unknown gets the minimalist studio. */
 export function matchFashionStyle(prompt: string): FashionStyleId {
-  return bestMatch(prompt, fashionTable) ?? 'minimal-studio'
+  return bestMatch(englishPromptFor(prompt), fashionTable) ?? 'minimal-studio'
 }
 
 /** The camera move a video prompt asks for; anything else gets the slow push-in. */

@@ -1,4 +1,5 @@
 import { useNavigate, useSearchParams } from 'react-router'
+import { chipPrompt } from '#shared/scene-prompts.ts'
 import { productScenes } from '#shared/scenes.ts'
 import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
@@ -16,7 +17,7 @@ import { useResource } from '#web/lib/use-resource.ts'
 
 /** The catalogue: import a product list (the wizard) and the batches made so far. */
 export function CataloguePage() {
-  const { t } = useI18n()
+  const { t, locale } = useI18n()
   useDocumentTitle(t('catalogue.page.title'))
   const navigate = useNavigate()
   const [searchParams] = useSearchParams()
@@ -48,7 +49,7 @@ export function CataloguePage() {
               disabled={disabled}
               suggestions={productScenes.map((scene) => ({
                 id: scene.id,
-                prompt: scene.prompt,
+                prompt: chipPrompt('product', scene.id, locale),
                 label: t(`studio.scenes.product.${scene.id}`),
               }))}
             />

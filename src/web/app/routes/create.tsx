@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
+import { chipPrompt } from '#shared/scene-prompts.ts'
 import { productScenes } from '#shared/scenes.ts'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
@@ -26,7 +27,7 @@ type Details = Record<(typeof detailFields)[number], string>
 
 /** Create Content: one product photo to an edited image, a video or Turkish SEO copy. */
 export function CreatePage() {
-  const { t } = useI18n()
+  const { t, locale } = useI18n()
   useDocumentTitle(t('studio.create.documentTitle'))
   const photo = usePhotoUpload()
   // Meters and "left this period" follow every job (and every refusal): settling reloads usage.
@@ -121,7 +122,7 @@ export function CreatePage() {
                 ? []
                 : productScenes.map((scene) => ({
                     id: scene.id,
-                    prompt: scene.prompt,
+                    prompt: chipPrompt('product', scene.id, locale),
                     label: t(`studio.scenes.product.${scene.id}`),
                   }))
             }

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react'
+import { chipPrompt } from '#shared/scene-prompts.ts'
 import { fashionStyles } from '#shared/scenes.ts'
 import { GenerateButton } from '#web/features/generations/components/generate-button.tsx'
 import { StudioResultPanel } from '#web/features/generations/components/studio-result-panel.tsx'
@@ -18,7 +19,7 @@ import { useResource } from '#web/lib/use-resource.ts'
 
 /** Fashion Content: a garment on a model (optionally the model of a reference photo), then a video. */
 export function FashionPage() {
-  const { t } = useI18n()
+  const { t, locale } = useI18n()
   useDocumentTitle(t('studio.fashion.documentTitle'))
   const garment = usePhotoUpload()
   const reference = usePhotoUpload()
@@ -122,7 +123,7 @@ export function FashionPage() {
         onChange={setPrompt}
         suggestions={fashionStyles.map((style) => ({
           id: style.id,
-          prompt: style.prompt,
+          prompt: chipPrompt('fashion', style.id, locale),
           label: t(`studio.scenes.fashion.${style.id}`),
         }))}
       />
