@@ -1,6 +1,6 @@
-import { enMessages } from './i18n/locales/en/index.ts'
-import { trMessages } from './i18n/locales/tr/index.ts'
-import type { Locale } from './i18n/locales.ts'
+import { enMessages } from '#shared/i18n/locales/en/index.ts'
+import { trMessages } from '#shared/i18n/locales/tr/index.ts'
+import type { Locale } from '#shared/i18n/locales.ts'
 import { type FashionStyleId, fashionStyles, type ProductSceneId, productScenes } from './scenes.ts'
 
 /**
