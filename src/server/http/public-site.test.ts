@@ -11,6 +11,7 @@ import {
   publicPaths,
 } from '#shared/public-pages.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
+import { browserLanguage } from './web-app.ts'
 
 const origin = 'https://vitrin.test'
 const indexHtml = '<!doctype html><html lang="en"><head></head><body><div id="root"></div></body></html>'
@@ -154,6 +155,31 @@ describe('the public site', () => {
         expect(response.status, `${path} ${value}`).toBe(200)
       }
     }
+  })
+
+  it('sends a first visit from a Turkish browser to the Turkish page; a stored choice wins', async () => {
+    const turkish = await server.api('/pricing', {
+      redirect: 'manual',
+      headers: { 'Accept-Language': 'tr-TR,tr;q=0.9,en-US;q=0.8,en;q=0.7' },
+    })
+    expect(turkish.status).toBe(302)
+    expect(turkish.headers.get('location')).toBe('/tr/pricing')
+    expect(turkish.headers.get('vary')).toContain('Accept-Language')
+    const others: Record<string, string>[] = [
+      // An English browser, a browser that names neither, and a crawler's '*'.
+      { 'Accept-Language': 'en-GB,en;q=0.9,tr;q=0.5' },
+      { 'Accept-Language': 'de-DE,de;q=0.9' },
+      { 'Accept-Language': '*' },
+      // A Turkish browser whose reader chose English.
+      { 'Accept-Language': 'tr-TR,tr;q=0.9', Cookie: `${languageCookie}=en` },
+    ]
+    for (const headers of others) {
+      const response = await server.api('/pricing', { redirect: 'manual', headers })
+      expect(response.status, JSON.stringify(headers)).toBe(200)
+    }
+    expect(browserLanguage('en;q=0.4, tr;q=0.6')).toBe('tr')
+    expect(browserLanguage('tr;q=0, en')).toBe('en')
+    expect(browserLanguage(undefined)).toBeNull()
   })
 
   it('allows an inline script on a prerendered page by its hash, and no other', async () => {

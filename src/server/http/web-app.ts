@@ -129,18 +129,40 @@ function prerenderedPage(file: string, origin: string, isProduction: boolean): {
 }
 
 /**
- * An English public page for someone who last chose Turkish (the cookie the web app keeps beside
- * its stored choice): a redirect to the same page's Turkish address, before anything is sent.
- * The page itself checks the stored choice too, for a browser whose cookie is gone. Nothing
- * redirects a `/tr/…` address by language, so there is no loop, and a crawler (no cookie)
- * always gets the page at the address it asked for.
+ * An English public page for someone who reads Turkish: a redirect to the same page's Turkish
+ * address, before anything is sent. Their last choice wins (the cookie the web app keeps beside
+ * its stored choice); with none, a first visit follows the browser's language (Accept-Language
+ * preferring Turkish to English). The page itself checks the stored choice too, for a browser
+ * whose cookie is gone. Nothing redirects a `/tr/…` address by language, so there is no loop,
+ * and a crawler (no cookie, no Turkish Accept-Language) gets the page at the address it asked for.
  */
 function rememberedLanguagePage(c: Context<AppEnv>, pagePath: string): Response | null {
-  c.header('Vary', 'Cookie')
+  c.header('Vary', 'Cookie, Accept-Language')
   const remembered = getCookie(c, languageCookie)
-  if (remembered !== 'tr') return null
+  const reads =
+    remembered === 'tr' || remembered === 'en' ? remembered : browserLanguage(c.req.header('accept-language'))
+  if (reads !== 'tr') return null
   c.header('Cache-Control', 'no-cache')
   return c.redirect(`${localizedPath('tr', pagePath)}${new URL(c.req.url).search}`, 302)
+}
+
+/**
+ * The one of English and Turkish a browser ranks higher in its Accept-Language header (by q,
+ * then order: "tr-TR,tr;q=0.9,en;q=0.8" is Turkish); null when it names neither.
+ */
+export function browserLanguage(header: string | undefined): 'en' | 'tr' | null {
+  if (!header) return null
+  let best: { lang: 'en' | 'tr'; q: number } | null = null
+  for (const part of header.split(',')) {
+    const [range = '', ...params] = part.trim().split(';')
+    const lang = range.trim().toLowerCase().split('-')[0]
+    if (lang !== 'en' && lang !== 'tr') continue
+    const qParam = params.map((param) => param.trim()).find((param) => param.startsWith('q='))
+    const q = qParam ? Number(qParam.slice(2)) : 1
+    if (!Number.isFinite(q) || q <= 0) continue
+    if (!best || q > best.q) best = { lang, q }
+  }
+  return best?.lang ?? null
 }
 
 function mountFiles(app: Hono<AppEnv>, root: string): void {
