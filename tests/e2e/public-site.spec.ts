@@ -73,6 +73,7 @@ test('hreflang alternates point at each other, with x-default on English and a s
   browser,
   baseURL,
 }) => {
+  test.slow() // every indexed page, and its pair, loaded in turn
   await withoutJavaScript(browser, async (page) => {
     const links = async (path: string) => {
       await page.goto(path)
@@ -180,7 +181,11 @@ test('hydration keeps the prerendered page: no React warning, no layout shift, n
     await expect(page.locator('html')).toHaveAttribute('lang', locale)
     const shifts = await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts)
     const total = shifts.reduce((sum, value) => sum + value, 0)
-    expect(total, `layout shift on ${url}`).toBeLessThanOrEqual(0.001)
+    // Hydration that replaced or re-laid the prerendered page shifts it by hundredths at least;
+    // Chromium on a loaded machine reports a few thousandths now and then on unchanged pages
+    // (0.0015–0.003 seen on / and /tr/privacy, which pass when run again). 0.005 is 20 times
+    // under what Lighthouse calls a good CLS.
+    expect(total, `layout shift on ${url}`).toBeLessThanOrEqual(0.005)
     // e.g. the inline stylesheet without its hash, or a library probing eval.
     const refused = await page.evaluate(() => (window as unknown as { __refused: string[] }).__refused)
     expect(refused, `CSP refusals on ${url}`).toEqual([])
@@ -262,15 +267,22 @@ test('a form used before the page has hydrated sends nothing and keeps nothing t
   expect(page.url()).not.toContain('someone')
 })
 
-test('a first visit to / is never redirected, whatever the browser language', async ({ browser }) => {
-  const context = await browser.newContext({ locale: 'tr-TR' })
-  try {
-    const page = await context.newPage()
-    const response = await page.goto('/')
-    expect(response?.status()).toBe(200)
-    expect(response?.request().redirectedFrom()).toBeNull()
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg('en', 'landing.title'))
-  } finally {
-    await context.close()
+test('a first visit follows the browser: a Turkish one lands on /tr/, an English one stays', async ({
+  browser,
+}) => {
+  for (const [locale, lang] of [
+    ['tr-TR', 'tr'],
+    ['en-US', 'en'],
+  ] as const) {
+    const context = await browser.newContext({ locale })
+    try {
+      const page = await context.newPage()
+      const response = await page.goto('/')
+      expect(response?.status(), locale).toBe(200)
+      await expect(page).toHaveURL(localizedPath(lang, '/'))
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(msg(lang, 'landing.title'))
+    } finally {
+      await context.close()
+    }
   }
 })
