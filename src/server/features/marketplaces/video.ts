@@ -26,6 +26,26 @@ export type VideoTools = {
 
 const defaultTimeoutMs = 120_000
 
+/** How every ffmpeg run here starts: quiet, no terminal input, overwriting its own output. */
+const ffmpegHead = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y']
+
+/** The file every re-made clip is: H.264 (veryfast, CRF 18), metadata dropped, faststart MP4. */
+const h264Mp4 = (output: string) => [
+  '-c:v',
+  'libx264',
+  '-preset',
+  'veryfast',
+  '-crf',
+  '18',
+  '-pix_fmt',
+  'yuv420p',
+  '-map_metadata',
+  '-1',
+  '-movflags',
+  '+faststart',
+  output,
+]
+
 /** ffprobe as installed beside ffmpeg: `/opt/ff/ffmpeg` → `/opt/ff/ffprobe`, `ffmpeg` → `ffprobe`. */
 export function ffprobeBeside(ffmpegPath: string): string {
   const slash = ffmpegPath.lastIndexOf('/')
@@ -245,11 +265,7 @@ export async function lengthenVideo(
     await runTool(
       tools.ffmpegPath,
       [
-        '-hide_banner',
-        '-nostdin',
-        '-loglevel',
-        'error',
-        '-y',
+        ...ffmpegHead,
         '-i',
         path,
         '-vf',
@@ -260,20 +276,8 @@ export async function lengthenVideo(
         'vfr',
         '-enc_time_base:v',
         '1/90000',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-crf',
-        '18',
-        '-pix_fmt',
-        'yuv420p',
         ...audio,
-        '-map_metadata',
-        '-1',
-        '-movflags',
-        '+faststart',
-        output,
+        ...h264Mp4(output),
       ],
       tools,
     )
@@ -349,20 +353,7 @@ async function borderColour(
   const still = join(dirname(path), 'middle.png')
   await runTool(
     tools.ffmpegPath,
-    [
-      '-hide_banner',
-      '-nostdin',
-      '-loglevel',
-      'error',
-      '-y',
-      '-ss',
-      (facts.durationSeconds / 2).toFixed(3),
-      '-i',
-      path,
-      '-frames:v',
-      '1',
-      still,
-    ],
+    [...ffmpegHead, '-ss', (facts.durationSeconds / 2).toFixed(3), '-i', path, '-frames:v', '1', still],
     tools,
   )
   const { data, info } = await sharp(still).removeAlpha().raw().toBuffer({ resolveWithObject: true })
@@ -417,11 +408,7 @@ export async function frameVideo(
     await runTool(
       tools.ffmpegPath,
       [
-        '-hide_banner',
-        '-nostdin',
-        '-loglevel',
-        'error',
-        '-y',
+        ...ffmpegHead,
         // The clip as shown: a phone's rotation applied before framing.
         '-i',
         path,
@@ -431,19 +418,9 @@ export async function frameVideo(
         '[out]',
         '-map',
         '0:a?',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-crf',
-        '18',
         '-c:a',
         'copy',
-        '-map_metadata',
-        '-1',
-        '-movflags',
-        '+faststart',
-        output,
+        ...h264Mp4(output),
       ],
       tools,
     )
