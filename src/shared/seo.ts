@@ -18,12 +18,19 @@ export const seoContentSchema = z.object({
 })
 export type SeoContent = z.infer<typeof seoContentSchema>
 
-/** Optional product details the seller types, used as context for the copy. */
+/**
+ * Optional product details the seller types. They are facts, not hints: the copy keeps each one
+ * unchanged and never contradicts it (seo-facts.ts checks that). `color` is named `color` as the
+ * catalogue's column is; `features` are the seller's own key features, one line each.
+ */
 export const productDetailsSchema = z.object({
   name: safeText().trim().max(120).optional(),
   category: safeText().trim().max(80).optional(),
   brand: safeText().trim().max(80).optional(),
   material: safeText().trim().max(80).optional(),
+  color: safeText().trim().max(40).optional(),
+  description: safeText().trim().max(1000).optional(),
+  features: z.array(safeText().trim().min(1).max(100)).max(seoLimits.featuresMax).optional(),
 })
 export type ProductDetails = z.infer<typeof productDetailsSchema>
 

@@ -76,12 +76,16 @@ const detailLabels: Record<keyof ProductDetails, string> = {
   category: 'Kategori',
   brand: 'Marka',
   material: 'Malzeme',
+  color: 'Renk',
+  description: 'Satıcının açıklaması',
+  features: 'Öne çıkan özellikler',
 }
 
 /** The seller's typed details as Turkish context lines, or '' when none were given. */
 export function describeProductDetails(details: ProductDetails): string {
   const lines = (Object.keys(detailLabels) as Array<keyof ProductDetails>).flatMap((key) => {
-    const value = details[key]?.replace(/\s+/g, ' ').trim()
+    const raw = details[key]
+    const value = (Array.isArray(raw) ? raw.join('; ') : raw)?.replace(/\s+/g, ' ').trim()
     return value ? [`- ${detailLabels[key]}: ${value}`] : []
   })
   return lines.length > 0 ? `Satıcının verdiği ürün bilgileri:\n${lines.join('\n')}` : ''
