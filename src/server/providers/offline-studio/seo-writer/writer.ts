@@ -16,6 +16,7 @@ import {
   includesText,
   isCompound,
   isPossessiveForm,
+  lowerTr,
   rotated,
   softLower,
   titleCase,
@@ -92,7 +93,7 @@ export function render(template: string, words: { ad: string; malzeme?: string }
 /** A sentence with a capital, unless its first word has capitals of its own ("iPhone"). */
 function capitalised(sentence: string): string {
   const first = sentence.split(' ')[0] ?? ''
-  return first === first.toLocaleLowerCase('tr-TR') ? upperFirst(sentence) : sentence
+  return first === lowerTr(first) ? upperFirst(sentence) : sentence
 }
 
 /** The first candidate within `max` characters, or the last one cut at a word boundary. */
@@ -313,6 +314,7 @@ function buildKeywords(
     shortFact(brand),
     lastStep ? shortFact(lastStep) : undefined,
   ]
+  const sellersPhrases = new Set(fromFacts)
   const fromPatterns = (patterns: string[], salt: number) =>
     rotated(patterns, pick(salt)).map((pattern) => pattern.replace('{tür}', kind))
   const candidates = [
@@ -330,7 +332,9 @@ function buildKeywords(
     const keyword = clampAtWord(candidate.replace(/\s+/g, ' ').trim(), keywordMax)
     const words = keyword.split(' ')
     if (!keyword || /[,;>›»|/\\]/.test(keyword) || new Set(words).size !== words.length) continue
-    if (promotionalPhrasesIn(keyword).length > 0 || seen.has(keyword)) continue
+    if (seen.has(keyword)) continue
+    // The banks' phrases are kept clean by their test; only the seller's words need the check.
+    if (sellersPhrases.has(candidate) && promotionalPhrasesIn(keyword).length > 0) continue
     seen.add(keyword)
     keywords.push(keyword)
     if (keywords.length === seoLimits.keywords) break
