@@ -198,10 +198,10 @@ export const banks: Record<CategoryId, CategoryBank> = {
       'seyahat çantası',
     ],
     openers: [
-      '{Ad}, günlük eşyalarınızı düzenli taşımak için iç bölmeleriyle pratik bir kullanım sunar.',
+      '{Ad}, günlük eşyalarınızı düzenli taşımak için kullanabileceğiniz bir parça.',
       '{malzeme:abl} üretilen {ad}, iş, okul ve şehir içi kullanıma uygun bir taşıma çözümü.',
-      '{ad:acc} omuzda ya da elde taşıyarak gün boyu yanınızda tutabilirsiniz.',
-      '{Ad}, telefon, cüzdan ve anahtar gibi gündelik eşyalar için yer ayırır.',
+      '{ad:acc} işe, okula ve şehir içi gezilere yanınızda götürebilirsiniz.',
+      '{Ad}, gün içinde ihtiyaç duyduğunuz eşyaları bir arada tutar.',
     ],
     closers: [
       'Ölçüleri ve bölme düzeni görsellerde ayrıntılı görülebilir.',
@@ -278,16 +278,16 @@ export const banks: Record<CategoryId, CategoryBank> = {
     ],
     closers: [
       'Ölçü ve detaylar görsellerde yakından görülebilir.',
-      'Parfüm ve kremi takıyı takmadan önce sürün.',
+      'Gün içinde ve akşam davetlerinde kullanılabilir.',
       'Kullanmadığınızda ayrı bir kutuda ya da kesesinde saklayın.',
     ],
     features: [
-      'Bakım: suyla, parfümle ve terle uzun süre temastan kaçının',
-      'Çizilmemesi için diğer takılardan ayrı saklayın',
-      'Yumuşak ve kuru bir bezle silerek parlaklığını koruyun',
+      'Bakım: ürün etiketindeki talimata göre temizleyin',
+      'Takı ve metal parçaları suyla ve parfümle temastan koruyun',
+      'Kullanmadığınızda kutusunda ya da kesesinde saklayın',
       'Kullanım: günlük ve özel gün kombinleri',
       'Ölçüsü için ürün görsellerindeki bilgilere bakın',
-      'Denize ve havuza girerken çıkarın',
+      'Kombin: sade kıyafetlerle öne çıkar',
     ],
     keywords: [
       'takı modelleri',
@@ -699,7 +699,7 @@ export const banks: Record<CategoryId, CategoryBank> = {
       'Yaş ve ölçü bilgisi için ambalaja bakın',
       'Kullanım sırasında bebeği yalnız bırakmayın',
       'Temizlik: üreticinin bakım talimatına uyun',
-      'Kullanım: ev, hastane çantası ve seyahat',
+      'Kullanım: bebek odası, ev ve seyahat',
       'Parçalarını her kullanımdan önce kontrol edin',
     ],
     keywords: [
@@ -752,20 +752,20 @@ export const banks: Record<CategoryId, CategoryBank> = {
     openers: [
       '{Ad}, antrenmanlarda ve açık hava etkinliklerinde yanınızda olur.',
       '{malzeme:abl} üretilen {ad}, spor salonu, park ve kamp alanında kullanılabilir.',
-      '{ad:acc} evde egzersiz yaparken ya da doğa yürüyüşlerinde kullanabilirsiniz.',
+      '{ad:acc} spor ve açık hava etkinliklerinizde kullanabilirsiniz.',
       '{Ad}, düzenli hareket etmek isteyenlerin spor ekipmanları arasında yer alır.',
     ],
     closers: [
       'Ölçü ve ağırlık bilgisi ürün görsellerinde yer alır.',
       'Kullanımdan sonra kurulayıp havadar bir yerde saklayın.',
-      'Antrenman öncesinde ısınma hareketlerini ihmal etmeyin.',
+      'Sahada, salonda ve doğada kullanılabilir.',
     ],
     features: [
       'Kullanım: ev egzersizi, spor salonu ve açık hava',
       'Kullanımdan sonra kurulayıp havalandırın',
       'Bakım: nemli bir bezle silin, güneşte bırakmayın',
       'Her kullanımdan önce parçaları kontrol edin',
-      'Taşıma ve saklama için katlanabilir yapıya göre yerleştirin',
+      'Kullanmadığınızda serin ve kuru bir yerde saklayın',
       'Ölçü ve ağırlık bilgisi için görsellere bakın',
     ],
     keywords: [
@@ -824,7 +824,7 @@ export const banks: Record<CategoryId, CategoryBank> = {
       '{malzeme:abl} üretilen {ad}, cihazınızla birlikte her gün kullanılacak bir aksesuar.',
     ],
     closers: [
-      'Uyumlu cihaz ve model bilgisi ürün açıklamasında yer alır.',
+      'Uyumlu cihaz ve model bilgisini ürün bilgilerinden kontrol edin.',
       'Kullanmadan önce cihazınızın bağlantı türünü kontrol edin.',
       'Kablo ve bağlantı noktalarını sert bükülmelerden koruyun.',
     ],
@@ -890,7 +890,7 @@ export const banks: Record<CategoryId, CategoryBank> = {
       'etiket',
     ],
     openers: [
-      '{Ad}, derste, ofiste ve evde not almak için masanızda yer alır.',
+      '{Ad}, derste, ofiste ve evde çalışma masanızda yer alır.',
       '{Ad}, okul ve iş düzeninizi toparlamanıza yardımcı olan bir kırtasiye ürünü.',
       '{ad:acc} günlük planlarınız, notlarınız ve çizimleriniz için kullanabilirsiniz.',
       '{malzeme:abl} üretilen {ad}, çanta içinde taşımaya uygun bir kırtasiye parçası.',
@@ -958,7 +958,7 @@ export const banks: Record<CategoryId, CategoryBank> = {
       'pet',
     ],
     openers: [
-      '{Ad}, kedi ve köpek dostlarınızın günlük düzeninde kullanılabilir.',
+      '{Ad}, evcil dostunuzun günlük düzeninde kullanılabilir.',
       '{Ad}, evcil hayvanınızın bakımını kolaylaştırmak için elinizin altında olur.',
       '{ad:acc} evcil dostunuzun alışma süresi boyunca kısa aralıklarla tanıtın.',
       '{malzeme:abl} üretilen {ad}, evde ve dışarıda evcil hayvan bakımında kullanılır.',
@@ -970,9 +970,9 @@ export const banks: Record<CategoryId, CategoryBank> = {
     ],
     features: [
       'Evcil hayvanınızın boyutuna göre seçin',
-      'Temizlik: ılık su ve hafif sabunla yıkayın',
-      'Yıpranan parçaları düzenli olarak kontrol edin',
-      'Kullanım: kedi ve köpeklerin günlük bakımı',
+      'Ürün bilgilerini ambalaj ve etiket üzerinden kontrol edin',
+      'Kullanırken dostunuzun tepkisini gözlemleyin',
+      'Kullanım: evcil dostların günlük bakımı',
       'Boyut bilgisi için ürün görsellerindeki ölçülere bakın',
       'İlk kullanımda dostunuzun alışmasına zaman tanıyın',
     ],
@@ -1035,7 +1035,7 @@ export const banks: Record<CategoryId, CategoryBank> = {
     openers: [
       '{Ad}, bahçede, balkonda ve evdeki küçük işlerde elinizin altında olur.',
       '{malzeme:abl} üretilen {ad}, açık alanda ve atölyede kullanılabilir.',
-      '{ad:acc} bitki bakımında, tamir ve montaj işlerinde kullanabilirsiniz.',
+      '{ad:acc} bahçe, balkon ya da ev içindeki işlerinizde kullanabilirsiniz.',
       '{Ad}, balkon ve bahçe düzeninizi kurarken işinizi kolaylaştırır.',
     ],
     closers: [
@@ -1047,7 +1047,7 @@ export const banks: Record<CategoryId, CategoryBank> = {
       'Kullanım: bahçe, balkon ve atölye',
       'Kullanımdan sonra toprağını ve tozunu temizleyin',
       'Kuru ve kapalı bir alanda saklayın',
-      'Keskin ve hareketli parçalarda koruyucu eldiven kullanın',
+      'Gerektiğinde iş eldiveni kullanın',
       'Keskin aletleri çocukların ulaşamayacağı yerde saklayın',
       'Ölçü bilgisi için ürün görsellerine bakın',
     ],

@@ -140,8 +140,11 @@ export function writeOfflineSeo(details: ProductDetails, photoColour?: string): 
   const brandPart = brand && !includesText(subject, brand) ? brand : undefined
   const extrasPart = extras && !includesText(coreTitle, extras) ? titleCase(extras) : undefined
   const colourPart = colour && !includesText(subject, colour) ? titleCase(colour) : undefined
-  const materialPart =
-    material && material.length <= 24 && !includesText(subject, material) ? titleCase(material) : undefined
+  // "Hakiki Deri" adds little to "Deri Sırt Çantası": the features say it in full ("Malzeme: …").
+  const sharesMaterial = (material ?? '')
+    .split(' ')
+    .some((word) => word.length >= 3 && includesText(subject, word))
+  const materialPart = material && material.length <= 24 && !sharesMaterial ? titleCase(material) : undefined
   const title = firstFitting(
     [
       spaced(brandPart, coreTitle, extrasPart, colourPart, materialPart),
