@@ -335,7 +335,9 @@ describe('generations over HTTP, with a worker', () => {
     const imageAssetId = await uploadPhoto(client)
     const ids: string[] = []
     for (const mode of ['image', 'seo', 'image']) {
-      const { generation } = await (await createGeneration(client, { mode, imageAssetId })).json()
+      const { generation } = await (
+        await createGeneration(client, { mode, imageAssetId, details: { name: 'Kupa' } })
+      ).json()
       ids.push(generation.id)
       await waitForStatus(client, generation.id, ['succeeded'])
     }

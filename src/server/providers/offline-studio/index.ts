@@ -17,7 +17,7 @@ import { ProviderError } from '../types.ts'
 import type { Backdrop } from './canvas.ts'
 import { findDominantColour } from './dominant-colour.ts'
 import { type BackdropSource, editFashionImage, editProductImage, type SubjectSource } from './image-edit.ts'
-import { writeSeoCopy } from './seo-copy.ts'
+import { ProductNameNeededError, writeOfflineSeo } from './seo-writer/writer.ts'
 import type { Subject } from './separate.ts'
 import { offlineProviderName, throwIfAborted, withImageInput } from './studio-errors.ts'
 import { makeVideo } from './video.ts'
@@ -133,8 +133,18 @@ export function createOfflineStudio(options: OfflineStudioOptions): OfflineStudi
     async writeSeo(request: SeoRequest, ctx: ProviderCallContext): Promise<SeoContent & { model: string }> {
       throwIfAborted(ctx.signal)
       const colour = await withImageInput(() => findDominantColour(request.image.bytes))
-      const content = writeSeoCopy(request.details, colour.name)
-      return { ...content, model: 'offline-studio' }
+      try {
+        // `colourFromPhoto` says when the copy names the photo's colour as a guess; the job's
+        // result keeps only the copy for now.
+        const { content } = writeOfflineSeo(request.details, colour.name)
+        return { ...content, model: 'offline-studio' }
+      } catch (error) {
+        // Accept time refuses this already (SEO_NEEDS_PRODUCT_NAME); a catalogue row may still get here.
+        if (error instanceof ProductNameNeededError) {
+          throw new ProviderError(offlineProviderName, 'rejected', error.message)
+        }
+        throw error
+      }
     },
   }
 }
