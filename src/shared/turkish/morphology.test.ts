@@ -60,6 +60,11 @@ describe('Turkish noun suffixes', () => {
     expect(inflect('Samsung Galaxy', 'locative', { properNoun: true })).toBe("Samsung Galaxy'de")
   })
 
+  it('treats words that are also object keys as words', () => {
+    expect(inflect('constructor', 'accusative')).toBe('constructoru')
+    expect(inflect('__proto__', 'dative')).toMatch(/^__proto__/)
+  })
+
   it('gives a compound noun the buffer n, and its plural before the possessive', () => {
     expect(inflect('fincan takımı', 'accusative', { compound: true })).toBe('fincan takımını')
     expect(inflect('fincan takımı', 'dative', { compound: true })).toBe('fincan takımına')

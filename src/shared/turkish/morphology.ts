@@ -178,7 +178,8 @@ function countVowels(word: string): number {
 /** How a word is said, for choosing its suffixes (not written anywhere). */
 function spokenForm(word: string): string {
   const folded = lower(word)
-  const known = spokenForms[folded]
+  // Own keys only: a word such as "constructor" must not find the object's prototype.
+  const known = Object.hasOwn(spokenForms, folded) ? spokenForms[folded] : undefined
   if (known) return known
   if (/\d$/.test(word)) {
     // "10" is said "on", "100" "yüz": only the last non-zero group matters for the ending.
@@ -195,7 +196,8 @@ function spokenForm(word: string): string {
   const letters = word.replace(/[^\p{L}]/gu, '')
   const isAcronym = letters.length >= 2 && letters === letters.toLocaleUpperCase(locale)
   if (isAcronym && (letters.length <= 3 || countVowels(lower(letters)) === 0)) {
-    return letterNames[lower(letters.at(-1) ?? 'e')] ?? 'e'
+    const letter = lower(letters.at(-1) ?? 'e')
+    return (Object.hasOwn(letterNames, letter) ? letterNames[letter] : undefined) ?? 'e'
   }
   // A foreign word written with a silent final e after a consonant ("Converse") is left to the map.
   return lower(letters || word)

@@ -1048,7 +1048,7 @@ export const banks: Record<CategoryId, CategoryBank> = {
       'Kullanımdan sonra toprağını ve tozunu temizleyin',
       'Kuru ve kapalı bir alanda saklayın',
       'Gerektiğinde iş eldiveni kullanın',
-      'Keskin aletleri çocukların ulaşamayacağı yerde saklayın',
+      'Balkon, bahçe ve teras düzeninde kullanılabilir',
       'Ölçü bilgisi için ürün görsellerine bakın',
     ],
     keywords: [

@@ -5,7 +5,7 @@ import {
   type SeoContent,
   seoLimits,
 } from '#shared/seo.ts'
-import { colourWordsIn, descriptionLead, nameCore, promotionalPhrasesIn } from '#shared/seo-facts.ts'
+import { colourWordsIn, descriptionLead, nameCore, promotionalPhrasesIn, wordsOf } from '#shared/seo-facts.ts'
 import { inflect, type TurkishCase } from '#shared/turkish/morphology.ts'
 import { banks, type CategoryBank, type CategoryId } from './categories.ts'
 import { detectCategory, matchKind, normalise, pathSteps } from './detect.ts'
@@ -23,6 +23,20 @@ import {
   upperFirst,
   withoutMeasure,
 } from './text.ts'
+
+/** Words that say what colour a product is without naming one of the palette's colours. */
+const colourLikeWords = [
+  'gümüş',
+  'altın',
+  'bronz',
+  'bakır',
+  'şeffaf',
+  'renkli',
+  'desenli',
+  'krem',
+  'rose',
+  'metalik',
+]
 
 // The offline Turkish SEO writer. The seller's facts are fixed and come first: the name (its part
 // before a comma) leads the title, the brand, colour and material stay as typed in the title or
@@ -132,7 +146,11 @@ export function writeOfflineSeo(details: ProductDetails, photoColour?: string): 
 
   // The photo's colour only where the seller named none, in any of their words.
   const sellersWords = [name, sellerDescription, material, brand, ...sellerFeatures].filter(Boolean).join(' ')
-  const photo = !sellerColour && colourWordsIn(sellersWords).length === 0 ? clean(photoColour) : undefined
+  // Metals, finishes and patterns are colours too: a "Gümüş Kolye" read as grey is not "Gri".
+  const namesAColour =
+    colourWordsIn(sellersWords).length > 0 ||
+    wordsOf(sellersWords).some((word) => colourLikeWords.some((like) => word.startsWith(like)))
+  const photo = !sellerColour && !namesAColour ? clean(photoColour) : undefined
   const colour = sellerColour ?? photo
 
   // Title: brand, the product, its key attributes (size or count, colour, material).
