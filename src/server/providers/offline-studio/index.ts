@@ -1,11 +1,11 @@
 import { type Segmenter, sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { setNewest } from '#shared/bounded-map.ts'
-import type { SeoContent } from '#shared/seo.ts'
 import type {
   ImageEditRequest,
   ImageEditResult,
   ImageProvider,
   ProviderCallContext,
+  SeoCopy,
   SeoProvider,
   SeoRequest,
   Started,
@@ -130,11 +130,13 @@ export function createOfflineStudio(options: OfflineStudioOptions): OfflineStudi
     /** Nothing is ever queued, so there is nothing to cancel; in-flight work stops via ctx.signal. */
     async cancel(): Promise<void> {},
 
-    async writeSeo(request: SeoRequest, ctx: ProviderCallContext): Promise<SeoContent & { model: string }> {
+    async writeSeo(request: SeoRequest, ctx: ProviderCallContext): Promise<SeoCopy> {
       throwIfAborted(ctx.signal)
-      const colour = await withImageInput(() => findDominantColour(request.image.bytes))
+      const colour = await withImageInput(() => findDominantColour(request.image.bytes, segmenter))
       const content = writeSeoCopy(request.details, colour.name)
-      return { ...content, model: 'offline-studio' }
+      // The seller's colour wins; one read from the photo is a guess the seller is asked to check.
+      const colourFromPhoto = request.details.color?.trim() ? undefined : colour.name
+      return { ...content, model: 'offline-studio', ...(colourFromPhoto ? { colourFromPhoto } : {}) }
     },
   }
 }

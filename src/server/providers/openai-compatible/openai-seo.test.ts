@@ -14,7 +14,8 @@ let logLines: string[] = []
 
 const request: SeoRequest = {
   image: { bytes: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]), mime: 'image/jpeg' },
-  details: { name: 'Seramik Kupa', brand: 'Atölye', material: 'seramik' },
+  // Facts the fake's plain copy keeps (name in the title, material among the features).
+  details: { name: 'Seramik Kahve Kupası', material: 'seramik' },
 }
 
 function provider(overrides: Partial<OpenAiSeoOptions> = {}) {
@@ -96,8 +97,8 @@ describe('OpenAI-compatible SEO: what is sent', () => {
     const text = buildSeoPrompt(request.details)
     expect(text).toContain('Türkçe')
     expect(text).toContain('JSON')
-    expect(text).toContain('Ürün adı: Seramik Kupa')
-    expect(text).toContain('Marka: Atölye')
+    expect(text).toContain('Ürün adı: Seramik Kahve Kupası')
+    expect(text).toContain('Malzeme: seramik')
   })
 
   it('leaves the details context out when the seller typed none', () => {
