@@ -5,6 +5,8 @@ import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { colourWords } from '#shared/seo-facts.ts'
 import { ciede2000, srgbToLab } from './ciede2000.ts'
 import { colourReferences, findDominantColour, nameColour, type TurkishColour } from './dominant-colour.ts'
+import { createOfflineStudio } from './index.ts'
+import { testContext } from './measure.ts'
 
 const photo = (name: string) =>
   readFile(new URL(`../../../../tests/fixtures/photos/${name}`, import.meta.url))
@@ -73,5 +75,24 @@ describe('the colour of the product in a real photo', () => {
       .toBuffer()
     const colour = await findDominantColour(tableOnly, sharedSegmenter())
     expect(colour.name).not.toBe('kırmızı')
+  })
+})
+
+describe('the offline studio marks a colour read from the photo as a guess', () => {
+  const studio = createOfflineStudio({ ffmpegPath: 'ffmpeg', segmenter: sharedSegmenter() })
+
+  it('names the colour it read when the seller gave none', async () => {
+    const image = { bytes: await photo('coffee.png'), mime: 'image/png' as const }
+    const copy = await studio.writeSeo({ image, details: { name: 'Espresso Fincanı' } }, testContext())
+    expect(copy.colourFromPhoto).toBe('kırmızı')
+  })
+
+  it('marks nothing when the seller gave the colour', async () => {
+    const image = { bytes: await photo('coffee.png'), mime: 'image/png' as const }
+    const copy = await studio.writeSeo(
+      { image, details: { name: 'Espresso Fincanı', color: 'Bordo' } },
+      testContext(),
+    )
+    expect(copy).not.toHaveProperty('colourFromPhoto')
   })
 })
