@@ -132,10 +132,14 @@ export function createOfflineStudio(options: OfflineStudioOptions): OfflineStudi
 
     async writeSeo(request: SeoRequest, ctx: ProviderCallContext): Promise<SeoCopy> {
       throwIfAborted(ctx.signal)
-      const colour = await withImageInput(() => findDominantColour(request.image.bytes, segmenter))
-      const content = writeSeoCopy(request.details, colour.name)
       // The seller's colour wins; one read from the photo is a guess the seller is asked to check.
-      const colourFromPhoto = request.details.color?.trim() ? undefined : colour.name
+      // Only a guess that will be used is worth the segmentation model's seconds on a busy backdrop.
+      const hasSellersColour = Boolean(request.details.color?.trim())
+      const colour = await withImageInput(() =>
+        findDominantColour(request.image.bytes, hasSellersColour ? undefined : segmenter),
+      )
+      const content = writeSeoCopy(request.details, colour.name)
+      const colourFromPhoto = hasSellersColour ? undefined : colour.name
       return { ...content, model: 'offline-studio', ...(colourFromPhoto ? { colourFromPhoto } : {}) }
     },
   }
