@@ -7,6 +7,7 @@ const suites = [
   ['tsx', ['bench/engine.ts']],
   ['tsx', ['bench/billing.ts']],
   ['tsx', ['bench/offline-studio.ts']],
+  ['tsx', ['bench/seo-writer.ts']],
   ['tsx', ['bench/segmentation.ts']],
   ['tsx', ['bench/catalogue-export.ts']],
   ['tsx', ['bench/catalogue-workers.ts']],

@@ -66,6 +66,11 @@ export const errorStatus = {
   EXPORT_TOO_LARGE: 422,
   INVALID_GENERATION_MODE: 400,
   GENERATION_NOT_READY: 409,
+  /**
+   * SEO copy asked of the offline writer with neither a product name nor a category: it would have
+   * to invent what the product is (a language model sees the photo and needs neither).
+   */
+  SEO_NEEDS_PRODUCT_NAME: 422,
   STORAGE_QUOTA_EXCEEDED: 403,
   ASSET_IN_USE: 409,
   // A user-given link the server fetches (src/server/net/public-request.ts). All 4xx: the link is

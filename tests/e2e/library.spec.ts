@@ -47,7 +47,8 @@ function itemDialog(page: Page, lang: Lang, generation: GenerationView) {
 
 /** Starts one generation and waits (by asking, never sleeping) until it has succeeded. */
 async function generate(page: Page, mode: 'image' | 'seo', photo: AssetView): Promise<GenerationView> {
-  const { id } = await createGeneration(page, { mode, imageAssetId: photo.id })
+  // Offline SEO copy needs a product name (SEO_NEEDS_PRODUCT_NAME without one).
+  const { id } = await createGeneration(page, { mode, imageAssetId: photo.id, details: { name: 'Kupa' } })
   return waitForGeneration(page, id, ['succeeded'], 25_000)
 }
 

@@ -113,10 +113,12 @@ export async function startTestServer(
     ...(options.useConfiguredTransport ? {} : { transport }),
   })
   const app = createApp(deps)
+  // Every worker a test starts, so closing stops those a test left running (or replaced).
+  const launched = new Set<Worker>()
   const launchWorker = (overrides: Partial<WorkerOptions> = {}): Worker => {
     const providers = overrides.providers ?? options.providers
     if (!providers) throw new Error('startWorker needs providers')
-    return startWorker({
+    const started = startWorker({
       db: database.db,
       storage: deps.storage,
       notifier: deps.notifier,
@@ -135,6 +137,15 @@ export async function startTestServer(
       ...options.worker,
       ...overrides,
     })
+    const handle: Worker = {
+      id: started.id,
+      stop: async () => {
+        launched.delete(handle)
+        await started.stop()
+      },
+    }
+    launched.add(handle)
+    return handle
   }
   const worker = options.providers ? launchWorker() : null
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 })
@@ -154,7 +165,7 @@ export async function startTestServer(
     worker,
     api: apiOf(url),
     close: async () => {
-      await worker?.stop()
+      await Promise.all([...launched].map((running) => running.stop()))
       if ('closeAllConnections' in server) server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await deps.textReader?.close()

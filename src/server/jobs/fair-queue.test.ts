@@ -23,7 +23,7 @@ async function queueJobs(client: TestClient, mode: 'image' | 'video' | 'seo', co
   const imageAssetId = await uploadPhoto(client)
   const ids: string[] = []
   for (let i = 0; i < count; i++) {
-    const response = await createGeneration(client, { mode, imageAssetId })
+    const response = await createGeneration(client, { mode, imageAssetId, details: { name: 'Kupa' } })
     expect(response.status).toBe(202)
     ids.push((await response.json()).generation.id)
   }
@@ -214,7 +214,11 @@ describe('a full queue refuses new work', () => {
     expect(refused.status).toBe(429)
     expect((await refused.json()).error.code).toBe('QUEUE_FULL')
     // SEO holds no quota, but waits in the same queue.
-    const refusedSeo = await createGeneration(client, { mode: 'seo', imageAssetId })
+    const refusedSeo = await createGeneration(client, {
+      mode: 'seo',
+      imageAssetId,
+      details: { name: 'Kupa' },
+    })
     expect(refusedSeo.status).toBe(429)
     expect((await refusedSeo.json()).error.code).toBe('QUEUE_FULL')
 

@@ -129,7 +129,11 @@ describe('uploads: plan, per-minute limits, storage quota, deletion, sweep', () 
     expect(await server.database.db.select().from(assets).where(eq(assets.kind, 'upload'))).toHaveLength(2)
 
     // A full storage refuses new generations too (their results would be stored).
-    const generation = await createGeneration(client, { mode: 'seo', imageAssetId: firstId })
+    const generation = await createGeneration(client, {
+      mode: 'seo',
+      imageAssetId: firstId,
+      details: { name: 'Kupa' },
+    })
     expect(generation.status).toBe(403)
     expect(await errorCode(generation)).toBe('STORAGE_QUOTA_EXCEEDED')
     // One byte below the quota, a generation is still accepted.
@@ -137,7 +141,10 @@ describe('uploads: plan, per-minute limits, storage quota, deletion, sweep', () 
       .update(assets)
       .set({ bytes: 1 })
       .where(eq(assets.storageKey, `${userId}/filler-0.mp4`))
-    expect((await createGeneration(client, { mode: 'seo', imageAssetId: firstId })).status).toBe(202)
+    expect(
+      (await createGeneration(client, { mode: 'seo', imageAssetId: firstId, details: { name: 'Kupa' } }))
+        .status,
+    ).toBe(202)
   })
 
   it('deletes an own upload (row and file), refuses while a job uses it, and hides others with 404', async () => {
@@ -204,7 +211,7 @@ describe('uploads: plan, per-minute limits, storage quota, deletion, sweep', () 
     ] as [string, string, string, string]
     const job = await (await createGeneration(client, { mode: 'image', imageAssetId: usedByJob })).json()
     const finished = await (
-      await createGeneration(client, { mode: 'seo', imageAssetId: usedByFinished })
+      await createGeneration(client, { mode: 'seo', imageAssetId: usedByFinished, details: { name: 'Kupa' } })
     ).json()
     await client.request(`/api/generations/${finished.generation.id}/cancel`, { method: 'POST' })
     expect(job.generation.status).toBe('queued')

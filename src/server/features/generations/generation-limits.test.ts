@@ -47,7 +47,9 @@ describe('generations: a plan for every mode, per-minute limits', () => {
     const imageAssetId = await uploadPhoto(client)
     const statuses: number[] = []
     for (const mode of ['seo', 'image', 'seo', 'image']) {
-      statuses.push((await createGeneration(client, { mode, imageAssetId })).status)
+      statuses.push(
+        (await createGeneration(client, { mode, imageAssetId, details: { name: 'Kupa' } })).status,
+      )
     }
     expect(statuses).toEqual([202, 202, 202, 429])
     const limited = await createGeneration(client, { mode: 'video', imageAssetId })
@@ -76,10 +78,21 @@ describe('generations: a plan for every mode, per-minute limits', () => {
     const secondPhoto = await uploadPhoto(second)
     const statuses: number[] = []
     for (let i = 0; i < 3; i++) {
-      statuses.push((await createGeneration(first, { mode: 'seo', imageAssetId: firstPhoto })).status)
+      statuses.push(
+        (await createGeneration(first, { mode: 'seo', imageAssetId: firstPhoto, details: { name: 'Kupa' } }))
+          .status,
+      )
     }
     for (let i = 0; i < 3; i++) {
-      statuses.push((await createGeneration(second, { mode: 'seo', imageAssetId: secondPhoto })).status)
+      statuses.push(
+        (
+          await createGeneration(second, {
+            mode: 'seo',
+            imageAssetId: secondPhoto,
+            details: { name: 'Kupa' },
+          })
+        ).status,
+      )
     }
     // 3 + 2 from this address, then the address is at its limit of 5.
     expect(statuses).toEqual([202, 202, 202, 202, 202, 429])

@@ -24,6 +24,7 @@ import {
   quotaHoldFor,
   storageQuotaBytes,
 } from '#server/features/quota/quota.service.ts'
+import { canWriteOffline } from '#server/providers/offline-studio/seo-writer/writer.ts'
 import type { RateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import type { BatchOutputView } from '#shared/contracts/catalogue.ts'
@@ -164,6 +165,12 @@ async function enqueue(
   // trial (SEO too: with SEO_PROVIDER=openai each job is a paid model call).
   const subscription = await (subscriptionRead ?? getActiveSubscription(deps.db, userId, deps.now()))
   if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'No active plan')
+  // The offline writer cannot see what the photo shows: without a name or a category it would
+  // invent a product ("Renkli Ürün"), so it asks for the name before anything is queued.
+  const { name, category } = values.context ?? {}
+  if (mode === 'seo' && deps.providers.seo === 'offline' && !canWriteOffline({ name, category })) {
+    throw new AppError('SEO_NEEDS_PRODUCT_NAME', 'Offline SEO copy needs the product name or its category')
+  }
   const isOwnKey = await usesOwnKey(deps, userId, mode, subscription)
   const resource = mode === 'image' ? 'images' : 'videos'
   // Images and videos on the server's key hold a unit of quota; SEO and own-key jobs hold none.

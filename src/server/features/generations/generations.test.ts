@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
 import { creditBalances, generations, quotaReservations } from '#server/db/schema/index.ts'
 import { grantCredits, setPeriodUsage } from '#server/features/quota/quota.service.ts'
 import { createScriptedProviders } from '#tests/support/fake-providers.ts'
@@ -264,21 +264,20 @@ describe('generations over HTTP, with a worker', () => {
     await server.worker?.stop()
     fake.complete('req-restart-1')
     const second = server.startWorker()
-    try {
-      const done = await waitForStatus(client, generation.id, ['succeeded', 'failed'])
-      expect(done.status).toBe('succeeded')
-      expect(fake.calls.filter((c) => c.kind === 'image.start')).toHaveLength(1)
-      expect(
-        fake.calls.filter((c) => c.kind === 'image.resume' && c.requestId === 'req-restart-1').length,
-      ).toBeGreaterThanOrEqual(2)
-      expect((await usage(client)).images.used).toBe(1)
-      const reservations = await server.database.db.select().from(quotaReservations)
-      expect(reservations.map((r) => r.status)).toEqual(['committed'])
-    } finally {
+    // Give the file's other tests their worker back, even when this test fails or runs out of time.
+    onTestFinished(async () => {
       await second.stop()
-      // Give the file's other tests their worker back.
       ;(server as { worker: unknown }).worker = server.startWorker()
-    }
+    })
+    const done = await waitForStatus(client, generation.id, ['succeeded', 'failed'])
+    expect(done.status).toBe('succeeded')
+    expect(fake.calls.filter((c) => c.kind === 'image.start')).toHaveLength(1)
+    expect(
+      fake.calls.filter((c) => c.kind === 'image.resume' && c.requestId === 'req-restart-1').length,
+    ).toBeGreaterThanOrEqual(2)
+    expect((await usage(client)).images.used).toBe(1)
+    const reservations = await server.database.db.select().from(quotaReservations)
+    expect(reservations.map((r) => r.status)).toEqual(['committed'])
   })
 
   it('picks up waiting jobs at start and runs a backlog through its slots without waiting for a poll', async () => {
@@ -290,21 +289,21 @@ describe('generations over HTTP, with a worker', () => {
       .id as string
     // A poll far beyond the test's time limit: every job below must start on a wake-up.
     const slow = server.startWorker({ concurrency: 1, pollMs: 10 * 60_000 })
-    try {
-      const later = await Promise.all(
-        Array.from(
-          { length: 3 },
-          async () =>
-            (await (await createGeneration(client, { mode: 'image', imageAssetId })).json()).generation
-              .id as string,
-        ),
-      )
-      for (const id of [early, ...later])
-        expect((await waitForStatus(client, id, ['succeeded', 'failed'])).status).toBe('succeeded')
-    } finally {
+    // Give the file's other tests their worker back, even when this test fails or runs out of time.
+    onTestFinished(async () => {
       await slow.stop()
       ;(server as { worker: unknown }).worker = server.startWorker()
-    }
+    })
+    const later = await Promise.all(
+      Array.from(
+        { length: 3 },
+        async () =>
+          (await (await createGeneration(client, { mode: 'image', imageAssetId })).json()).generation
+            .id as string,
+      ),
+    )
+    for (const id of [early, ...later])
+      expect((await waitForStatus(client, id, ['succeeded', 'failed'])).status).toBe('succeeded')
   })
 
   it('shares the queue between several workers, each job run exactly once', async () => {
@@ -336,7 +335,9 @@ describe('generations over HTTP, with a worker', () => {
     const imageAssetId = await uploadPhoto(client)
     const ids: string[] = []
     for (const mode of ['image', 'seo', 'image']) {
-      const { generation } = await (await createGeneration(client, { mode, imageAssetId })).json()
+      const { generation } = await (
+        await createGeneration(client, { mode, imageAssetId, details: { name: 'Kupa' } })
+      ).json()
       ids.push(generation.id)
       await waitForStatus(client, generation.id, ['succeeded'])
     }

@@ -294,6 +294,7 @@ const createGenerationRoute = createRoute(
       'BILLING_PROVIDER_UNAVAILABLE',
       'STORAGE_QUOTA_EXCEEDED',
       'QUEUE_FULL',
+      'SEO_NEEDS_PRODUCT_NAME',
     ],
   ),
 )

@@ -338,7 +338,7 @@ describe('the public API (/v1)', () => {
     const ids = [failed.id]
     for (const body of [
       { mode: 'image', imageAssetId },
-      { mode: 'seo', imageAssetId },
+      { mode: 'seo', imageAssetId, details: { name: 'Kupa' } },
       { mode: 'image', tool: 'fashion', imageAssetId },
       { mode: 'image', imageAssetId },
     ]) {
@@ -641,7 +641,11 @@ describe('the public API (/v1)', () => {
     const alice = await proIntegration()
     const bob = await proIntegration()
     const aliceAsset = await uploadedPhoto(alice.api)
-    const aliceJob = await generate(alice.api, { mode: 'seo', imageAssetId: aliceAsset })
+    const aliceJob = await generate(alice.api, {
+      mode: 'seo',
+      imageAssetId: aliceAsset,
+      details: { name: 'Kupa' },
+    })
     await settled(alice.api, aliceJob.id, ['succeeded'])
     const imported = (await (
       await alice.web.request('/api/catalogue/imports', {

@@ -17,7 +17,7 @@ import { ProviderError } from '../types.ts'
 import type { Backdrop } from './canvas.ts'
 import { findDominantColour } from './dominant-colour.ts'
 import { type BackdropSource, editFashionImage, editProductImage, type SubjectSource } from './image-edit.ts'
-import { writeSeoCopy } from './seo-copy.ts'
+import { ProductNameNeededError, writeOfflineSeo } from './seo-writer/writer.ts'
 import type { Subject } from './separate.ts'
 import { offlineProviderName, throwIfAborted, withImageInput } from './studio-errors.ts'
 import { makeVideo } from './video.ts'
@@ -132,15 +132,26 @@ export function createOfflineStudio(options: OfflineStudioOptions): OfflineStudi
 
     async writeSeo(request: SeoRequest, ctx: ProviderCallContext): Promise<SeoCopy> {
       throwIfAborted(ctx.signal)
-      // The seller's colour wins; one read from the photo is a guess the seller is asked to check.
-      // Only a guess that will be used is worth the segmentation model's seconds on a busy backdrop.
+      // The seller's colour wins; one read from the photo is a guess the result marks for the
+      // seller to check. Only a guess that can be used is worth the segmentation model's seconds
+      // on a busy backdrop (the photo is still read: an unreadable one is refused either way).
       const hasSellersColour = Boolean(request.details.color?.trim())
       const colour = await withImageInput(() =>
         findDominantColour(request.image.bytes, hasSellersColour ? undefined : segmenter),
       )
-      const content = writeSeoCopy(request.details, colour.name)
-      const colourFromPhoto = hasSellersColour ? undefined : colour.name
-      return { ...content, model: 'offline-studio', ...(colourFromPhoto ? { colourFromPhoto } : {}) }
+      try {
+        const { content, colourFromPhoto } = writeOfflineSeo(
+          request.details,
+          hasSellersColour ? undefined : colour.name,
+        )
+        return { ...content, model: 'offline-studio', ...(colourFromPhoto ? { colourFromPhoto } : {}) }
+      } catch (error) {
+        // Accept time refuses this already (SEO_NEEDS_PRODUCT_NAME); a catalogue row may still get here.
+        if (error instanceof ProductNameNeededError) {
+          throw new ProviderError(offlineProviderName, 'rejected', error.message)
+        }
+        throw error
+      }
     },
   }
 }
