@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { generations } from '#server/db/schema/index.ts'
 import type { Providers } from '#server/providers/index.ts'
+import { createOfflineStudio } from '#server/providers/offline-studio/index.ts'
 import { createOpenAiSeoProvider } from '#server/providers/openai-compatible/openai-seo.ts'
 import type { SeoRequest } from '#server/providers/types.ts'
 import type { CatalogueImportView } from '#shared/contracts/catalogue.ts'
@@ -133,30 +134,7 @@ describe('SEO copy keeps the seller facts', () => {
 
   it("brings a catalogue row's colour and description to the writer and into the copy unchanged", async () => {
     const client = await signedInClient(server)
-    const row = productRow(1, {
-      'Ürün Adı': 'Espresso Fincanı',
-      Renk: 'Kırmızı',
-      Materyal: 'Porselen',
-      Açıklama: 'Sırlı porselen espresso fincanı. Tabağıyla birlikte gelir.',
-    })
-    const imported = await client.request('/api/catalogue/imports', {
-      method: 'POST',
-      body: formOf('list', csvOf([row]), 'ürünler.csv'),
-    })
-    const draft = (await imported.json()) as CatalogueImportView
-    const zip = await zipOf([{ name: 'SKU-1.jpg', data: await makeJpeg(80, 60), store: true }])
-    const photos = await client.request(`/api/catalogue/batches/${draft.batch.id}/photos`, {
-      method: 'POST',
-      body: formOf('photos', zip, 'fotoğraflar.zip'),
-    })
-    expect(photos.status).toBe(200)
-    const started = await client.request(`/api/catalogue/batches/${draft.batch.id}/start`, {
-      json: { outputs: { seo: true } },
-    })
-    expect(started.status).toBe(200)
-    const [job] = await server.database.db.select().from(generations).where(eq(generations.mode, 'seo'))
-    if (!job) throw new Error('no SEO job')
-    const done = await waitForStatus(client, job.id, ['succeeded', 'failed'])
+    const done = await catalogueSeo(server, client, cupRow)
     expect(done.status).toBe('succeeded')
     expect(seen[0]?.details).toMatchObject({
       name: 'Espresso Fincanı',
@@ -169,6 +147,68 @@ describe('SEO copy keeps the seller facts', () => {
     expect(done.result.description).toContain('Sırlı porselen espresso fincanı.')
   })
 })
+
+describe('offline SEO copy of a catalogue row', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    const providers: Providers = {
+      ...createScriptedProviders().providers,
+      seo: createOfflineStudio({ ffmpegPath: 'ffmpeg' }),
+    }
+    server = await startTestServer({ TRUST_PROXY: 'true' }, { providers })
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it("keeps the row's colour as given among the features, and marks nothing as read from the photo", async () => {
+    const client = await signedInClient(server)
+    const done = await catalogueSeo(server, client, cupRow)
+    expect(done.status).toBe('succeeded')
+    if (done.result?.type !== 'seo') throw new Error('no SEO result')
+    expect(done.result.features).toContain('Renk: Kırmızı')
+    expect(done.result.colourFromPhoto).toBeUndefined()
+    expect(
+      factViolations(done.result, {
+        name: 'Espresso Fincanı',
+        color: 'Kırmızı',
+        material: 'Porselen',
+        description: 'Sırlı porselen espresso fincanı. Tabağıyla birlikte gelir.',
+      }),
+    ).toEqual([])
+  })
+})
+
+const cupRow = productRow(1, {
+  'Ürün Adı': 'Espresso Fincanı',
+  Kategori: 'Mutfak > Fincan',
+  Marka: '',
+  Renk: 'Kırmızı',
+  Materyal: 'Porselen',
+  Açıklama: 'Sırlı porselen espresso fincanı. Tabağıyla birlikte gelir.',
+})
+
+/** Imports a one-row list with its photo, starts SEO copy for it and waits for the job to end. */
+async function catalogueSeo(server: TestServer, client: TestClient, row: string[]) {
+  const imported = await client.request('/api/catalogue/imports', {
+    method: 'POST',
+    body: formOf('list', csvOf([row]), 'ürünler.csv'),
+  })
+  const draft = (await imported.json()) as CatalogueImportView
+  const zip = await zipOf([{ name: 'SKU-1.jpg', data: await makeJpeg(80, 60), store: true }])
+  const photos = await client.request(`/api/catalogue/batches/${draft.batch.id}/photos`, {
+    method: 'POST',
+    body: formOf('photos', zip, 'fotoğraflar.zip'),
+  })
+  expect(photos.status).toBe(200)
+  const started = await client.request(`/api/catalogue/batches/${draft.batch.id}/start`, {
+    json: { outputs: { seo: true } },
+  })
+  expect(started.status).toBe(200)
+  const [job] = await server.database.db.select().from(generations).where(eq(generations.mode, 'seo'))
+  if (!job) throw new Error('no SEO job')
+  return waitForStatus(client, job.id, ['succeeded', 'failed'])
+}
 
 function formOf(field: string, bytes: Buffer, name: string): FormData {
   const body = new FormData()
