@@ -133,6 +133,8 @@ export const errorStatus = {
   PROVIDER_RATE_LIMITED: 503,
   PROVIDER_UNAUTHORIZED: 502,
   PROVIDER_BAD_OUTPUT: 502,
+  /** A language model's SEO copy dropped or contradicted the seller's facts, twice. */
+  SEO_FACTS_BROKEN: 502,
   GENERATION_TIMEOUT: 504,
   GENERATION_CANCELED: 409,
   RATE_LIMITED: 429,

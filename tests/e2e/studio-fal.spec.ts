@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { validSeoCopy } from '#tests/fakes/openai-server.ts'
-import { falRequests, releaseFal, scriptFal, scriptOpenAI, seoReply } from './support/fakes.ts'
+import { falRequests, releaseFal, scriptFal, scriptOpenAI, seoReply, uniqueMarker } from './support/fakes.ts'
 import { productPhotoPng } from './support/images.ts'
 import { studioProvidersBaseURL } from './support/servers.ts'
 import { enterAsBeta, readUsage } from './support/studio.ts'
@@ -38,8 +38,10 @@ test('fal image → fal video → OpenAI SEO, shown as on the offline studio', a
   const videoSubmit = (await falRequests(request, marker)).filter((r) => r.method === 'POST').at(-1)
   expect(videoSubmit?.body).toMatchObject({ duration: '8s', generate_audio: false, resolution: '720p' })
 
-  const copy = { ...validSeoCopy, title: 'Mavi Seramik Kupa 350 ml' }
-  const seoMarker = await scriptOpenAI(request, seoReply(copy))
+  // The product name is a fact the seller gave: the copy's title keeps it, or it is refused.
+  const seoMarker = uniqueMarker('seo')
+  const copy = { ...validSeoCopy, title: `Kupa ${seoMarker} Mavi Seramik 350 ml` }
+  await scriptOpenAI(request, seoReply(copy), seoMarker)
   await page.getByRole('button', { name: 'Remove' }).click()
   await screen.photoInput.setInputFiles(await productPhotoPng())
   await expect(screen.uploaded).toBeVisible()

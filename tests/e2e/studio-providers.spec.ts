@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { validSeoCopy } from '#tests/fakes/openai-server.ts'
-import { falRequests, scriptFal, scriptOpenAI, seoReply } from './support/fakes.ts'
+import { falRequests, scriptFal, scriptOpenAI, seoReply, uniqueMarker } from './support/fakes.ts'
 import { productPhotoPng } from './support/images.ts'
 import { fakeProviderSettings, falFakeURL, studioProvidersBaseURL } from './support/servers.ts'
 import { createGeneration, enterAsBeta, readUsage, uploadAsset, waitForGeneration } from './support/studio.ts'
@@ -35,8 +35,10 @@ test.describe('studio on the AI providers', () => {
 
   test('SEO copy is written by the OpenAI-compatible model', async ({ page, request }) => {
     await enterAsBeta(page)
-    const copy = { ...validSeoCopy, title: 'Mat Beyaz Seramik Kupa 350 ml' }
-    const marker = await scriptOpenAI(request, seoReply(copy))
+    // The product name is a fact the seller gave: the copy's title keeps it, or it is refused.
+    const marker = uniqueMarker('seo')
+    const copy = { ...validSeoCopy, title: `Kupa ${marker} Mat Beyaz Seramik 350 ml` }
+    await scriptOpenAI(request, seoReply(copy), marker)
     const asset = await uploadAsset(page, await productPhotoPng())
 
     const created = await createGeneration(page, {

@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
+import { clampAtWord, type ProductDetails } from '#shared/seo.ts'
+import { colourWordsIn, descriptionLead, factViolations, nameCore } from '#shared/seo-facts.ts'
 import { answerControl, argValue } from './control.ts'
 
 /** Named replies for the cases the adapter must handle; a number answers that HTTP status. */
@@ -17,6 +19,7 @@ export type OpenAiFakeReply =
   | 'eight-keywords' // only 8 keywords (cannot be fixed by trimming)
   | 'schema-unsupported' // 400: response_format json_schema not supported
   | 'refusal'
+  | 'drops-facts' // valid copy that ignores the seller's details (a fact dropped or contradicted)
   | 'hang' // never answers (until the fake closes): for client timeouts
   | number // e.g. 429 (with retry-after-ms), 500, 503, 401
   | { status: number; body: unknown; headers?: Record<string, string> }
@@ -82,6 +85,77 @@ function seoCopyFor(requestText: string) {
   if (!name) return validSeoCopy
   const title = `${name} - Yüksek Kalite, Hızlı Kargo`.slice(0, 60)
   return { ...validSeoCopy, title }
+}
+
+const factLabels = {
+  'Ürün adı': 'name',
+  Kategori: 'category',
+  Marka: 'brand',
+  Malzeme: 'material',
+  Renk: 'color',
+  'Satıcının açıklaması': 'description',
+  'Öne çıkan özellikler': 'features',
+} as const satisfies Record<string, keyof ProductDetails>
+
+/** The seller's details as the prompt lists them ("- Renk: Kırmızı"), read back. */
+export function factsInPrompt(requestText: string): ProductDetails {
+  const details: ProductDetails = {}
+  for (const [label, field] of Object.entries(factLabels)) {
+    const value = new RegExp(`^- ${label}: (.+)$`, 'm').exec(requestText)?.[1]?.trim()
+    if (!value) continue
+    if (field === 'features') details.features = value.split('; ')
+    else details[field] = value
+  }
+  return details
+}
+
+type Copy = typeof validSeoCopy
+
+/**
+ * What a model that follows the prompt answers: `copy` when it keeps every fact the prompt
+ * gives, else copy built around those facts (the name in the title; brand, material, colour
+ * and the seller's features among the features; the description's lead in the description;
+ * no other colour named when a colour was given).
+ */
+export function copyKeepingFacts(copy: Copy, details: ProductDetails): Copy {
+  if (factViolations(copy, details).length === 0) return copy
+  const sellersWords = Object.values(details).flat().join(' ')
+  const allowed = new Set(colourWordsIn(sellersWords))
+  const fits = (text: string) => !details.color || colourWordsIn(text).every((word) => allowed.has(word))
+  const name = details.name ? nameCore(details.name) : undefined
+  const title = clampAtWord(
+    name ?? [details.brand, details.color, details.material].filter(Boolean).join(' '),
+    60,
+  )
+  const inTitle = (value: string) =>
+    title.toLocaleLowerCase('tr-TR').includes(value.toLocaleLowerCase('tr-TR'))
+  const factLines = (
+    [
+      ['Marka', details.brand],
+      ['Malzeme', details.material],
+      ['Renk', details.color],
+    ] as const
+  ).flatMap(([label, value]) => (value && !inTitle(value) ? [`${label}: ${value}`] : []))
+  const fillers = ['Özenli işçilik', 'Günlük kullanıma uygun', 'Kolay temizlenir', 'Hediyelik']
+  const features = [
+    ...(details.features ?? []),
+    ...factLines,
+    ...copy.features.filter(fits),
+    ...fillers,
+  ].slice(0, 6)
+  const description = details.description
+    ? descriptionLead(details.description)
+    : fits(copy.description)
+      ? copy.description
+      : 'Günlük kullanım için özenle hazırlanmış bir ürün.'
+  const keywords = [
+    ...copy.keywords.filter(fits),
+    'ev ürünleri',
+    'günlük kullanım',
+    'hediyelik ürün',
+    'şık tasarım',
+  ].slice(0, 10)
+  return { title: title || copy.title, description, features, keywords }
 }
 
 function completion(model: string, content: string | null, refusal: string | null = null) {
@@ -185,7 +259,9 @@ export async function startOpenAiFake(
     requestText: string,
     key: string,
   ) {
-    const copy = options.echoProductName ? seoCopyFor(requestText) : validSeoCopy
+    const plain = options.echoProductName ? seoCopyFor(requestText) : validSeoCopy
+    // A model that follows the prompt keeps the seller's facts; 'drops-facts' is one that does not.
+    const copy = copyKeepingFacts(plain, factsInPrompt(requestText))
     if (typeof reply === 'number') {
       // Short waits keep the SDK's retries fast in tests; it honours retry-after-ms.
       const retryHeaders = { 'retry-after-ms': '5' }
@@ -260,6 +336,8 @@ export async function startOpenAiFake(
             'response_format',
           ),
         )
+      case 'drops-facts':
+        return send(res, 200, completion(model, JSON.stringify(plain)))
       case 'refusal':
         return send(res, 200, completion(model, null, 'I cannot help with that.'))
       case 'hang':

@@ -72,6 +72,7 @@ const failureCodes: Record<ProviderFailure, ErrorCode> = {
   rate_limited: 'PROVIDER_RATE_LIMITED',
   unauthorized: 'PROVIDER_UNAUTHORIZED',
   bad_output: 'PROVIDER_BAD_OUTPUT',
+  facts_broken: 'SEO_FACTS_BROKEN',
   timeout: 'GENERATION_TIMEOUT',
   canceled: 'GENERATION_CANCELED',
 }

@@ -107,3 +107,44 @@ describe('a suggestion chip in Turkish', () => {
     ).toContain('street style photography style')
   })
 })
+
+describe('buildSeoPrompt: the seller’s facts are fixed', () => {
+  const details = {
+    name: 'Fincan Takımı',
+    color: 'Kırmızı',
+    description: 'El yapımı porselen. İki kişilik.',
+    features: ['2 kişilik takım'],
+  }
+
+  it('states the given facts as fixed, in Turkish, and the colour as the only colour', () => {
+    const prompt = buildSeoPrompt(details)
+    expect(prompt).toContain('Satıcının verdiği bilgiler kesindir')
+    expect(prompt).toContain('Ürün adını başlıkta aynen')
+    expect(prompt).toContain('Renk "Kırmızı"')
+    expect(prompt).toContain('yalnızca satıcının kendi sözlerindeki renkleri kullan')
+    expect(prompt).toContain('ilk cümlesini aynen')
+    expect(prompt).toContain('- Öne çıkan özellikler: 2 kişilik takım')
+    expect(prompt).not.toContain('Marka')
+  })
+
+  it('says nothing is fixed when the seller gave nothing', () => {
+    expect(buildSeoPrompt({})).not.toContain('kesindir')
+  })
+
+  it('names each problem of the previous answer on the second attempt', () => {
+    const prompt = buildSeoPrompt(details, {
+      isRetry: true,
+      problems: [
+        { fact: 'color', kind: 'contradicted', expected: 'Kırmızı', found: 'turuncu' },
+        { fact: 'name', kind: 'missing', expected: 'Fincan Takımı' },
+        { kind: 'keyword', keyword: 'mutfak > fincan', problem: 'path' },
+        { kind: 'promotional', phrase: 'hemen' },
+      ],
+    })
+    expect(prompt).toContain('Önemli: önceki yanıt kurallara uymadı. Şunları düzelt:')
+    expect(prompt).toContain('- Satıcının verdiği renk "Kırmızı"; "turuncu" rengini hiçbir yerde kullanma')
+    expect(prompt).toContain('- Ürün adı başlıkta aynen geçmeli: "Fincan Takımı"')
+    expect(prompt).toContain('- Anahtar kelime kategori yolu olmamalı: "mutfak > fincan"')
+    expect(prompt).toContain('- Tanıtım ifadesi kullanma: "hemen"')
+  })
+})

@@ -1,6 +1,7 @@
 import { englishPromptFor } from '#shared/scene-prompts.ts'
 import type { ProductDetails } from '#shared/seo.ts'
 import { seoLimits } from '#shared/seo.ts'
+import { describeSeoProblem, type SeoProblem } from './seo-problems.ts'
 
 // Prompt building shared by the AI providers. Pure functions, so the engine can also rebuild
 // "the prompt used" for a request that was resumed after a restart (see buildImagePrompt).
@@ -92,10 +93,46 @@ export function describeProductDetails(details: ProductDetails): string {
 }
 
 /**
+ * The seller's facts as fixed rules: each appears unchanged where it belongs and nothing
+ * contradicts it (the same rules as shared/seo-facts.ts checks the answer against), or '' when
+ * the seller gave none.
+ */
+export function describeFixedFacts(details: ProductDetails): string {
+  const given = (text: string | undefined) => Boolean(text?.trim())
+  const features = (details.features ?? []).filter(given)
+  const rules: string[] = []
+  if (given(details.name)) rules.push('- Ürün adını başlıkta aynen, yazıldığı gibi kullan.')
+  if (given(details.brand) || given(details.material)) {
+    rules.push('- Markayı ve malzemeyi başlıkta ya da özelliklerde aynen kullan.')
+  }
+  if (given(details.color)) {
+    rules.push(
+      `- Renk "${details.color?.trim()}": başlıkta ya da özelliklerde aynen geçsin. Fotoğrafta başka bir renk görsen ` +
+        'bile renk adı olarak yalnızca satıcının kendi sözlerindeki renkleri kullan; başka renk adı yazma.',
+    )
+  }
+  if (features.length > 0)
+    rules.push('- Satıcının her özelliğini "features" içinde aynen, kendi satırında kullan.')
+  if (given(details.description)) {
+    rules.push('- Meta açıklama, satıcının açıklamasının ilk cümlesini aynen içersin.')
+  }
+  if (rules.length === 0) return ''
+  return [
+    'Satıcının verdiği bilgiler kesindir: hepsi metinde değiştirilmeden geçmeli ve hiçbiri çelişilmemeli.',
+    ...rules,
+  ].join('\n')
+}
+
+/**
  * The Turkish instruction for the vision model. It always spells out the JSON shape
  * and the limits, because compatible servers that ignore `response_format` only have the prompt.
+ * A second attempt names what was wrong with the first answer (`problems`), or repeats the
+ * limits when the first answer could not be read at all.
  */
-export function buildSeoPrompt(details: ProductDetails, options: { isRetry?: boolean } = {}): string {
+export function buildSeoPrompt(
+  details: ProductDetails,
+  options: { isRetry?: boolean; problems?: readonly SeoProblem[] } = {},
+): string {
   const parts = [
     'Fotoğraftaki ürün için Türkçe bir e-ticaret SEO içeriği hazırla (Trendyol, Hepsiburada, n11 gibi pazaryerleri için).',
     'Yanıtı yalnızca aşağıdaki alanları içeren tek bir JSON nesnesi olarak ver, başka metin ekleme:',
@@ -104,10 +141,21 @@ export function buildSeoPrompt(details: ProductDetails, options: { isRetry?: boo
     `- "features": ${seoLimits.featuresMin}-${seoLimits.featuresMax} kısa ürün özelliği (dizi)`,
     `- "keywords": tam olarak ${seoLimits.keywords} farklı anahtar kelime (dizi)`,
     'Fotoğrafta görmediğin veya satıcının vermediği bilgileri uydurma.',
+    'Anahtar kelimeler gerçek arama ifadeleri olsun: virgül, noktalı virgül ya da kategori yolu (">") içermesin.',
+    '"Hemen", "indirim", "ücretsiz kargo" gibi tanıtım ifadeleri kullanma.',
   ]
   const context = describeProductDetails(details)
   if (context) parts.push('', context)
-  if (options.isRetry) {
+  const fixed = describeFixedFacts(details)
+  if (fixed) parts.push('', fixed)
+  const problems = options.problems ?? []
+  if (problems.length > 0) {
+    parts.push(
+      '',
+      'Önemli: önceki yanıt kurallara uymadı. Şunları düzelt:',
+      ...problems.map((problem) => `- ${describeSeoProblem(problem)}`),
+    )
+  } else if (options.isRetry) {
     parts.push(
       '',
       `Önemli: önceki yanıt kurallara uymadı. Sınırlara tam uy: başlık ≤ ${seoLimits.titleMax}, ` +

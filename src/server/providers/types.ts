@@ -91,10 +91,17 @@ export interface VideoProvider {
   cancel(requestId: string, ctx: ProviderCallContext): Promise<void>
 }
 
+/**
+ * A provider's SEO copy: within every limit and keeping every fact the seller gave (see
+ * shared/seo-facts.ts). `colourFromPhoto` names the colour the copy took from the photo because
+ * the seller gave none: a guess the seller is asked to check before publishing.
+ */
+export type SeoCopy = SeoContent & { model: string; colourFromPhoto?: string | undefined }
+
 export interface SeoProvider {
   readonly name: 'offline' | 'openai'
   /** Turkish SEO copy within every limit (see shared/seo.ts), or a ProviderError. */
-  writeSeo(request: SeoRequest, ctx: ProviderCallContext): Promise<SeoContent & { model: string }>
+  writeSeo(request: SeoRequest, ctx: ProviderCallContext): Promise<SeoCopy>
 }
 
 /**
@@ -107,6 +114,7 @@ export type ProviderFailure =
   | 'rate_limited' // 429 after retries
   | 'unauthorized' // bad or missing key
   | 'bad_output' // an answer we cannot use (no image URL, unparseable JSON, limits not met)
+  | 'facts_broken' // SEO copy that drops or contradicts a fact the seller gave, even when asked again
   | 'timeout'
   | 'canceled'
 

@@ -85,7 +85,17 @@ export type GenerationResultView =
       promptUsed: string
       provider: string
     }
-  | ({ type: 'seo'; model: string; provider: string } & SeoContent)
+  | ({
+      type: 'seo'
+      model: string
+      provider: string
+      /**
+       * The colour the copy took from the photo because the seller gave none (e.g. 'kırmızı'):
+       * a guess, shown with a note to check it before publishing. Absent when the seller gave a
+       * colour or the copy names none.
+       */
+      colourFromPhoto?: string
+    } & SeoContent)
 
 /** A generation as the web app sees it. */
 export type GenerationView = {

@@ -67,6 +67,14 @@ export const publicGenerationResultSchema = z
       description: z.string().meta({ description: `At most ${seoLimits.descriptionMax} characters.` }),
       features: z.array(z.string()),
       keywords: z.array(z.string()),
+      colourFromPhoto: z
+        .string()
+        .nullable()
+        .meta({
+          description:
+            'The colour the copy took from the photo because no `details.color` was given (a guess to check before publishing); null when the seller gave the colour or the copy names none.',
+          examples: ['kırmızı'],
+        }),
     }),
   ])
   .meta({

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { aspectRatios } from '#shared/scenes.ts'
+import type { ProductDetails } from '#shared/seo.ts'
 import { users } from './auth.ts'
 import { quotaReservations } from './billing.ts'
 import { catalogueRows } from './catalogue.ts'
@@ -48,6 +49,8 @@ export type GenerationResultRecord =
       keywords: string[]
       model: string
       provider: string
+      /** The colour the copy took from the photo because the seller gave none (a guess to check). */
+      colourFromPhoto?: string
     }
 
 /**
@@ -65,8 +68,8 @@ export const generations = pgTable(
     mode: text('mode', { enum: ['image', 'video', 'seo'] }).notNull(),
     aspectRatio: text('aspect_ratio', { enum: aspectRatios }).notNull(),
     prompt: text('prompt').notNull().default(''),
-    /** Product details typed by the user (SEO context). */
-    context: jsonb('context').$type<Record<string, string>>().notNull().default({}),
+    /** Product details the seller gave (SEO context): facts the copy keeps unchanged. */
+    context: jsonb('context').$type<ProductDetails>().notNull().default({}),
     inputAssetId: uuid('input_asset_id').references(() => assets.id, { onDelete: 'set null' }),
     referenceAssetId: uuid('reference_asset_id').references(() => assets.id, { onDelete: 'set null' }),
     /**

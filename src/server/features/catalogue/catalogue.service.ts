@@ -55,6 +55,7 @@ import {
 import { AppError, type ErrorCode } from '#shared/errors.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
 import { getProfile, isMarketplaceId } from '#shared/marketplaces/profiles.ts'
+import type { ProductDetails } from '#shared/seo.ts'
 import {
   type ExportFile,
   type ExportPreset,
@@ -561,7 +562,7 @@ function quotaShort(quota: Awaited<ReturnType<typeof batchQuota>>): AppError {
 }
 
 /** The text SEO copy is written from: the mapped fields a product has. */
-function seoDetails(batch: CatalogueBatchRow, row: CatalogueRowRow): Record<string, string> {
+function seoDetails(batch: CatalogueBatchRow, row: CatalogueRowRow): ProductDetails {
   const cell = (field: keyof ColumnMapping) => {
     const column = batch.mapping[field]
     return column === undefined ? '' : (row.cells[column] ?? '').trim()

@@ -51,8 +51,17 @@ function presentResult(
 ): GenerationResultView | null {
   if (!result) return null
   if (result.type === 'seo') {
-    const { type, title, description, features, keywords, model, provider } = result
-    return { type, title, description, features, keywords, model, provider }
+    const { type, title, description, features, keywords, model, provider, colourFromPhoto } = result
+    return {
+      type,
+      title,
+      description,
+      features,
+      keywords,
+      model,
+      provider,
+      ...(colourFromPhoto ? { colourFromPhoto } : {}),
+    }
   }
   if (result.type === 'image') {
     const image = assetsById.get(result.assetId)

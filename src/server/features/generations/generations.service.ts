@@ -43,6 +43,7 @@ import {
 import { AppError } from '#shared/errors.ts'
 import { defaultRatioFor } from '#shared/marketplaces/default-ratio.ts'
 import { type AspectRatio, videoRatioFor } from '#shared/scenes.ts'
+import type { ProductDetails } from '#shared/seo.ts'
 import {
   assetIdsOf,
   type PresentedAsset,
@@ -233,6 +234,23 @@ export async function preferredRatio(db: Db, userId: string, tool: GenerationToo
   return defaultRatioFor(row?.profile, tool)
 }
 
+/**
+ * The details the seller filled in, kept as the job's SEO context: blank fields dropped, key
+ * features kept as a list (blank lines dropped), so every fact reaches the writer as typed.
+ */
+export function givenDetails(details: ProductDetails | undefined): ProductDetails {
+  const given: ProductDetails = {}
+  for (const [field, value] of Object.entries(details ?? {}) as [keyof ProductDetails, unknown][]) {
+    if (field === 'features') {
+      const features = Array.isArray(value)
+        ? value.filter((line): line is string => typeof line === 'string' && line.trim() !== '')
+        : []
+      if (features.length > 0) given.features = features
+    } else if (typeof value === 'string' && value !== '') given[field] = value
+  }
+  return given
+}
+
 export async function createGeneration(
   deps: GenerationDeps,
   userId: string,
@@ -277,9 +295,7 @@ export async function createGeneration(
       mode,
       aspectRatio: mode === 'video' ? videoRatioFor(ratio) : ratio,
       prompt: input.prompt,
-      context: Object.fromEntries(
-        Object.entries(input.details ?? {}).filter(([, v]) => typeof v === 'string' && v !== ''),
-      ) as Record<string, string>,
+      context: givenDetails(input.details),
       inputAssetId: input.imageAssetId,
       referenceAssetId: referenceAssetId ?? null,
       keepProduct: input.keepProduct,
@@ -606,7 +622,7 @@ export type BatchOutputPlan = {
 }
 
 /** A product of a batch: its row, its photo, and the text fields SEO copy is written from. */
-export type BatchProduct = { batchRowId: string; inputAssetId: string; details: Record<string, string> }
+export type BatchProduct = { batchRowId: string; inputAssetId: string; details: ProductDetails }
 
 /** Units of quota one product takes with these outputs. */
 export function unitsPerProduct(outputs: BatchOutputPlan): { images: number; videos: number } {

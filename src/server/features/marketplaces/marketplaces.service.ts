@@ -30,6 +30,7 @@ import type { ImageFacts, VideoFacts } from '#shared/marketplaces/facts.ts'
 import { fitCopy } from '#shared/marketplaces/fit-copy.ts'
 import { getProfile, isMarketplaceId, type MarketplaceId } from '#shared/marketplaces/profiles.ts'
 import type { MarketplaceProfile } from '#shared/marketplaces/types.ts'
+import type { ProductDetails } from '#shared/seo.ts'
 import { exportFileName } from './export-file-name.ts'
 import { productFidelityOf } from './fidelity-facts.ts'
 import { type ImageInspection, inspectImage } from './measure-image.ts'
@@ -94,15 +95,15 @@ type ReadyResult =
   | {
       kind: 'image'
       asset: AssetRow
-      context: Record<string, string>
+      context: ProductDetails
       /** The seller's photo the product fidelity is measured against: a product edit's input, if still there. */
       originalAssetId: string | null
     }
-  | { kind: 'video'; asset: AssetRow; context: Record<string, string> }
+  | { kind: 'video'; asset: AssetRow; context: ProductDetails }
   | {
       kind: 'seo'
       copy: { title: string; description: string; features: string[]; keywords: string[] }
-      context: Record<string, string>
+      context: ProductDetails
     }
 
 /** The user's own finished result; NOT_FOUND for another's, GENERATION_NOT_READY until it has succeeded. */
@@ -244,7 +245,7 @@ function summarise(results: CheckResult[]): MarketplaceCheckView['summary'] {
 }
 
 /** The product's name for file names: the generation's product name, else 'vitrin'. */
-function productName(context: Record<string, string>): string {
+function productName(context: ProductDetails): string {
   return context.name?.trim() || 'vitrin'
 }
 

@@ -39,7 +39,14 @@ function toPublicResult(view: GenerationView): PublicGeneration['result'] {
   }
   if (result.type === 'video') return { type: 'video', file: resultFile(view.id, result.video) }
   const { title, description, features, keywords } = result
-  return { type: 'seo', title, description, features, keywords }
+  return {
+    type: 'seo',
+    title,
+    description,
+    features,
+    keywords,
+    colourFromPhoto: result.colourFromPhoto ?? null,
+  }
 }
 
 export function toPublicGeneration(view: GenerationView): PublicGeneration {

@@ -53,7 +53,7 @@ import {
   webhookTestEventType,
 } from '#shared/contracts/webhooks.ts'
 import { AppError, type ErrorCode } from '#shared/errors.ts'
-import { productDetailsSchema } from '#shared/seo.ts'
+import { productDetailsSchema, seoLimits } from '#shared/seo.ts'
 import { toFieldErrors } from '#shared/validation.ts'
 import {
   errorResponses,
@@ -208,6 +208,48 @@ const uploadRoute = createRoute(
 )
 
 /**
+ * The seller's product details, documented for integrators: facts the SEO copy keeps unchanged
+ * (shared/seo-facts.ts), with the shared schema's limits.
+ */
+const productDetailsBody = productDetailsSchema
+  .extend({
+    name: productDetailsSchema.shape.name.meta({
+      description: 'The product name; the SEO title carries it as written.',
+      examples: ['Türk Kahvesi Fincan Takımı'],
+    }),
+    color: productDetailsSchema.shape.color.meta({
+      description:
+        "The product's colour as the seller names it. The copy uses it unchanged and names no other colour; without it the colour is read from the photo and the result says so (`colourFromPhoto`).",
+      examples: ['Kırmızı'],
+    }),
+    description: productDetailsSchema.shape.description.meta({
+      description:
+        "The seller's own description; its first sentence is kept word for word in the meta description.",
+      examples: ['İki kişilik el yapımı porselen fincan takımı. Bulaşık makinesinde yıkanabilir.'],
+    }),
+    features: productDetailsSchema.shape.features.meta({
+      description: `The seller's key features, one per item (up to ${seoLimits.featuresMax}, each at most 100 characters); each appears unchanged among the copy's features.`,
+      examples: [['2 kişilik takım', '90 ml fincan']],
+    }),
+  })
+  .strict()
+  .meta({
+    id: 'ProductDetails',
+    description:
+      "Facts about the product, all optional, used for SEO copy: each one given appears unchanged where it belongs and is never contradicted. A language model's copy that breaks one, even when asked again, fails with SEO_FACTS_BROKEN.",
+    examples: [
+      {
+        name: 'Türk Kahvesi Fincan Takımı',
+        brand: 'Atölye',
+        material: 'porselen',
+        color: 'Kırmızı',
+        description: 'İki kişilik el yapımı porselen fincan takımı. Bulaşık makinesinde yıkanabilir.',
+        features: ['2 kişilik takım', '90 ml fincan'],
+      },
+    ],
+  })
+
+/**
  * POST /v1/generations: the web app's request (createGenerationRequestSchema), strict, so that an
  * unknown field (`aspect_ratio` for `aspectRatio`, say) is refused and named instead of ignored.
  * The web app's /api route keeps the shared schema as it is (it strips what it does not know).
@@ -219,7 +261,7 @@ const createGenerationBody = createGenerationRequestSchema
         '`image` (a product photo in a new scene; with `tool: fashion`, the garment on a model), `video`, or `seo` (Turkish listing copy). Anything else is INVALID_GENERATION_MODE.',
       examples: ['image'],
     }),
-    details: productDetailsSchema.strict().optional(),
+    details: productDetailsBody.optional(),
   })
   .strict()
   .meta({ id: 'CreateGenerationRequest' })

@@ -170,6 +170,17 @@ describe('the public API (/v1)', () => {
     expect(createSchema.properties.mode.enum).toEqual(['image', 'video', 'seo'])
     expect(createSchema.properties.tool.enum).toEqual(['product', 'fashion'])
     expect(createSchema.additionalProperties).toBe(false)
+    // The seller's facts are documented, with examples, as one named shape.
+    const details = document.components.schemas.ProductDetails
+    expect(Object.keys(details.properties)).toEqual(
+      expect.arrayContaining(['name', 'color', 'description', 'features']),
+    )
+    expect(details.properties.color.examples).toEqual(['Kırmızı'])
+    expect(details.properties.features).toMatchObject({ type: 'array', maxItems: 6 })
+    expect(details.examples?.[0]).toMatchObject({
+      color: 'Kırmızı',
+      features: ['2 kişilik takım', '90 ml fincan'],
+    })
     expect(
       document.paths['/v1/assets'].post.requestBody.content['multipart/form-data'].schema.properties.file,
     ).toMatchObject({ type: 'string', format: 'binary' })
@@ -275,9 +286,19 @@ describe('the public API (/v1)', () => {
     // One user runs one job at a time on a default worker: the hanging one makes way for the copy.
     await api.request(`/v1/generations/${running.id}/cancel`, { method: 'POST' })
 
-    const seo = await generate(api, { mode: 'seo', imageAssetId, details: { name: 'Deri cüzdan' } })
+    const seo = await generate(api, {
+      mode: 'seo',
+      imageAssetId,
+      details: {
+        name: 'Deri cüzdan',
+        color: 'Taba',
+        description: 'Hakiki deri, el dikişi cüzdan.',
+        features: ['6 kart bölmesi', 'Bozuk para cebi'],
+      },
+    })
     const done = await settled(api, seo.id, ['succeeded'])
-    expect(done.result).toMatchObject({ type: 'seo', title: 'Deri Cüzdan' })
+    // The seller gave the colour: nothing in the copy is a guess from the photo.
+    expect(done.result).toMatchObject({ type: 'seo', title: 'Deri Cüzdan', colourFromPhoto: null })
     const result = await api.request(`/v1/generations/${seo.id}/result`)
     expect(result.status).toBe(200)
     expect(result.headers.get('content-disposition')).toContain(`vitrin-seo-${seo.id.slice(0, 8)}.json`)

@@ -12,6 +12,7 @@ const failureMessages: Record<ProviderFailure, string> = {
   rate_limited: 'The fal service is rate limiting requests',
   unauthorized: 'The fal key was not accepted',
   bad_output: 'The fal result could not be used',
+  facts_broken: 'The fal result broke the seller details',
   timeout: 'The fal request timed out',
   canceled: 'The fal request was canceled',
 }

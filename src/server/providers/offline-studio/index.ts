@@ -1,11 +1,11 @@
 import { type Segmenter, sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { setNewest } from '#shared/bounded-map.ts'
-import type { SeoContent } from '#shared/seo.ts'
 import type {
   ImageEditRequest,
   ImageEditResult,
   ImageProvider,
   ProviderCallContext,
+  SeoCopy,
   SeoProvider,
   SeoRequest,
   Started,
@@ -130,14 +130,21 @@ export function createOfflineStudio(options: OfflineStudioOptions): OfflineStudi
     /** Nothing is ever queued, so there is nothing to cancel; in-flight work stops via ctx.signal. */
     async cancel(): Promise<void> {},
 
-    async writeSeo(request: SeoRequest, ctx: ProviderCallContext): Promise<SeoContent & { model: string }> {
+    async writeSeo(request: SeoRequest, ctx: ProviderCallContext): Promise<SeoCopy> {
       throwIfAborted(ctx.signal)
-      const colour = await withImageInput(() => findDominantColour(request.image.bytes))
+      // The seller's colour wins; one read from the photo is a guess the result marks for the
+      // seller to check. Only a guess that can be used is worth the segmentation model's seconds
+      // on a busy backdrop (the photo is still read: an unreadable one is refused either way).
+      const hasSellersColour = Boolean(request.details.color?.trim())
+      const colour = await withImageInput(() =>
+        findDominantColour(request.image.bytes, hasSellersColour ? undefined : segmenter),
+      )
       try {
-        // `colourFromPhoto` says when the copy names the photo's colour as a guess; the job's
-        // result keeps only the copy for now.
-        const { content } = writeOfflineSeo(request.details, colour.name)
-        return { ...content, model: 'offline-studio' }
+        const { content, colourFromPhoto } = writeOfflineSeo(
+          request.details,
+          hasSellersColour ? undefined : colour.name,
+        )
+        return { ...content, model: 'offline-studio', ...(colourFromPhoto ? { colourFromPhoto } : {}) }
       } catch (error) {
         // Accept time refuses this already (SEO_NEEDS_PRODUCT_NAME); a catalogue row may still get here.
         if (error instanceof ProductNameNeededError) {

@@ -67,7 +67,9 @@ describe('offline studio: writeSeo', () => {
       testContext(),
     )
     expect(result.model).toBe('offline-studio')
-    const { model: _model, ...content } = result
+    // No colour given: the one in the copy is read from the photo, and the result says so.
+    expect(result.colourFromPhoto).toBe('lacivert')
+    const { model: _model, colourFromPhoto: _colour, ...content } = result
     expectWithinLimits(content)
     expect(result.title).toBe('Basic Tişört Lacivert Pamuk')
     const again = await studio.writeSeo(

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { seoContentSchema, seoLimits } from '#shared/seo.ts'
+import { factViolations } from '#shared/seo-facts.ts'
 import { type OpenAiFake, startOpenAiFake, validSeoCopy } from '#tests/fakes/openai-server.ts'
 import { buildSeoPrompt } from '../prompts.ts'
 import { type ProviderCallContext, ProviderError, type SeoRequest } from '../types.ts'
@@ -14,7 +15,8 @@ let logLines: string[] = []
 
 const request: SeoRequest = {
   image: { bytes: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]), mime: 'image/jpeg' },
-  details: { name: 'Seramik Kupa', brand: 'Atölye', material: 'seramik' },
+  // Facts the fake's plain copy keeps (name in the title, material among the features).
+  details: { name: 'Seramik Kahve Kupası', material: 'seramik' },
 }
 
 function provider(overrides: Partial<OpenAiSeoOptions> = {}) {
@@ -96,8 +98,8 @@ describe('OpenAI-compatible SEO: what is sent', () => {
     const text = buildSeoPrompt(request.details)
     expect(text).toContain('Türkçe')
     expect(text).toContain('JSON')
-    expect(text).toContain('Ürün adı: Seramik Kupa')
-    expect(text).toContain('Marka: Atölye')
+    expect(text).toContain('Ürün adı: Seramik Kahve Kupası')
+    expect(text).toContain('Malzeme: seramik')
   })
 
   it('leaves the details context out when the seller typed none', () => {
@@ -227,5 +229,49 @@ describe('OpenAI-compatible SEO: failures', () => {
     controller.abort()
     const error = await failureOf(writing)
     expect(error.failure).toBe('canceled')
+  })
+})
+
+describe('OpenAI-compatible SEO: the seller’s facts', () => {
+  const withFacts: SeoRequest = {
+    ...request,
+    details: { name: 'Espresso Fincanı', color: 'Kırmızı', features: ['90 ml fincan'] },
+  }
+
+  it('asks again naming the dropped facts, and takes an answer that keeps them', async () => {
+    fake.script(['drops-facts', 'valid'])
+    const result = await provider().writeSeo(withFacts, context())
+    expect(factViolations(result, withFacts.details)).toEqual([])
+    expect(result.title).toContain('Espresso Fincanı')
+    expect(result.features).toContain('90 ml fincan')
+    expect(fake.requests).toHaveLength(2)
+    const second = bodies()[1] as { messages: Array<{ content: Array<{ text?: string }> }> }
+    const text = second.messages[0]?.content[0]?.text ?? ''
+    expect(text).toContain('Ürün adı başlıkta aynen geçmeli: "Espresso Fincanı"')
+    expect(text).toContain('"beyaz" rengini hiçbir yerde kullanma')
+  })
+
+  it('refuses copy that breaks a fact twice as facts_broken; the details stay in the log', async () => {
+    fake.script(['drops-facts', 'drops-facts'])
+    const error = await failureOf(provider().writeSeo(withFacts, context()))
+    expect(error.failure).toBe('facts_broken')
+    expect(error.message).toBe("The language model's copy broke the seller's product details")
+    expect(fake.requests).toHaveLength(2)
+    const logged = logLines.filter((line) => line.includes('breaks the seller facts'))
+    expect(logged).toHaveLength(2)
+    expect(logged[0]).toContain('"fact":"name"')
+  })
+
+  it('asks again for a keyword with a comma or a promotional phrase, and fails as bad_output if it stays', async () => {
+    const promotional = {
+      ...validSeoCopy,
+      description: `${validSeoCopy.description.slice(0, 120)} Hemen sepete ekleyin!`,
+    }
+    const comma = { ...validSeoCopy, keywords: ['seramik kupa, 350 ml', ...validSeoCopy.keywords.slice(1)] }
+    fake.script([{ content: JSON.stringify(promotional) }, { content: JSON.stringify(comma) }])
+    const error = await failureOf(provider().writeSeo(request, context()))
+    expect(error.failure).toBe('bad_output')
+    const second = bodies()[1] as { messages: Array<{ content: Array<{ text?: string }> }> }
+    expect(second.messages[0]?.content[0]?.text).toContain('Tanıtım ifadesi kullanma: "hemen"')
   })
 })

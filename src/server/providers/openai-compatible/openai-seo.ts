@@ -4,12 +4,14 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
 } from 'openai/resources/chat/completions'
 import type { Logger } from '#server/logger.ts'
-import { normalizeSeoContent, type SeoContent } from '#shared/seo.ts'
+import { normalizeSeoContent } from '#shared/seo.ts'
 import { buildSeoPrompt } from '../prompts.ts'
+import { breaksFacts, type SeoProblem, seoProblems } from '../seo-problems.ts'
 import {
   type ProviderCallContext,
   ProviderError,
   type ProviderFailure,
+  type SeoCopy,
   type SeoProvider,
   type SeoRequest,
 } from '../types.ts'
@@ -49,6 +51,7 @@ const failureMessages: Record<ProviderFailure, string> = {
   rate_limited: 'The language model service is rate limiting requests',
   unauthorized: 'The language model key was not accepted',
   bad_output: 'The language model did not return usable SEO copy',
+  facts_broken: "The language model's copy broke the seller's product details",
   timeout: 'The language model request timed out',
   canceled: 'The language model request was canceled',
 }
@@ -57,7 +60,10 @@ function seoError(failure: ProviderFailure, cause?: unknown): ProviderError {
   return new ProviderError('openai', failure, failureMessages[failure], cause === undefined ? {} : { cause })
 }
 
-/** Copy attempts: the first, plus ONE more when the reply cannot be made valid. */
+/**
+ * Copy attempts: the first, plus ONE more when the reply cannot be made valid or breaks the
+ * seller's facts (or carries a broken keyword or a promotional phrase).
+ */
 const maxAttempts = 2
 const logTextMax = 1000
 
@@ -85,18 +91,25 @@ function imageDataUrl(request: SeoRequest): string {
   return `data:${request.image.mime};base64,${request.image.bytes.toString('base64')}`
 }
 
-/** The exact chat request: one user message with the instruction and the photo. */
+/**
+ * The exact chat request: one user message with the instruction and the photo. A second attempt
+ * names what was wrong with the first answer (`problems`), when it was readable.
+ */
 export function buildSeoRequestBody(
   request: SeoRequest,
-  options: { model: string; isRetry: boolean; useSchema: boolean },
+  options: { model: string; isRetry: boolean; useSchema: boolean; problems?: readonly SeoProblem[] },
 ): ChatCompletionCreateParamsNonStreaming {
+  const prompt = buildSeoPrompt(request.details, {
+    isRetry: options.isRetry,
+    ...(options.problems ? { problems: options.problems } : {}),
+  })
   return {
     model: options.model,
     messages: [
       {
         role: 'user',
         content: [
-          { type: 'text', text: buildSeoPrompt(request.details, { isRetry: options.isRetry }) },
+          { type: 'text', text: prompt },
           // 'low' detail: a product photo needs no tiles, and images cost many tokens on mini.
           { type: 'image_url', image_url: { url: imageDataUrl(request), detail: 'low' } },
         ],
@@ -159,12 +172,12 @@ export function createOpenAiSeoProvider(options: OpenAiSeoOptions): SeoProvider 
     client: OpenAI,
     request: SeoRequest,
     state: { useSchema: boolean },
-    isRetry: boolean,
+    retry: { isRetry: boolean; problems?: readonly SeoProblem[] },
     ctx: ProviderCallContext,
   ): Promise<ChatCompletion> {
     const send = () =>
       client.chat.completions.create(
-        buildSeoRequestBody(request, { model: options.model, isRetry, useSchema: state.useSchema }),
+        buildSeoRequestBody(request, { model: options.model, useSchema: state.useSchema, ...retry }),
         { signal: ctx.signal },
       )
     try {
@@ -182,10 +195,7 @@ export function createOpenAiSeoProvider(options: OpenAiSeoOptions): SeoProvider 
     }
   }
 
-  async function writeSeo(
-    request: SeoRequest,
-    ctx: ProviderCallContext,
-  ): Promise<SeoContent & { model: string }> {
+  async function writeSeo(request: SeoRequest, ctx: ProviderCallContext): Promise<SeoCopy> {
     if (!options.apiKey) throw seoError('unauthorized', new Error('OPENAI_API_KEY is not set'))
     const client = new OpenAI({
       apiKey: options.apiKey,
@@ -197,10 +207,14 @@ export function createOpenAiSeoProvider(options: OpenAiSeoOptions): SeoProvider 
       ...(options.fetch ? { fetch: options.fetch } : {}),
     })
     const state = { useSchema: true }
+    // What was wrong with the last readable answer: named in the next prompt, and the reason
+    // for refusing when no attempt is left.
+    let problems: SeoProblem[] | undefined
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       let completion: ChatCompletion
       try {
-        completion = await complete(client, request, state, attempt > 1, ctx)
+        const retry = { isRetry: attempt > 1, ...(problems ? { problems } : {}) }
+        completion = await complete(client, request, state, retry, ctx)
       } catch (error) {
         throw toProviderError(error, ctx)
       }
@@ -216,20 +230,36 @@ export function createOpenAiSeoProvider(options: OpenAiSeoOptions): SeoProvider 
       const content = message?.content ?? ''
       const parsed = extractJsonObject(content)
       const normalized = parsed === undefined ? null : normalizeSeoContent(parsed)
-      if (normalized) return { ...normalized, model: completion.model || options.model }
+      if (!normalized) {
+        problems = undefined
+        ctx.log.warn(
+          {
+            provider: 'openai',
+            model: options.model,
+            attempt,
+            finishReason: choice?.finish_reason,
+            reason: parsed === undefined ? 'no JSON object in the reply' : 'reply outside the SEO limits',
+            content: scrub(content, secret),
+          },
+          'SEO reply unusable',
+        )
+        continue
+      }
+      problems = seoProblems(normalized, request.details)
+      if (problems.length === 0) return { ...normalized, model: completion.model || options.model }
+      // The seller's facts win: copy that drops or contradicts one is never handed back.
       ctx.log.warn(
-        {
-          provider: 'openai',
-          model: options.model,
-          attempt,
-          finishReason: choice?.finish_reason,
-          reason: parsed === undefined ? 'no JSON object in the reply' : 'reply outside the SEO limits',
-          content: scrub(content, secret),
-        },
-        'SEO reply unusable',
+        { provider: 'openai', model: options.model, attempt, problems, content: scrub(content, secret) },
+        'SEO reply breaks the seller facts or the keyword rules',
       )
     }
-    throw seoError('bad_output')
+    if (problems && breaksFacts(problems)) {
+      throw seoError('facts_broken', Object.assign(new Error('copy broke the seller facts'), { problems }))
+    }
+    throw seoError(
+      'bad_output',
+      problems ? Object.assign(new Error('copy broke the rules'), { problems }) : undefined,
+    )
   }
 
   return { name: 'openai', writeSeo }

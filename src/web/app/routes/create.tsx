@@ -1,9 +1,8 @@
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useRef, useState } from 'react'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
 import { chipPrompt } from '#shared/scene-prompts.ts'
 import { productScenes } from '#shared/scenes.ts'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
-import { inputClasses } from '#web/components/ui/form-field.tsx'
 import { GenerateButton } from '#web/features/generations/components/generate-button.tsx'
 import { StudioResultPanel } from '#web/features/generations/components/studio-result-panel.tsx'
 import { useStudioJob } from '#web/features/generations/hooks/use-studio-job.ts'
@@ -13,17 +12,16 @@ import { usePreferredRatio } from '#web/features/marketplaces/hooks/use-preferre
 import { getSettings } from '#web/features/settings/api/settings-api.ts'
 import { KeepProductOption } from '#web/features/studio/components/keep-product-option.tsx'
 import { PhotoDropZone } from '#web/features/studio/components/photo-drop-zone.tsx'
+import { ProductDetailsFields } from '#web/features/studio/components/product-details-fields.tsx'
 import { PromptField } from '#web/features/studio/components/prompt-field.tsx'
 import { RatioChoice, StudioLayout } from '#web/features/studio/components/studio-layout.tsx'
 import { createRequest } from '#web/features/studio/create-request.ts'
 import { usePhotoUpload } from '#web/features/studio/hooks/use-photo-upload.ts'
+import { type DetailsForm, emptyDetailsForm, featuresProblem } from '#web/features/studio/product-details.ts'
 import { getUsage } from '#web/features/usage/api/get-usage.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 import { useResource } from '#web/lib/use-resource.ts'
-
-const detailFields = ['name', 'category', 'brand', 'material'] as const
-type Details = Record<(typeof detailFields)[number], string>
 
 /** Create Content: one product photo to an edited image, a video or Turkish SEO copy. */
 export function CreatePage() {
@@ -37,7 +35,8 @@ export function CreatePage() {
   const [mode, setMode] = useState<GenerationMode>('image')
   const [ratio, setRatio] = usePreferredRatio('product')
   const [prompt, setPrompt] = useState('')
-  const [details, setDetails] = useState<Details>({ name: '', category: '', brand: '', material: '' })
+  const [details, setDetails] = useState<DetailsForm>(emptyDetailsForm)
+  const featuresRef = useRef<HTMLTextAreaElement>(null)
   const [keepProduct, setKeepProduct] = useState(false)
 
   const quota = modeQuota(mode, usage, settings)
@@ -53,6 +52,11 @@ export function CreatePage() {
   function onSubmit(event: FormEvent) {
     event.preventDefault()
     if (isDisabled || !asset) return
+    // The field already shows what is wrong; Generate takes the seller there instead of sending.
+    if (featuresProblem(details.features)) {
+      featuresRef.current?.focus()
+      return
+    }
     void studio.start(createRequest({ mode, imageAssetId: asset.id, prompt, ratio, details, keepProduct }))
   }
 
@@ -130,27 +134,7 @@ export function CreatePage() {
           {mode === 'image' ? <KeepProductOption checked={keepProduct} onChange={setKeepProduct} /> : null}
         </>
       ) : null}
-      <fieldset>
-        <legend className="text-sm font-semibold text-slate-900">{t('studio.details.legend')}</legend>
-        <p className="text-xs text-slate-600">{t('studio.details.hint')}</p>
-        <div className="mt-2 grid gap-3 sm:grid-cols-2">
-          {detailFields.map((field) => (
-            <label key={field} className="block text-sm font-medium text-slate-900">
-              {t(`studio.details.${field}`)}
-              <input
-                type="text"
-                maxLength={field === 'name' ? 120 : 80}
-                value={details[field]}
-                onChange={(event) => {
-                  const value = event.currentTarget.value
-                  setDetails((current) => ({ ...current, [field]: value }))
-                }}
-                className={`${inputClasses} mt-1 font-normal`}
-              />
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <ProductDetailsFields value={details} onChange={setDetails} featuresRef={featuresRef} />
       <GenerateButton
         label={label}
         quota={quota}

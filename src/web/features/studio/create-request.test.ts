@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { createGenerationRequestSchema } from '#shared/contracts/generations.ts'
 import { createRequest } from './create-request.ts'
+import { emptyDetailsForm } from './product-details.ts'
 
 const form = {
   imageAssetId: '6b0f3c56-93a4-4c2f-9d38-2a1c8c1f5b11',
   prompt: 'marble countertop',
   ratio: '9:16' as const,
-  details: { name: ' Kupa ', brand: '' },
+  details: { ...emptyDetailsForm, name: ' Kupa ', brand: '' },
 }
 
 describe('the Create form’s request', () => {
@@ -35,5 +36,27 @@ describe('the Create form’s request', () => {
       prompt: '',
       details: { name: 'Kupa' },
     })
+  })
+
+  it('sends colour, the seller’s description and key features, one per line, blank lines left out', () => {
+    const body = createRequest({
+      ...form,
+      mode: 'seo',
+      keepProduct: false,
+      details: {
+        ...emptyDetailsForm,
+        name: 'Fincan Takımı',
+        color: ' Kırmızı ',
+        description: 'El yapımı porselen.\n',
+        features: '2 kişilik\n\n  90 ml fincan  \r\nBulaşık makinesinde yıkanabilir\n',
+      },
+    })
+    expect(body.details).toEqual({
+      name: 'Fincan Takımı',
+      color: 'Kırmızı',
+      description: 'El yapımı porselen.',
+      features: ['2 kişilik', '90 ml fincan', 'Bulaşık makinesinde yıkanabilir'],
+    })
+    expect(createGenerationRequestSchema.safeParse(body).success).toBe(true)
   })
 })

@@ -1,5 +1,6 @@
 import type { CreateGenerationRequest, GenerationMode } from '#shared/contracts/generations.ts'
 import type { AspectRatio } from '#shared/scenes.ts'
+import { type DetailsForm, detailsFromForm } from './product-details.ts'
 
 /**
  * The Create form's request: SEO copy has no prompt or ratio, and "keep my product exactly" is
@@ -10,14 +11,10 @@ export function createRequest(form: {
   imageAssetId: string
   prompt: string
   ratio: AspectRatio
-  details: Record<string, string>
+  details: DetailsForm
   keepProduct: boolean
 }): CreateGenerationRequest {
-  const filled = Object.fromEntries(
-    Object.entries(form.details)
-      .map(([field, value]) => [field, value.trim()] as const)
-      .filter(([, value]) => value),
-  )
+  const filled = detailsFromForm(form.details)
   return {
     tool: 'product',
     mode: form.mode,

@@ -94,3 +94,54 @@ describe('GenerationResult: keep my product exactly', () => {
     expect(screen.queryByTestId('keep-product-note')).toBeNull()
   })
 })
+
+describe('GenerationResult: SEO copy', () => {
+  const seoGeneration = (provider: string, colourFromPhoto?: string): GenerationView => ({
+    ...imageGeneration(null, provider),
+    mode: 'seo',
+    result: {
+      type: 'seo',
+      title: 'Kırmızı Porselen Fincan',
+      description: 'Porselen fincan.',
+      features: ['Porselen', 'Kırmızı', '90 ml', 'Tabaklı'],
+      keywords: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'],
+      model: provider === 'offline' ? 'offline-studio' : 'gpt-4o-mini',
+      provider,
+      ...(colourFromPhoto ? { colourFromPhoto } : {}),
+    },
+  })
+
+  it('says a colour read from the photo is a guess to check, in either language', async () => {
+    const first = await renderWeb(<GenerationResult generation={seoGeneration('offline', 'kırmızı')} />)
+    expect(screen.getByTestId('seo-colour-note').textContent).toBe(
+      'Colour read from the photo: kırmızı — check it before you publish.',
+    )
+    first.unmount()
+    await renderWeb(<GenerationResult generation={seoGeneration('offline', 'kırmızı')} />, { locale: 'tr' })
+    expect(screen.getByTestId('seo-colour-note').textContent).toBe(
+      'Renk fotoğraftan okundu: kırmızı — yayınlamadan önce kontrol edin.',
+    )
+  })
+
+  it('has no such note when the seller gave the colour', async () => {
+    await renderWeb(<GenerationResult generation={seoGeneration('offline')} />)
+    expect(screen.queryByTestId('seo-colour-note')).toBeNull()
+  })
+
+  it('labels offline copy as the offline writer’s, as offline images are the offline studio’s', async () => {
+    const offline = await renderWeb(<GenerationResult generation={seoGeneration('offline')} />, {
+      locale: 'tr',
+    })
+    expect(screen.getByTestId('offline-note').textContent).toBe(
+      'Yerleşik çevrimdışı metin yazarı tarafından yazıldı',
+    )
+    offline.unmount()
+    await renderWeb(<GenerationResult generation={seoGeneration('offline')} />)
+    expect(screen.getByTestId('offline-note').textContent).toBe('Written by the built-in offline writer')
+  })
+
+  it('has no offline label on a language model’s copy', async () => {
+    await renderWeb(<GenerationResult generation={seoGeneration('openai')} />)
+    expect(screen.queryByTestId('offline-note')).toBeNull()
+  })
+})

@@ -60,6 +60,15 @@ export function GenerationResult(props: {
     return (
       <div className="space-y-4">
         <SeoResult content={result} />
+        {result.colourFromPhoto ? (
+          <p
+            className="rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-900"
+            data-testid="seo-colour-note"
+          >
+            {t('studio.seo.colourFromPhoto', { colour: result.colourFromPhoto })}
+          </p>
+        ) : null}
+        {isOffline ? <OfflineNote isCopy /> : null}
         {actions}
         {marketplace}
       </div>
@@ -145,11 +154,12 @@ export function GenerationResult(props: {
   )
 }
 
-function OfflineNote() {
+/** Says an offline result was made without AI: by the offline studio (images, videos) or its writer (SEO copy). */
+function OfflineNote(props: { isCopy?: boolean }) {
   const { t } = useI18n()
   return (
     <p className="text-xs text-slate-600" data-testid="offline-note">
-      {t('studio.result.offline')}
+      {t(props.isCopy ? 'studio.result.offlineSeo' : 'studio.result.offline')}
     </p>
   )
 }
