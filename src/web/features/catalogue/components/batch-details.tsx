@@ -252,6 +252,12 @@ export function BatchDetails(props: { view: BatchView; onChange: (view: BatchVie
           outputs={view.outputs}
           row={reviewedRow}
           onChange={props.onChange}
+          onCopyEdited={(rowId, isEdited) =>
+            props.onChange({
+              ...view,
+              rows: view.rows.map((row) => (row.id === rowId ? { ...row, isCopyEdited: isEdited } : row)),
+            })
+          }
           onClose={() => setReviewRowId(null)}
         />
       ) : null}

@@ -55,7 +55,13 @@ const generated = {
 }
 const copy: RowCopyView = { rowId: 'row-1', generated, edited: null, brand: null }
 
-function renderReview(overrides: { presetId?: string | null; onChange?: (view: BatchView) => void } = {}) {
+function renderReview(
+  overrides: {
+    presetId?: string | null
+    onChange?: (view: BatchView) => void
+    onCopyEdited?: (rowId: string, isEdited: boolean) => void
+  } = {},
+) {
   return renderWeb(
     <ProductReview
       batchId="batch-1"
@@ -63,6 +69,7 @@ function renderReview(overrides: { presetId?: string | null; onChange?: (view: B
       outputs={{ studio: { prompt: 'x', aspectRatio: '1:1' }, seo: true }}
       row={row}
       onChange={overrides.onChange ?? (() => {})}
+      onCopyEdited={overrides.onCopyEdited ?? (() => {})}
       onClose={() => {}}
     />,
     { route: '/app/catalogue/batch-1' },
@@ -103,7 +110,7 @@ describe('ProductReview', () => {
 
   it('saves the edited copy, one feature and keyword a line, and refuses to send copy past a limit', async () => {
     const sent: unknown[] = []
-    fetchMock.mockImplementation(async (input, init) => {
+    fetchMock.mockImplementation(async (_input, init) => {
       if (init?.method === 'PUT') {
         const body = JSON.parse(String(init.body))
         sent.push(body)
@@ -111,7 +118,8 @@ describe('ProductReview', () => {
       }
       return json(200, copy)
     })
-    await renderReview()
+    const onCopyEdited = vi.fn()
+    await renderReview({ onCopyEdited })
     const user = userEvent.setup()
     const title = await screen.findByLabelText<HTMLInputElement>('Title')
     await user.clear(title)
@@ -136,6 +144,7 @@ describe('ProductReview', () => {
     // Focus stays where the seller was: the form was not rebuilt.
     expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('  Kırmızı Kahve Fincanı ')
     expect(screen.getByRole('button', { name: 'Back to the generated copy' })).toBeTruthy()
+    expect(onCopyEdited).toHaveBeenCalledWith('row-1', true)
   })
 
   it("shows the server's reason on the field it names", async () => {

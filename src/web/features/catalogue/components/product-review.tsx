@@ -54,6 +54,8 @@ export function ProductReview(props: {
   outputs: BatchOutputs | null
   row: BatchRowView
   onChange: (view: BatchView) => void
+  /** The copy was saved or reverted: the batch list marks the row (the view has no event for it). */
+  onCopyEdited: (rowId: string, isEdited: boolean) => void
   onClose: () => void
 }) {
   const { t } = useI18n()
@@ -93,7 +95,10 @@ export function ProductReview(props: {
               batchId={props.batchId}
               presetId={props.presetId}
               copy={data}
-              onSaved={(next) => copy.replace(next)}
+              onSaved={(next) => {
+                copy.replace(next)
+                props.onCopyEdited(row.id, next.edited !== null)
+              }}
               announce={announce}
             />
           )}
@@ -136,6 +141,8 @@ function ReviewFiles(props: {
   const hintId = useId()
 
   async function handleToggle(output: BatchOutputView, isIncluded: boolean) {
+    // One change at a time (not disabled while saving: a disabled box would lose the focus).
+    if (savingId !== null) return
     const excluded = new Set(row.excludedResults)
     if (isIncluded) excluded.delete(output.generationId)
     else excluded.add(output.generationId)
@@ -154,7 +161,9 @@ function ReviewFiles(props: {
   return (
     <section aria-labelledby={`${row.id}-files`} className="mt-5">
       <h3 id={`${row.id}-files`} className="text-base font-semibold text-slate-900">
-        {t('catalogue.review.filesTitle')}
+        {files.some((output) => output.mode === 'video')
+          ? t('catalogue.review.filesTitle')
+          : t('catalogue.review.filesTitleImages')}
       </h3>
       <p id={hintId} className="mt-1 text-sm text-slate-600">
         {files.length > 0 ? t('catalogue.review.filesHint') : t('catalogue.review.filesNone')}
@@ -166,7 +175,7 @@ function ReviewFiles(props: {
             <img
               src={row.photo.url}
               alt={t('catalogue.review.originalPhoto')}
-              className="aspect-square w-full rounded-lg bg-slate-100 object-cover"
+              className="aspect-square w-full rounded-lg bg-slate-100 object-cover ring-1 ring-slate-200"
             />
             <p className="mt-1.5 text-xs text-slate-600">{t('catalogue.review.originalPhoto')}</p>
           </li>
@@ -177,7 +186,7 @@ function ReviewFiles(props: {
           const isDone = output.status === 'succeeded'
           return (
             <li key={output.generationId} className="min-w-0" data-testid="review-file">
-              <div className="aspect-square w-full overflow-hidden rounded-lg bg-slate-100">
+              <div className="aspect-square w-full overflow-hidden rounded-lg bg-slate-100 ring-1 ring-slate-200">
                 {output.thumbnail ? (
                   <img
                     src={output.thumbnail.url}
@@ -193,14 +202,11 @@ function ReviewFiles(props: {
                     type="checkbox"
                     className="size-5 accent-brand-700"
                     checked={isIncluded}
-                    disabled={savingId !== null}
+                    aria-label={`${t('catalogue.review.include')}: ${label}`}
                     aria-describedby={hintId}
                     onChange={(event) => void handleToggle(output, event.currentTarget.checked)}
                   />
-                  <span>
-                    {t('catalogue.review.include')}
-                    <span className="sr-only">: {label}</span>
-                  </span>
+                  <span>{t('catalogue.review.include')}</span>
                   {savingId === output.generationId ? (
                     <span className="text-xs text-slate-500">{t('catalogue.review.filesSaving')}</span>
                   ) : null}
@@ -272,6 +278,7 @@ function CopyForm(props: {
   const [busy, setBusy] = useState<'save' | 'revert' | null>(null)
   const [error, setError] = useState<unknown>(null)
   const alertId = useId()
+  const formRef = useRef<HTMLFormElement>(null)
   const problems = copyProblems(draft)
   const hasProblems = Object.keys(problems).length > 0
   const titleLength = lengthOf(draft.title)
@@ -332,6 +339,8 @@ function CopyForm(props: {
 
   async function handleSave(event: React.FormEvent) {
     event.preventDefault()
+    // Not disabled while saving (the focus would drop out of the dialog): a second press waits.
+    if (busy !== null) return
     setSubmitted(true)
     setError(null)
     if (hasProblems) return
@@ -356,6 +365,7 @@ function CopyForm(props: {
   }
 
   async function handleRevert() {
+    if (busy !== null) return
     setBusy('revert')
     setError(null)
     try {
@@ -364,6 +374,8 @@ function CopyForm(props: {
       setSubmitted(false)
       setServerFields({})
       props.onSaved(next)
+      // The button goes with the edit: the focus moves to the title, not out of the dialog.
+      formRef.current?.querySelector<HTMLInputElement>('input[name="title"]')?.focus()
       props.announce(t('catalogue.review.reverted'))
     } catch (caught) {
       setError(caught)
@@ -375,6 +387,7 @@ function CopyForm(props: {
   const showAlert = (isSubmitted && hasProblems) || error
   return (
     <form
+      ref={formRef}
       noValidate
       onSubmit={(event) => void handleSave(event)}
       className="mt-3 space-y-4"
@@ -466,7 +479,7 @@ function CopyForm(props: {
           <textarea
             {...control}
             name="keywords"
-            rows={5}
+            rows={seoLimits.keywords}
             className={inputClasses}
             value={draft.keywords}
             onChange={(event) => change('keywords', event.currentTarget.value)}
@@ -475,21 +488,11 @@ function CopyForm(props: {
       </FormField>
       {checks ? <CopyCheck profileId={checks.profileId} results={checks.results} /> : null}
       <div className="flex flex-col gap-3 sm:flex-row">
-        <Button
-          type="submit"
-          disabled={busy !== null}
-          aria-busy={busy === 'save'}
-          aria-describedby={showAlert ? alertId : undefined}
-        >
+        <Button type="submit" aria-busy={busy === 'save'} aria-describedby={showAlert ? alertId : undefined}>
           {busy === 'save' ? t('catalogue.review.saving') : t('catalogue.review.save')}
         </Button>
         {copy.edited ? (
-          <Button
-            variant="secondary"
-            disabled={busy !== null}
-            aria-busy={busy === 'revert'}
-            onClick={() => void handleRevert()}
-          >
+          <Button variant="secondary" aria-busy={busy === 'revert'} onClick={() => void handleRevert()}>
             {busy === 'revert' ? t('catalogue.review.reverting') : t('catalogue.review.revert')}
           </Button>
         ) : null}
@@ -557,6 +560,7 @@ function Regenerate(props: {
   const [asking, setAsking] = useState<'seo' | 'all' | null>(null)
   const [isBusy, setBusy] = useState(false)
   const confirmRef = useRef<HTMLDivElement>(null)
+  const headingRef = useRef<HTMLHeadingElement>(null)
   // The button that asked is replaced by the question: focus goes to its answer.
   useEffect(() => {
     if (asking) confirmRef.current?.querySelector('button')?.focus()
@@ -570,13 +574,15 @@ function Regenerate(props: {
   const canMakeAll = images + videos > 0
 
   async function handleConfirm() {
-    if (!asking) return
+    if (!asking || isBusy) return
     setBusy(true)
     setError(null)
     try {
       props.onChange(await regenerateRow(props.batchId, row.id, { scope: asking }))
       setAsking(null)
       props.announce(t('catalogue.review.regenerated'))
+      // The question goes and the buttons wait for the new outputs: the focus stays in the section.
+      headingRef.current?.focus()
     } catch (caught) {
       setError(caught)
     } finally {
@@ -586,7 +592,12 @@ function Regenerate(props: {
 
   return (
     <section aria-labelledby={titleId} className={sectionClass}>
-      <h3 id={titleId} className="text-base font-semibold text-slate-900">
+      <h3
+        id={titleId}
+        ref={headingRef}
+        tabIndex={-1}
+        className="text-base font-semibold text-slate-900 outline-none"
+      >
         {t('catalogue.review.regenerateTitle')}
       </h3>
       {isRunning ? (
@@ -607,7 +618,7 @@ function Regenerate(props: {
               : t('catalogue.review.regenerateConfirmAll')}
           </p>
           <div className="mt-3 flex flex-col gap-2 sm:flex-row">
-            <Button onClick={() => void handleConfirm()} disabled={isBusy} aria-busy={isBusy}>
+            <Button onClick={() => void handleConfirm()} aria-busy={isBusy}>
               {isBusy ? t('catalogue.review.regenerating') : t('catalogue.review.regenerateConfirm')}
             </Button>
             <Button variant="secondary" onClick={() => setAsking(null)} disabled={isBusy}>
@@ -641,7 +652,21 @@ function Regenerate(props: {
                 {t('catalogue.review.regenerateAll')}
               </Button>
               <p className="mt-1.5 text-xs text-slate-600">
-                {t('catalogue.review.regenerateAllHint', { images, videos })}
+                {t('catalogue.review.regenerateAllHint', {
+                  units: [
+                    images > 0
+                      ? t(
+                          images === 1 ? 'catalogue.review.unitImageOne' : 'catalogue.review.unitImageOther',
+                          {
+                            count: images,
+                          },
+                        )
+                      : null,
+                    videos > 0 ? t('catalogue.review.unitVideoOne') : null,
+                  ]
+                    .filter(Boolean)
+                    .join(', '),
+                })}
               </p>
             </div>
           ) : null}
