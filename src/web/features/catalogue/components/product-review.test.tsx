@@ -147,6 +147,26 @@ describe('ProductReview', () => {
     expect(onCopyEdited).toHaveBeenCalledWith('row-1', true)
   })
 
+  it('goes back to the generated copy, keeping the focus in the form', async () => {
+    const edited = { ...generated, title: 'Kırmızı Kahve Fincanı' }
+    const onCopyEdited = vi.fn()
+    fetchMock.mockImplementation(async (_input, init) =>
+      init?.method === 'DELETE' ? json(200, copy) : json(200, { ...copy, edited }),
+    )
+    await renderReview({ onCopyEdited })
+    const title = await screen.findByLabelText<HTMLInputElement>('Title')
+    expect(title.value).toBe(edited.title)
+    expect(screen.getByTestId('copy-source').textContent).toBe(
+      'Your edit: the ZIP uses it instead of the generated copy.',
+    )
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Back to the generated copy' }))
+    await vi.waitFor(() => expect(title.value).toBe(generated.title))
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(true)
+    expect(document.activeElement).toBe(title)
+    expect(screen.queryByRole('button', { name: 'Back to the generated copy' })).toBeNull()
+    expect(onCopyEdited).toHaveBeenCalledWith('row-1', false)
+  })
+
   it("shows the server's reason on the field it names", async () => {
     fetchMock.mockImplementation(async (_input, init) =>
       init?.method === 'PUT'
