@@ -126,6 +126,8 @@ export const errorStatus = {
   CATALOGUE_PHOTOS_UNCHECKED: 409,
   /** Start with no row that can become a product. */
   CATALOGUE_NO_PRODUCTS: 400,
+  /** Regenerating a product whose outputs are still queued or being made. */
+  CATALOGUE_ROW_BUSY: 409,
   /** A video to be made from an image of its batch: the image failed or was canceled. */
   SOURCE_FAILED: 422,
   PROVIDER_REJECTED: 422,

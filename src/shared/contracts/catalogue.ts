@@ -2,6 +2,8 @@ import { z } from 'zod'
 import { type CatalogueField, type ColumnMapping, catalogueFields } from '#shared/catalogue/columns.ts'
 import type { RowProblem } from '#shared/catalogue/row-problems.ts'
 import { aspectRatios } from '#shared/scenes.ts'
+import { type SeoContent, seoLimits } from '#shared/seo.ts'
+import { keywordProblems } from '#shared/seo-facts.ts'
 import { safeText } from '#shared/validation.ts'
 import type { GenerationAssetView, GenerationMode, GenerationStatus, GenerationTool } from './generations.ts'
 
@@ -28,6 +30,17 @@ import type { GenerationAssetView, GenerationMode, GenerationStatus, GenerationT
 //   DELETE /api/catalogue/batches/:id             → 204 (a draft only)
 //   GET    /api/catalogue/batches/:id/export      → application/zip, streamed
 //   GET    /api/catalogue/mapping                 → SavedMappingResponse
+//
+// The review of one product of a started batch (404 for another's batch or a row that is not
+// one of its products):
+//
+//   GET    /api/catalogue/batches/:id/rows/:rowId/copy        → RowCopyView
+//   PUT    /api/catalogue/batches/:id/rows/:rowId/copy        RowCopyRequest → RowCopyView (the edit stored)
+//   DELETE /api/catalogue/batches/:id/rows/:rowId/copy        → RowCopyView (back to the generated copy)
+//   PUT    /api/catalogue/batches/:id/rows/:rowId/exclusions  RowExclusionsRequest → BatchView
+//   POST   /api/catalogue/batches/:id/rows/:rowId/regenerate  RegenerateRowRequest → BatchView
+//                                                 (CATALOGUE_ROW_BUSY while its outputs run;
+//                                                 CATALOGUE_QUOTA_SHORT when images or videos do not fit)
 
 export const batchStatuses = ['draft', 'running', 'finished', 'canceled'] as const
 export type BatchStatus = (typeof batchStatuses)[number]
@@ -141,7 +154,12 @@ export type BatchRowView = {
   state: BatchRowState
   /** The row's photo. */
   photo: GenerationAssetView | null
+  /** The newest output of each kind (a regenerated output replaces the one before it). */
   outputs: BatchOutputView[]
+  /** Whether the seller edited the copy (the export uses the edit). */
+  isCopyEdited: boolean
+  /** Outputs (generation ids) the seller left out of the export. */
+  excludedResults: string[]
 }
 
 export type BatchCounts = { queued: number; running: number; done: number; failed: number; canceled: number }
@@ -159,3 +177,57 @@ export type BatchView = {
 export type BatchListResponse = { batches: BatchSummary[] }
 
 export type SavedMappingResponse = { mapping: Partial<Record<CatalogueField, string | null>> }
+
+// --- Review before export ------------------------------------------------------------------------
+
+/** Longest feature line and keyword the seller can save (the copy's own limits are seoLimits). */
+export const reviewLimits = { featureMax: 200, keywordMax: 60 } as const
+
+const oneLine = (value: string) => !/[\r\n]/.test(value)
+
+/**
+ * The seller's copy for one product: the SEO copy's limits (seoLimits), plain text on one line
+ * (the description may break lines), and keywords a marketplace's comma-separated field takes
+ * (no separator, category path or promotional phrase: seo-facts.ts keywordProblems). Features
+ * are kept to the generated copy's count (4 to 6); keywords may be fewer than ten.
+ */
+export const rowCopyRequestSchema = z.object({
+  title: safeText().trim().min(1).max(seoLimits.titleMax).refine(oneLine),
+  description: safeText().trim().min(1).max(seoLimits.descriptionMax),
+  features: z
+    .array(safeText().trim().min(1).max(reviewLimits.featureMax).refine(oneLine))
+    .min(seoLimits.featuresMin)
+    .max(seoLimits.featuresMax),
+  keywords: z
+    .array(
+      safeText()
+        .trim()
+        .min(1)
+        .max(reviewLimits.keywordMax)
+        .refine((keyword) => oneLine(keyword) && keywordProblems(keyword).length === 0),
+    )
+    .min(1)
+    .max(seoLimits.keywords),
+})
+export type RowCopyRequest = z.input<typeof rowCopyRequestSchema>
+
+/** One product's copy as the review shows it. */
+export type RowCopyView = {
+  rowId: string
+  /** The copy the newest finished SEO output wrote; null when there is none (yet). */
+  generated: SeoContent | null
+  /** The seller's edit; null when the generated copy stands. */
+  edited: SeoContent | null
+  /** The brand the product's row gives (the marketplace checker's brand rule), null when none. */
+  brand: string | null
+}
+
+/** The outputs of one product to leave out of the export (all others go out). */
+export const rowExclusionsRequestSchema = z.object({
+  excluded: z.array(z.uuid()).max(20),
+})
+export type RowExclusionsRequest = z.input<typeof rowExclusionsRequestSchema>
+
+/** Makes one product's outputs again: every output of the batch, or only its SEO copy. */
+export const regenerateRowRequestSchema = z.object({ scope: z.enum(['all', 'seo']) })
+export type RegenerateRowRequest = z.input<typeof regenerateRowRequestSchema>

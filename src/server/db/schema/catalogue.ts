@@ -3,6 +3,7 @@ import { index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'd
 import type { CatalogueField, SavedMapping } from '#shared/catalogue/columns.ts'
 import type { RowProblem } from '#shared/catalogue/row-problems.ts'
 import type { AspectRatio } from '#shared/scenes.ts'
+import type { SeoContent } from '#shared/seo.ts'
 import { users } from './auth.ts'
 import { assets } from './generations.ts'
 
@@ -84,6 +85,13 @@ export const catalogueRows = pgTable(
     imageRefs: jsonb('image_refs').$type<string[]>().notNull().default([]),
     problems: jsonb('problems').$type<RowProblem[]>().notNull().default([]),
     inputAssetId: uuid('input_asset_id').references(() => assets.id, { onDelete: 'set null' }),
+    /**
+     * The seller's own copy for the product, edited in the batch page's review (null: the
+     * generated copy stands). The export and publishing use it instead of the generated copy.
+     */
+    copyEdit: jsonb('copy_edit').$type<SeoContent>(),
+    /** Results (generation ids) the seller left out of the export in the review. */
+    excludedResults: jsonb('excluded_results').$type<string[]>().notNull().default([]),
   },
   // The unique index also serves reading a batch's rows in line order.
   (t) => [unique('catalogue_rows_batch_line_unique').on(t.batchId, t.line)],

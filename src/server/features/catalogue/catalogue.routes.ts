@@ -17,6 +17,10 @@ import {
   type BatchListResponse,
   type BatchView,
   type CatalogueImportView,
+  type RowCopyView,
+  regenerateRowRequestSchema,
+  rowCopyRequestSchema,
+  rowExclusionsRequestSchema,
   type SavedMappingResponse,
   startBatchRequestSchema,
   updateMappingRequestSchema,
@@ -35,10 +39,15 @@ import {
   exportFileName,
   getBatchView,
   getImportView,
+  getRowCopy,
   getSavedMapping,
   importList,
   listBatches,
+  regenerateRow,
   retryCatalogueBatch,
+  revertRowCopy,
+  saveRowCopy,
+  setRowExclusions,
   startBatch,
   updateMapping,
   writeBatchExport,
@@ -130,6 +139,50 @@ export function catalogueRoutes(deps: CatalogueRouteDeps) {
       )
       .post('/batches/:id/retry', async (c) =>
         c.json<BatchView>(await retryCatalogueBatch(deps, currentUser(c).id, c.req.param('id'))),
+      )
+      // The review of one product before the export.
+      .get('/batches/:id/rows/:rowId/copy', async (c) =>
+        c.json<RowCopyView>(
+          await getRowCopy(deps, currentUser(c).id, c.req.param('id'), c.req.param('rowId')),
+        ),
+      )
+      .put('/batches/:id/rows/:rowId/copy', validate('json', rowCopyRequestSchema), async (c) =>
+        c.json<RowCopyView>(
+          await saveRowCopy(
+            deps,
+            currentUser(c).id,
+            c.req.param('id'),
+            c.req.param('rowId'),
+            c.req.valid('json'),
+          ),
+        ),
+      )
+      .delete('/batches/:id/rows/:rowId/copy', async (c) =>
+        c.json<RowCopyView>(
+          await revertRowCopy(deps, currentUser(c).id, c.req.param('id'), c.req.param('rowId')),
+        ),
+      )
+      .put('/batches/:id/rows/:rowId/exclusions', validate('json', rowExclusionsRequestSchema), async (c) =>
+        c.json<BatchView>(
+          await setRowExclusions(
+            deps,
+            currentUser(c).id,
+            c.req.param('id'),
+            c.req.param('rowId'),
+            c.req.valid('json').excluded,
+          ),
+        ),
+      )
+      .post('/batches/:id/rows/:rowId/regenerate', validate('json', regenerateRowRequestSchema), async (c) =>
+        c.json<BatchView>(
+          await regenerateRow(
+            deps,
+            currentUser(c).id,
+            c.req.param('id'),
+            c.req.param('rowId'),
+            c.req.valid('json'),
+          ),
+        ),
       )
       // The ZIP is streamed while it is built; an error after the first byte can only cut it off
       // (the archive is destroyed, so a cut-off download never looks complete).

@@ -60,6 +60,7 @@ import {
   type BatchJobRequest,
   cancelBatchJobs,
   cancelJob,
+  detachSettledRowJobs,
   type JobRequest,
   retryBatchJobs,
 } from './job-queue.ts'
@@ -754,6 +755,38 @@ export async function queueBatch(
   })
 }
 
+/**
+ * Makes one product of a batch again: its outputs (all the batch's, or only the SEO copy) queued
+ * as new jobs with their quota, like a start (SEO holds none). Its earlier failed or canceled
+ * outputs of those kinds leave the batch (a retry would otherwise run them too); finished ones
+ * stay until the new ones replace them (batchOutputs shows the newest of each kind).
+ */
+export async function regenerateBatchRow(
+  deps: GenerationDeps,
+  userId: string,
+  input: {
+    product: BatchProduct
+    outputs: BatchOutputPlan
+    holds: Partial<Record<'images' | 'videos', QuotaHold>>
+    within?: (tx: Db) => Promise<void>
+  },
+): Promise<BatchAcceptance> {
+  const modes: GenerationMode[] = [
+    ...(input.outputs.studio || input.outputs.fashion ? (['image'] as const) : []),
+    ...(input.outputs.video ? (['video'] as const) : []),
+    ...(input.outputs.seo ? (['seo'] as const) : []),
+  ]
+  return queueBatch(deps, userId, {
+    products: [input.product],
+    outputs: input.outputs,
+    holds: input.holds,
+    within: async (tx) => {
+      await detachSettledRowJobs(tx, input.product.batchRowId, modes)
+      await input.within?.(tx)
+    },
+  })
+}
+
 /** Cancels what of a batch has not finished (queued at once, running when their workers stop). */
 export function cancelBatch(deps: GenerationDeps, batchId: string): Promise<number> {
   return cancelBatchJobs(deps, batchId, deps.now())
@@ -778,6 +811,20 @@ function byOutputOrder(a: GenerationRow, b: GenerationRow): number {
   return outputRank(a) - outputRank(b)
 }
 
+/**
+ * A row's outputs with only the newest of each kind (tool and mode), in output order: a product
+ * made again (regenerateBatchRow) keeps its earlier outputs until the new ones replace them.
+ */
+function newestPerOutput(rows: GenerationRow[]): GenerationRow[] {
+  const newest = new Map<string, GenerationRow>()
+  for (const row of rows) {
+    const key = `${row.batchRowId}:${row.tool}:${row.mode}`
+    const kept = newest.get(key)
+    if (!kept || row.createdAt.getTime() > kept.createdAt.getTime()) newest.set(key, row)
+  }
+  return [...newest.values()].sort(byOutputOrder)
+}
+
 /** The outputs of a batch's rows, by row, in output order, with the pictures they show. */
 export async function batchOutputs(
   db: Db,
@@ -791,7 +838,7 @@ export async function batchOutputs(
           .select()
           .from(generations)
           .where(inArray(generations.batchRowId, batchRowIds))
-          .then((found) => found.sort(byOutputOrder))
+          .then(newestPerOutput)
   const pictureOf = (row: GenerationRow): string | null =>
     row.result?.type === 'image'
       ? row.result.assetId
@@ -839,7 +886,7 @@ export async function batchResults(
           .select()
           .from(generations)
           .where(and(inArray(generations.batchRowId, batchRowIds), eq(generations.status, 'succeeded')))
-          .then((found) => found.sort(byOutputOrder))
+          .then(newestPerOutput)
   const byRow = new Map<string, GenerationRow[]>()
   for (const row of rows) {
     if (!row.batchRowId) continue

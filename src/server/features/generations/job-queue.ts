@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, sql } from 'drizzle-orm'
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm'
 import type { Config } from '#server/config.ts'
 import type { Db } from '#server/db/client.ts'
 import {
@@ -24,6 +24,7 @@ import {
 } from '#server/features/quota/quota.service.ts'
 import { generationEventCte } from '#server/features/webhooks/webhooks.service.ts'
 import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
+import type { GenerationMode } from '#shared/contracts/generations.ts'
 import { AppError, type ErrorCode } from '#shared/errors.ts'
 import type { QuotaResource } from '#shared/quota.ts'
 
@@ -614,6 +615,29 @@ export async function acceptBatchJobs(
     })
   if (outcome.kind === 'accepted') deps.notifier.workAvailable()
   return outcome
+}
+
+/**
+ * Takes a catalogue row's failed and canceled jobs of these modes out of its batch (the row is
+ * being made again): they stay the user's history, but the batch's view, retry and completion
+ * count only what the row is now. Run in the transaction that queues the new jobs.
+ */
+export async function detachSettledRowJobs(
+  tx: Db,
+  batchRowId: string,
+  modes: readonly GenerationMode[],
+): Promise<void> {
+  if (modes.length === 0) return
+  await tx
+    .update(generations)
+    .set({ batchRowId: null })
+    .where(
+      and(
+        eq(generations.batchRowId, batchRowId),
+        inArray(generations.status, ['failed', 'canceled']),
+        inArray(generations.mode, [...modes]),
+      ),
+    )
 }
 
 class BatchShort extends Error {

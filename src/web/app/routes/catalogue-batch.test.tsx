@@ -63,6 +63,8 @@ function row(sku: string, state: BatchRowView['state'], overrides: Partial<Batch
     state,
     photo: photo(`photo-${sku}`),
     outputs: [],
+    isCopyEdited: false,
+    excludedResults: [],
     ...overrides,
   }
 }

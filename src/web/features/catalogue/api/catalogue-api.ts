@@ -2,6 +2,9 @@ import type {
   BatchListResponse,
   BatchView,
   CatalogueImportView,
+  RegenerateRowRequest,
+  RowCopyRequest,
+  RowCopyView,
   StartBatchRequest,
   UpdateMappingRequest,
 } from '#shared/contracts/catalogue.ts'
@@ -95,4 +98,35 @@ export function batchEventsUrl(batchId: string): string {
 /** The export's address; `lang` names the listing's own columns (a link cannot send X-Vitrin-Locale). */
 export function batchExportUrl(batchId: string, lang: Locale): string {
   return `${batchPath(batchId)}/export?${new URLSearchParams({ lang })}`
+}
+
+const rowPath = (batchId: string, rowId: string) => `${batchPath(batchId)}/rows/${encodeURIComponent(rowId)}`
+
+/** One product's copy for its review: the generated copy and the seller's edit. */
+export function getRowCopy(batchId: string, rowId: string, signal?: AbortSignal): Promise<RowCopyView> {
+  return apiRequest<RowCopyView>(`${rowPath(batchId, rowId)}/copy`, { signal })
+}
+
+/** Stores the seller's copy; the export uses it instead of the generated copy. */
+export function saveRowCopy(batchId: string, rowId: string, copy: RowCopyRequest): Promise<RowCopyView> {
+  return apiRequest<RowCopyView>(`${rowPath(batchId, rowId)}/copy`, { method: 'PUT', body: copy })
+}
+
+/** Drops the seller's edit: the generated copy goes out again. */
+export function revertRowCopy(batchId: string, rowId: string): Promise<RowCopyView> {
+  return apiRequest<RowCopyView>(`${rowPath(batchId, rowId)}/copy`, { method: 'DELETE' })
+}
+
+/** The product's outputs (generation ids) to leave out of the export. */
+export function setRowExclusions(batchId: string, rowId: string, excluded: string[]): Promise<BatchView> {
+  return apiRequest<BatchView>(`${rowPath(batchId, rowId)}/exclusions`, { method: 'PUT', body: { excluded } })
+}
+
+/** Makes the product again: all the batch's outputs, or only its copy. */
+export function regenerateRow(
+  batchId: string,
+  rowId: string,
+  request: RegenerateRowRequest,
+): Promise<BatchView> {
+  return apiRequest<BatchView>(`${rowPath(batchId, rowId)}/regenerate`, { body: request })
 }

@@ -10,6 +10,7 @@ import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
 import { batchExportUrl, cancelBatch, deleteDraft, retryBatch } from '../api/catalogue-api.ts'
 import { formatDateTime, formatEta } from '../format.ts'
+import { ProductReview } from './product-review.tsx'
 import { BatchStatusBadge, RowStateBadge } from './status-badges.tsx'
 
 const countOrder = ['queued', 'running', 'done', 'failed', 'canceled'] as const
@@ -37,6 +38,9 @@ export function BatchDetails(props: { view: BatchView; onChange: (view: BatchVie
   const [confirm, setConfirm] = useState<'cancel' | 'delete' | null>(null)
   const [isRetrying, setRetrying] = useState(false)
   const [actionError, setActionError] = useState<unknown>(null)
+  // The product under review, by id: its row is read from the live view, so it follows the batch.
+  const [reviewRowId, setReviewRowId] = useState<string | null>(null)
+  const reviewedRow = view.rows.find((row) => row.id === reviewRowId) ?? null
   const [announcement, announce] = useAnnouncer()
   const retryReasonId = useId()
   const cancelReasonId = useId()
@@ -235,10 +239,27 @@ export function BatchDetails(props: { view: BatchView; onChange: (view: BatchVie
           </h2>
           <ul className="mt-4 divide-y divide-slate-200" data-testid="batch-rows">
             {view.rows.map((row) => (
-              <BatchRow key={row.id} row={row} />
+              <BatchRow key={row.id} row={row} onReview={() => setReviewRowId(row.id)} />
             ))}
           </ul>
         </section>
+      ) : null}
+
+      {reviewedRow ? (
+        <ProductReview
+          batchId={batch.id}
+          presetId={batch.presetId}
+          outputs={view.outputs}
+          row={reviewedRow}
+          onChange={props.onChange}
+          onCopyEdited={(rowId, isEdited) =>
+            props.onChange({
+              ...view,
+              rows: view.rows.map((row) => (row.id === rowId ? { ...row, isCopyEdited: isEdited } : row)),
+            })
+          }
+          onClose={() => setReviewRowId(null)}
+        />
       ) : null}
 
       {confirm === 'cancel' ? (
@@ -279,14 +300,14 @@ function rowErrorCode(row: BatchRowView): string | null {
   return row.outputs.find((output) => output.status === 'failed' && output.errorCode)?.errorCode ?? null
 }
 
-function BatchRow(props: { row: BatchRowView }) {
+function BatchRow(props: { row: BatchRowView; onReview: () => void }) {
   const { t } = useI18n()
   const { row } = props
   const picture = rowPicture(row)
   const errorCode = row.state === 'failed' ? rowErrorCode(row) : null
   return (
     <li
-      className="grid grid-cols-[4rem_minmax(0,1fr)] gap-x-4 gap-y-2 py-3 md:grid-cols-[4rem_minmax(0,1fr)_8rem_minmax(0,1fr)] md:items-center"
+      className="grid grid-cols-[4rem_minmax(0,1fr)] gap-x-4 gap-y-2 py-3 md:grid-cols-[4rem_minmax(0,1fr)_8rem_minmax(0,1fr)_auto] md:items-center"
       data-testid="batch-row"
       data-sku={row.sku}
     >
@@ -305,12 +326,31 @@ function BatchRow(props: { row: BatchRowView }) {
           <span className="text-slate-500"> · {t('catalogue.preview.lineN', { line: row.line })}</span>
         </p>
       </div>
-      <div>
+      <div className="flex flex-wrap items-center gap-2">
         <RowStateBadge state={row.state} />
+        {row.isCopyEdited ? (
+          <span
+            className="rounded-full bg-sky-50 px-2 py-0.5 text-xs font-semibold text-sky-900 ring-1 ring-sky-200 ring-inset"
+            data-testid="row-edited"
+          >
+            {t('catalogue.review.edited')}
+          </span>
+        ) : null}
       </div>
       <p className="text-sm text-red-800 md:col-start-4" data-testid="row-error">
         {errorCode ? t(isErrorCode(errorCode) ? `errors.${errorCode}` : 'errors.INTERNAL') : null}
       </p>
+      <div className="col-start-2 md:col-start-5">
+        <Button
+          variant="secondary"
+          onClick={props.onReview}
+          aria-label={t('catalogue.review.openLabel', { name: row.name })}
+          className="w-full sm:w-auto"
+          data-testid="review-open"
+        >
+          {t('catalogue.review.open')}
+        </Button>
+      </div>
     </li>
   )
 }
