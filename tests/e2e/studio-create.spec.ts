@@ -185,6 +185,8 @@ test('with the image quota used up, image generation is blocked but SEO is not',
   await expect(screen.generate).toBeEnabled()
   await screen.type('seo').click()
   await expect(screen.generate).toBeEnabled()
+  // The offline writer needs to know what the product is.
+  await page.getByLabel('Product name').fill('Seramik Kupa')
   await screen.generate.click()
   await expect(page.getByTestId('seo-result')).toBeVisible()
 })

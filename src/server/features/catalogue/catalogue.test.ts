@@ -263,7 +263,7 @@ describe('catalogue', () => {
     expect(started.response.status).toBe(200)
     expect(started.view.counts.queued).toBe(8)
     const single = await client.request('/api/generations', {
-      json: { mode: 'seo', imageAssetId: started.view.rows[0]?.photo?.id },
+      json: { mode: 'seo', imageAssetId: started.view.rows[0]?.photo?.id, details: { name: 'Fincan' } },
     })
     expect(single.status).toBe(202)
   })
@@ -277,7 +277,9 @@ describe('catalogue', () => {
     const other = await signedInClient(server)
     const photo = await uploadPhoto(other)
     const single = (await (
-      await other.request('/api/generations', { json: { mode: 'seo', imageAssetId: photo } })
+      await other.request('/api/generations', {
+        json: { mode: 'seo', imageAssetId: photo, details: { name: 'Fincan' } },
+      })
     ).json()) as { generation: { id: string } }
     const done = await waitForStatus(other, single.generation.id, ['succeeded'], 20_000)
     await worker.stop()
@@ -324,7 +326,9 @@ describe('catalogue', () => {
     const other = await signedInClient(server)
     const photo = await uploadPhoto(other)
     const single = (await (
-      await other.request('/api/generations', { json: { mode: 'seo', imageAssetId: photo } })
+      await other.request('/api/generations', {
+        json: { mode: 'seo', imageAssetId: photo, details: { name: 'Fincan' } },
+      })
     ).json()) as { generation: { id: string } }
     const done = await waitForStatus(other, single.generation.id, ['succeeded'], 20_000)
     expect(done.status).toBe('succeeded')
