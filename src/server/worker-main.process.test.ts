@@ -131,7 +131,11 @@ describe.skipIf(testEngine !== 'postgres')('a worker process beside the server o
       await gate.query('select pg_advisory_lock($1)', [claimLockId])
       ids = []
       for (let i = 0; i < 3; i++) {
-        const response = await createGeneration(client, { mode: 'seo', imageAssetId })
+        const response = await createGeneration(client, {
+          mode: 'seo',
+          imageAssetId,
+          details: { name: 'Fincan' },
+        })
         expect(response.status).toBe(202)
         ids.push(((await response.json()) as { generation: { id: string } }).generation.id)
       }
