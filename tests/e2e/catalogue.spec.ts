@@ -14,6 +14,13 @@ import { expectNoSeriousA11yViolations } from './support/axe.ts'
 import { browserLocale, formatCount, type Lang } from './support/i18n.ts'
 import { garmentPhoto, productPhotoJpeg } from './support/images.ts'
 
+/**
+ * How long "Checking the list…" may take: the list is read on a worker thread, and the first read
+ * of a server starts that thread, which on a 2-core machine busy with other tests' jobs has taken
+ * over 10 s.
+ */
+const listCheckTimeout = 30_000
+
 // The catalogue on the offline studio, in Chromium, in both languages: a product list as Turkish
 // Excel saves it and a ZIP of photos go in, the columns are checked and one is changed, the bad
 // rows are listed with their lines and reasons, the batch runs to the end while the page follows
@@ -284,7 +291,7 @@ test.describe('catalogue in en', () => {
     await page.keyboard.press('Enter')
 
     // Step 2: the detected columns, each select found by its label; the heading takes the focus.
-    await expect(screen.stepHeading('mapping')).toBeFocused()
+    await expect(screen.stepHeading('mapping')).toBeFocused({ timeout: listCheckTimeout })
     await expect(screen.stepHeading('mapping')).toContainText(listName)
     await expect(screen.currentStep).toContainText(cat(lang, 'wizard.steps.mapping'))
     const detected: Record<string, string> = {
@@ -466,7 +473,7 @@ test.describe('catalogue in tr', () => {
     await screen.listInput.setInputFiles(listFile())
     await screen.button('file.submit').click()
 
-    await expect(screen.stepHeading('mapping')).toBeFocused()
+    await expect(screen.stepHeading('mapping')).toBeFocused({ timeout: listCheckTimeout })
     expect(await chosenColumn(screen.field('sku'))).toBe('Stok Kodu')
     expect(await chosenColumn(screen.field('name'))).toBe('Ürün Adı')
     expect(await chosenColumn(screen.field('image1'))).toBe('Görsel 1')
