@@ -1,3 +1,5 @@
+import { ciede2000, type Lab, srgbToLab as toLab } from '#shared/colour/ciede2000.ts'
+
 // Two measures of how alike two aligned pictures are, for the product-fidelity check
 // (product-fidelity.ts): SSIM on luminance (Wang, Bovik, Sheikh & Simoncelli 2004, "Image quality
 // assessment: from error visibility to structural similarity") and CIEDE2000 colour difference
@@ -117,79 +119,12 @@ export function luma(r: number, g: number, b: number): number {
   return 0.299 * r + 0.587 * g + 0.114 * b
 }
 
-export type Lab = [l: number, a: number, b: number]
+export type { Lab }
 
-/** sRGB (0–255, D65) to CIELAB. */
+/** sRGB (0–255, D65) to CIELAB: the one conversion in shared/colour/ciede2000.ts. */
 export function srgbToLab(r: number, g: number, b: number): Lab {
-  const linear = (v: number) => {
-    const c = v / 255
-    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
-  }
-  const lr = linear(r)
-  const lg = linear(g)
-  const lb = linear(b)
-  // D65 white: Xn 0.95047, Yn 1, Zn 1.08883.
-  const x = (0.4124564 * lr + 0.3575761 * lg + 0.1804375 * lb) / 0.95047
-  const y = 0.2126729 * lr + 0.7151522 * lg + 0.072175 * lb
-  const z = (0.0193339 * lr + 0.119192 * lg + 0.9503041 * lb) / 1.08883
-  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116)
-  const fx = f(x)
-  const fy = f(y)
-  const fz = f(z)
-  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)]
+  return toLab([r, g, b])
 }
-
-const degrees = 180 / Math.PI
 
 /** CIEDE2000 colour difference of two CIELAB colours (kL = kC = kH = 1). About 1 is just noticeable. */
-export function deltaE2000(first: Lab, second: Lab): number {
-  const [l1, a1, b1] = first
-  const [l2, a2, b2] = second
-  const c1ab = Math.hypot(a1, b1)
-  const c2ab = Math.hypot(a2, b2)
-  const cMean = (c1ab + c2ab) / 2
-  const g = 0.5 * (1 - Math.sqrt(cMean ** 7 / (cMean ** 7 + 25 ** 7)))
-  const a1p = (1 + g) * a1
-  const a2p = (1 + g) * a2
-  const c1p = Math.hypot(a1p, b1)
-  const c2p = Math.hypot(a2p, b2)
-  const hue = (a: number, b: number) => {
-    if (a === 0 && b === 0) return 0
-    const h = Math.atan2(b, a) * degrees
-    return h < 0 ? h + 360 : h
-  }
-  const h1p = hue(a1p, b1)
-  const h2p = hue(a2p, b2)
-  const dLp = l2 - l1
-  const dCp = c2p - c1p
-  let dhp = 0
-  if (c1p * c2p !== 0) {
-    dhp = h2p - h1p
-    if (dhp > 180) dhp -= 360
-    else if (dhp < -180) dhp += 360
-  }
-  const dHp = 2 * Math.sqrt(c1p * c2p) * Math.sin(dhp / 2 / degrees)
-  const lMean = (l1 + l2) / 2
-  const cpMean = (c1p + c2p) / 2
-  let hMean = h1p + h2p
-  if (c1p * c2p !== 0) {
-    if (Math.abs(h1p - h2p) <= 180) hMean = (h1p + h2p) / 2
-    else hMean = h1p + h2p < 360 ? (h1p + h2p + 360) / 2 : (h1p + h2p - 360) / 2
-  }
-  const t =
-    1 -
-    0.17 * Math.cos((hMean - 30) / degrees) +
-    0.24 * Math.cos((2 * hMean) / degrees) +
-    0.32 * Math.cos((3 * hMean + 6) / degrees) -
-    0.2 * Math.cos((4 * hMean - 63) / degrees)
-  const dTheta = 30 * Math.exp(-(((hMean - 275) / 25) ** 2))
-  const rc = 2 * Math.sqrt(cpMean ** 7 / (cpMean ** 7 + 25 ** 7))
-  const sl = 1 + (0.015 * (lMean - 50) ** 2) / Math.sqrt(20 + (lMean - 50) ** 2)
-  const sc = 1 + 0.045 * cpMean
-  const sh = 1 + 0.015 * cpMean * t
-  const rt = -Math.sin((2 * dTheta) / degrees) * rc
-  const dl = dLp / sl
-  const dc = dCp / sc
-  const dh = dHp / sh
-  return Math.sqrt(dl * dl + dc * dc + dh * dh + rt * dc * dh)
-}
+export const deltaE2000: (first: Lab, second: Lab) => number = ciede2000

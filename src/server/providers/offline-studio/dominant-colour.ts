@@ -1,5 +1,5 @@
 import { isCredible, type Segmenter } from '#server/segmentation/segmenter.ts'
-import { ciede2000, type Lab, srgbToLab } from './ciede2000.ts'
+import { ciede2000, type Lab, srgbToLab } from '#shared/colour/ciede2000.ts'
 import { findSubjectMask, loadPhoto } from './separate.ts'
 
 // The product's main colour, for the SEO copy ("siyah deri çanta") when the seller named none.
