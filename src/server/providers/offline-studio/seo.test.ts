@@ -1,6 +1,7 @@
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { normalizeSeoContent, type SeoContent, seoLimits } from '#shared/seo.ts'
+import type { SeoContent } from '#shared/seo.ts'
+import { expectWithinLimits } from '#tests/support/seo-expectations.ts'
 import { garmentPhoto, productPhoto, redSquarePhoto } from '#tests/support/test-photos.ts'
 import { ProviderError } from '../types.ts'
 import { findDominantColour, nameColour } from './dominant-colour.ts'
@@ -8,19 +9,6 @@ import { createOfflineStudio } from './index.ts'
 import { testContext } from './measure.ts'
 
 const lower = (text: string) => text.toLocaleLowerCase('tr-TR')
-
-function expectWithinLimits(content: SeoContent) {
-  expect(content.title.length).toBeGreaterThan(0)
-  expect(content.title.length).toBeLessThanOrEqual(seoLimits.titleMax)
-  expect(content.description.length).toBeGreaterThan(0)
-  expect(content.description.length).toBeLessThanOrEqual(seoLimits.descriptionMax)
-  expect(content.features.length).toBeGreaterThanOrEqual(seoLimits.featuresMin)
-  expect(content.features.length).toBeLessThanOrEqual(seoLimits.featuresMax)
-  expect(content.keywords).toHaveLength(seoLimits.keywords)
-  expect(new Set(content.keywords.map(lower)).size).toBe(seoLimits.keywords)
-  // Already normal: the shared normaliser accepts it and changes nothing.
-  expect(normalizeSeoContent(content)).toEqual(content)
-}
 
 function mentions(content: SeoContent, word: string): boolean {
   return lower(`${content.title} ${content.description}`).includes(lower(word))

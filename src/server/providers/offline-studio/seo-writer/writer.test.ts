@@ -1,27 +1,15 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { normalizeSeoContent, type ProductDetails, type SeoContent, seoLimits } from '#shared/seo.ts'
+import { type ProductDetails, type SeoContent, seoLimits } from '#shared/seo.ts'
 import { colourWordsIn, factViolations, keywordProblems, promotionalPhrasesIn } from '#shared/seo-facts.ts'
 import { seoEvaluationSet } from '#tests/support/seo-evaluation-set.ts'
+import { expectWithinLimits } from '#tests/support/seo-expectations.ts'
 import { banks, categoryIds } from './categories.ts'
 import { detectCategory } from './detect.ts'
 import { softLower, titleCase, upperFirst } from './text.ts'
 import { canWriteOffline, ProductNameNeededError, render, writeOfflineSeo } from './writer.ts'
 
 const lower = (text: string) => text.toLocaleLowerCase('tr-TR')
-
-function expectWithinLimits(content: SeoContent) {
-  expect(content.title.length).toBeGreaterThan(0)
-  expect(content.title.length).toBeLessThanOrEqual(seoLimits.titleMax)
-  expect(content.description.length).toBeGreaterThan(0)
-  expect(content.description.length).toBeLessThanOrEqual(seoLimits.descriptionMax)
-  expect(content.features.length).toBeGreaterThanOrEqual(seoLimits.featuresMin)
-  expect(content.features.length).toBeLessThanOrEqual(seoLimits.featuresMax)
-  expect(content.keywords).toHaveLength(seoLimits.keywords)
-  expect(new Set(content.keywords.map(lower)).size).toBe(seoLimits.keywords)
-  // Already normal: the shared normaliser accepts it and changes nothing.
-  expect(normalizeSeoContent(content)).toEqual(content)
-}
 
 function expectClean(content: SeoContent) {
   for (const keyword of content.keywords) expect(keywordProblems(keyword), keyword).toEqual([])
