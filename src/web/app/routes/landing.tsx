@@ -3,6 +3,7 @@ import type { TKey } from '#shared/i18n/messages.ts'
 import { plans } from '#shared/plans.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
+import { LineIcon } from '#web/components/ui/icons.tsx'
 import { PlanCard } from '#web/features/plans/components/plan-card.tsx'
 import { ensureAllMessages, useI18n } from '#web/lib/i18n.tsx'
 
@@ -101,17 +102,9 @@ export function LandingPage() {
           <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
             {outputs.map((output) => (
               <li key={output.key} className="rounded-2xl border border-slate-200 p-6">
-                <svg
-                  aria-hidden="true"
-                  viewBox="0 0 24 24"
-                  className="size-10 rounded-lg bg-brand-50 p-2 text-brand-700"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="1.8"
-                  strokeLinejoin="round"
-                >
+                <LineIcon className="size-10 rounded-lg bg-brand-50 p-2 text-brand-700">
                   {output.icon}
-                </svg>
+                </LineIcon>
                 <h3 className="mt-4 font-semibold text-slate-900">
                   {t(`landing.outputs.${output.key}.title`)}
                 </h3>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { Link, NavLink, useLocation, useNavigate } from 'react-router'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
+import { CrossIcon, MenuIcon } from '#web/components/ui/icons.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 import { useSession } from '#web/lib/session.tsx'
@@ -88,16 +89,7 @@ export function SiteHeader() {
           aria-label={isMenuOpen ? t('common.nav.closeMenu') : t('common.nav.openMenu')}
           onClick={() => setMenuOpen((open) => !open)}
         >
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 24 24"
-            className="size-6"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-          >
-            {isMenuOpen ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
-          </svg>
+          {isMenuOpen ? <CrossIcon className="size-6" strokeWidth={2} /> : <MenuIcon className="size-6" />}
         </button>
       </Container>
       {isMenuOpen ? (

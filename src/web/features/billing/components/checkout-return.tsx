@@ -2,11 +2,12 @@ import { useEffect, useRef, useState } from 'react'
 import type { CheckoutStatusResponse } from '#shared/contracts/billing.ts'
 import { getPlan } from '#shared/plans.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
+import { CheckIcon } from '#web/components/ui/icons.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
+import { formatDate } from '#web/lib/format-time.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { getCheckoutStatus } from '../api/billing-api.ts'
-import { formatDate } from '../format-date.ts'
 
 /** Waits between checks: quick at first (the webhook usually lands within seconds), then every 5 s. */
 export const checkoutPollDelaysMs = [1000, 1500, 2000, 3000, 4000, 5000]
@@ -121,16 +122,7 @@ export function CheckoutReturn(props: {
           aria-hidden="true"
           className="flex size-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-700"
         >
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 20 20"
-            className="size-6"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2.5"
-          >
-            <path strokeLinecap="round" strokeLinejoin="round" d="m4.5 10.5 3.5 3.5 7.5-8" />
-          </svg>
+          <CheckIcon className="size-6" />
         </span>
         <h2 ref={headingRef} tabIndex={-1} className={headingClass}>
           {isPlan ? t('billing.return.planApplied', { plan: plan.name }) : t('billing.return.packApplied')}

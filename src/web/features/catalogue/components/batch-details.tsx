@@ -6,10 +6,11 @@ import { Button, ButtonLink, buttonClasses } from '#web/components/ui/button.tsx
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
+import { formatDateTime } from '#web/lib/format-time.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
 import { batchExportUrl, cancelBatch, deleteDraft, retryBatch } from '../api/catalogue-api.ts'
-import { formatDateTime, formatEta } from '../format.ts'
+import { formatEta } from '../format.ts'
 import { ProductReview } from './product-review.tsx'
 import { BatchStatusBadge, RowStateBadge } from './status-badges.tsx'
 

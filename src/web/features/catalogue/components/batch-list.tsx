@@ -1,7 +1,8 @@
 import { Link } from 'react-router'
 import type { BatchSummary } from '#shared/contracts/catalogue.ts'
+import { formatDateTime } from '#web/lib/format-time.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { countText, formatDateTime } from '../format.ts'
+import { countText } from '../format.ts'
 import { BatchStatusBadge } from './status-badges.tsx'
 
 /** Past imports, newest first as the server sends them; each opens its batch page. */
