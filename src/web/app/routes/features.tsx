@@ -5,6 +5,7 @@ import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { LineIcon, TickIcon } from '#web/components/ui/icons.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 type FeatureId = 'image' | 'video' | 'seo' | 'fashion' | 'library' | 'plans'
@@ -192,11 +193,11 @@ export function FeaturesPage() {
           </h2>
           <p className="mx-auto mt-4 max-w-xl text-lg text-brand-100">{t('pages.features.cta.body')}</p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            <ButtonLink to="/access?next=/app/create" variant="accent" size="lg">
+            <ButtonLink to={`${href('access')}?next=${href('create')}`} variant="accent" size="lg">
               {t('pages.features.cta.start')}
             </ButtonLink>
             <ButtonLink
-              to="/pricing"
+              to={href('pricing')}
               size="lg"
               className="border border-white/30 bg-white/10 text-white hover:bg-white/20 focus-visible:outline-white"
             >

@@ -3,6 +3,7 @@ import { Link, NavLink, useLocation, useNavigate } from 'react-router'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { CrossIcon, MenuIcon } from '#web/components/ui/icons.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 import { useSession } from '#web/lib/session.tsx'
@@ -18,19 +19,19 @@ function AppLinks() {
   const { t } = useI18n()
   return (
     <>
-      <NavLink to="/app" end className={navLinkClass}>
+      <NavLink to={href('dashboard')} end className={navLinkClass}>
         {t('common.nav.dashboard')}
       </NavLink>
-      <NavLink to="/app/create" className={navLinkClass}>
+      <NavLink to={href('create')} className={navLinkClass}>
         {t('common.nav.create')}
       </NavLink>
-      <NavLink to="/app/fashion" className={navLinkClass}>
+      <NavLink to={href('fashion')} className={navLinkClass}>
         {t('common.nav.fashion')}
       </NavLink>
-      <NavLink to="/app/catalogue" className={navLinkClass}>
+      <NavLink to={href('catalogue')} className={navLinkClass}>
         {t('common.nav.catalogue')}
       </NavLink>
-      <NavLink to="/app/library" className={navLinkClass}>
+      <NavLink to={href('library')} className={navLinkClass}>
         {t('common.nav.library')}
       </NavLink>
     </>
@@ -64,10 +65,10 @@ export function SiteHeader() {
             <AppLinks />
           ) : (
             <>
-              <NavLink to={localized('/features')} className={navLinkClass}>
+              <NavLink to={localized(href('features'))} className={navLinkClass}>
                 {t('common.nav.features')}
               </NavLink>
-              <NavLink to={localized('/pricing')} className={navLinkClass}>
+              <NavLink to={localized(href('pricing'))} className={navLinkClass}>
                 {t('common.nav.pricing')}
               </NavLink>
             </>
@@ -76,7 +77,7 @@ export function SiteHeader() {
           {isSignedIn ? (
             <UserMenu />
           ) : (
-            <ButtonLink to="/access" variant="primary">
+            <ButtonLink to={href('access')} variant="primary">
               {t('common.nav.accessApp')}
             </ButtonLink>
           )}
@@ -102,19 +103,19 @@ export function SiteHeader() {
             {isSignedIn ? (
               <>
                 <AppLinks />
-                <NavLink to="/settings" className={navLinkClass}>
+                <NavLink to={href('settings')} className={navLinkClass}>
                   {t('common.nav.settings')}
                 </NavLink>
-                <NavLink to="/billing" className={navLinkClass}>
+                <NavLink to={href('billing')} className={navLinkClass}>
                   {t('common.nav.billing')}
                 </NavLink>
               </>
             ) : (
               <>
-                <NavLink to={localized('/features')} className={navLinkClass}>
+                <NavLink to={localized(href('features'))} className={navLinkClass}>
                   {t('common.nav.features')}
                 </NavLink>
-                <NavLink to={localized('/pricing')} className={navLinkClass}>
+                <NavLink to={localized(href('pricing'))} className={navLinkClass}>
                   {t('common.nav.pricing')}
                 </NavLink>
               </>
@@ -130,7 +131,7 @@ export function SiteHeader() {
                   {t('common.nav.signOut')}
                 </button>
               ) : (
-                <ButtonLink to="/access" variant="primary">
+                <ButtonLink to={href('access')} variant="primary">
                   {t('common.nav.accessApp')}
                 </ButtonLink>
               )}

@@ -6,6 +6,7 @@ import { CheckIcon } from '#web/components/ui/icons.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
 import { formatDate } from '#web/lib/format-time.ts'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { getCheckoutStatus } from '../api/billing-api.ts'
 
@@ -84,7 +85,7 @@ export function CheckoutReturn(props: {
 
   const headingClass = 'text-2xl font-bold tracking-tight text-slate-900 outline-none'
   const toBilling = (
-    <ButtonLink to="/billing" variant="secondary">
+    <ButtonLink to={href('billing')} variant="secondary">
       {t('billing.return.toBilling')}
     </ButtonLink>
   )
@@ -137,7 +138,7 @@ export function CheckoutReturn(props: {
             : t('billing.return.packAppliedBody', status.credits)}
         </p>
         <div className="flex flex-col gap-3 sm:flex-row">
-          <ButtonLink to="/app" variant="primary">
+          <ButtonLink to={href('dashboard')} variant="primary">
             {t('billing.return.toDashboard')}
           </ButtonLink>
           {toBilling}

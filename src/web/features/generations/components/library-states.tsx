@@ -1,5 +1,6 @@
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { ImageIcon } from '#web/components/ui/icons.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import type { LibraryFilter } from '../api/generations-api.ts'
 
@@ -25,7 +26,7 @@ export function LibraryEmpty(props: { filter: LibraryFilter }) {
         {title}
       </h2>
       <p className="mt-2 text-slate-700">{body}</p>
-      <ButtonLink to="/app/create" className="mt-6">
+      <ButtonLink to={href('create')} className="mt-6">
         {t('studio.library.goCreate')}
       </ButtonLink>
     </div>

@@ -2,6 +2,7 @@ import { type ReactNode, useId } from 'react'
 import { Link } from 'react-router'
 import { autoTopupCapRange, type SettingsResponse } from '#shared/contracts/settings.ts'
 import { Button } from '#web/components/ui/button.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSettingToggle } from '../hooks/use-setting-toggle.ts'
 import { SettingSwitch, SettingsSection } from './setting-switch.tsx'
@@ -98,7 +99,7 @@ export function BillingSettingsPanel(props: {
           </>
         )}
         <Link
-          to="/billing"
+          to={href('billing')}
           className="mt-4 inline-block rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
         >
           {t('settings.billing.seePlan')}

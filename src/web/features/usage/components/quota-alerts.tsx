@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import { type QuotaLevel, type QuotaResource, quotaLevel } from '#shared/quota.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { AlertTriangleIcon, CrossIcon } from '#web/components/ui/icons.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAlertDismissal } from '../hooks/use-alert-dismissal.ts'
 
@@ -49,7 +50,7 @@ function QuotaAlert(props: {
         <p className="text-sm font-medium">{message}</p>
         {level === 'blocked' ? (
           <ButtonLink
-            to="/billing#buy-credits"
+            to={`${href('billing')}#buy-credits`}
             variant="primary"
             className="shrink-0 self-start sm:self-auto"
           >
