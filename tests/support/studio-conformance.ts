@@ -9,7 +9,8 @@ import { loadPhoto, type Subject, separateSubject } from '#server/providers/offl
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
 import { type CheckResult, checkImage } from '#shared/marketplaces/check.ts'
 import { defaultRatioFor } from '#shared/marketplaces/default-ratio.ts'
-import { getProfile, type MarketplaceId, marketplaceIds } from '#shared/marketplaces/profiles.ts'
+import { type MarketplaceId, marketplaceIds } from '#shared/marketplaces/ids.ts'
+import { getProfile } from '#shared/marketplaces/profiles.ts'
 import { type AspectRatio, type ProductSceneId, productScenes } from '#shared/scenes.ts'
 import { productPhoto, thinProductPhoto } from './test-photos.ts'
 

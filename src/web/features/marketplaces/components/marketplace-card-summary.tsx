@@ -1,4 +1,4 @@
-import type { MarketplaceId } from '#shared/marketplaces/profiles.ts'
+import type { MarketplaceId } from '#shared/marketplaces/ids.ts'
 import { CheckIcon, CrossIcon, WarningIcon } from '#web/components/ui/icons.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import type { CardSummary } from '../hooks/use-marketplace-summaries.ts'

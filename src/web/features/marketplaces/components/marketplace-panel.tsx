@@ -2,12 +2,8 @@ import { useId, useState } from 'react'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import type { ImageSlot, MarketplaceCheckView } from '#shared/contracts/marketplaces.ts'
 import type { CheckResult, FixAction } from '#shared/marketplaces/check.ts'
-import {
-  getProfile,
-  isMarketplaceId,
-  type MarketplaceId,
-  marketplaceIds,
-} from '#shared/marketplaces/profiles.ts'
+import { isMarketplaceId, type MarketplaceId, marketplaceIds } from '#shared/marketplaces/ids.ts'
+import { getProfile } from '#shared/marketplaces/profiles.ts'
 import type { MarketplaceProfile } from '#shared/marketplaces/types.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
