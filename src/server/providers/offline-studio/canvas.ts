@@ -9,10 +9,11 @@ export type Backdrop = { raw: Buffer; width: number; height: number; stage: Stag
  * Where and how large the subject goes on a backdrop. `base` stands the subject on a surface
  * (its bottom edge at `y`), `centre` centres it on `y` with a drop shadow (garments, cards),
  * `middle` centres it on `y` with only a small contact shadow under its base (the white studio:
- * nothing but the product and that shadow may differ from #FFFFFF).
+ * nothing but the product and that shadow may differ from #FFFFFF), `surface` lays it on a
+ * surface seen from above, centred on `y`, with a shadow that follows its outline (decision 42).
  */
 export type Stage = {
-  anchor: 'base' | 'centre' | 'middle'
+  anchor: 'base' | 'centre' | 'middle' | 'surface'
   x: number
   y: number
   maxWidth: number
