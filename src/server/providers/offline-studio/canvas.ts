@@ -50,15 +50,18 @@ export async function renderBackdrop(
   frame: Frame,
   painter: Painter,
   overlays: Overlay[] = [],
-  options: { blur?: number } = {},
+  options: { blur?: number; coarseness?: number } = {},
 ): Promise<Buffer> {
   const { width, height } = frame
-  const textureWidth = Math.round(width / 2)
-  const textureHeight = Math.round(height / 2)
-  const texture = paintTexture(textureWidth, textureHeight, 2, painter)
+  // Painted at 1/2 the frame's resolution, or coarser for surfaces with no fine detail (cloth,
+  // paper), which cost as much per painted pixel and look the same scaled up.
+  const coarseness = options.coarseness ?? 2
+  const textureWidth = Math.round(width / coarseness)
+  const textureHeight = Math.round(height / coarseness)
+  const texture = paintTexture(textureWidth, textureHeight, width / textureWidth, painter)
   let image = sharp(texture, { raw: { width: textureWidth, height: textureHeight, channels: 3 } })
   // Blurring at half size is four times cheaper and looks the same once scaled up.
-  if (options.blur) image = image.blur(options.blur / 2)
+  if (options.blur) image = image.blur(options.blur / coarseness)
   const scaled = await image.resize(width, height, { kernel: 'cubic' }).raw().toBuffer()
   const raw =
     overlays.length === 0

@@ -558,6 +558,11 @@ function topLight(frame: Frame, x: number, y: number, strength: number): number 
 }
 
 type TopOptions = {
+  /**
+   * Turns the surface a quarter turn, so boards run up the frame: seen from above, board seams
+   * running across it would cut the product's surface like a horizon.
+   */
+  isTurned?: boolean
   /** How strongly the light falls off across the frame (0–1). */
   light: number
   vignette: number
@@ -565,6 +570,8 @@ type TopOptions = {
   zoom?: number
   /** The colour of the light, for a warm window or the sun; white when absent. */
   warmth?: readonly number[]
+  /** Texture resolution: the frame's divided by this (default 2); 3 for surfaces with no fine detail. */
+  coarseness?: number
   /** Applied after the surface and before the light: a shadow or a pedestal on the surface. */
   extra?: (x: number, y: number, out: Float64Array) => void
 }
@@ -575,14 +582,15 @@ function topView(frame: Frame, surface: Surface, options: TopOptions): Promise<B
   const cx = frame.width / 2
   const cy = frame.height / 2
   const painter: Painter = (x, y, out) => {
-    surface((x - cx) * scale, (y - cy) * scale, out)
+    if (options.isTurned) surface((y - cy) * scale, (cx - x) * scale, out)
+    else surface((x - cx) * scale, (y - cy) * scale, out)
     options.extra?.(x, y, out)
     const light = topLight(frame, x, y, options.light)
     if (options.warmth && light > 1) tint(out, options.warmth, (light - 1) * 0.8)
     shade(out, light)
     shade(out, vignetteAt(frame, x, y, options.vignette))
   }
-  return renderBackdrop(frame, painter)
+  return renderBackdrop(frame, painter, [], { coarseness: options.coarseness ?? 2 })
 }
 
 /** The glass pedestal from above: a round glass disc on a pale floor, its rim catching the light. */
@@ -636,11 +644,11 @@ async function renderTopScene(
   let raw: Buffer
   switch (scene) {
     case 'neutral-studio':
-      raw = await topView(frame, paperSurface('#e2ddd6'), { light: 0.14, vignette: 0.1 })
+      raw = await topView(frame, paperSurface('#e2ddd6'), { light: 0.14, vignette: 0.1, coarseness: 3 })
       stage = topStage(frame, 0.38)
       break
     case 'black-minimal':
-      raw = await topView(frame, blackSurface(), { light: 0.5, vignette: 0.35 })
+      raw = await topView(frame, blackSurface(), { light: 0.5, vignette: 0.35, coarseness: 3 })
       stage = topStage(frame, 0.75)
       break
     case 'marble':
@@ -648,7 +656,12 @@ async function renderTopScene(
       stage = topStage(frame, 0.42)
       break
     case 'wood':
-      raw = await topView(frame, woodSurface(300), { light: 0.22, vignette: 0.2, warmth: rgb('#fff1dc') })
+      raw = await topView(frame, woodSurface(300), {
+        light: 0.22,
+        vignette: 0.2,
+        warmth: rgb('#fff1dc'),
+        isTurned: true,
+      })
       break
     case 'outdoor': {
       const sun = dappledSun(0.78)
@@ -658,6 +671,7 @@ async function renderTopScene(
         light: 0.12,
         vignette: 0.12,
         warmth: rgb('#fff0c8'),
+        isTurned: true,
         extra: (x, y, out) => {
           const lit = sun(x * scale, y * scale)
           // Leaf shade is cool (lit by the sky), sun is warm.
@@ -669,7 +683,7 @@ async function renderTopScene(
       break
     }
     case 'velvet':
-      raw = await topView(frame, velvetSurface(), { light: 0.3, vignette: 0.4 })
+      raw = await topView(frame, velvetSurface(), { light: 0.3, vignette: 0.4, coarseness: 3 })
       stage = topStage(frame, 0.65)
       break
     case 'glass-pedestal': {

@@ -50,10 +50,10 @@ export function marbleSurface(): Surface {
     const p = (x * 0.8 + y * 0.6) * 0.55
     const q = (y * 0.8 - x * 0.6) * 1.7
     // Domain warp: the field the veins follow is bent by noise, then bent again by turbulence.
-    const wx = fractalNoise(warp, p, q, 3)
-    const wy = fractalNoise(warp, p + 5.2, q + 1.3, 3)
+    const wx = fractalNoise(warp, p, q, 2)
+    const wy = fractalNoise(warp, p + 5.2, q + 1.3, 2)
     const t = turbulence(warp, p * 2 + 9.7, q * 2, 2)
-    const n = fractalNoise(veins, p * 1.1 + wx * 1.5 + t * 0.35, q * 1.1 + wy * 1.5, 5)
+    const n = fractalNoise(veins, p * 1.1 + wx * 1.5 + t * 0.35, q * 1.1 + wy * 1.5, 4)
     // Veins fade in and out along their length and change width with it.
     const presence = smoothstep(-0.45, 0.45, fractalNoise(cloud, x * 1.2 + 7.3, y * 1.2 - 2.1, 2))
     const width = 0.008 + 0.028 * presence
@@ -62,7 +62,7 @@ export function marbleSurface(): Surface {
     // The vein seen through the stone's translucent top layer: a wide, soft shadow around it.
     const halo = Math.exp(-d / (width * 4 + 0.02))
     // A web of finer veins between the main ones, present only in places.
-    const n2 = fractalNoise(web, p * 2.6 + wx * 2.2, q * 2.6 + wy * 2.2, 3)
+    const n2 = fractalNoise(web, p * 2.6 + wx * 2.2, q * 2.6 + wy * 2.2, 2)
     const fine =
       Math.exp(-((Math.abs(n2) / 0.01) ** 2)) * smoothstep(0.1, 0.7, fractalNoise(cloud, x * 2.4, y * 2.4, 2))
     const c = fractalNoise(cloud, x * 0.8 + 3.3, y * 0.8, 3) * 0.5 + 0.5
@@ -102,22 +102,18 @@ export function woodSurface(boardWidth: number, weathered = false): Surface {
     const along = u / boardWidth
     // The rings are the log's cross-section cut by the board's face: where the cut runs deeper
     // into the log they arch (cathedral figure), where it runs level they are straight lines.
-    const deep = 9 + 7 * fractalNoise(wander, along * 0.22 + board * 4.7 + piece * 1.9, 0.5, 3)
+    const deep = 9 + 7 * fractalNoise(wander, along * 0.22 + board * 4.7 + piece * 1.9, 0.5, 2)
     const across =
       (local - heart) * ringsAcross + fractalNoise(wander, along * 0.9, local * 2 + board, 2) * 1.2
-    const r =
-      Math.sqrt(across * across + deep * deep) *
-      (1 + fractalNoise(pores, along * 0.4 + 7.7, board * 3.1, 2) * 0.12)
+    const r = Math.sqrt(across * across + deep * deep) * (1 + pores(along * 0.4 + 7.7, board * 3.1) * 0.1)
     const f = r - Math.floor(r)
     // Late wood: a narrow darker band with a soft edge; its width wanders a little.
-    const late0 = 0.62 + fractalNoise(figure, along * 3, r * 0.7, 1) * 0.08
+    const late0 = 0.62 + figure(along * 3, r * 0.7) * 0.08
     const band = smoothstep(late0, late0 + 0.18, f) * (1 - smoothstep(0.9, 1, f))
     // Fibre streaks: long along the grain, thin across it.
-    const fibre = fractalNoise(figure, u * 0.0035, v * 0.22, 3)
+    const fibre = fractalNoise(figure, u * 0.0035, v * 0.22, 2)
     const pieceTone =
-      tone * 0.8 +
-      grain(board, piece, 61) * 0.15 +
-      fractalNoise(figure, along * 0.35, local * 1.5 + board * 2.3, 2) * 0.25
+      tone * 0.8 + grain(board, piece, 61) * 0.15 + figure(along * 0.35, local * 1.5 + board * 2.3) * 0.25
     blendInto(out, early, late, clamp(0.22 + band * 0.42 + fibre * 0.16 + pieceTone * 0.45, 0, 1))
     // Pores: short dark dashes along the grain, more of them in the late wood.
     const pore = smoothstep(0.5, 0.8, pores(u * 0.07, v * 0.8)) * (0.06 + 0.12 * band)
@@ -200,8 +196,8 @@ export function velvetSurface(): Surface {
   const step = 8
   const s = 1 / 1000
   return (u, v, out) => {
-    // Broad, soft swells of cloth lying loosely: two octaves, stretched one way like a throw.
-    const h = (x: number, y: number) => fractalNoise(folds, x * s * 0.7, y * s * 1.3, 2)
+    // Broad, soft swells of cloth lying loosely: two octaves, drawn out along a diagonal like a throw.
+    const h = (x: number, y: number) => fractalNoise(folds, (x + y) * s * 0.75, (y - x) * s * 0.95, 2)
     const here = h(u, v)
     const sx = ((h(u + step, v) - here) / step) * 1000
     const sy = ((h(u, v + step) - here) / step) * 1000
