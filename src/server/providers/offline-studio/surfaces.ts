@@ -53,10 +53,10 @@ export function marbleSurface(): Surface {
     const wx = fractalNoise(warp, p, q, 2)
     const wy = fractalNoise(warp, p + 5.2, q + 1.3, 2)
     const t = turbulence(warp, p * 2 + 9.7, q * 2, 2)
-    const n = fractalNoise(veins, p * 1.1 + wx * 1.5 + t * 0.35, q * 1.1 + wy * 1.5, 4)
+    const n = fractalNoise(veins, p * 1.1 + wx * 1.5 + t * 0.35, q * 1.1 + wy * 1.5, 5)
     // Veins fade in and out along their length and change width with it.
     const presence = smoothstep(-0.45, 0.45, fractalNoise(cloud, x * 1.2 + 7.3, y * 1.2 - 2.1, 2))
-    const width = 0.008 + 0.028 * presence
+    const width = 0.004 + 0.022 * presence
     const d = Math.abs(n)
     const core = Math.exp(-((d / width) ** 2))
     // The vein seen through the stone's translucent top layer: a wide, soft shadow around it.
@@ -67,9 +67,9 @@ export function marbleSurface(): Surface {
       Math.exp(-((Math.abs(n2) / 0.01) ** 2)) * smoothstep(0.1, 0.7, fractalNoise(cloud, x * 2.4, y * 2.4, 2))
     const c = fractalNoise(cloud, x * 0.8 + 3.3, y * 0.8, 3) * 0.5 + 0.5
     blendInto(out, ground, groundShade, clamp(c * c * 0.85, 0, 1))
-    tint(out, haze, halo * (0.15 + 0.35 * presence))
+    tint(out, haze, halo * (0.12 + 0.3 * presence))
     blendInto(vein, coolVein, warmVein, clamp(0.5 + wx * 1.5, 0, 1))
-    tint(out, vein, clamp(core * (0.25 + 0.55 * presence) + fine * 0.22, 0, 0.85))
+    tint(out, vein, clamp(core * (0.2 + 0.5 * presence) + fine * 0.25, 0, 0.8))
     // The polish's sparkle: a fine, faint grain.
     shade(out, 1 + grain(Math.round(u), Math.round(v), 41) * 0.01)
   }
