@@ -8,10 +8,16 @@ describe('the offline studio’s note', () => {
       { subject: 'product', separation: 'card', scene: 'neutral-studio' },
       { subject: 'garment', separation: 'backdrop', scene: 'reference' },
       { subject: 'garment', separation: 'model', scene: 'avant-garde' },
+      { subject: 'product', separation: 'model', scene: 'marble', view: 'top' },
+      { subject: 'product', separation: 'backdrop', scene: 'wood', view: 'front' },
     ]
     for (const note of notes) expect(parseOfflineNote(formatOfflineNote(note))).toEqual(note)
     expect(formatOfflineNote({ subject: 'product', separation: 'model', scene: 'wood' })).toBe(
       'offline-studio:v1:product:model:wood',
+    )
+    // The view the scene was drawn in goes last, after the scene.
+    expect(formatOfflineNote({ subject: 'product', separation: 'model', scene: 'marble', view: 'top' })).toBe(
+      'offline-studio:v1:product:model:marble:top',
     )
   })
 
@@ -26,6 +32,8 @@ describe('the offline studio’s note', () => {
       'offline-studio:v1:product:guess:wood',
       'offline-studio:v2:product:model:wood',
       'offline-studio:v1:product:model:wood:extra',
+      'offline-studio:v1:product:model:wood:top:extra',
+      'offline-studio:v1:garment:model:editorial:top',
     ]) {
       expect(parseOfflineNote(text)).toBeNull()
     }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
-import { aspectRatios } from '#shared/scenes.ts'
+import { aspectRatios, viewChoices } from '#shared/scenes.ts'
 import type { ProductDetails } from '#shared/seo.ts'
 import { assets } from './assets.ts'
 import { users } from './auth.ts'
@@ -54,6 +54,11 @@ export const generations = pgTable(
      * back over the generated scene, so the edit never alters the item being sold.
      */
     keepProduct: boolean('keep_product').notNull().default(false),
+    /**
+     * Product scenes: the view the seller asked for, or `auto` for the one that matches the
+     * photo's own camera (decision 42). Other tools and modes keep `auto` and ignore it.
+     */
+    view: text('view', { enum: viewChoices }).notNull().default('auto'),
     /**
      * For a video made from an image result: that image's generation. A catalogue batch queues
      * the video before its image is made: the job waits until the image has succeeded, takes its

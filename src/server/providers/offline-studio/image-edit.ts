@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
 import { formatOfflineNote, type OfflineSeparation } from '#shared/offline-note.ts'
+import type { SceneView, ViewChoice } from '#shared/scenes.ts'
 import type { ImageEditRequest, ImageEditResult, ImageFile, PhotoPlacement } from '../types.ts'
 import type { Backdrop } from './canvas.ts'
 import { composeOnBackdrop, placeSubject } from './composite.ts'
 import { renderFashionBackdrop, renderReferenceBackdrop } from './fashion-backdrops.ts'
+import { viewOf } from './perspective.ts'
 import { renderProductScene } from './scene-backgrounds.ts'
 import {
   type FashionBackdropId,
@@ -48,25 +50,38 @@ export async function editProductImage(
   request: ImageEditRequest,
   signal: AbortSignal,
   tools: EditTools = {},
-): Promise<ImageEditResult & { scene: StudioSceneId }> {
+): Promise<ImageEditResult & { scene: StudioSceneId; view: SceneView | null }> {
   const backdrops = tools.backdrops ?? renderFresh
   const scene = matchProductScene(request.prompt)
   const promptUsed = request.prompt.trim() || productScenePrompt(scene)
-  const [subject, backdrop] = await Promise.all([
-    subjectOf(request.image, tools),
-    backdrops(`product:${scene}:${request.aspectRatio}`, () =>
-      renderProductScene(scene, request.aspectRatio),
-    ),
-  ])
+  // The view is read from the cut, so the backdrop waits for the separation; the white studio
+  // has one view and is drawn at once.
+  const subject = await subjectOf(request.image, tools)
+  throwIfAborted(signal)
+  const view = scene === 'white-studio' ? null : viewFor(request.view ?? 'auto', subject)
+  const backdrop = await backdrops(`product:${scene}:${view ?? 'front'}:${request.aspectRatio}`, () =>
+    renderProductScene(scene, request.aspectRatio, view ?? 'front'),
+  )
   throwIfAborted(signal)
   const bytes = await composeOnBackdrop(backdrop, subject)
   return {
     image: { bytes, mime: 'image/jpeg' },
-    description: formatOfflineNote({ subject: 'product', separation: separationOf(subject), scene }),
+    description: formatOfflineNote({
+      subject: 'product',
+      separation: separationOf(subject),
+      scene,
+      ...(view ? { view } : {}),
+    }),
     promptUsed,
     placement: photoPlacement(backdrop, subject),
     scene,
+    view,
   }
+}
+
+/** The seller's choice of view, or for 'auto' the one that matches the photo's camera. */
+function viewFor(choice: ViewChoice, subject: Subject): SceneView {
+  return choice === 'auto' ? viewOf(subject) : choice
 }
 
 /** The fashion tool: the garment on the style's backdrop, or in front of the reference photo. */

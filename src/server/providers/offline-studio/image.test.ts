@@ -73,6 +73,8 @@ describe('offline studio: product images', () => {
       subject: 'product',
       separation: 'backdrop',
       scene: 'wood',
+      // A bottle standing on its flat base: the scene is seen from the front.
+      view: 'front',
     })
     expect(result.promptUsed).toBe('ahşap masa')
     const fallback = await edit(request(product, ''))
@@ -415,6 +417,8 @@ describe('offline studio: products on busy backgrounds, cut out by the segmentat
       subject: 'product',
       separation: 'model',
       scene: 'marble',
+      // Shot from above: the marble is the whole frame, no wall behind the cup.
+      view: 'top',
     })
     const image = await decodePixels(result.image.bytes)
     // The red saucer, large and in the middle of the frame (a card is smaller: 86 %).

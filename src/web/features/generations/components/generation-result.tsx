@@ -157,6 +157,13 @@ function OfflineNote(props: { isCopy?: boolean }) {
   )
 }
 
+/** How the place of a product is said: with the view it was drawn in, when the note has one. */
+const placeOfView = {
+  top: 'studio.result.offlinePlace.sceneTop',
+  front: 'studio.result.offlinePlace.sceneFront',
+  none: 'studio.result.offlinePlace.scene',
+} as const
+
 /**
  * What the offline studio did, in the reader's language (it stores a language-neutral note,
  * shared/offline-note.ts); any other description (fal's own words) as it came.
@@ -166,7 +173,7 @@ function imageDescription(description: string | null, t: I18n['t']): string | nu
   if (!note) return description
   const place =
     note.subject === 'product'
-      ? t('studio.result.offlinePlace.scene', { scene: t(`studio.scenes.product.${note.scene}`) })
+      ? t(placeOfView[note.view ?? 'none'], { scene: t(`studio.scenes.product.${note.scene}`) })
       : note.scene === 'reference'
         ? t('studio.result.offlinePlace.reference')
         : t('studio.result.offlinePlace.style', { scene: t(`studio.scenes.fashion.${note.scene}`) })
