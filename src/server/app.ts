@@ -260,6 +260,7 @@ export function createApp(deps: AppDeps) {
     storage: deps.storage,
     segmenter: sharedSegmenter(),
     textReader: deps.textReader,
+    inspections: deps.imageInspections,
     ffmpegPath: config.providers.ffmpegPath,
     tempDir: uploadsDir,
   })

@@ -130,6 +130,8 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** Tries per job for transient failures (provider down, busy, or our own error). */
   WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
+  /** Image results measured for the marketplace checker at once, after their jobs (0: none; decision 44). */
+  WORKER_FACTS_CONCURRENCY: z.coerce.number().int().min(0).max(8).default(1),
   /** Wait before the first retry; doubled for each further try. */
   WORKER_RETRY_BASE_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   /**
@@ -312,6 +314,8 @@ export type Config = {
     retryBaseMs: number
     maxRunningPerUser: number
     maxQueuedPerUser: number
+    /** Image results the worker measures for the checker at once, after their jobs (0: none). */
+    factsConcurrency: number
   }
   limits: {
     generationsPerMinute: number
@@ -478,6 +482,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       retryBaseMs: e.WORKER_RETRY_BASE_MS,
       maxRunningPerUser: e.WORKER_MAX_RUNNING_PER_USER ?? defaultMaxRunningPerUser(e.WORKER_CONCURRENCY),
       maxQueuedPerUser: e.MAX_QUEUED_PER_USER,
+      factsConcurrency: e.WORKER_FACTS_CONCURRENCY,
     },
     limits: {
       generationsPerMinute: e.GENERATIONS_PER_MINUTE,

@@ -13,6 +13,7 @@ import {
   createStripeBillingProvider,
   createStripeClient,
 } from '#server/features/billing/stripe-billing-provider.ts'
+import { createInspections, type Inspections } from '#server/features/marketplaces/marketplaces.service.ts'
 import { createTextReader, type TextReader } from '#server/features/marketplaces/read-text.ts'
 import { createRateLimiter, type RateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import { createStorage } from '#server/storage/index.ts'
@@ -44,6 +45,12 @@ export type AppDeps = {
    * stopped when idle and on shutdown. Null with MARKETPLACE_OCR=false.
    */
   textReader: TextReader | null
+  /**
+   * The marketplace checker's image measurements under way in this process: the routes' and the
+   * in-process worker's facts measurer share them, so a check opened while the measurer is on
+   * that file waits for its measurement instead of starting another.
+   */
+  imageInspections: Inspections
   now: () => Date
   isShuttingDown: () => boolean
 }
@@ -86,6 +93,7 @@ export async function createAppDeps(options: {
       ? await startPgNotifier({ db, openSession: database.openSession, logger })
       : createNotifier(),
     textReader: config.marketplaceOcr ? createTextReader({ log: logger }) : null,
+    imageInspections: createInspections(),
     now: options.now ?? (() => new Date()),
     isShuttingDown: options.isShuttingDown ?? (() => false),
   }

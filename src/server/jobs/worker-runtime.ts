@@ -142,6 +142,14 @@ export async function startConfiguredWorker(deps: AppDeps): Promise<Worker> {
     maxAttempts: config.worker.maxAttempts,
     retryBaseMs: config.worker.retryBaseMs,
     timeoutMs: jobTimeoutMs,
+    // New image results are measured for the marketplace checker after their jobs settle, with
+    // the same model and OCR a check uses (decision 44).
+    facts: {
+      concurrency: config.worker.factsConcurrency,
+      segmenter: sharedSegmenter(),
+      textReader: deps.textReader,
+      inspections: deps.imageInspections,
+    },
   })
   // Webhooks go out from every process that runs generation jobs, beside the worker.
   const webhooks = startWebhookDispatcher(webhookDispatcherOptions(deps))

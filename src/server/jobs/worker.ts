@@ -24,6 +24,7 @@ import { withSharedReads } from '#server/storage/shared-reads.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
 import type { ErrorCode } from '#shared/errors.ts'
+import { type FactsMeasurer, type FactsMeasurerSettings, startFactsMeasurer } from './facts-measurer.ts'
 import { type Providers, runGeneration } from './run-generation.ts'
 
 export type WorkerOptions = {
@@ -62,6 +63,12 @@ export type WorkerOptions = {
   retryBaseMs: number
   /** Per-mode time limit of one job. */
   timeoutMs: Record<GenerationMode, number>
+  /**
+   * The marketplace checker's facts of new image results, measured after their jobs settle
+   * (facts-measurer.ts), yielding to this worker's jobs. Absent, or concurrency 0: not measured
+   * here (a result is then measured on its first check).
+   */
+  facts?: FactsMeasurerSettings | undefined
 }
 
 export type Worker = { stop: () => Promise<void>; readonly id: string }
@@ -116,6 +123,8 @@ type WorkerState = {
    * come due and expired leases), so a burst of finishing jobs costs no empty claims.
    */
   isBacklogPossible: boolean
+  /** The facts measurer beside the jobs, if this worker runs one. */
+  facts: FactsMeasurer | null
 }
 
 /**
@@ -138,6 +147,15 @@ export function startWorker(options: WorkerOptions): Worker {
     isStopping: false,
     hasNews: false,
     isBacklogPossible: false,
+    facts: null,
+  }
+  if (options.facts && options.facts.concurrency > 0) {
+    state.facts = startFactsMeasurer(
+      { db: options.db, storage: options.storage, log: state.log, claimedBy: id },
+      options.facts,
+      // Jobs first: a measurement starts only while a slot is free and no job is known to wait.
+      () => state.running.size < options.concurrency && !state.isBacklogPossible && !state.hasNews,
+    )
   }
   const unsubscribe = options.notifier.onWorkAvailable(() => announceWork(state))
   const dispatcher = dispatch(state)
@@ -153,7 +171,7 @@ export function startWorker(options: WorkerOptions): Worker {
       for (const timer of state.retryTimers) clearTimeout(timer)
       wakeDispatcher(state)
       for (const controller of state.inFlight.values()) controller.abort('shutdown' satisfies StopReason)
-      await dispatcher
+      await Promise.all([dispatcher, state.facts?.stop()])
       state.log.info('worker stopped')
     },
   }
@@ -177,11 +195,17 @@ function announceWork(state: WorkerState): void {
 async function dispatch(state: WorkerState): Promise<void> {
   // The first round looks at once: jobs may be waiting from before a restart.
   let shouldLook = true
+  let isFirstRound = true
   while (!state.isStopping) {
     const free = state.options.concurrency - state.running.size
     let claimFailed = false
     if (free > 0 && (shouldLook || state.hasNews || state.isBacklogPossible)) {
       claimFailed = !(await claimAndStart(state, free))
+      // After the first claim (jobs waiting since a restart go first), the facts measurer looks
+      // for results left unmeasured; after later ones, one waiting for a slot looks again.
+      if (isFirstRound) state.facts?.wake()
+      else state.facts?.slotFreed()
+      isFirstRound = false
     } else if (free === 0 && state.hasNews) {
       state.hasNews = false
       state.isBacklogPossible = true
@@ -238,11 +262,17 @@ async function claimAndStart(state: WorkerState, free: number): Promise<boolean>
 function startJob(state: WorkerState, claimed: ClaimedJob): void {
   const isBatchJob = claimed.row.batchRowId !== null
   if (isBatchJob) state.runningBatchJobs += 1
-  const job = runJob(state, claimed).finally(() => {
+  let madeImage = false
+  const job = runJob(state, claimed, () => {
+    madeImage = true
+  }).finally(() => {
     if (isBatchJob) state.runningBatchJobs -= 1
     state.running.delete(job)
     // A freed slot with work possibly waiting: look (again, if a claim is in flight).
     if (state.isBacklogPossible) announceWork(state)
+    // A new image result to measure, or a slot a waiting measurer may use.
+    if (madeImage) state.facts?.wake()
+    else state.facts?.slotFreed()
   })
   state.running.add(job)
 }
@@ -262,8 +292,8 @@ function waitForWakeUp(state: WorkerState): Promise<boolean> {
   })
 }
 
-/** Runs one claimed job to its outcome; never throws. */
-async function runJob(state: WorkerState, { row, input }: ClaimedJob): Promise<void> {
+/** Runs one claimed job to its outcome; never throws. `onImage`: it stored an image result. */
+async function runJob(state: WorkerState, { row, input }: ClaimedJob, onImage: () => void): Promise<void> {
   const { options } = state
   const held: HeldJob = { row, workerId: state.id }
   const controller = new AbortController()
@@ -302,6 +332,7 @@ async function runJob(state: WorkerState, { row, input }: ClaimedJob): Promise<v
     if (controller.signal.aborted) throw new ProviderError(row.provider, 'canceled', 'stopped')
     await succeedJob(options, held, result, storedAssets)
     jobLog.info('generation succeeded')
+    if (result.type === 'image') onImage()
   } catch (error) {
     await handleFailure(state, held, error, controller.signal.reason as StopReason | undefined, jobLog)
   } finally {

@@ -103,6 +103,10 @@ export const generations = pgTable(
     index('generations_user_active_idx')
       .on(t.userId, t.status)
       .where(sql`${t.status} in ('queued', 'running')`),
+    // The facts measurer looks for recent image results without facts, oldest first.
+    index('generations_image_finished_idx')
+      .on(t.finishedAt)
+      .where(sql`${t.status} = 'succeeded' and ${t.mode} = 'image'`),
   ],
 )
 

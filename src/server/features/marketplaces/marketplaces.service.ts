@@ -42,9 +42,11 @@ import { frameVideo, lengthenVideo, measureVideo, type VideoTools } from './vide
 
 // The marketplace panel (src/shared/contracts/marketplaces.ts): a user's own finished result
 // checked against one profile's rules, and exported for it. Measuring an image runs the
-// separation model, so its facts are stored once per file (image_facts) and reused; the model's
-// own queue lets one photo through at a time, and exports that re-encode video take a slot of
-// their own.
+// separation model and OCR, so its facts are stored once per file (image_facts): the worker's
+// facts measurer (jobs/facts-measurer.ts, measureResultFacts) measures each new image result after
+// its job has settled, and a check then applies rules only. A result the measurer has not reached
+// yet is measured on its first check, once. The model's own queue lets one photo through at a
+// time, and exports that re-encode video take a slot of their own.
 
 export type MarketplaceDeps = {
   db: Db
@@ -128,11 +130,36 @@ function readyFrom(row: GenerationRow, resultAsset: AssetRow | null): ReadyResul
     return { kind: 'seo', copy: { title, description, features, keywords }, context: row.context }
   }
   if (!resultAsset) throw new AppError('NOT_FOUND', 'The result file is gone')
-  // Fashion results show a garment on a model, not the photo's product: no fidelity to measure.
-  const originalAssetId = row.tool === 'product' ? row.inputAssetId : null
+  const originalAssetId = fidelityPhotoOf(row)
   return result.type === 'image'
     ? { kind: 'image', asset: resultAsset, context: row.context, originalAssetId }
     : { kind: 'video', asset: resultAsset, context: row.context }
+}
+
+/** What measuring an image's facts needs: the worker's facts measurer has it as well as the routes. */
+export type FactDeps = Pick<MarketplaceDeps, 'db' | 'storage' | 'segmenter' | 'textReader' | 'inspections'>
+
+/**
+ * The fidelity photo of a result (facts.productFidelity): a product edit's input photo; null for
+ * fashion results, which show a garment on a model, not the photo's product.
+ */
+export function fidelityPhotoOf(row: Pick<GenerationRow, 'tool' | 'inputAssetId'>): string | null {
+  return row.tool === 'product' ? row.inputAssetId : null
+}
+
+/**
+ * Measures a new image result's facts as its first check would (size, background, the product's
+ * fill, the text on it and, with `originalAssetId`, the product's fidelity to the seller's photo)
+ * and stores them in image_facts, keeping the first when two processes measure at once. Joins a
+ * measurement of the same file under way in this process (a check opened meanwhile joins this
+ * one). For the worker's facts measurer, after the job that made the result has settled.
+ */
+export async function measureResultFacts(
+  deps: FactDeps,
+  asset: Pick<AssetRow, 'id' | 'storageKey'>,
+  originalAssetId: string | null,
+): Promise<ImageFacts> {
+  return (await inspect(deps, asset, undefined, originalAssetId)).facts
 }
 
 /**
@@ -141,7 +168,7 @@ function readyFrom(row: GenerationRow, resultAsset: AssetRow | null): ReadyResul
  * `originalAssetId` to measure the product's fidelity to the seller's photo as well.
  */
 function inspect(
-  deps: MarketplaceDeps,
+  deps: FactDeps,
   asset: Pick<AssetRow, 'id' | 'storageKey'>,
   bytes?: Buffer,
   originalAssetId?: string | null,
