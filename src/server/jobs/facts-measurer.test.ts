@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { generations, imageFacts, imageFactsClaims } from '#server/db/schema/index.ts'
+import { claimUnmeasuredResult } from '#server/features/marketplaces/facts-claims.ts'
 import {
   checkForMarketplace,
   createInspections,
@@ -220,4 +221,31 @@ describe('the facts measurer', () => {
       await factsArrive(await resultAssetId(id))
     }
   }, 180_000)
+
+  it('lets one process at a time claim a result, and another once the claim has lapsed', async () => {
+    const scripted = createScriptedProviders()
+    const maker = startWorker(scripted.providers, null)
+    const image = await makeImage('cork')
+    const assetId = await resultAssetId(image.id)
+    await maker.stop()
+    const options = { leaseMs: 60_000, windowMs: 60 * 60_000, maxAttempts: 2 }
+    const db = server.database.db
+    const [first, second] = await Promise.all([
+      claimUnmeasuredResult(db, { ...options, claimedBy: 'worker-a' }),
+      claimUnmeasuredResult(db, { ...options, claimedBy: 'worker-b' }),
+    ])
+    const taken = [first, second].filter((claimed) => claimed?.asset.id === assetId)
+    expect(taken).toHaveLength(1)
+    expect(taken[0]).toMatchObject({ generationId: image.id, originalAssetId: photoId })
+
+    // A claim whose lease ran out (its process stopped) is taken again, up to maxAttempts.
+    await db.update(imageFactsClaims).set({ until: new Date(Date.now() - 1000) })
+    const again = await claimUnmeasuredResult(db, { ...options, claimedBy: 'worker-c' })
+    expect(again?.asset.id).toBe(assetId)
+    const [claim] = await db.select().from(imageFactsClaims).where(eq(imageFactsClaims.assetId, assetId))
+    expect(claim).toMatchObject({ claimedBy: 'worker-c', attempts: 2 })
+    await db.update(imageFactsClaims).set({ until: new Date(Date.now() - 1000) })
+    expect(await claimUnmeasuredResult(db, { ...options, claimedBy: 'worker-d' })).toBeNull()
+    await db.delete(imageFactsClaims)
+  }, 60_000)
 })
