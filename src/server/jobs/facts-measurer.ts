@@ -32,6 +32,8 @@ export type FactsMeasurerSettings = Pick<FactDeps, 'segmenter' | 'textReader'> &
     pollMs?: number
     /** How long a failed measurement waits before it is tried again. */
     retryMs?: number
+    /** How long stopping waits for a measurement under way. */
+    stopWaitMs?: number
     /** Told how each look ended; for tests that wait on the measurer. */
     onPass?: (outcome: FactsPass) => void
   }
@@ -47,7 +49,11 @@ export type FactsMeasurer = {
   wake: () => void
   /** A generation slot freed, or the worker claimed: a measurer waiting for one looks again. */
   slotFreed: () => void
-  /** Stops looking; resolves once a measurement under way has been stored. */
+  /**
+   * Stops looking; resolves once a measurement under way has been stored, or after `stopWaitMs`
+   * (a measurement cannot be interrupted, and a worker's shutdown has a grace period): its claim
+   * is then given up, so another process can take the result at once.
+   */
   stop: () => Promise<void>
 }
 
@@ -58,6 +64,7 @@ export const factsDefaults = {
   maxAttempts: 3,
   pollMs: 60_000,
   retryMs: 10 * 60_000,
+  stopWaitMs: 3000,
 } as const
 
 type Lane = { hasNews: boolean; wake: (() => void) | null }
@@ -91,6 +98,8 @@ export function startFactsMeasurer(
   const report = (outcome: FactsPass) => settings.onPass?.(outcome)
   let isStopping = false
   let isWaitingForSlot = false
+  /** Results claimed by this measurer and not yet stored or given back. */
+  const held = new Set<string>()
   const lanes: Lane[] = Array.from({ length: Math.max(0, settings.concurrency) }, () => ({
     hasNews: false,
     wake: null,
@@ -136,16 +145,20 @@ export function startFactsMeasurer(
     }
     const resultLog = log.child({ generationId: claimed.generationId })
     const started = performance.now()
+    held.add(claimed.asset.id)
     try {
       await measureResultFacts(deps, claimed.asset, claimed.originalAssetId)
       await releaseClaim(deps.db, claimed.asset.id)
       resultLog.debug({ ms: Math.round(performance.now() - started) }, 'measured the result for the checker')
       report('measured')
     } catch (error) {
+      if (isStopping) return false
       // Left to be tried again later (a few times), and to its first check meanwhile.
       resultLog.warn({ err: error }, 'measuring the result for the checker failed; will try again later')
       await postponeClaim(deps.db, claimed.asset.id, retryMs).catch(() => {})
       report('failed')
+    } finally {
+      held.delete(claimed.asset.id)
     }
     return true
   }
@@ -158,7 +171,7 @@ export function startFactsMeasurer(
         try {
           again = await look()
         } catch (error) {
-          log.warn({ err: error }, 'looking for results to measure failed; will look again')
+          if (!isStopping) log.warn({ err: error }, 'looking for results to measure failed; will look again')
         }
         if (again) {
           lane.hasNews = true
@@ -186,7 +199,19 @@ export function startFactsMeasurer(
     async stop() {
       isStopping = true
       for (const lane of lanes) lane.wake?.()
-      await Promise.all(running)
+      let timer: NodeJS.Timeout | undefined
+      const isDone = await Promise.race([
+        Promise.all(running).then(() => true),
+        new Promise<false>((resolve) => {
+          timer = setTimeout(() => resolve(false), settings.stopWaitMs ?? factsDefaults.stopWaitMs)
+        }),
+      ])
+      clearTimeout(timer)
+      if (isDone) return
+      // Still measuring: the result is given back (a measurement that still ends stores its
+      // facts, and the first stored wins).
+      await Promise.all([...held].map((assetId) => releaseClaim(deps.db, assetId).catch(() => {})))
+      log.info({ results: held.size }, 'stopped while measuring; the results are left for the next look')
     },
   }
 }
