@@ -248,11 +248,15 @@ describe('loadConfig', () => {
       // One below the two slots: one user cannot take both.
       maxRunningPerUser: 1,
       maxQueuedPerUser: 50,
+      // New image results are measured for the checker one at a time, after their jobs.
+      factsConcurrency: 1,
     })
     expect(
       loadConfig({ WORKER_CONCURRENCY: '8', WORKER_MAX_ATTEMPTS: '2', WORKER_RETRY_BASE_MS: '250' }).worker,
     ).toMatchObject({ concurrency: 8, maxAttempts: 2, retryBaseMs: 250 })
     expect(() => loadConfig({ WORKER_MAX_ATTEMPTS: '0' })).toThrow(/WORKER_MAX_ATTEMPTS/)
+    expect(loadConfig({ WORKER_FACTS_CONCURRENCY: '0' }).worker.factsConcurrency).toBe(0)
+    expect(() => loadConfig({ WORKER_FACTS_CONCURRENCY: '-1' })).toThrow(/WORKER_FACTS_CONCURRENCY/)
   })
 
   it('keeps the per-user running cap below the worker slots unless set, and warns when it is not', () => {

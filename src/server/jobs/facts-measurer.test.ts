@@ -22,7 +22,7 @@ import {
 } from '#tests/support/generation-client.ts'
 import { productPhoto } from '#tests/support/test-photos.ts'
 import { startTestServer, type TestClient, type TestServer } from '#tests/support/test-server.ts'
-import type { FactsMeasurerSettings, FactsPass } from './facts-measurer.ts'
+import { type FactsMeasurerSettings, type FactsPass, startFactsMeasurer } from './facts-measurer.ts'
 import type { Worker } from './worker.ts'
 
 // The worker's facts measurer (decision 44): a new image result's facts (size, background, fill,
@@ -247,5 +247,54 @@ describe('the facts measurer', () => {
     await db.update(imageFactsClaims).set({ until: new Date(Date.now() - 1000) })
     expect(await claimUnmeasuredResult(db, { ...options, claimedBy: 'worker-d' })).toBeNull()
     await db.delete(imageFactsClaims)
+  }, 60_000)
+
+  it('stops without waiting out a long measurement, giving its result back', async () => {
+    const scripted = createScriptedProviders()
+    const maker = startWorker(scripted.providers, null)
+    const image = await makeImage('felt')
+    const assetId = await resultAssetId(image.id)
+    await maker.stop()
+    // A segmenter that answers only when the test lets it: a measurement that outlasts the stop.
+    let letGo = () => {}
+    const gate = new Promise<void>((resolve) => {
+      letGo = resolve
+    })
+    const segmenter = sharedSegmenter()
+    let calls = 0
+    const measurer = startFactsMeasurer(
+      {
+        db: server.database.db,
+        storage: server.deps.storage,
+        log: server.deps.logger,
+        claimedBy: 'stopping',
+      },
+      {
+        concurrency: 1,
+        textReader: null,
+        stopWaitMs: 200,
+        segmenter: {
+          segment: async (...args: Parameters<typeof segmenter.segment>) => {
+            calls += 1
+            await gate
+            return segmenter.segment(...args)
+          },
+        },
+      },
+      () => true,
+    )
+    measurer.wake()
+    await expect.poll(() => calls, { timeout: 20_000, interval: 50 }).toBeGreaterThan(0)
+    // The oldest unmeasured result is the one taken (an earlier test may have left one older).
+    const held = () =>
+      server.database.db.select().from(imageFactsClaims).where(eq(imageFactsClaims.claimedBy, 'stopping'))
+    const [claim] = await held()
+    expect(claim).toBeDefined()
+    await measurer.stop()
+    expect(await held()).toEqual([])
+    expect(await storedFacts(claim?.assetId ?? assetId)).toBeNull()
+    // The measurement that was under way still ends, and stores its facts.
+    letGo()
+    await factsArrive(claim?.assetId ?? assetId)
   }, 60_000)
 })
