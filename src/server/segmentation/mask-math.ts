@@ -77,7 +77,7 @@ export function upsampleBilinear(
  * Mean over a (2r+1)² window of every plane in `planes` (each width×height), in place, with
  * running sums: O(1) per pixel whatever the radius. Windows are cut at the image edges.
  */
-function boxMeans(planes: Float32Array[], width: number, height: number, radius: number) {
+export function boxMeans(planes: Float32Array[], width: number, height: number, radius: number) {
   const line = new Float64Array(Math.max(width, height))
   for (const plane of planes) {
     // Rows.

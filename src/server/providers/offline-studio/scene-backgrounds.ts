@@ -555,9 +555,16 @@ export function whiteStudio(frame: Frame): Backdrop {
   }
 }
 
-/** Draws the scene at the ratio's output size and says where the product goes. */
-export async function renderProductScene(scene: StudioSceneId, ratio: AspectRatio): Promise<Backdrop> {
-  const frame = frameFor(ratio)
+/**
+ * Draws the scene at the ratio's output size (its standard size, or a larger `size` of the same
+ * shape from resultSizes) and says where the product goes.
+ */
+export async function renderProductScene(
+  scene: StudioSceneId,
+  ratio: AspectRatio,
+  size?: { width: number; height: number },
+): Promise<Backdrop> {
+  const frame = frameFor(ratio, size)
   let { stage } = productGeometry(frame)
   let raw: Buffer
   switch (scene) {

@@ -1,4 +1,5 @@
 import sharp from 'sharp'
+import { boxMeans, guidedFilter, upsampleBilinear } from '#server/segmentation/mask-math.ts'
 import { maskIoU } from '#server/segmentation/metrics.ts'
 import { isCredible, type Segmenter } from '#server/segmentation/segmenter.ts'
 
@@ -9,8 +10,18 @@ import { isCredible, type Segmenter } from '#server/segmentation/segmenter.ts'
 // product the whole photo is kept (as a card with rounded corners) rather than shipping a
 // half-eaten product.
 
-/** Decoded, upright pixels (RGBA) of a photo, downscaled so the slow JS passes stay fast. */
-export type Photo = { data: Buffer; width: number; height: number; hasAlpha: boolean }
+/**
+ * Decoded, upright pixels (RGBA) of a photo, downscaled so the slow JS passes stay fast.
+ * `source`: the photo's own bytes and upright size when it is larger than `data`, so the cut can
+ * be made at the photo's own resolution (cutAtScale).
+ */
+export type Photo = {
+  data: Buffer
+  width: number
+  height: number
+  hasAlpha: boolean
+  source?: { bytes: Buffer; width: number; height: number }
+}
 
 /**
  * The subject cut to its bounds, RGBA; `isSeparated` false means the whole photo as a card.
@@ -26,11 +37,24 @@ export type Subject = {
   box: SubjectBox
 }
 
-/** The cut's top-left corner in the (working-size) photo, and that photo's size. */
+/**
+ * The cut's top-left corner in the photo at the resolution the cut was made at, and that photo's
+ * size at that resolution (the working size, or larger: see cutAtScale).
+ */
 export type SubjectBox = { left: number; top: number; photoWidth: number; photoHeight: number }
 
-/** Longest side the separation works on: beyond what any output needs (the subject is at most ~1000 px). */
+/**
+ * Longest side the separation (flood fill, specks, the model) works on. The cut itself is then
+ * made at the photo's own resolution, up to maxCutSide (cutAtScale), with the mask scaled up and
+ * snapped to the photo's edges there.
+ */
 export const workingSide = 1600
+
+/**
+ * Longest side of a cut: the long side of the largest result (2048, resultSizes in
+ * composite.ts); no stage draws a product larger, so more of the photo's pixels would be waste.
+ */
+export const maxCutSide = 2048
 
 /**
  * Decodes any supported image, applies its EXIF orientation and shrinks it early (JPEG
@@ -46,7 +70,13 @@ export async function loadPhoto(bytes: Buffer, maxSide = workingSide): Promise<P
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true })
-  return { data, width: info.width, height: info.height, hasAlpha: metadata.hasAlpha === true }
+  const photo: Photo = { data, width: info.width, height: info.height, hasAlpha: metadata.hasAlpha === true }
+  // EXIF orientations 5–8 turn the photo a quarter: its upright width is the stored height.
+  const isTurned = (metadata.orientation ?? 1) >= 5
+  const width = (isTurned ? metadata.height : metadata.width) ?? info.width
+  const height = (isTurned ? metadata.width : metadata.height) ?? info.height
+  if (width > info.width) photo.source = { bytes, width, height }
+  return photo
 }
 
 /**
@@ -236,81 +266,157 @@ const shadowModelAlpha = 96
 /** Largest chromaticity difference (sum over r, g, b shares) between a shadow and its backdrop. */
 const shadowChroma = 0.06
 
-/** The photo's pixels in `box` (RGB, partly transparent pixels flattened on white) and its mask there. */
-function cropWithMask(photo: Photo, mask: Uint8Array, box: ReturnType<typeof boundsOf>, pad: number) {
-  const { width, height } = photo
-  const left = Math.max(0, box.left - pad)
-  const top = Math.max(0, box.top - pad)
-  const cropWidth = Math.min(width, box.right + pad + 1) - left
-  const cropHeight = Math.min(height, box.bottom + pad + 1) - top
-  const crop = Buffer.alloc(cropWidth * cropHeight * 3)
-  const cropMask = Buffer.alloc(cropWidth * cropHeight)
-  for (let y = 0; y < cropHeight; y++) {
-    for (let x = 0; x < cropWidth; x++) {
-      const source = (y + top) * width + (x + left)
-      const target = y * cropWidth + x
-      // Partly transparent uploads are flattened on white, like a studio backdrop.
-      const alpha = (photo.data[source * 4 + 3] as number) / 255
-      for (let c = 0; c < 3; c++) {
-        crop[target * 3 + c] = Math.round((photo.data[source * 4 + c] as number) * alpha + 255 * (1 - alpha))
-      }
-      cropMask[target] = Math.min(mask[source] as number, photo.data[source * 4 + 3] as number)
-    }
-  }
-  const cut: SubjectBox = { left, top, photoWidth: width, photoHeight: height }
-  return { crop, cropMask, cropWidth, cropHeight, cut }
+/**
+ * Cut along the model's soft mask (already snapped to the photo's edges at the working size, see
+ * segmentation/mask-math.ts), made again at the photo's own resolution by cutAtScale.
+ */
+function cutAlongMask(photo: Photo, alpha: Uint8Array): Promise<Subject> {
+  return cutAtScale(photo, alpha, boundsOf(alpha, photo.width, photo.height, 1), 'model')
+}
+
+/** Cut along the flood fill's hard mask, its edge found in the photo by cutAtScale. */
+function cutAlongBackdrop(photo: Photo, mask: Uint8Array): Promise<Subject> {
+  return cutAtScale(photo, mask, boundsOf(mask, photo.width, photo.height), 'backdrop')
 }
 
 /**
- * Cut along the model's soft mask. It is already refined to the photo's edges (see
- * segmentation/mask-math.ts), so it is used as it is; the edge's colours are replaced by the
- * product's own so none of the old surface (wood, a sheet) shows as a rim on the new scene.
+ * How the mask found at the working size becomes the cut's alpha at full resolution (decision
+ * 43): the guided filter's fit (on the working-size grid, where the mask's information is; its
+ * coefficients applied to every pixel of the full-size photo), the band around the mask's
+ * outline where it may move the edge (in working pixels), and the ramp that clears the faint
+ * haze the filter leaves while keeping the edge's true softness.
  */
-async function cutAlongMask(photo: Photo, alpha: Uint8Array): Promise<Subject> {
-  const { crop, cropMask, cropWidth, cropHeight, cut } = cropWithMask(
-    photo,
-    alpha,
-    boundsOf(alpha, photo.width, photo.height, 1),
-    2,
-  )
-  decontaminateEdges(crop, cropMask, cropWidth, cropHeight)
-  // A touch of blur: the refined edge is about a pixel wide, and scaled up onto the scene it
-  // would show steps.
-  const smoothed = await sharp(cropMask, { raw: { width: cropWidth, height: cropHeight, channels: 1 } })
-    .blur(0.8)
-    .extractChannel(0)
-    .raw()
-    .toBuffer()
-  const data = await sharp(crop, { raw: { width: cropWidth, height: cropHeight, channels: 3 } })
-    .joinChannel(smoothed, { raw: { width: cropWidth, height: cropHeight, channels: 1 } })
-    .raw()
-    .toBuffer()
-  return { data, width: cropWidth, height: cropHeight, isSeparated: true, separatedBy: 'model', box: cut }
+export const cutRefinement = { radius: 2, epsilon: 0.0004, band: 2, ramp: [0.08, 0.92] as const }
+
+/** How much larger than the working size the cut of `box` is made: the photo's own pixels, up to maxCutSide. */
+export function cutScale(
+  photo: Photo,
+  box: { left: number; top: number; right: number; bottom: number },
+): number {
+  if (!photo.source) return 1
+  const native = photo.source.width / photo.width
+  const boxSide = Math.max(box.right - box.left + 1, box.bottom - box.top + 1)
+  return Math.max(1, Math.min(native, maxCutSide / boxSide))
 }
 
-/** Cut along the flood fill's hard mask, feathered. */
-async function cutAlongBackdrop(photo: Photo, mask: Uint8Array): Promise<Subject> {
-  // A little room around the subject so the feathered edge is not cut off.
-  const { crop, cropMask, cropWidth, cropHeight, cut } = cropWithMask(
-    photo,
-    mask,
-    boundsOf(mask, photo.width, photo.height),
-    3,
-  )
-  decontaminateEdges(crop, cropMask, cropWidth, cropHeight)
-  // Feather by ~1 px, then choke a little so the rim of backdrop colour around the edge (a light
-  // halo on dark scenes) goes with the backdrop.
-  const feathered = await sharp(cropMask, { raw: { width: cropWidth, height: cropHeight, channels: 1 } })
-    .blur(1.2)
-    .linear(1.35, -0.35 * 255)
-    .extractChannel(0)
-    .raw()
-    .toBuffer()
-  const data = await sharp(crop, { raw: { width: cropWidth, height: cropHeight, channels: 3 } })
-    .joinChannel(feathered, { raw: { width: cropWidth, height: cropHeight, channels: 1 } })
-    .raw()
-    .toBuffer()
-  return { data, width: cropWidth, height: cropHeight, isSeparated: true, separatedBy: 'backdrop', box: cut }
+/**
+ * The subject cut at the photo's own resolution (up to maxCutSide), not at the working size the
+ * mask was found at: the mask (hard from the flood fill, soft from the model) is scaled up and
+ * snapped to the full-size photo's edges with a guided filter, so the outline follows the photo
+ * instead of a blurred upscale, anti-aliased edges keep their true softness, and thin parts (a
+ * spoon's handle) keep the width they have in the photo. Edge colours are then freed of the old
+ * backdrop (decontaminate).
+ */
+async function cutAtScale(
+  photo: Photo,
+  mask: Uint8Array,
+  box: ReturnType<typeof boundsOf>,
+  separatedBy: 'backdrop' | 'model',
+): Promise<Subject> {
+  const scale = cutScale(photo, box)
+  const band = cutRefinement.band
+  // Room around the subject for the band the edge may move in.
+  const pad = band + 2
+  const left = Math.max(0, box.left - pad)
+  const top = Math.max(0, box.top - pad)
+  const cropWidth = Math.min(photo.width, box.right + pad + 1) - left
+  const cropHeight = Math.min(photo.height, box.bottom + pad + 1) - top
+  const coarse = new Float32Array(cropWidth * cropHeight)
+  for (let y = 0; y < cropHeight; y++) {
+    for (let x = 0; x < cropWidth; x++) {
+      const source = (y + top) * photo.width + x + left
+      coarse[y * cropWidth + x] = Math.min(mask[source] as number, photo.data[source * 4 + 3] as number) / 255
+    }
+  }
+
+  const fullWidth = Math.round(photo.width * scale)
+  const fullHeight = Math.round(photo.height * scale)
+  const fullLeft = Math.round(left * scale)
+  const fullTop = Math.round(top * scale)
+  const width = Math.min(fullWidth, Math.round((left + cropWidth) * scale)) - fullLeft
+  const height = Math.min(fullHeight, Math.round((top + cropHeight) * scale)) - fullTop
+  const rgba =
+    scale === 1
+      ? cropRgba(photo, left, top, width, height)
+      : await sharp(photo.source?.bytes, { failOn: 'error' })
+          .rotate()
+          .resize(fullWidth, fullHeight, { fit: 'fill', kernel: 'lanczos3' })
+          .extract({ left: fullLeft, top: fullTop, width, height })
+          .toColourspace('srgb')
+          .ensureAlpha()
+          .raw()
+          .toBuffer()
+  // Partly transparent uploads are flattened on white, like a studio backdrop; their own
+  // transparency still bounds the mask.
+  const rgb = Buffer.alloc(width * height * 3)
+  const ownAlpha = new Float32Array(width * height)
+  for (let i = 0; i < width * height; i++) {
+    const a = (rgba[i * 4 + 3] as number) / 255
+    ownAlpha[i] = a
+    for (let c = 0; c < 3; c++) rgb[i * 3 + c] = Math.round((rgba[i * 4 + c] as number) * a + 255 * (1 - a))
+  }
+
+  const alpha = refineCutMask(coarse, cropWidth, cropHeight, rgb, width, height)
+  for (let i = 0; i < alpha.length; i++) alpha[i] = Math.min(alpha[i] as number, ownAlpha[i] as number)
+  const bytes = new Uint8Array(width * height)
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.round((alpha[i] as number) * 255)
+  decontaminateEdges(rgb, bytes, width, height, Math.max(1, Math.round(scale)))
+  const data = Buffer.alloc(width * height * 4)
+  for (let i = 0; i < width * height; i++) {
+    data[i * 4] = rgb[i * 3] as number
+    data[i * 4 + 1] = rgb[i * 3 + 1] as number
+    data[i * 4 + 2] = rgb[i * 3 + 2] as number
+    data[i * 4 + 3] = bytes[i] as number
+  }
+  const cut: SubjectBox = { left: fullLeft, top: fullTop, photoWidth: fullWidth, photoHeight: fullHeight }
+  return { data, width, height, isSeparated: true, separatedBy, box: cut }
+}
+
+/** The working-size photo's RGBA in a rectangle. */
+function cropRgba(photo: Photo, left: number, top: number, width: number, height: number): Buffer {
+  const out = Buffer.alloc(width * height * 4)
+  for (let y = 0; y < height; y++) {
+    const from = ((y + top) * photo.width + left) * 4
+    photo.data.copy(out, y * width * 4, from, from + width * 4)
+  }
+  return out
+}
+
+/**
+ * The mask `coarse` (0–1, coarseWidth×coarseHeight) scaled up to the photo `rgb` (width×height)
+ * and snapped to its edges: a guided filter (He, Sun and Tang) fitted on the coarse grid and
+ * applied at full resolution decides inside a band along the outline, through a gentle ramp;
+ * beyond the band the mask's own in/out stands, so the filter can neither punch holes into the
+ * product nor spread onto the backdrop. Exported for the edge tests.
+ */
+export function refineCutMask(
+  coarse: Float32Array,
+  coarseWidth: number,
+  coarseHeight: number,
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+): Float32Array {
+  const scaled = upsampleBilinear(coarse, coarseWidth, coarseHeight, width, height)
+  const { radius, epsilon, band, ramp } = cutRefinement
+  const refined = guidedFilter(rgb, scaled, width, height, {
+    radius,
+    epsilon,
+    fitSide: Math.max(coarseWidth, coarseHeight),
+  })
+  // The share of the inside within `band` working pixels of each pixel, on the coarse grid.
+  const near = new Float32Array(coarse.length)
+  for (let i = 0; i < coarse.length; i++) near[i] = (coarse[i] as number) >= 0.5 ? 1 : 0
+  boxMeans([near], coarseWidth, coarseHeight, band)
+  const nearScaled = upsampleBilinear(near, coarseWidth, coarseHeight, width, height)
+  const [low, high] = ramp
+  for (let i = 0; i < refined.length; i++) {
+    const inside = nearScaled[i] as number
+    if (inside >= 0.999) refined[i] = 1
+    else if (inside <= 0.001) refined[i] = 0
+    else refined[i] = Math.min(1, Math.max(0, ((refined[i] as number) - low) / (high - low)))
+  }
+  return refined
 }
 
 /** The whole photo as the subject, corners rounded so it reads as a deliberate card. */
@@ -331,66 +437,39 @@ export async function photoCard(photo: Photo): Promise<Subject> {
 }
 
 /**
- * Edge pixels are a mix of product and backdrop colour; on a dark scene that mix shows as a
- * pale rim. Each pixel near the edge takes the mean colour of the solid product pixels around
- * it instead, so the feathered edge fades from product colour to transparent.
+ * Edge pixels are a mix of product and backdrop colour; on a new scene that mix shows as a rim
+ * of the old backdrop (a pale halo, the launch pad's orange light along a rocket). Each pixel
+ * the alpha does not hold fully takes the mean colour of the solid product pixels around it
+ * instead, so the soft edge fades from product colour to transparent. `scale`: how many photo
+ * pixels a working pixel became (the reach grows with it). Box means, so the cost does not grow
+ * with the reach.
  */
-function decontaminateEdges(rgb: Buffer, mask: Buffer, width: number, height: number) {
-  const stride = width + 1
-  const integral = new Uint32Array(stride * (height + 1))
-  for (let y = 0; y < height; y++) {
-    let row = 0
-    for (let x = 0; x < width; x++) {
-      row += (mask[y * width + x] as number) >= 128 ? 1 : 0
-      integral[(y + 1) * stride + x + 1] = (integral[y * stride + x + 1] as number) + row
-    }
+function decontaminateEdges(rgb: Buffer, alpha: Uint8Array, width: number, height: number, scale = 1) {
+  const n = width * height
+  const edgeRadius = 2 * scale
+  const reach = 4 * scale
+  // Interior: every pixel within edgeRadius is solid.
+  const solid = new Float32Array(n)
+  for (let i = 0; i < n; i++) solid[i] = (alpha[i] as number) >= 128 ? 1 : 0
+  const interior = Float32Array.from(solid)
+  boxMeans([interior], width, height, edgeRadius)
+  const planes = [new Float32Array(n), new Float32Array(n), new Float32Array(n), new Float32Array(n)] as const
+  const [r, g, b, count] = planes
+  for (let i = 0; i < n; i++) {
+    if ((interior[i] as number) < 0.9999) continue
+    r[i] = rgb[i * 3] as number
+    g[i] = rgb[i * 3 + 1] as number
+    b[i] = rgb[i * 3 + 2] as number
+    count[i] = 1
   }
-  const solidIn = (x0: number, y0: number, x1: number, y1: number) => {
-    const a = Math.max(0, x0)
-    const b = Math.max(0, y0)
-    const c = Math.min(width, x1 + 1)
-    const d = Math.min(height, y1 + 1)
-    return {
-      solid:
-        (integral[d * stride + c] as number) -
-        (integral[b * stride + c] as number) -
-        (integral[d * stride + a] as number) +
-        (integral[b * stride + a] as number),
-      area: (c - a) * (d - b),
-    }
-  }
-  const edgeRadius = 2
-  const isInterior = new Uint8Array(width * height)
-  const edges: number[] = []
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const { solid, area } = solidIn(x - edgeRadius, y - edgeRadius, x + edgeRadius, y + edgeRadius)
-      if (solid === area) isInterior[y * width + x] = 1
-      else if (solid > 0) edges.push(y * width + x)
-    }
-  }
-  const reach = 4
-  for (const i of edges) {
-    const x = i % width
-    const y = (i - x) / width
-    let r = 0
-    let g = 0
-    let b = 0
-    let n = 0
-    for (let yy = Math.max(0, y - reach); yy <= Math.min(height - 1, y + reach); yy++) {
-      for (let xx = Math.max(0, x - reach); xx <= Math.min(width - 1, x + reach); xx++) {
-        const j = yy * width + xx
-        if (isInterior[j] !== 1) continue
-        r += rgb[j * 3] as number
-        g += rgb[j * 3 + 1] as number
-        b += rgb[j * 3 + 2] as number
-        n++
-      }
-    }
-    if (n === 0) continue
-    rgb[i * 3] = Math.round(r / n)
-    rgb[i * 3 + 1] = Math.round(g / n)
-    rgb[i * 3 + 2] = Math.round(b / n)
+  boxMeans([...planes], width, height, reach)
+  for (let i = 0; i < n; i++) {
+    const a = alpha[i] as number
+    const c = count[i] as number
+    if (a === 0 || (interior[i] as number) >= 0.9999 || c <= 0) continue
+    rgb[i * 3] = Math.round((r[i] as number) / c)
+    rgb[i * 3 + 1] = Math.round((g[i] as number) / c)
+    rgb[i * 3 + 2] = Math.round((b[i] as number) / c)
   }
 }
 
