@@ -8,11 +8,25 @@ describe('the offline studio’s note', () => {
       { subject: 'product', separation: 'card', scene: 'neutral-studio' },
       { subject: 'garment', separation: 'backdrop', scene: 'reference' },
       { subject: 'garment', separation: 'model', scene: 'avant-garde' },
+      {
+        subject: 'product',
+        separation: 'backdrop',
+        scene: 'marble',
+        smallPhoto: { productSide: 410, enlargement: 2.6, photoSide: 1700 },
+      },
     ]
     for (const note of notes) expect(parseOfflineNote(formatOfflineNote(note))).toEqual(note)
     expect(formatOfflineNote({ subject: 'product', separation: 'model', scene: 'wood' })).toBe(
       'offline-studio:v1:product:model:wood',
     )
+    expect(
+      formatOfflineNote({
+        subject: 'product',
+        separation: 'model',
+        scene: 'wood',
+        smallPhoto: { productSide: 410.4, enlargement: 2.63, photoSide: 1702 },
+      }),
+    ).toBe('offline-studio:v1:product:model:wood:small/410/2.6/1702')
   })
 
   it('leaves anything else alone: fal’s words, older English notes, unknown scenes or kinds', () => {
@@ -26,6 +40,8 @@ describe('the offline studio’s note', () => {
       'offline-studio:v1:product:guess:wood',
       'offline-studio:v2:product:model:wood',
       'offline-studio:v1:product:model:wood:extra',
+      'offline-studio:v1:product:model:wood:small/410/2.6',
+      'offline-studio:v1:product:model:wood:small/410/2.6/1700:more',
     ]) {
       expect(parseOfflineNote(text)).toBeNull()
     }

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
-import { formatOfflineNote, type OfflineSeparation } from '#shared/offline-note.ts'
+import { formatOfflineNote, type OfflineSeparation, type SmallPhoto } from '#shared/offline-note.ts'
 import type { ImageEditRequest, ImageEditResult, ImageFile, PhotoPlacement } from '../types.ts'
 import type { Backdrop } from './canvas.ts'
-import { composeOnBackdrop, placeSubject } from './composite.ts'
+import { composeOnBackdrop, crispEdgeFrom, placeSubject } from './composite.ts'
 import { renderFashionBackdrop, renderReferenceBackdrop } from './fashion-backdrops.ts'
+import { resultSizeFor } from './result-size.ts'
 import { renderProductScene } from './scene-backgrounds.ts'
 import {
   type FashionBackdropId,
@@ -52,17 +53,33 @@ export async function editProductImage(
   const backdrops = tools.backdrops ?? renderFresh
   const scene = matchProductScene(request.prompt)
   const promptUsed = request.prompt.trim() || productScenePrompt(scene)
-  const [subject, backdrop] = await Promise.all([
+  const ratio = request.aspectRatio
+  const [subject, standard] = await Promise.all([
     subjectOf(request.image, tools),
-    backdrops(`product:${scene}:${request.aspectRatio}`, () =>
-      renderProductScene(scene, request.aspectRatio),
-    ),
+    backdrops(`product:${scene}:${ratio}`, () => renderProductScene(scene, ratio)),
   ])
   throwIfAborted(signal)
+  // The result is as large as the product's own pixels allow (decision 43): the scene is drawn
+  // again at a larger size of the same shape when the product would not be enlarged there.
+  const enlargement = enlargementOn(standard, subject)
+  const size = resultSizeFor(ratio, enlargement)
+  const backdrop =
+    size.width === standard.width
+      ? standard
+      : await backdrops(`product:${scene}:${ratio}:${size.width}x${size.height}`, () =>
+          renderProductScene(scene, ratio, size),
+        )
+  throwIfAborted(signal)
   const bytes = await composeOnBackdrop(backdrop, subject)
+  const smallPhoto = smallPhotoOf(subject, enlargement)
   return {
     image: { bytes, mime: 'image/jpeg' },
-    description: formatOfflineNote({ subject: 'product', separation: separationOf(subject), scene }),
+    description: formatOfflineNote({
+      subject: 'product',
+      separation: separationOf(subject),
+      scene,
+      ...(smallPhoto ? { smallPhoto } : {}),
+    }),
     promptUsed,
     placement: photoPlacement(backdrop, subject),
     scene,
@@ -91,11 +108,39 @@ export async function editFashionImage(
   const [subject, backdrop] = await Promise.all([subjectOf(request.image, tools), backdropPromise])
   throwIfAborted(signal)
   const bytes = await composeOnBackdrop(backdrop, subject)
+  // Fashion results stay at the standard size; a photo too small for it is still named.
+  const smallPhoto = smallPhotoOf(subject, enlargementOn(backdrop, subject))
   return {
     image: { bytes, mime: 'image/jpeg' },
-    description: formatOfflineNote({ subject: 'garment', separation: separationOf(subject), scene }),
+    description: formatOfflineNote({
+      subject: 'garment',
+      separation: separationOf(subject),
+      scene,
+      ...(smallPhoto ? { smallPhoto } : {}),
+    }),
     promptUsed,
     scene,
+  }
+}
+
+/** How much larger than its cut's own pixels the subject is drawn on `backdrop`. */
+function enlargementOn(backdrop: Backdrop, subject: Subject): number {
+  const placed = placeSubject(backdrop, subject)
+  return Math.max(placed.width / subject.width, placed.height / subject.height)
+}
+
+/**
+ * When the product had to be enlarged past its own pixels as far as the crisp-edge step
+ * (composite.ts), the note says so with what would help: the product's longer side in the photo,
+ * and the photo's longer side that would fill the frame without enlarging, rounded up to 100 px.
+ */
+export function smallPhotoOf(subject: Subject, enlargement: number): SmallPhoto | null {
+  if (enlargement < crispEdgeFrom) return null
+  const photoSide = Math.max(subject.box.photoWidth, subject.box.photoHeight) * enlargement
+  return {
+    productSide: Math.max(subject.width, subject.height),
+    enlargement: Math.round(enlargement * 10) / 10,
+    photoSide: Math.ceil(photoSide / 100) * 100,
   }
 }
 
