@@ -16,8 +16,7 @@ export function resultSizes(ratio: AspectRatio): { width: number; height: number
   const standardSide = Math.max(standard.width, standard.height)
   const sizes = [standard]
   for (const side of [middleSide, maxResultSide]) {
-    // A step must add at least a tenth, or it is not worth a scene of its own.
-    if (side < standardSide * 1.1) continue
+    if (side <= standardSide) continue
     const factor = side / standardSide
     sizes.push({ width: Math.round(standard.width * factor), height: Math.round(standard.height * factor) })
   }

@@ -286,7 +286,7 @@ function cutAlongBackdrop(photo: Photo, mask: Uint8Array): Promise<Subject> {
  * outline where it may move the edge (in working pixels), and the ramp that clears the faint
  * haze the filter leaves while keeping the edge's true softness.
  */
-export const cutRefinement = { radius: 2, epsilon: 0.0004, band: 2, ramp: [0.08, 0.92] as const }
+export const cutRefinement = { radius: 2, epsilon: 0.0004, band: 2, ramp: [0.2, 0.8] as const }
 
 /** How much larger than the working size the cut of `box` is made: the photo's own pixels, up to maxCutSide. */
 export function cutScale(
@@ -360,7 +360,7 @@ async function cutAtScale(
   for (let i = 0; i < alpha.length; i++) alpha[i] = Math.min(alpha[i] as number, ownAlpha[i] as number)
   const bytes = new Uint8Array(width * height)
   for (let i = 0; i < bytes.length; i++) bytes[i] = Math.round((alpha[i] as number) * 255)
-  decontaminateEdges(rgb, bytes, width, height, Math.max(1, Math.round(scale)))
+  settleEdges(rgb, bytes, width, height, Math.max(1, Math.round(scale)))
   const data = Buffer.alloc(width * height * 4)
   for (let i = 0; i < width * height; i++) {
     data[i * 4] = rgb[i * 3] as number
@@ -437,41 +437,90 @@ export async function photoCard(photo: Photo): Promise<Subject> {
 }
 
 /**
- * Edge pixels are a mix of product and backdrop colour; on a new scene that mix shows as a rim
- * of the old backdrop (a pale halo, the launch pad's orange light along a rocket). Each pixel
- * the alpha does not hold fully takes the mean colour of the solid product pixels around it
- * instead, so the soft edge fades from product colour to transparent. `scale`: how many photo
- * pixels a working pixel became (the reach grows with it). Box means, so the cost does not grow
- * with the reach.
+ * The edge settled by its two colours, then freed of the old backdrop's. Along the outline each
+ * pixel is a mix of the product's colour F and the backdrop's B, I = αF + (1 − α)B: with F the
+ * mean of the solid product pixels around it and B that of the clear backdrop pixels, α is where
+ * I lies between them, which gives anti-aliased and lens-softened edges their true softness
+ * (the guided filter alone, fitted to a hard mask, makes them too hard). Where the two are too
+ * alike or the pixel is no mix of them (texture, a third colour), the filter's α stands. Then
+ * each pixel the alpha does not hold fully takes F as its colour, so the old backdrop does not
+ * show as a rim on the new scene (a pale halo, the launch pad's orange along a rocket). `scale`:
+ * how many photo pixels a working pixel became (the reach grows with it). Box means, so the cost
+ * does not grow with the reach. In place.
  */
-function decontaminateEdges(rgb: Buffer, alpha: Uint8Array, width: number, height: number, scale = 1) {
+function settleEdges(rgb: Buffer, alpha: Uint8Array, width: number, height: number, scale = 1) {
   const n = width * height
   const edgeRadius = 2 * scale
   const reach = 4 * scale
-  // Interior: every pixel within edgeRadius is solid.
-  const solid = new Float32Array(n)
-  for (let i = 0; i < n; i++) solid[i] = (alpha[i] as number) >= 128 ? 1 : 0
-  const interior = Float32Array.from(solid)
-  boxMeans([interior], width, height, edgeRadius)
-  const planes = [new Float32Array(n), new Float32Array(n), new Float32Array(n), new Float32Array(n)] as const
-  const [r, g, b, count] = planes
-  for (let i = 0; i < n; i++) {
-    if ((interior[i] as number) < 0.9999) continue
-    r[i] = rgb[i * 3] as number
-    g[i] = rgb[i * 3 + 1] as number
-    b[i] = rgb[i * 3 + 2] as number
-    count[i] = 1
-  }
-  boxMeans([...planes], width, height, reach)
+  // Interior: every pixel within edgeRadius is solid; exterior: every pixel within it is clear.
+  const interior = new Float32Array(n)
+  const exterior = new Float32Array(n)
   for (let i = 0; i < n; i++) {
     const a = alpha[i] as number
-    const c = count[i] as number
-    if (a === 0 || (interior[i] as number) >= 0.9999 || c <= 0) continue
-    rgb[i * 3] = Math.round((r[i] as number) / c)
-    rgb[i * 3 + 1] = Math.round((g[i] as number) / c)
-    rgb[i * 3 + 2] = Math.round((b[i] as number) / c)
+    interior[i] = a >= 128 ? 1 : 0
+    exterior[i] = a <= 8 ? 1 : 0
+  }
+  boxMeans([interior, exterior], width, height, edgeRadius)
+  const planes = Array.from({ length: 8 }, () => new Float32Array(n))
+  const [fr, fg, fb, fc, br, bg, bb, bc] = planes as [
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+  ]
+  for (let i = 0; i < n; i++) {
+    if ((interior[i] as number) >= 0.9999) {
+      fr[i] = rgb[i * 3] as number
+      fg[i] = rgb[i * 3 + 1] as number
+      fb[i] = rgb[i * 3 + 2] as number
+      fc[i] = 1
+    } else if ((exterior[i] as number) >= 0.9999) {
+      br[i] = rgb[i * 3] as number
+      bg[i] = rgb[i * 3 + 1] as number
+      bb[i] = rgb[i * 3 + 2] as number
+      bc[i] = 1
+    }
+  }
+  boxMeans(planes, width, height, reach)
+  const minContrast = edgeContrast * edgeContrast
+  for (let i = 0; i < n; i++) {
+    if ((interior[i] as number) >= 0.9999 || (exterior[i] as number) >= 0.9999) continue
+    const cf = fc[i] as number
+    if (cf <= 0) continue
+    const r = (fr[i] as number) / cf
+    const g = (fg[i] as number) / cf
+    const b = (fb[i] as number) / cf
+    const cb = bc[i] as number
+    if (cb > 0) {
+      const dr = r - (br[i] as number) / cb
+      const dg = g - (bg[i] as number) / cb
+      const db = b - (bb[i] as number) / cb
+      const contrast = dr * dr + dg * dg + db * db
+      if (contrast >= minContrast) {
+        const ir = (rgb[i * 3] as number) - (br[i] as number) / cb
+        const ig = (rgb[i * 3 + 1] as number) - (bg[i] as number) / cb
+        const ib = (rgb[i * 3 + 2] as number) - (bb[i] as number) / cb
+        const t = (ir * dr + ig * dg + ib * db) / contrast
+        // How far the pixel lies off the line from B to F, against the line's length.
+        const off = (ir - t * dr) ** 2 + (ig - t * dg) ** 2 + (ib - t * db) ** 2
+        if (off <= contrast * offLine * offLine) alpha[i] = Math.round(Math.min(1, Math.max(0, t)) * 255)
+      }
+    }
+    if ((alpha[i] as number) === 0) continue
+    rgb[i * 3] = Math.round(r)
+    rgb[i * 3 + 1] = Math.round(g)
+    rgb[i * 3 + 2] = Math.round(b)
   }
 }
+
+/** Least colour distance (RGB) between a product and its backdrop for the two-colour edge. */
+const edgeContrast = 40
+/** Largest distance off the backdrop–product line, as a share of its length, for a pixel to count as a mix. */
+const offLine = 0.3
 
 /** Uses an upload's own transparency when it has a real cut-out (neither all clear nor all solid). */
 function maskFromAlpha(photo: Photo): Uint8Array | null {
