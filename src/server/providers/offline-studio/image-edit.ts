@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto'
+import sharp from 'sharp'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
 import { formatOfflineNote, type OfflineSeparation, type SmallPhoto } from '#shared/offline-note.ts'
+import { imageSize } from '#shared/scenes.ts'
 import type { ImageEditRequest, ImageEditResult, ImageFile, PhotoPlacement } from '../types.ts'
 import type { Backdrop } from './canvas.ts'
 import { composeOnBackdrop, crispEdgeFrom, placeSubject } from './composite.ts'
 import { renderFashionBackdrop, renderReferenceBackdrop } from './fashion-backdrops.ts'
-import { resultSizeFor } from './result-size.ts'
+import { resultSizeFor, resultSizes } from './result-size.ts'
 import { renderProductScene } from './scene-backgrounds.ts'
 import {
   type FashionBackdropId,
@@ -15,7 +17,7 @@ import {
   productScenePrompt,
   type StudioSceneId,
 } from './scene-match.ts'
-import { loadPhoto, type Subject, separateSubject } from './separate.ts'
+import { loadPhoto, type Subject, separateSubject, workingSide } from './separate.ts'
 import { throwIfAborted, withImageInput } from './studio-errors.ts'
 
 /** Renders a backdrop, or hands back the same one rendered before (they are deterministic). */
@@ -54,21 +56,28 @@ export async function editProductImage(
   const scene = matchProductScene(request.prompt)
   const promptUsed = request.prompt.trim() || productScenePrompt(scene)
   const ratio = request.aspectRatio
-  const [subject, standard] = await Promise.all([
-    subjectOf(request.image, tools),
-    backdrops(`product:${scene}:${ratio}`, () => renderProductScene(scene, ratio)),
-  ])
-  throwIfAborted(signal)
-  // The result is as large as the product's own pixels allow (decision 43): the scene is drawn
-  // again at a larger size of the same shape when the product would not be enlarged there.
-  const enlargement = enlargementOn(standard, subject)
-  const size = resultSizeFor(ratio, enlargement)
-  const backdrop =
-    size.width === standard.width
-      ? standard
-      : await backdrops(`product:${scene}:${ratio}:${size.width}x${size.height}`, () =>
+  const sizes = resultSizes(ratio)
+  const sceneAt = (size: { width: number; height: number }) =>
+    size === sizes[0]
+      ? backdrops(`product:${scene}:${ratio}`, () => renderProductScene(scene, ratio))
+      : backdrops(`product:${scene}:${ratio}:${size.width}x${size.height}`, () =>
           renderProductScene(scene, ratio, size),
         )
+  // The result is as large as the product's own pixels allow (decision 43). The enlargement is
+  // measured on a drawn scene (its stage), and a stage scales with its frame: a photo larger than
+  // the working size most likely fills the largest size, so that scene is drawn first (while the
+  // product is cut out), a smaller photo's the standard one. Only a miss draws a second scene.
+  const isLargePhoto = (await withImageInput(() => uprightSide(request.image.bytes))) > workingSide
+  const [subject, first] = await Promise.all([
+    subjectOf(request.image, tools),
+    sceneAt((isLargePhoto ? sizes.at(-1) : sizes[0]) ?? imageSize[ratio]),
+  ])
+  throwIfAborted(signal)
+  const standardSide = Math.max(imageSize[ratio].width, imageSize[ratio].height)
+  const enlargement = (enlargementOn(first, subject) * standardSide) / Math.max(first.width, first.height)
+  const size = resultSizeFor(ratio, enlargement)
+  const backdrop =
+    size.width === first.width ? first : await sceneAt(sizes.find((s) => s.width === size.width) ?? size)
   throwIfAborted(signal)
   const bytes = await composeOnBackdrop(backdrop, subject)
   const smallPhoto = smallPhotoOf(subject, enlargement)
@@ -121,6 +130,12 @@ export async function editFashionImage(
     promptUsed,
     scene,
   }
+}
+
+/** The longer side of a photo, from its header. */
+async function uprightSide(bytes: Buffer): Promise<number> {
+  const { width = 0, height = 0 } = await sharp(bytes, { failOn: 'error' }).metadata()
+  return Math.max(width, height)
 }
 
 /** How much larger than its cut's own pixels the subject is drawn on `backdrop`. */

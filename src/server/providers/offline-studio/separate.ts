@@ -1,5 +1,5 @@
 import sharp from 'sharp'
-import { boxMeans, guidedFilter, upsampleBilinear } from '#server/segmentation/mask-math.ts'
+import { boxMeans, fitGuidedCoefficients } from '#server/segmentation/mask-math.ts'
 import { maskIoU } from '#server/segmentation/metrics.ts'
 import { isCredible, type Segmenter } from '#server/segmentation/segmenter.ts'
 
@@ -284,9 +284,10 @@ function cutAlongBackdrop(photo: Photo, mask: Uint8Array): Promise<Subject> {
  * 43): the guided filter's fit (on the working-size grid, where the mask's information is; its
  * coefficients applied to every pixel of the full-size photo), the band around the mask's
  * outline where it may move the edge (in working pixels), and the ramp that clears the faint
- * haze the filter leaves while keeping the edge's true softness.
+ * haze the filter leaves; `reach`: how far (working pixels) the product's and backdrop's own
+ * colours are looked for around an edge pixel (cutEdge).
  */
-export const cutRefinement = { radius: 2, epsilon: 0.0004, band: 2, ramp: [0.2, 0.8] as const }
+export const cutRefinement = { radius: 2, epsilon: 0.0004, band: 2, reach: 4, ramp: [0.2, 0.8] as const }
 
 /** How much larger than the working size the cut of `box` is made: the photo's own pixels, up to maxCutSide. */
 export function cutScale(
@@ -356,11 +357,38 @@ async function cutAtScale(
     for (let c = 0; c < 3; c++) rgb[i * 3 + c] = Math.round((rgba[i * 4 + c] as number) * a + 255 * (1 - a))
   }
 
-  const alpha = refineCutMask(coarse, cropWidth, cropHeight, rgb, width, height)
-  for (let i = 0; i < alpha.length; i++) alpha[i] = Math.min(alpha[i] as number, ownAlpha[i] as number)
+  const guide = new Float32Array(cropWidth * cropHeight * 3)
+  for (let y = 0; y < cropHeight; y++) {
+    for (let x = 0; x < cropWidth; x++) {
+      const source = ((y + top) * photo.width + x + left) * 4
+      const a = (photo.data[source + 3] as number) / 255
+      for (let c = 0; c < 3; c++) {
+        guide[(y * cropWidth + x) * 3 + c] = ((photo.data[source + c] as number) * a + 255 * (1 - a)) / 255
+      }
+    }
+  }
+  const cutAlpha = cutEdge({
+    coarse,
+    guide,
+    coarseWidth: cropWidth,
+    coarseHeight: cropHeight,
+    rgb,
+    width,
+    height,
+  })
+  // A touch of blur: single pixels the colour steps left on or off along a busy edge would
+  // otherwise show as specks and pits once the cut is enlarged (and its edge re-tightened).
+  const smoothed = await sharp(Buffer.from(cutAlpha.buffer, cutAlpha.byteOffset, cutAlpha.length), {
+    raw: { width, height, channels: 1 },
+  })
+    .blur(0.7)
+    .extractChannel(0)
+    .raw()
+    .toBuffer()
   const bytes = new Uint8Array(width * height)
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.round((alpha[i] as number) * 255)
-  settleEdges(rgb, bytes, width, height, Math.max(1, Math.round(scale)))
+  for (let i = 0; i < bytes.length; i++) {
+    bytes[i] = Math.min(smoothed[i] as number, Math.round((ownAlpha[i] as number) * 255))
+  }
   const data = Buffer.alloc(width * height * 4)
   for (let i = 0; i < width * height; i++) {
     data[i * 4] = rgb[i * 3] as number
@@ -382,42 +410,199 @@ function cropRgba(photo: Photo, left: number, top: number, width: number, height
   return out
 }
 
-/**
- * The mask `coarse` (0–1, coarseWidth×coarseHeight) scaled up to the photo `rgb` (width×height)
- * and snapped to its edges: a guided filter (He, Sun and Tang) fitted on the coarse grid and
- * applied at full resolution decides inside a band along the outline, through a gentle ramp;
- * beyond the band the mask's own in/out stands, so the filter can neither punch holes into the
- * product nor spread onto the backdrop. Exported for the edge tests.
- */
-export function refineCutMask(
-  coarse: Float32Array,
-  coarseWidth: number,
-  coarseHeight: number,
-  rgb: Uint8Array,
-  width: number,
-  height: number,
-): Float32Array {
-  const scaled = upsampleBilinear(coarse, coarseWidth, coarseHeight, width, height)
-  const { radius, epsilon, band, ramp } = cutRefinement
-  const refined = guidedFilter(rgb, scaled, width, height, {
-    radius,
-    epsilon,
-    fitSide: Math.max(coarseWidth, coarseHeight),
-  })
-  // The share of the inside within `band` working pixels of each pixel, on the coarse grid.
-  const near = new Float32Array(coarse.length)
-  for (let i = 0; i < coarse.length; i++) near[i] = (coarse[i] as number) >= 0.5 ? 1 : 0
-  boxMeans([near], coarseWidth, coarseHeight, band)
-  const nearScaled = upsampleBilinear(near, coarseWidth, coarseHeight, width, height)
-  const [low, high] = ramp
-  for (let i = 0; i < refined.length; i++) {
-    const inside = nearScaled[i] as number
-    if (inside >= 0.999) refined[i] = 1
-    else if (inside <= 0.001) refined[i] = 0
-    else refined[i] = Math.min(1, Math.max(0, ((refined[i] as number) - low) / (high - low)))
-  }
-  return refined
+type EdgeInput = {
+  /** The mask at the working size (0–1), over the cut's box. */
+  coarse: Float32Array
+  /** The working-size photo over the same box, RGB 0–1 planar by pixel (3 per pixel). */
+  guide: Float32Array
+  coarseWidth: number
+  coarseHeight: number
+  /** The photo at the cut's resolution over the same box (RGB bytes); its edge colours are replaced. */
+  rgb: Buffer
+  width: number
+  height: number
 }
+
+/**
+ * The cut's alpha at full resolution (decision 43), and its edge colours freed of the old
+ * backdrop. Everything that needs windows is computed on the working-size grid, where the mask's
+ * information is, and only sampled at full resolution inside the band along the outline:
+ *
+ * - a band of `cutRefinement.band` working pixels along the mask's outline; beyond it the mask's
+ *   own in/out stands, so nothing can punch holes into the product or spread onto the backdrop;
+ * - in the band, a guided filter (He, Sun and Tang; fitted on the working grid, its coefficients
+ *   applied to the full-resolution pixel) places the edge where the photo's colour changes;
+ * - then each band pixel is a mix of the product's colour F (the mean solid product colour
+ *   around it) and the backdrop's B (the mean clear backdrop colour): I = αF + (1 − α)B, so where
+ *   F and B differ and the pixel lies near the line between them, α is where it lies on it. This
+ *   gives anti-aliased and lens-softened edges their true softness (the filter, fitted to a hard
+ *   mask, makes them too hard). Elsewhere (texture, a third colour) the filter's α stands;
+ * - every band pixel the alpha does not clear takes F as its colour, so the old backdrop does not
+ *   show as a rim on the new scene (a pale halo, a launch pad's orange along a rocket).
+ */
+function cutEdge(input: EdgeInput): Uint8Array {
+  const { coarse, guide, coarseWidth: cw, coarseHeight: ch, rgb, width, height } = input
+  const n = cw * ch
+  const { radius, epsilon, band, ramp, reach } = cutRefinement
+  // Where the band is: the share of the inside within `band` of each working pixel.
+  const near = new Float32Array(n)
+  for (let i = 0; i < n; i++) near[i] = (coarse[i] as number) >= 0.5 ? 1 : 0
+  boxMeans([near], cw, ch, band)
+  const planes = (count: number) => Array.from({ length: count }, () => new Float32Array(n))
+  const [r, g, b] = planes(3) as [Float32Array, Float32Array, Float32Array]
+  for (let i = 0; i < n; i++) {
+    r[i] = guide[i * 3] as number
+    g[i] = guide[i * 3 + 1] as number
+    b[i] = guide[i * 3 + 2] as number
+  }
+  const [ar, ag, ab, bias] = fitGuidedCoefficients(r, g, b, coarse, cw, ch, radius, epsilon)
+  // Mean colours of the solid product (beyond the band inside) and of the clear backdrop around.
+  const sums = planes(8)
+  const [fr, fg, fb, fc, br, bg, bb, bc] = sums as [
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+  ]
+  for (let i = 0; i < n; i++) {
+    const inside = near[i] as number
+    if (inside >= 0.999) {
+      fr[i] = r[i] as number
+      fg[i] = g[i] as number
+      fb[i] = b[i] as number
+      fc[i] = 1
+    } else if (inside <= 0.001) {
+      br[i] = r[i] as number
+      bg[i] = g[i] as number
+      bb[i] = b[i] as number
+      bc[i] = 1
+    }
+  }
+  boxMeans(sums, cw, ch, reach)
+
+  const alpha = new Uint8Array(width * height)
+  const sx = cw / width
+  const sy = ch / height
+  const [low, high] = ramp
+  const minContrast = (edgeContrast / 255) ** 2
+  const sample = (
+    plane: Float32Array,
+    a: number,
+    bIndex: number,
+    c: number,
+    d: number,
+    wx: number,
+    wy: number,
+  ) =>
+    ((plane[a] as number) * (1 - wx) + (plane[bIndex] as number) * wx) * (1 - wy) +
+    ((plane[c] as number) * (1 - wx) + (plane[d] as number) * wx) * wy
+  // Each grid cell (its four corners): 0 clear, 1 solid, 2 in the band. Most of the cut's
+  // pixels are in cells that are wholly solid or clear and need no sampling.
+  const cells = new Uint8Array(n)
+  for (let y = 0; y < ch; y++) {
+    const y1 = Math.min(ch - 1, y + 1)
+    for (let x = 0; x < cw; x++) {
+      const x1 = Math.min(cw - 1, x + 1)
+      const corners = [near[y * cw + x], near[y * cw + x1], near[y1 * cw + x], near[y1 * cw + x1]] as number[]
+      cells[y * cw + x] = corners.every((v) => v >= 0.999) ? 1 : corners.every((v) => v <= 0.001) ? 0 : 2
+    }
+  }
+  const x0s = new Int32Array(width)
+  const x1s = new Int32Array(width)
+  const wxs = new Float32Array(width)
+  for (let x = 0; x < width; x++) {
+    const fx = Math.min(cw - 1, Math.max(0, (x + 0.5) * sx - 0.5))
+    const x0 = Math.floor(fx)
+    x0s[x] = x0
+    x1s[x] = Math.min(cw - 1, x0 + 1)
+    wxs[x] = fx - x0
+  }
+  for (let y = 0; y < height; y++) {
+    const fy = Math.min(ch - 1, Math.max(0, (y + 0.5) * sy - 0.5))
+    const y0 = Math.floor(fy)
+    const y1 = Math.min(ch - 1, y0 + 1)
+    const wy = fy - y0
+    for (let x = 0; x < width; x++) {
+      const x0 = x0s[x] as number
+      const i = y * width + x
+      const cell = cells[y0 * cw + x0] as number
+      if (cell === 1) {
+        alpha[i] = 255
+        continue
+      }
+      if (cell === 0) continue
+      const x1 = x1s[x] as number
+      const wx = wxs[x] as number
+      const i00 = y0 * cw + x0
+      const i01 = y0 * cw + x1
+      const i10 = y1 * cw + x0
+      const i11 = y1 * cw + x1
+      const inside = sample(near, i00, i01, i10, i11, wx, wy)
+      if (inside >= 0.999) {
+        alpha[i] = 255
+        continue
+      }
+      if (inside <= 0.001) continue
+      const pr = (rgb[i * 3] as number) / 255
+      const pg = (rgb[i * 3 + 1] as number) / 255
+      const pb = (rgb[i * 3 + 2] as number) / 255
+      const filtered =
+        sample(ar, i00, i01, i10, i11, wx, wy) * pr +
+        sample(ag, i00, i01, i10, i11, wx, wy) * pg +
+        sample(ab, i00, i01, i10, i11, wx, wy) * pb +
+        sample(bias, i00, i01, i10, i11, wx, wy)
+      let a = Math.min(1, Math.max(0, (filtered - low) / (high - low)))
+      const cf = sample(fc, i00, i01, i10, i11, wx, wy)
+      if (cf <= 1e-6) {
+        alpha[i] = Math.round(a * 255)
+        continue
+      }
+      const productR = sample(fr, i00, i01, i10, i11, wx, wy) / cf
+      const productG = sample(fg, i00, i01, i10, i11, wx, wy) / cf
+      const productB = sample(fb, i00, i01, i10, i11, wx, wy) / cf
+      const cb = sample(bc, i00, i01, i10, i11, wx, wy)
+      if (cb > 1e-6) {
+        const backR = sample(br, i00, i01, i10, i11, wx, wy) / cb
+        const backG = sample(bg, i00, i01, i10, i11, wx, wy) / cb
+        const backB = sample(bb, i00, i01, i10, i11, wx, wy) / cb
+        const dr = productR - backR
+        const dg = productG - backG
+        const db = productB - backB
+        const contrast = dr * dr + dg * dg + db * db
+        if (contrast >= minContrast) {
+          const ir = pr - backR
+          const ig = pg - backG
+          const ib = pb - backB
+          const t = (ir * dr + ig * dg + ib * db) / contrast
+          // How far the pixel lies off the line from B to F, against the line's length.
+          const off = (ir - t * dr) ** 2 + (ig - t * dg) ** 2 + (ib - t * db) ** 2
+          // Within `twoColourReach` of the filter's alpha: a product colour that happens to lie
+          // near the backdrop's (a pale patch by a pale sky) must not punch a hole.
+          if (off <= contrast * offLine * offLine) {
+            a = Math.min(1, Math.max(0, a - twoColourReach, Math.min(a + twoColourReach, t)))
+          }
+        }
+      }
+      alpha[i] = Math.round(a * 255)
+      if (alpha[i] === 0) continue
+      rgb[i * 3] = Math.round(productR * 255)
+      rgb[i * 3 + 1] = Math.round(productG * 255)
+      rgb[i * 3 + 2] = Math.round(productB * 255)
+    }
+  }
+  return alpha
+}
+
+/** Least colour distance (RGB levels) between a product and its backdrop for the two-colour edge. */
+const edgeContrast = 40
+/** How far the two-colour alpha may move the guided filter's (0–1). */
+const twoColourReach = 0.4
+/** Largest distance off the backdrop–product line, as a share of its length, for a pixel to count as a mix. */
+const offLine = 0.3
 
 /** The whole photo as the subject, corners rounded so it reads as a deliberate card. */
 export async function photoCard(photo: Photo): Promise<Subject> {
@@ -435,92 +620,6 @@ export async function photoCard(photo: Photo): Promise<Subject> {
   const box: SubjectBox = { left: 0, top: 0, photoWidth: width, photoHeight: height }
   return { data, width, height, isSeparated: false, separatedBy: null, box }
 }
-
-/**
- * The edge settled by its two colours, then freed of the old backdrop's. Along the outline each
- * pixel is a mix of the product's colour F and the backdrop's B, I = αF + (1 − α)B: with F the
- * mean of the solid product pixels around it and B that of the clear backdrop pixels, α is where
- * I lies between them, which gives anti-aliased and lens-softened edges their true softness
- * (the guided filter alone, fitted to a hard mask, makes them too hard). Where the two are too
- * alike or the pixel is no mix of them (texture, a third colour), the filter's α stands. Then
- * each pixel the alpha does not hold fully takes F as its colour, so the old backdrop does not
- * show as a rim on the new scene (a pale halo, the launch pad's orange along a rocket). `scale`:
- * how many photo pixels a working pixel became (the reach grows with it). Box means, so the cost
- * does not grow with the reach. In place.
- */
-function settleEdges(rgb: Buffer, alpha: Uint8Array, width: number, height: number, scale = 1) {
-  const n = width * height
-  const edgeRadius = 2 * scale
-  const reach = 4 * scale
-  // Interior: every pixel within edgeRadius is solid; exterior: every pixel within it is clear.
-  const interior = new Float32Array(n)
-  const exterior = new Float32Array(n)
-  for (let i = 0; i < n; i++) {
-    const a = alpha[i] as number
-    interior[i] = a >= 128 ? 1 : 0
-    exterior[i] = a <= 8 ? 1 : 0
-  }
-  boxMeans([interior, exterior], width, height, edgeRadius)
-  const planes = Array.from({ length: 8 }, () => new Float32Array(n))
-  const [fr, fg, fb, fc, br, bg, bb, bc] = planes as [
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-  ]
-  for (let i = 0; i < n; i++) {
-    if ((interior[i] as number) >= 0.9999) {
-      fr[i] = rgb[i * 3] as number
-      fg[i] = rgb[i * 3 + 1] as number
-      fb[i] = rgb[i * 3 + 2] as number
-      fc[i] = 1
-    } else if ((exterior[i] as number) >= 0.9999) {
-      br[i] = rgb[i * 3] as number
-      bg[i] = rgb[i * 3 + 1] as number
-      bb[i] = rgb[i * 3 + 2] as number
-      bc[i] = 1
-    }
-  }
-  boxMeans(planes, width, height, reach)
-  const minContrast = edgeContrast * edgeContrast
-  for (let i = 0; i < n; i++) {
-    if ((interior[i] as number) >= 0.9999 || (exterior[i] as number) >= 0.9999) continue
-    const cf = fc[i] as number
-    if (cf <= 0) continue
-    const r = (fr[i] as number) / cf
-    const g = (fg[i] as number) / cf
-    const b = (fb[i] as number) / cf
-    const cb = bc[i] as number
-    if (cb > 0) {
-      const dr = r - (br[i] as number) / cb
-      const dg = g - (bg[i] as number) / cb
-      const db = b - (bb[i] as number) / cb
-      const contrast = dr * dr + dg * dg + db * db
-      if (contrast >= minContrast) {
-        const ir = (rgb[i * 3] as number) - (br[i] as number) / cb
-        const ig = (rgb[i * 3 + 1] as number) - (bg[i] as number) / cb
-        const ib = (rgb[i * 3 + 2] as number) - (bb[i] as number) / cb
-        const t = (ir * dr + ig * dg + ib * db) / contrast
-        // How far the pixel lies off the line from B to F, against the line's length.
-        const off = (ir - t * dr) ** 2 + (ig - t * dg) ** 2 + (ib - t * db) ** 2
-        if (off <= contrast * offLine * offLine) alpha[i] = Math.round(Math.min(1, Math.max(0, t)) * 255)
-      }
-    }
-    if ((alpha[i] as number) === 0) continue
-    rgb[i * 3] = Math.round(r)
-    rgb[i * 3 + 1] = Math.round(g)
-    rgb[i * 3 + 2] = Math.round(b)
-  }
-}
-
-/** Least colour distance (RGB) between a product and its backdrop for the two-colour edge. */
-const edgeContrast = 40
-/** Largest distance off the backdrop–product line, as a share of its length, for a pixel to count as a mix. */
-const offLine = 0.3
 
 /** Uses an upload's own transparency when it has a real cut-out (neither all clear nor all solid). */
 function maskFromAlpha(photo: Photo): Uint8Array | null {
