@@ -339,21 +339,19 @@ async function cutAtScale(
   const rgba =
     scale === 1
       ? cropRgba(photo, left, top, width, height)
-      : await sharp(photo.source?.bytes, { failOn: 'error' })
-          .rotate()
-          .resize(fullWidth, fullHeight, { fit: 'fill', kernel: 'lanczos3' })
-          .extract({ left: fullLeft, top: fullTop, width, height })
-          .toColourspace('srgb')
-          .ensureAlpha()
-          .raw()
-          .toBuffer()
+      : await sourceCrop(photo, fullWidth, fullHeight, { left: fullLeft, top: fullTop, width, height })
   // Partly transparent uploads are flattened on white, like a studio backdrop; their own
   // transparency still bounds the mask.
   const rgb = Buffer.alloc(width * height * 3)
-  const ownAlpha = new Float32Array(width * height)
   for (let i = 0; i < width * height; i++) {
-    const a = (rgba[i * 4 + 3] as number) / 255
-    ownAlpha[i] = a
+    const alpha = rgba[i * 4 + 3] as number
+    if (alpha === 255) {
+      rgb[i * 3] = rgba[i * 4] as number
+      rgb[i * 3 + 1] = rgba[i * 4 + 1] as number
+      rgb[i * 3 + 2] = rgba[i * 4 + 2] as number
+      continue
+    }
+    const a = alpha / 255
     for (let c = 0; c < 3; c++) rgb[i * 3 + c] = Math.round((rgba[i * 4 + c] as number) * a + 255 * (1 - a))
   }
 
@@ -386,9 +384,7 @@ async function cutAtScale(
     .raw()
     .toBuffer()
   const bytes = new Uint8Array(width * height)
-  for (let i = 0; i < bytes.length; i++) {
-    bytes[i] = Math.min(smoothed[i] as number, Math.round((ownAlpha[i] as number) * 255))
-  }
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.min(smoothed[i] as number, rgba[i * 4 + 3] as number)
   const data = Buffer.alloc(width * height * 4)
   for (let i = 0; i < width * height; i++) {
     data[i * 4] = rgb[i * 3] as number
@@ -398,6 +394,24 @@ async function cutAtScale(
   }
   const cut: SubjectBox = { left: fullLeft, top: fullTop, photoWidth: fullWidth, photoHeight: fullHeight }
   return { data, width, height, isSeparated: true, separatedBy, box: cut }
+}
+
+/**
+ * A rectangle of the photo decoded at fullWidth×fullHeight, RGBA. At the photo's own size it is
+ * cut out before anything else (no resampling pass over the whole photo).
+ */
+async function sourceCrop(
+  photo: Photo,
+  fullWidth: number,
+  fullHeight: number,
+  region: { left: number; top: number; width: number; height: number },
+): Promise<Buffer> {
+  const source = photo.source
+  let image = sharp(source?.bytes, { failOn: 'error' }).rotate()
+  if (source?.width !== fullWidth || source.height !== fullHeight) {
+    image = image.resize(fullWidth, fullHeight, { fit: 'fill', kernel: 'lanczos3' })
+  }
+  return image.extract(region).toColourspace('srgb').ensureAlpha().raw().toBuffer()
 }
 
 /** The working-size photo's RGBA in a rectangle. */
@@ -507,8 +521,13 @@ function cutEdge(input: EdgeInput): Uint8Array {
     const y1 = Math.min(ch - 1, y + 1)
     for (let x = 0; x < cw; x++) {
       const x1 = Math.min(cw - 1, x + 1)
-      const corners = [near[y * cw + x], near[y * cw + x1], near[y1 * cw + x], near[y1 * cw + x1]] as number[]
-      cells[y * cw + x] = corners.every((v) => v >= 0.999) ? 1 : corners.every((v) => v <= 0.001) ? 0 : 2
+      const a = near[y * cw + x] as number
+      const b = near[y * cw + x1] as number
+      const c = near[y1 * cw + x] as number
+      const d = near[y1 * cw + x1] as number
+      const least = Math.min(a, b, c, d)
+      const most = Math.max(a, b, c, d)
+      cells[y * cw + x] = least >= 0.999 ? 1 : most <= 0.001 ? 0 : 2
     }
   }
   const x0s = new Int32Array(width)
