@@ -1,5 +1,5 @@
 import { createSegmenter } from '#server/segmentation/segmenter.ts'
-import { marketplaceIds } from '#shared/marketplaces/profiles.ts'
+import { marketplaceIds } from '#shared/marketplaces/ids.ts'
 import { describeFailures, passRates, runStudioConformance } from '#tests/support/studio-conformance.ts'
 import { type Figure, machineLoad, printFigures } from './lib/report.ts'
 

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -106,4 +106,42 @@ describe('the server process', () => {
     expect(output).toContain('LOG_LEVEL')
     expect(output).toContain('APP_SECRET')
   })
+
+  it('prints the address and the unused access code on every start, and runs access-codes while it serves', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vitrin-main-'))
+    dirs.push(dataDir)
+    const first = startServer({ DATA_DIR: dataDir })
+    const [, url, code] = await waitForLine(first, /Vitrin is ready: (http:\S+)\n\s+Access code: (\S+)/)
+    expect(first.output()).toContain(`enter it at ${url}/access`)
+
+    // The operator's commands go through the running server, which holds the embedded database.
+    const cli = (...args: string[]) =>
+      spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'src/server/features/access/access-codes.cli.ts', ...args],
+        {
+          env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+          encoding: 'utf8',
+        },
+      )
+    const listed = cli('list')
+    expect(listed.stderr).toBe('')
+    expect(listed.status).toBe(0)
+    expect(listed.stdout).toMatch(new RegExp(`^${code}\\s+active\\s+0 uses\\s+no expiry\\s+bootstrap`, 'm'))
+    expect(cli('create', 'launch').stdout.trim()).toBe('LAUNCH')
+    expect(cli('list').stdout).toContain('LAUNCH')
+    const refused = cli('create', '--max', '0')
+    expect(refused.status).toBe(1)
+    expect(refused.stderr).toContain('--max: "0" is not a whole number')
+
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+
+    // Still unused: the next start shows the same code again.
+    const second = startServer({ DATA_DIR: dataDir })
+    const [, , again] = await waitForLine(second, /Vitrin is ready: (http:\S+)\n\s+Access code: (\S+)/)
+    expect(again).toBe(code)
+    second.child.kill('SIGTERM')
+    expect(await second.exited).toBe(0)
+  }, 120_000)
 })

@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { openDatabase } from '#server/db/client.ts'
 import { type EmbeddedLock, EmbeddedLockHeldError, holdEmbeddedLock } from '#server/db/embedded-lock.ts'
-import { ensureSomeAccessCode, syncConfiguredCodes } from '#server/features/access/access-codes.service.ts'
+import { runAccessCodesCommand } from '#server/features/access/access-codes.command.ts'
+import {
+  ensureSomeAccessCode,
+  syncConfiguredCodes,
+  unusedAccessCode,
+} from '#server/features/access/access-codes.service.ts'
 import { startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
 import { SegmentationModelError } from '#server/segmentation/model-file.ts'
 import { createApp } from './app.ts'
@@ -95,6 +100,13 @@ if (firstCode) {
     `No access code existed, so one was made: ${firstCode} (more with: npm run access-codes -- create)`,
   )
 }
+// `npm run access-codes` while the server runs: the command comes through the data folder's
+// lock socket and runs here, on the database only this process may open.
+lock?.answer(async (request) =>
+  request.tool === 'access-codes'
+    ? runAccessCodesCommand(database.db, request.args)
+    : { exitCode: 2, stdout: '', stderr: `this server does not run ${request.tool}\n` },
+)
 
 const deps = await createAppDeps({ config, database, logger, isShuttingDown: () => stopSignal !== null })
 const app = createApp(deps)
@@ -129,7 +141,26 @@ const server = serve({ fetch: app.fetch, hostname: config.host, port: config.por
   )
   isListening = true
   if (stopSignal) void shutdown(stopSignal)
+  else void printBanner(`http://${shownHost}:${info.port}`)
 })
+
+/**
+ * What an operator needs after `npm start`, in plain lines among the JSON log: the address, and
+ * the access code to sign in with while nobody has used it yet (else how to list the codes).
+ */
+async function printBanner(url: string) {
+  const code = await unusedAccessCode(database.db).catch(() => null)
+  const lines = [
+    '',
+    `  Vitrin is ready: ${url}`,
+    code
+      ? `  Access code: ${code}   (enter it at ${url}/access)`
+      : '  Access codes: npm run access-codes -- list   (works while Vitrin runs)',
+    '  New codes:    npm run access-codes -- create',
+    '',
+  ]
+  process.stdout.write(`${lines.join('\n')}\n`)
+}
 
 // Responses still open, so that shutdown can end event streams (they stay open until their job
 // ends; the browser reconnects to another server, or to this one once restarted).

@@ -57,3 +57,14 @@ export function videoRatioFor(ratio: AspectRatio): VideoAspectRatio {
 
 /** Video results: 8 seconds, 720p, silent. */
 export const videoSpec = { seconds: 8, height: 720 } as const
+
+/**
+ * How a product scene is seen: `top` is the surface seen from above (the whole frame is the
+ * surface, no horizon), `front` the surface and the wall behind it (decision 42).
+ */
+export const sceneViews = ['top', 'front'] as const
+export type SceneView = (typeof sceneViews)[number]
+
+/** What the seller may ask for: a view, or `auto` (the one that matches the photo's own camera). */
+export const viewChoices = ['auto', ...sceneViews] as const
+export type ViewChoice = (typeof viewChoices)[number]

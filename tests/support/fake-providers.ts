@@ -39,7 +39,12 @@ type Step = 'ok' | ProviderFailure | { queue: string } | { hang: true }
  */
 export function createScriptedProviders() {
   const script: Record<'image' | 'video' | 'seo', Step[]> = { image: [], video: [], seo: [] }
-  const calls: { kind: string; requestId?: string; falKey?: string | undefined }[] = []
+  const calls: {
+    kind: string
+    requestId?: string
+    falKey?: string | undefined
+    view?: string | undefined
+  }[] = []
   const queued = new Map<string, 'image' | 'video'>()
   /** Resolvers for queued requests; a test completes them when it wants. */
   const release = new Map<string, () => void>()
@@ -82,7 +87,7 @@ export function createScriptedProviders() {
     image: {
       name: 'fal',
       async startImageEdit(request, ctx) {
-        calls.push({ kind: 'image.start', falKey: ctx.falKey })
+        calls.push({ kind: 'image.start', falKey: ctx.falKey, view: request.view })
         const outcome = await next('image', ctx.signal, () => imageResult(request.prompt))
         if ('queued' in outcome) {
           queued.set(outcome.queued, 'image')

@@ -4,12 +4,14 @@ import { inspectImage } from '#server/features/marketplaces/measure-image.ts'
 import { measureProductFidelity, productViewOf } from '#server/features/marketplaces/product-fidelity.ts'
 import { renderForMarketplace } from '#server/features/marketplaces/render-export.ts'
 import { composeOnBackdrop } from '#server/providers/offline-studio/composite.ts'
+import { viewOf } from '#server/providers/offline-studio/perspective.ts'
 import { renderProductScene } from '#server/providers/offline-studio/scene-backgrounds.ts'
 import { loadPhoto, type Subject, separateSubject } from '#server/providers/offline-studio/separate.ts'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
 import { type CheckResult, checkImage } from '#shared/marketplaces/check.ts'
 import { defaultRatioFor } from '#shared/marketplaces/default-ratio.ts'
-import { getProfile, type MarketplaceId, marketplaceIds } from '#shared/marketplaces/profiles.ts'
+import { type MarketplaceId, marketplaceIds } from '#shared/marketplaces/ids.ts'
+import { getProfile } from '#shared/marketplaces/profiles.ts'
 import { type AspectRatio, type ProductSceneId, productScenes } from '#shared/scenes.ts'
 import { productPhoto, thinProductPhoto } from './test-photos.ts'
 
@@ -69,7 +71,10 @@ export async function runStudioConformance(options: {
       const key = `${scene}:${ratio}`
       let made = results.get(key)
       if (!made) {
-        made = renderProductScene(scene, ratio).then((backdrop) => composeOnBackdrop(backdrop, subject))
+        // In the view the studio picks for this photo by default (decision 42).
+        made = renderProductScene(scene, ratio, viewOf(subject)).then((backdrop) =>
+          composeOnBackdrop(backdrop, subject),
+        )
         results.set(key, made)
       }
       return made

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type LockHolder, startLockHolder } from '#tests/support/embedded-lock-holder.ts'
-import { EmbeddedLockHeldError, embeddedLockPath, holdEmbeddedLock } from './embedded-lock.ts'
+import {
+  askLockHolder,
+  EmbeddedLockHeldError,
+  embeddedLockPath,
+  holdEmbeddedLock,
+  type LockRequest,
+} from './embedded-lock.ts'
 
 describe('the embedded data folder lock', () => {
   const dirs: string[] = []
@@ -28,6 +34,39 @@ describe('the embedded data folder lock', () => {
     expect(existsSync(first.path)).toBe(false)
     const next = await holdEmbeddedLock(dataDir)
     await next.release()
+  })
+
+  it("runs an operator's request in the holder and sends back its answer", async () => {
+    const dataDir = newDataDir()
+    const lock = await holdEmbeddedLock(dataDir)
+    try {
+      // A holder that answers nothing (a migration, an older server): no answer, so the operator
+      // command falls back to saying who holds the folder.
+      expect(await askLockHolder(dataDir, { tool: 'access-codes', args: ['list'] })).toBeNull()
+
+      const received: LockRequest[] = []
+      lock.answer(async (request) => {
+        received.push(request)
+        if (request.args[0] === 'boom') throw new Error('the database is gone')
+        return { exitCode: 0, stdout: `ran ${request.args.join(' ')}\n`, stderr: '' }
+      })
+      expect(await askLockHolder(dataDir, { tool: 'access-codes', args: ['create', 'x y'] })).toEqual({
+        exitCode: 0,
+        stdout: 'ran create x y\n',
+        stderr: '',
+      })
+      expect(received).toEqual([{ tool: 'access-codes', args: ['create', 'x y'] }])
+      expect(await askLockHolder(dataDir, { tool: 'access-codes', args: ['boom'] })).toEqual({
+        exitCode: 1,
+        stdout: '',
+        stderr: 'the database is gone\n',
+      })
+      // A second holder is still refused at once, with the pid, by a holder that answers requests.
+      await expect(holdEmbeddedLock(dataDir)).rejects.toThrow(`in use by process ${process.pid}`)
+    } finally {
+      await lock.release()
+    }
+    expect(await askLockHolder(dataDir, { tool: 'access-codes', args: ['list'] })).toBeNull()
   })
 
   it('refuses while another live process holds it, naming that process', async () => {

@@ -104,7 +104,14 @@ export async function runGeneration(
       row,
       () =>
         provider.startImageEdit(
-          { tool: row.tool, image, reference, prompt: row.prompt, aspectRatio: row.aspectRatio },
+          {
+            tool: row.tool,
+            image,
+            reference,
+            prompt: row.prompt,
+            aspectRatio: row.aspectRatio,
+            view: row.view,
+          },
           ctx,
         ),
       (requestId) => provider.resumeImageEdit(requestId, ctx),

@@ -18,6 +18,14 @@ describe('buildImagePrompt', () => {
     expect(prompt).toMatch(/Keep the product itself unchanged/)
   })
 
+  it('adds a camera hint only when the seller chose a view', () => {
+    const base = { tool: 'product', prompt: 'marble countertop', hasReference: false } as const
+    expect(buildImagePrompt({ ...base, view: 'top' })).toMatch(/Seen from directly above/)
+    expect(buildImagePrompt({ ...base, view: 'front' })).toMatch(/Front view at eye level/)
+    expect(buildImagePrompt({ ...base, view: 'auto' })).toBe(buildImagePrompt(base))
+    expect(buildImagePrompt(base)).not.toMatch(/from directly above|Front view/)
+  })
+
   it('falls back to a white studio when the seller wrote nothing', () => {
     const prompt = buildImagePrompt({ tool: 'product', prompt: '  \n ', hasReference: false })
     expect(prompt).toContain(defaultProductScene)

@@ -1,4 +1,5 @@
 import { englishPromptFor } from '#shared/scene-prompts.ts'
+import type { ViewChoice } from '#shared/scenes.ts'
 import type { ProductDetails } from '#shared/seo.ts'
 import { seoLimits } from '#shared/seo.ts'
 import { describeSeoProblem, type SeoProblem } from './seo-problems.ts'
@@ -24,6 +25,18 @@ export type ImagePromptInput = {
   prompt: string
   /** Fashion only: a reference photo is sent as the second image. */
   hasReference: boolean
+  /**
+   * Product only: the view the seller chose. `top` or `front` adds a camera hint; `auto` (or
+   * absent) adds nothing and leaves the angle to the model, which follows the photo (decision 42).
+   */
+  view?: ViewChoice | undefined
+}
+
+/** The camera hint a chosen view adds to a product prompt. */
+const viewHints: Record<ViewChoice, string> = {
+  auto: '',
+  top: ' Seen from directly above: the surface fills the frame, no wall or horizon.',
+  front: ' Front view at eye level: the product stands on the surface with the wall behind it.',
 }
 
 /**
@@ -56,7 +69,8 @@ export function buildImagePrompt(input: ImagePromptInput): string {
   return (
     `Professional e-commerce product photo: place the product on a ${scene}. ` +
     'Keep the product itself unchanged (shape, colours, labels, logos and text). ' +
-    'Studio-quality lighting, realistic shadows and reflections, sharp focus, clean composition.'
+    'Studio-quality lighting, realistic shadows and reflections, sharp focus, clean composition.' +
+    viewHints[input.view ?? 'auto']
   )
 }
 

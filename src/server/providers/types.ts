@@ -1,5 +1,5 @@
 import type { Logger } from '#server/logger.ts'
-import type { AspectRatio } from '#shared/scenes.ts'
+import type { AspectRatio, ViewChoice } from '#shared/scenes.ts'
 import type { ProductDetails, SeoContent } from '#shared/seo.ts'
 
 // The one contract every generation provider implements. The engine chooses a provider per
@@ -25,6 +25,11 @@ export type ImageEditRequest = {
   /** The user's words or a suggestion's prompt; may be empty (the provider picks a default). */
   prompt: string
   aspectRatio: AspectRatio
+  /**
+   * Product scenes: seen from above, from the front, or `auto` (absent too) for the view that
+   * matches the photo's own camera (decision 42).
+   */
+  view?: ViewChoice | undefined
 }
 
 /**

@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type EvaluationImage, evaluationSet } from '#tests/support/segmentation-eval.ts'
 import { boundaryError, maskIoU } from './metrics.ts'
 import { defaultModelPath, SegmentationModelError } from './model-file.ts'
@@ -149,6 +149,22 @@ describe.skipIf(isPostgresRun)('segmentation with the vendored U²-Netp model', 
     } finally {
       await smaller.close()
     }
+  })
+
+  it('ends its thread after an idle spell and starts it again for the next photo, with the same mask', async () => {
+    const napping = createSegmenter({ idleMs: 200 })
+    try {
+      const first = await segmentFile(napping, 'coffee.png')
+      expect(napping.isRunning()).toBe(true)
+      await vi.waitFor(() => expect(napping.isRunning()).toBe(false), { timeout: 10_000, interval: 50 })
+      const again = await segmentFile(napping, 'coffee.png')
+      expect(Buffer.from(again.alpha).equals(Buffer.from(first.alpha))).toBe(true)
+      // Kept while photos keep coming: a photo within the idle spell finds the thread still there.
+      expect(napping.isRunning()).toBe(true)
+    } finally {
+      await napping.close()
+    }
+    expect(napping.isRunning()).toBe(false)
   })
 
   it('gives the same masks to photos segmented at the same time as one after another', async () => {

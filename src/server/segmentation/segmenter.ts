@@ -9,7 +9,8 @@ import { withInputSide } from './model-graph.ts'
 // Product segmentation with U²-Netp: image → full-resolution alpha mask, the model's confidence
 // and the product's share of the picture. One model per process, loaded on first use (or at
 // start, through ready()), run on a worker thread so the event loop never waits for it, one
-// photo at a time.
+// photo at a time. The thread (and the 160–370 MB the runtime holds) ends after an idle minute,
+// so a quiet server goes back to its idle memory; the next photo starts it again.
 
 /** Decoded pixels, 3 (RGB) or 4 (RGBA) bytes each. Transparent parts count as white. */
 export type SegmentationInput = { data: Uint8Array; width: number; height: number; channels: 3 | 4 }
@@ -39,6 +40,14 @@ export type SegmenterOptions = {
   side?: number
   /** Photos segmented at once; more wait their turn (each inference holds 160–200 MB briefly). */
   maxConcurrent?: number
+  /** How long the thread stays after its last photo (a minute by default; Infinity keeps it). */
+  idleMs?: number
+}
+
+/** A segmenter whose thread can be watched (tests and the memory bench). */
+export type ThreadedSegmenter = Segmenter & {
+  /** Whether the worker thread is started or starting (false once it ended after idling). */
+  isRunning(): boolean
 }
 
 /** The sanity checks a mask must pass before a product is cut out along it. */
@@ -63,8 +72,9 @@ export function isCredible(mask: Pick<Segmentation, 'foregroundShare' | 'borderC
 
 const workerUrl = new URL('./inference-worker.ts', import.meta.url)
 
-export function createSegmenter(options: SegmenterOptions = {}): Segmenter {
+export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegmenter {
   const modelPath = options.modelPath ?? defaultModelPath
+  const idleMs = options.idleMs ?? 60_000
   const threads = options.threads ?? Math.max(1, Math.min(2, availableParallelism()))
   const maxConcurrent = Math.max(1, options.maxConcurrent ?? 1)
   const side = options.side ?? modelSide
@@ -167,12 +177,44 @@ export function createSegmenter(options: SegmenterOptions = {}): Segmenter {
     else running--
   }
 
+  let idleTimer: NodeJS.Timeout | null = null
+  const stayAwake = () => {
+    if (idleTimer) clearTimeout(idleTimer)
+    idleTimer = null
+  }
+  /** Ends the thread once nothing has used it for idleMs. */
+  const sleepWhenIdle = () => {
+    stayAwake()
+    if (running > 0 || !Number.isFinite(idleMs)) return
+    idleTimer = setTimeout(() => {
+      idleTimer = null
+      if (running === 0 && waiting.length === 0) void stopThread()
+    }, idleMs)
+    idleTimer.unref()
+  }
+
+  const stopThread = async () => {
+    const closing = current
+    current = null
+    if (!closing) return
+    const started = await closing.started.catch(() => null)
+    await started?.thread.terminate()
+  }
+
   return {
+    isRunning: () => current !== null,
+
     async ready() {
-      await worker()
+      stayAwake()
+      try {
+        await worker()
+      } finally {
+        sleepWhenIdle()
+      }
     },
 
     async segment(image) {
+      stayAwake()
       await acquire()
       try {
         const { thread, pending } = await worker()
@@ -205,15 +247,13 @@ export function createSegmenter(options: SegmenterOptions = {}): Segmenter {
         return { ...mask, width, height }
       } finally {
         release()
+        sleepWhenIdle()
       }
     },
 
     async close() {
-      const closing = current
-      current = null
-      if (!closing) return
-      const started = await closing.started.catch(() => null)
-      await started?.thread.terminate()
+      stayAwake()
+      await stopThread()
     },
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { type AspectRatio, aspectRatios } from '#shared/scenes.ts'
+import { type AspectRatio, aspectRatios, type ViewChoice, viewChoices } from '#shared/scenes.ts'
 import { productDetailsSchema, type SeoContent } from '#shared/seo.ts'
 import { safeText } from '#shared/validation.ts'
 
@@ -32,6 +32,11 @@ export const createGenerationRequestSchema = z.object({
    * scene. Product image edits only; asking for it with another tool or mode is refused.
    */
   keepProduct: z.boolean().default(false),
+  /**
+   * Product images: the scene seen from above (`top`), from the front (`front`), or `auto` for
+   * the view that matches the photo's own camera (decision 42). Ignored by other tools and modes.
+   */
+  view: z.enum(viewChoices).default('auto'),
 })
 export type CreateGenerationRequest = z.input<typeof createGenerationRequestSchema>
 
@@ -113,6 +118,8 @@ export type GenerationView = {
   usesOwnKey: boolean
   /** Asked for "keep my product exactly" (product image edits only). */
   keepProduct?: boolean
+  /** The view the seller asked for (product image edits only; `auto` when they left it to the studio). */
+  view?: ViewChoice
   isSaved: boolean
   input: GenerationAssetView | null
   result: GenerationResultView | null

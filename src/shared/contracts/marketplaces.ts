@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { CheckResult } from '#shared/marketplaces/check.ts'
 import type { ImageFacts, VideoFacts } from '#shared/marketplaces/facts.ts'
-import { type MarketplaceId, marketplaceIds } from '#shared/marketplaces/profiles.ts'
+import { type MarketplaceId, marketplaceIds } from '#shared/marketplaces/ids.ts'
 
 // The marketplace panel's API (src/server/features/marketplaces). Every answer's shape is here.
 //

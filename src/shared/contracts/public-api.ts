@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { errorCodes } from '#shared/errors.ts'
 import { planIds } from '#shared/plans.ts'
-import { aspectRatios } from '#shared/scenes.ts'
+import { aspectRatios, sceneViews, viewChoices } from '#shared/scenes.ts'
 import { seoLimits } from '#shared/seo.ts'
 import { subscriptionStatuses, type UsageResponse } from './billing.ts'
 import { batchRowStates, batchStatuses } from './catalogue.ts'
@@ -59,6 +59,10 @@ export const publicGenerationResultSchema = z
         description:
           'With keepProduct: true when the original product was laid over the scene, false when no product was found (the scene is as generated). Null when keepProduct was not asked for.',
       }),
+      sceneView: z.enum(sceneViews).nullable().meta({
+        description:
+          'The view the offline studio drew the scene in (`top` or `front`; with `view: auto`, the one it read from the photo). Null for the white studio, fashion, and AI provider results.',
+      }),
     }),
     z.object({ type: z.literal('video'), file: resultFileSchema }),
     z.object({
@@ -99,6 +103,10 @@ export const publicGenerationSchema = z
       description: 'Why it failed or was canceled: one of the error codes (e.g. PROVIDER_REJECTED).',
     }),
     keepProduct: z.boolean(),
+    view: z.enum(viewChoices).meta({
+      description:
+        'The view asked for (product images; `auto` for everything else). The one used is `result.sceneView`.',
+    }),
     usesOwnKey: z
       .boolean()
       .meta({ description: 'Runs on your own fal key (Settings → API): holds no quota.' }),

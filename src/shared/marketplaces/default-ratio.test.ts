@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { defaultRatioFor, mainImageRatio } from './default-ratio.ts'
-import { getProfile, marketplaceIds } from './profiles.ts'
+import { marketplaceIds } from './ids.ts'
+import { getProfile } from './profiles.ts'
 
 describe('mainImageRatio', () => {
   it('starts Trendyol at 2:3 (its 1200×1800) and every other profile at 1:1', () => {

@@ -1,6 +1,7 @@
 import { type AspectRatio, aspectRatios, imageSize } from '#shared/scenes.ts'
 import { imageRulesFor } from './check.ts'
-import { getProfile, isMarketplaceId } from './profiles.ts'
+import { isMarketplaceId } from './ids.ts'
+import { getProfile } from './profiles.ts'
 import type { MarketplaceProfile, Ratio } from './types.ts'
 
 /**

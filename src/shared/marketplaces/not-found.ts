@@ -1,4 +1,4 @@
-import type { MarketplaceId } from './profiles.ts'
+import type { MarketplaceId } from './ids.ts'
 import type { CopyRules, ImageRules, VideoRules } from './types.ts'
 
 /** A rule of a profile by group and key, e.g. `image.maxBytes` (in any image slot). */

@@ -12,8 +12,9 @@ import {
   imageRuleIds,
   videoRuleIds,
 } from './check.ts'
+import { isMarketplaceId, marketplaceIds } from './ids.ts'
 import { notFoundInSpec, type RuleKey } from './not-found.ts'
-import { getProfile, isMarketplaceId, marketplaceIds, marketplaceProfiles } from './profiles.ts'
+import { getProfile, marketplaceProfiles } from './profiles.ts'
 import type { MarketplaceProfile, PromoPhrase, RuleSource, SourceConfidence } from './types.ts'
 
 const confidences: readonly SourceConfidence[] = ['official', 'official-copy', 'code', '3p']

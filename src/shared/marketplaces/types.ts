@@ -1,5 +1,5 @@
 import type { ColourSpace, ImageFormat } from './facts.ts'
-import type { MarketplaceId } from './profiles.ts'
+import type { MarketplaceId } from './ids.ts'
 
 /**
  * The rule model of the marketplace profiles. Every rule a marketplace publishes carries where it

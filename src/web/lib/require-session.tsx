@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import { PageSpinner } from '#web/components/layout/root-layout.tsx'
+import { href } from './href.ts'
 import { useLocalizedHref } from './localized-paths.ts'
 import { useSession } from './session.tsx'
 
 /** Where a signed-out visitor of `pathname` is sent: /access, remembering the page (but not for /app itself). */
 export function accessPathFor(pathname: string, search: string): string {
-  if (pathname === '/app' || pathname === '/app/') return '/access'
-  return `/access?next=${encodeURIComponent(pathname + search)}`
+  if (pathname === href('dashboard') || pathname === `${href('dashboard')}/`) return href('access')
+  return `${href('access')}?next=${encodeURIComponent(pathname + search)}`
 }
 
 /** Shows its children only to a signed-in user; a spinner while the session loads. */

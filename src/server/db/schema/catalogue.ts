@@ -4,8 +4,8 @@ import type { CatalogueField, SavedMapping } from '#shared/catalogue/columns.ts'
 import type { RowProblem } from '#shared/catalogue/row-problems.ts'
 import type { AspectRatio } from '#shared/scenes.ts'
 import type { SeoContent } from '#shared/seo.ts'
+import { assets } from './assets.ts'
 import { users } from './auth.ts'
-import { assets } from './generations.ts'
 
 /** What a batch makes for every product row, chosen before it starts (shared/contracts/catalogue.ts). */
 export type BatchOutputsRecord = {

@@ -1,34 +1,11 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
-import { aspectRatios } from '#shared/scenes.ts'
+import { aspectRatios, viewChoices } from '#shared/scenes.ts'
 import type { ProductDetails } from '#shared/seo.ts'
+import { assets } from './assets.ts'
 import { users } from './auth.ts'
 import { quotaReservations } from './billing.ts'
 import { catalogueRows } from './catalogue.ts'
-
-/** Files we keep: uploads and results, each owned by one user. Bytes live in object storage. */
-export const assets = pgTable(
-  'assets',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['upload', 'result'] }).notNull(),
-    mime: text('mime').notNull(),
-    /** Size in bytes. */
-    bytes: integer('bytes').notNull(),
-    width: integer('width'),
-    height: integer('height'),
-    storageKey: text('storage_key').notNull().unique(),
-    /** SHA-256 of the stored bytes, hex. */
-    checksum: text('checksum').notNull(),
-    /** The name a download gets. */
-    fileName: text('file_name').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('assets_user_idx').on(t.userId, t.createdAt)],
-)
 
 export type GenerationResultRecord =
   | {
@@ -77,6 +54,11 @@ export const generations = pgTable(
      * back over the generated scene, so the edit never alters the item being sold.
      */
     keepProduct: boolean('keep_product').notNull().default(false),
+    /**
+     * Product scenes: the view the seller asked for, or `auto` for the one that matches the
+     * photo's own camera (decision 42). Other tools and modes keep `auto` and ignore it.
+     */
+    view: text('view', { enum: viewChoices }).notNull().default('auto'),
     /**
      * For a video made from an image result: that image's generation. A catalogue batch queues
      * the video before its image is made: the job waits until the image has succeeded, takes its

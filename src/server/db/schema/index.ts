@@ -1,6 +1,7 @@
 // The whole database schema; drizzle-kit reads this file to generate migrations.
 export * from './access.ts'
 export * from './api.ts'
+export * from './assets.ts'
 export * from './auth.ts'
 export * from './billing.ts'
 export * from './catalogue.ts'

@@ -1,7 +1,7 @@
 import { jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import type { ImageFacts } from '#shared/marketplaces/facts.ts'
+import { assets } from './assets.ts'
 import { users } from './auth.ts'
-import { assets } from './generations.ts'
 
 /**
  * What the pre-publish checker measured of an image file, once: the separation model is the slow

@@ -75,6 +75,20 @@ export async function ensureSomeAccessCode(db: Db): Promise<string | null> {
   return (await createAccessCode(db, { source: 'bootstrap', note: 'created on first start' })).code
 }
 
+/**
+ * A usable code nobody has redeemed yet (the oldest), for the start banner: until someone signs
+ * in with it, the operator is shown it on every start.
+ */
+export async function unusedAccessCode(db: Db, now = new Date()): Promise<string | null> {
+  const [row] = await db
+    .select({ code: accessCodes.code })
+    .from(accessCodes)
+    .where(and(isUsable(now), eq(accessCodes.redemptionCount, 0)))
+    .orderBy(asc(accessCodes.createdAt))
+    .limit(1)
+  return row?.code ?? null
+}
+
 export async function listAccessCodes(db: Db): Promise<AccessCodeRow[]> {
   return db.select().from(accessCodes).orderBy(asc(accessCodes.createdAt))
 }

@@ -58,7 +58,8 @@ import {
 } from '#shared/contracts/catalogue.ts'
 import { AppError, type ErrorCode } from '#shared/errors.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
-import { getProfile, isMarketplaceId } from '#shared/marketplaces/profiles.ts'
+import { isMarketplaceId } from '#shared/marketplaces/ids.ts'
+import { getProfile } from '#shared/marketplaces/profiles.ts'
 import type { ProductDetails, SeoContent } from '#shared/seo.ts'
 import {
   type ExportFile,

@@ -23,6 +23,7 @@ export type PresentedGenerationRow = Pick<
   | 'provider'
   | 'usesOwnKey'
   | 'keepProduct'
+  | 'view'
   | 'savedAt'
   | 'inputAssetId'
   | 'result'
@@ -115,6 +116,7 @@ export function presentGeneration(
     provider: row.provider,
     usesOwnKey: row.usesOwnKey,
     keepProduct: row.keepProduct,
+    ...(row.tool === 'product' && row.mode === 'image' ? { view: row.view } : {}),
     isSaved: row.savedAt !== null,
     input: input ? presentAssetView(input) : null,
     result: row.status === 'succeeded' ? presentResult(row.result, assetsById) : null,

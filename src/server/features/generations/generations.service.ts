@@ -300,6 +300,8 @@ export async function createGeneration(
       inputAssetId: input.imageAssetId,
       referenceAssetId: referenceAssetId ?? null,
       keepProduct: input.keepProduct,
+      // Only a product image has a scene to see from one side or the other.
+      view: input.tool === 'product' && mode === 'image' ? input.view : 'auto',
     },
     [inputAsset],
     subscriptionRead,
@@ -447,6 +449,7 @@ function prepareGenerationView(db: Db) {
         provider: generations.provider,
         usesOwnKey: generations.usesOwnKey,
         keepProduct: generations.keepProduct,
+        view: generations.view,
         savedAt: generations.savedAt,
         inputAssetId: generations.inputAssetId,
         result: generations.result,

@@ -99,6 +99,7 @@ export type JobRequest = Pick<
   | 'sourceGenerationId'
   | 'provider'
   | 'keepProduct'
+  | 'view'
 > & { usesOwnKey: boolean }
 
 export type AcceptLimits = {
@@ -143,12 +144,12 @@ export async function acceptJob(
     inserted as (
       insert into ${generations} (
         user_id, tool, mode, aspect_ratio, prompt, context, input_asset_id, reference_asset_id,
-        source_generation_id, provider, uses_own_key, keep_product, quota_reservation_id
+        source_generation_id, provider, uses_own_key, keep_product, view, quota_reservation_id
       )
       select ${job.userId}, ${job.tool}, ${job.mode}, ${job.aspectRatio}, ${job.prompt ?? ''},
         ${JSON.stringify(job.context ?? {})}::jsonb, ${job.inputAssetId ?? null},
         ${job.referenceAssetId ?? null}, ${job.sourceGenerationId ?? null}, ${job.provider},
-        ${job.usesOwnKey}, ${job.keepProduct ?? false}, ${hold ? sql`reserved.id from reserved` : sql`null where (select is_open and has_storage from room)`}
+        ${job.usesOwnKey}, ${job.keepProduct ?? false}, ${job.view ?? 'auto'}, ${hold ? sql`reserved.id from reserved` : sql`null where (select is_open and has_storage from room)`}
       returning *
     )
     select room.is_open as queue_open, room.has_storage, inserted.* from room left join inserted on true

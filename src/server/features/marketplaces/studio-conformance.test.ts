@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createSegmenter } from '#server/segmentation/segmenter.ts'
-import { marketplaceIds } from '#shared/marketplaces/profiles.ts'
+import { marketplaceIds } from '#shared/marketplaces/ids.ts'
 import {
   conformancePhotos,
   describeFailures,

@@ -7,6 +7,7 @@ import type {
   PublicBatchSummary,
   PublicGeneration,
 } from '#shared/contracts/public-api.ts'
+import { parseOfflineNote } from '#shared/offline-note.ts'
 
 // The web app's views, turned into the public /v1 shapes (src/shared/contracts/public-api.ts):
 // the same services answer both, and only the fields an integration needs leave, with every
@@ -35,7 +36,13 @@ function toPublicResult(view: GenerationView): PublicGeneration['result'] {
   const { result } = view
   if (!result) return null
   if (result.type === 'image') {
-    return { type: 'image', file: resultFile(view.id, result.image), productKept: result.productKept ?? null }
+    const note = parseOfflineNote(result.description)
+    return {
+      type: 'image',
+      file: resultFile(view.id, result.image),
+      productKept: result.productKept ?? null,
+      sceneView: note?.subject === 'product' ? (note.view ?? null) : null,
+    }
   }
   if (result.type === 'video') return { type: 'video', file: resultFile(view.id, result.video) }
   const { title, description, features, keywords } = result
@@ -61,6 +68,7 @@ export function toPublicGeneration(view: GenerationView): PublicGeneration {
     isRetrying: view.isRetrying,
     errorCode: view.errorCode,
     keepProduct: view.keepProduct ?? false,
+    view: view.view ?? 'auto',
     usesOwnKey: view.usesOwnKey,
     inputAssetId: view.input?.id ?? null,
     sourceGenerationId: view.sourceGenerationId,

@@ -53,6 +53,7 @@ import {
   webhookTestEventType,
 } from '#shared/contracts/webhooks.ts'
 import { AppError, type ErrorCode } from '#shared/errors.ts'
+import { viewChoices } from '#shared/scenes.ts'
 import { productDetailsSchema, seoLimits } from '#shared/seo.ts'
 import { toFieldErrors } from '#shared/validation.ts'
 import {
@@ -262,6 +263,14 @@ const createGenerationBody = createGenerationRequestSchema
       examples: ['image'],
     }),
     details: productDetailsBody.optional(),
+    view: z
+      .enum(viewChoices)
+      .default('auto')
+      .meta({
+        description:
+          'Product images: the scene seen from above (`top`: the surface fills the frame, for a product photographed from above such as a cup or a flat-laid item), from the front (`front`: a surface and a wall, for a product standing on its base), or `auto` (the default) for the view that matches the photo: the offline studio reads it from the outline of the cut-out product. With an AI image provider, `top` and `front` are added to the prompt as a camera hint and `auto` adds nothing. The white studio has one view. Ignored by other tools and modes.',
+        examples: ['auto', 'top'],
+      }),
   })
   .strict()
   .meta({ id: 'CreateGenerationRequest' })

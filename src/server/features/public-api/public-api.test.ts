@@ -42,6 +42,7 @@ describe('the public API (/v1)', () => {
     fake.script.image.length = 0
     fake.script.video.length = 0
     fake.script.seo.length = 0
+    fake.calls.length = 0
   })
   afterAll(async () => {
     await server.close()
@@ -170,6 +171,9 @@ describe('the public API (/v1)', () => {
     expect(createSchema.properties.mode.enum).toEqual(['image', 'video', 'seo'])
     expect(createSchema.properties.tool.enum).toEqual(['product', 'fashion'])
     expect(createSchema.additionalProperties).toBe(false)
+    // The scene's camera angle: a closed set, `auto` by default, explained.
+    expect(createSchema.properties.view).toMatchObject({ enum: ['auto', 'top', 'front'], default: 'auto' })
+    expect(createSchema.properties.view.description).toMatch(/from above/)
     // The seller's facts are documented, with examples, as one named shape.
     const details = document.components.schemas.ProductDetails
     expect(Object.keys(details.properties)).toEqual(
@@ -274,6 +278,24 @@ describe('the public API (/v1)', () => {
     expect(Buffer.from(await (await web.request(viaWeb.generation.result.image.url)).arrayBuffer())).toEqual(
       bytes,
     )
+  })
+
+  it('carries the scene’s camera angle to the image provider and back, `auto` when not asked', async () => {
+    const { api } = await proIntegration()
+    const imageAssetId = await uploadedPhoto(api)
+    const chosen = await generate(api, { mode: 'image', imageAssetId, prompt: 'marble', view: 'top' })
+    expect(chosen.view).toBe('top')
+    const done = await settled(api, chosen.id, ['succeeded', 'failed'])
+    expect(done).toMatchObject({ status: 'succeeded', view: 'top' })
+    // An AI provider's result names no drawn view: only the offline studio draws one.
+    expect(done.result).toMatchObject({ type: 'image', sceneView: null })
+    const left = await generate(api, { mode: 'image', imageAssetId, prompt: 'marble' })
+    expect(left.view).toBe('auto')
+    await settled(api, left.id, ['succeeded', 'failed'])
+    expect(fake.calls.filter((call) => call.kind === 'image.start').map((call) => call.view)).toEqual([
+      'top',
+      'auto',
+    ])
   })
 
   it('answers SEO copy as the result, and 409 before a result exists', async () => {

@@ -26,6 +26,7 @@ export function buildImageEditInput(request: ImageEditRequest, imageUrls: string
     tool: request.tool,
     prompt: request.prompt,
     hasReference: imageUrls.length > 1,
+    view: request.view,
   })
   return {
     prompt,

@@ -9,10 +9,11 @@ export type Backdrop = { raw: Buffer; width: number; height: number; stage: Stag
  * Where and how large the subject goes on a backdrop. `base` stands the subject on a surface
  * (its bottom edge at `y`), `centre` centres it on `y` with a drop shadow (garments, cards),
  * `middle` centres it on `y` with only a small contact shadow under its base (the white studio:
- * nothing but the product and that shadow may differ from #FFFFFF).
+ * nothing but the product and that shadow may differ from #FFFFFF), `surface` lays it on a
+ * surface seen from above, centred on `y`, with a shadow that follows its outline (decision 42).
  */
 export type Stage = {
-  anchor: 'base' | 'centre' | 'middle'
+  anchor: 'base' | 'centre' | 'middle' | 'surface'
   x: number
   y: number
   maxWidth: number
@@ -55,15 +56,18 @@ export async function renderBackdrop(
   frame: Frame,
   painter: Painter,
   overlays: Overlay[] = [],
-  options: { blur?: number } = {},
+  options: { blur?: number; coarseness?: number } = {},
 ): Promise<Buffer> {
   const { width, height } = frame
-  const textureWidth = Math.round(width / 2)
-  const textureHeight = Math.round(height / 2)
-  const texture = paintTexture(textureWidth, textureHeight, 2, painter)
+  // Painted at 1/2 the frame's resolution, or coarser for surfaces with no fine detail (cloth,
+  // paper), which cost as much per painted pixel and look the same scaled up.
+  const coarseness = options.coarseness ?? 2
+  const textureWidth = Math.round(width / coarseness)
+  const textureHeight = Math.round(height / coarseness)
+  const texture = paintTexture(textureWidth, textureHeight, width / textureWidth, painter)
   let image = sharp(texture, { raw: { width: textureWidth, height: textureHeight, channels: 3 } })
   // Blurring at half size is four times cheaper and looks the same once scaled up.
-  if (options.blur) image = image.blur(options.blur / 2)
+  if (options.blur) image = image.blur(options.blur / coarseness)
   const scaled = await image.resize(width, height, { kernel: 'cubic' }).raw().toBuffer()
   const raw =
     overlays.length === 0

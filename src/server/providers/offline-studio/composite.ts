@@ -48,6 +48,8 @@ export async function composeOnBackdrop(backdrop: Backdrop, subject: Subject): P
       const reflection = await reflectionOf(scaled, w, h, stage.reflectionOpacity)
       layers.push(...clipLayer(reflection, w, reflection.length / 4 / w, left, stage.y, width, height))
     }
+  } else if (stage.anchor === 'surface') {
+    layers.push(...(await surfaceShadow(scaled, w, h, left, top, stage.shadowOpacity, width, height)))
   } else {
     layers.push(...(await dropShadow(scaled, w, h, left, top, stage.shadowOpacity, width, height)))
   }
@@ -235,6 +237,61 @@ async function dropShadow(
     frameWidth,
     frameHeight,
   )
+}
+
+/**
+ * The shadow of a product lying on a surface seen from above (decision 42): its own outline,
+ * darkest right under its edge where it touches (a tight blur barely offset), and a wider, paler
+ * shade of the same outline cast toward the lower right, away from the light at the upper left.
+ * Both start under the product, so the shadow is attached to it, never a separate ellipse.
+ */
+async function surfaceShadow(
+  data: Buffer,
+  width: number,
+  height: number,
+  left: number,
+  top: number,
+  opacity: number,
+  frameWidth: number,
+  frameHeight: number,
+): Promise<Layer[]> {
+  const size = Math.max(width, height)
+  const contactSigma = Math.max(1.5, size * 0.006)
+  const castSigma = Math.max(4, size * 0.03)
+  const pad = Math.ceil(castSigma * 3 + size * 0.03)
+  const w = width + pad * 2
+  const h = height + pad * 2
+  const silhouette = Buffer.alloc(w * h)
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++)
+      silhouette[(y + pad) * w + x + pad] = data[(y * width + x) * 4 + 3] as number
+  }
+  const blurred = (sigma: number) =>
+    sharp(silhouette, { raw: { width: w, height: h, channels: 1 } })
+      .blur(sigma)
+      .extractChannel(0)
+      .raw()
+      .toBuffer()
+  const [contact, cast] = await Promise.all([blurred(contactSigma), blurred(castSigma)])
+  const contactShift = Math.round(size * 0.004)
+  const castShift = Math.round(size * 0.02)
+  const shadow = Buffer.alloc(w * h * 4)
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const c = sampleAt(contact, w, h, x - contactShift, y - contactShift)
+      const k = sampleAt(cast, w, h, x - castShift, y - Math.round(castShift * 1.3))
+      // The two shades darken together the way light does: 1 - (1 - a)(1 - b).
+      const a = 1 - (1 - c * opacity * 0.85) * (1 - k * opacity * 0.6)
+      shadow[(y * w + x) * 4 + 3] = Math.round(a * 255)
+    }
+  }
+  return clipLayer(shadow, w, h, left - pad, top - pad, frameWidth, frameHeight)
+}
+
+/** A channel value (0–1) at (x, y), 0 outside the buffer. */
+function sampleAt(data: Buffer, width: number, height: number, x: number, y: number): number {
+  if (x < 0 || y < 0 || x >= width || y >= height) return 0
+  return (data[y * width + x] as number) / 255
 }
 
 /** Crops an RGBA layer to the part inside the frame (sharp refuses layers that stick out). */

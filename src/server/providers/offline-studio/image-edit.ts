@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto'
-import sharp from 'sharp'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
 import { formatOfflineNote, type OfflineSeparation, type SmallPhoto } from '#shared/offline-note.ts'
-import { imageSize } from '#shared/scenes.ts'
+import { imageSize, type SceneView, type ViewChoice } from '#shared/scenes.ts'
 import type { ImageEditRequest, ImageEditResult, ImageFile, PhotoPlacement } from '../types.ts'
 import type { Backdrop } from './canvas.ts'
 import { composeOnBackdrop, crispEdgeFrom, placeSubject } from './composite.ts'
 import { renderFashionBackdrop, renderReferenceBackdrop } from './fashion-backdrops.ts'
+import { viewOf } from './perspective.ts'
 import { resultSizeFor, resultSizes } from './result-size.ts'
 import { renderProductScene } from './scene-backgrounds.ts'
 import {
@@ -51,27 +51,31 @@ export async function editProductImage(
   request: ImageEditRequest,
   signal: AbortSignal,
   tools: EditTools = {},
-): Promise<ImageEditResult & { scene: StudioSceneId }> {
+): Promise<ImageEditResult & { scene: StudioSceneId; view: SceneView | null }> {
   const backdrops = tools.backdrops ?? renderFresh
   const scene = matchProductScene(request.prompt)
   const promptUsed = request.prompt.trim() || productScenePrompt(scene)
   const ratio = request.aspectRatio
+  // The view is read from the cut, so the backdrop waits for the separation; the white studio
+  // has one view.
+  const subject = await subjectOf(request.image, tools)
+  throwIfAborted(signal)
+  const view = scene === 'white-studio' ? null : viewFor(request.view ?? 'auto', subject)
   const sizes = resultSizes(ratio)
   const sceneAt = (size: { width: number; height: number }) =>
     size === sizes[0]
-      ? backdrops(`product:${scene}:${ratio}`, () => renderProductScene(scene, ratio))
-      : backdrops(`product:${scene}:${ratio}:${size.width}x${size.height}`, () =>
-          renderProductScene(scene, ratio, size),
+      ? backdrops(`product:${scene}:${view ?? 'front'}:${ratio}`, () =>
+          renderProductScene(scene, ratio, view ?? 'front'),
+        )
+      : backdrops(`product:${scene}:${view ?? 'front'}:${ratio}:${size.width}x${size.height}`, () =>
+          renderProductScene(scene, ratio, view ?? 'front', size),
         )
   // The result is as large as the product's own pixels allow (decision 43). The enlargement is
-  // measured on a drawn scene (its stage), and a stage scales with its frame: a photo larger than
-  // the working size most likely fills the largest size, so that scene is drawn first (while the
-  // product is cut out), a smaller photo's the standard one. Only a miss draws a second scene.
-  const isLargePhoto = (await withImageInput(() => uprightSide(request.image.bytes))) > workingSide
-  const [subject, first] = await Promise.all([
-    subjectOf(request.image, tools),
-    sceneAt((isLargePhoto ? sizes.at(-1) : sizes[0]) ?? imageSize[ratio]),
-  ])
+  // measured on a drawn scene (its stage), and a stage scales with its frame: a cut from a photo
+  // larger than the working size most likely fills the largest size, so that scene is drawn
+  // first, a smaller photo's the standard one. Only a miss draws a second scene.
+  const isLargePhoto = Math.max(subject.box.photoWidth, subject.box.photoHeight) > workingSide
+  const first = await sceneAt((isLargePhoto ? sizes.at(-1) : sizes[0]) ?? imageSize[ratio])
   throwIfAborted(signal)
   const standardSide = Math.max(imageSize[ratio].width, imageSize[ratio].height)
   const enlargement = (enlargementOn(first, subject) * standardSide) / Math.max(first.width, first.height)
@@ -87,12 +91,19 @@ export async function editProductImage(
       subject: 'product',
       separation: separationOf(subject),
       scene,
+      ...(view ? { view } : {}),
       ...(smallPhoto ? { smallPhoto } : {}),
     }),
     promptUsed,
     placement: photoPlacement(backdrop, subject),
     scene,
+    view,
   }
+}
+
+/** The seller's choice of view, or for 'auto' the one that matches the photo's camera. */
+function viewFor(choice: ViewChoice, subject: Subject): SceneView {
+  return choice === 'auto' ? viewOf(subject) : choice
 }
 
 /** The fashion tool: the garment on the style's backdrop, or in front of the reference photo. */
@@ -130,12 +141,6 @@ export async function editFashionImage(
     promptUsed,
     scene,
   }
-}
-
-/** The longer side of a photo, from its header. */
-async function uprightSide(bytes: Buffer): Promise<number> {
-  const { width = 0, height = 0 } = await sharp(bytes, { failOn: 'error' }).metadata()
-  return Math.max(width, height)
 }
 
 /** How much larger than its cut's own pixels the subject is drawn on `backdrop`. */

@@ -74,6 +74,8 @@ describe('offline studio: product images', () => {
       subject: 'product',
       separation: 'backdrop',
       scene: 'wood',
+      // A bottle standing on its flat base: the scene is seen from the front.
+      view: 'front',
     })
     expect(result.promptUsed).toBe('ahşap masa')
     const fallback = await edit(request(product, ''))
@@ -417,6 +419,8 @@ describe('offline studio: products on busy backgrounds, cut out by the segmentat
       subject: 'product',
       separation: 'model',
       scene: 'marble',
+      // Shot from above: the marble is the whole frame, no wall behind the cup.
+      view: 'top',
     })
     // The 600×400 photo's cup is enlarged to fill the frame: the note says so (decision 43).
     expect(parseOfflineNote(result.description)?.smallPhoto?.enlargement).toBeGreaterThan(1.25)

@@ -99,7 +99,12 @@ export function createOfflineStudio(options: OfflineStudioOptions): OfflineStudi
       const { scene, ...result } =
         request.tool === 'fashion'
           ? await editFashionImage(request, ctx.signal, { backdrops, subjects, segmenter })
-          : await editProductImage(request, ctx.signal, { backdrops, subjects, segmenter })
+          : await editProductImage(request, ctx.signal, { backdrops, subjects, segmenter }).then(
+              ({ view, ...edited }) => {
+                ctx.log.debug({ view }, 'offline studio scene view')
+                return edited
+              },
+            )
       ctx.log.debug({ tool: request.tool, scene, ms: Date.now() - started }, 'offline studio image done')
       return { kind: 'done', result }
     },

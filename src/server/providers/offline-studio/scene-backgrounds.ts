@@ -1,4 +1,4 @@
-import type { AspectRatio } from '#shared/scenes.ts'
+import type { AspectRatio, SceneView } from '#shared/scenes.ts'
 import {
   type Backdrop,
   blendInto,
@@ -18,6 +18,16 @@ import {
 } from './canvas.ts'
 import { clamp, createNoise, fractalNoise, grain, smoothstep } from './noise.ts'
 import type { StudioSceneId } from './scene-match.ts'
+import {
+  blackSurface,
+  concreteSurface,
+  dappledSun,
+  marbleSurface,
+  paperSurface,
+  type Surface,
+  velvetSurface,
+  woodSurface,
+} from './surfaces.ts'
 
 // The eight product scenes (and the neutral fallback), each drawn to read as itself at a
 // glance: a seamless white sweep, veined marble, wood planks, a black stage, sky and grass,
@@ -25,6 +35,11 @@ import type { StudioSceneId } from './scene-match.ts'
 // the left in every scene, so a product looks lit the same way whichever scene it is put in.
 
 type Geometry = { horizonY: number; stage: Stage }
+
+/** Frame pixels per surface pixel: textures keep their size relative to the frame at any resolution. */
+function unitOf(frame: Frame): number {
+  return Math.min(frame.width, frame.height) / 1080
+}
 
 /** Where the surface meets the wall, and where the product stands. */
 function productGeometry(frame: Frame): Geometry {
@@ -129,14 +144,10 @@ function blackMinimal(frame: Frame): Promise<Buffer> {
 function marble(frame: Frame): Promise<Buffer> {
   const { width, height } = frame
   const { horizonY, stage } = productGeometry(frame)
-  const warp = createNoise(101)
-  const cloud = createNoise(202)
-  const fine = createNoise(303)
+  const stone = marbleSurface()
+  const unit = unitOf(frame)
   const wallTop = rgb('#d8d2ca')
   const wallBottom = rgb('#ebe7e1')
-  const stone = rgb('#f5f3ef')
-  const stoneShade = rgb('#dcd8d1')
-  const veinColour = rgb('#87827b')
   const lights: Light[] = [
     {
       cx: width * 0.38,
@@ -160,19 +171,7 @@ function marble(frame: Frame): Promise<Buffer> {
       blendInto(out, wallTop, wallBottom, y / horizonY)
     } else {
       const { u, v } = surfacePoint(frame, horizonY, x, y)
-      const s = 1 / 700
-      // Veins are the zero lines of domain-warped noise; a second noise decides where they
-      // show strongly, so they fade in and out along their length as in real Carrara.
-      const wx = u * s + fractalNoise(warp, u * s * 0.8, v * s * 0.8, 3) * 1.2
-      const wy = v * s + fractalNoise(warp, u * s * 0.8 + 5.2, v * s * 0.8 + 1.3, 3) * 1.2
-      const field = Math.abs(fractalNoise(fine, wx * 1.6, wy * 1.6, 4))
-      const presence = smoothstep(-0.2, 0.5, fractalNoise(cloud, u * s * 1.1 + 9.1, v * s * 1.1, 2))
-      const c = fractalNoise(cloud, u * s * 2.2, v * s * 2.2, 3) * 0.5 + 0.5
-      blendInto(out, stone, stoneShade, c * 0.7)
-      const vein =
-        (1 - smoothstep(0.0, 0.022 + 0.02 * presence, field)) * (0.2 + 0.5 * presence) +
-        (1 - smoothstep(0, 0.16, field)) * 0.12 * presence
-      tint(out, veinColour, clamp(vein, 0, 1))
+      stone(u / unit, v / unit, out)
       // The stone is lit from above: the front edge is a little darker than the back.
       shade(out, 1 - 0.07 * ((y - horizonY) / (height - horizonY)))
     }
@@ -186,17 +185,10 @@ function marble(frame: Frame): Promise<Buffer> {
 function wood(frame: Frame): Promise<Buffer> {
   const { width, height } = frame
   const { horizonY, stage } = productGeometry(frame)
-  const grainNoise = createNoise(404)
-  const figure = createNoise(505)
+  const boards = woodSurface(170)
+  const unit = unitOf(frame)
   const wallTop = rgb('#e2d9cc')
   const wallBottom = rgb('#efe8de')
-  const light = rgb('#c8935f')
-  const dark = rgb('#8b5a33')
-  const seam = rgb('#4a2e19')
-  const plankWidth = 150
-  const plankLength = 1300
-  const vanishY = horizonY - height * 0.28
-  const k = height - vanishY
   const lights: Light[] = [
     {
       cx: width * 0.36,
@@ -219,21 +211,8 @@ function wood(frame: Frame): Promise<Buffer> {
     if (y < horizonY) {
       blendInto(out, wallTop, wallBottom, y / horizonY)
     } else {
-      const { u, v, depth } = surfacePoint(frame, horizonY, x, y)
-      const plank = Math.floor(v / plankWidth)
-      const tone = grain(plank, 7, 5)
-      const offset = (grain(plank, 3, 9) * 0.5 + 0.5) * plankLength
-      const g = fractalNoise(grainNoise, u * 0.0016 + plank * 7.3, v * 0.05, 3)
-      const rings = Math.sin(v * 0.11 + g * 9 + plank)
-      const streak = fractalNoise(figure, u * 0.012, v * 0.3 + plank * 3.1, 2)
-      blendInto(out, light, dark, clamp(0.5 + rings * 0.28 + streak * 0.25 + tone * 0.18, 0, 1))
-      // Seams between planks (along u) and at plank ends (across), about 2 px on screen.
-      const pixelV = (depth * depth * height) / (2 * k)
-      const edgeV = Math.min(v - plank * plankWidth, (plank + 1) * plankWidth - v)
-      const along = 1 - smoothstep(pixelV * 0.8, pixelV * 2.2, edgeV)
-      const endU = (((u + offset) % plankLength) + plankLength) % plankLength
-      const across = 1 - smoothstep(depth * 0.8, depth * 2.2, Math.min(endU, plankLength - endU))
-      tint(out, seam, Math.max(along, across) * 0.8)
+      const { u, v } = surfacePoint(frame, horizonY, x, y)
+      boards(u / unit, v / unit, out)
       shade(out, 1 - 0.1 * ((y - horizonY) / (height - horizonY)))
     }
     shade(out, cornerShade(frame, horizonY, y, 0.18, 0.22))
@@ -444,12 +423,13 @@ function concrete(frame: Frame): Promise<Buffer> {
   const detail = createNoise(1402)
   const pores = createNoise(1503)
   const wallColour = rgb('#a9a6a0')
-  const floorColour = rgb('#8e8b86')
   const seamColour = rgb('#5d5b57')
   const holeColour = rgb('#3f3d3a')
   const panelWidth = width / 2
   const panelHeight = horizonY / 2
   const holeRadius = width * 0.012
+  const floor = concreteSurface('#8e8b86')
+  const unit = unitOf(frame)
   const lights: Light[] = [
     {
       cx: width * 0.3,
@@ -469,35 +449,28 @@ function concrete(frame: Frame): Promise<Buffer> {
     },
   ]
   const painter: Painter = (x, y, out) => {
-    const isWall = y < horizonY
-    let px = x
-    let py = y
-    if (!isWall) {
-      const { u, v } = surfacePoint(frame, horizonY, x, y)
-      px = u
-      py = v
-    }
-    const m = fractalNoise(mottle, px * 0.0035, py * 0.0035, 4)
-    const d = fractalNoise(detail, px * 0.025, py * 0.025, 2)
-    // Air pockets: sparse, small, round, and only some of them deep.
-    const pit =
-      grain(Math.round(px / 2), Math.round(py / 2), 17) > 0.994
-        ? 0.5 + 0.5 * fractalNoise(pores, px, py, 1)
-        : 0
-    const base = isWall ? wallColour : floorColour
-    if (isWall) {
+    if (y < horizonY) {
+      const wx = x / unit
+      const wy = y / unit
+      const m = fractalNoise(mottle, wx * 0.0035, wy * 0.0035, 4)
+      const d = fractalNoise(detail, wx * 0.025, wy * 0.025, 2)
+      // Air pockets: sparse, small, round, and only some of them deep.
+      const pit =
+        grain(Math.round(wx / 2), Math.round(wy / 2), 17) > 0.994
+          ? 0.5 + 0.5 * fractalNoise(pores, wx, wy, 1)
+          : 0
       // Formwork panels, poured a shade apart, with seams and tie holes: what makes a wall
       // read as poured concrete rather than grey paint.
       const col = Math.floor(x / panelWidth)
       const row = Math.floor(y / panelHeight)
       const panelTone = grain(col, row, 3) * 0.035
-      paint(out, base)
+      paint(out, wallColour)
       shade(out, 1 + m * 0.13 + d * 0.05 + panelTone - pit * 0.22)
       const seamDistance = Math.min(
         Math.abs(x - Math.round(x / panelWidth) * panelWidth),
         Math.abs(y - Math.round(y / panelHeight) * panelHeight),
       )
-      tint(out, seamColour, (1 - smoothstep(0.5, 2.5, seamDistance)) * 0.55)
+      tint(out, seamColour, (1 - smoothstep(0.5, 2.5, seamDistance / unit)) * 0.55)
       const fx = x / panelWidth - col
       const fy = y / panelHeight - row
       const hx = (fx < 0.5 ? fx - 0.2 : fx - 0.8) * panelWidth
@@ -514,8 +487,9 @@ function concrete(frame: Frame): Promise<Buffer> {
             0.5,
         )
     } else {
-      paint(out, base)
-      shade(out, (1 + m * 0.1 + d * 0.04 - pit * 0.15) * (1 - 0.12 * ((y - horizonY) / (height - horizonY))))
+      const { u, v } = surfacePoint(frame, horizonY, x, y)
+      floor(u / unit, v / unit, out)
+      shade(out, 1 - 0.12 * ((y - horizonY) / (height - horizonY)))
     }
     shade(out, cornerShade(frame, horizonY, y, 0.25, 0.2))
     applyLights(out, x, y, lights)
@@ -556,20 +530,201 @@ export function whiteStudio(frame: Frame): Backdrop {
 }
 
 /**
+ * Where the product lies on a surface seen from above: centred, a little larger than on the
+ * front view (there is no wall to leave room for), its shadow following its outline.
+ */
+function topStage(frame: Frame, shadowOpacity: number): Stage {
+  const { width, height, isTall } = frame
+  return {
+    anchor: 'surface',
+    x: Math.round(width / 2),
+    y: Math.round(height * 0.5),
+    maxWidth: Math.round(width * (isTall ? 0.8 : 0.72)),
+    maxHeight: Math.round(height * (isTall ? 0.6 : 0.72)),
+    shadowOpacity,
+    reflectionOpacity: 0,
+  }
+}
+
+/**
+ * Light on a surface seen from above: a window or softbox to the upper left, so the surface is
+ * brighter there and falls off gently toward the lower right (the side the shadows fall to).
+ */
+function topLight(frame: Frame, x: number, y: number, strength: number): number {
+  const dx = x / frame.width - 0.22
+  const dy = y / frame.height - 0.15
+  const r = Math.sqrt(dx * dx + dy * dy) / 1.1
+  return 1 + strength * (0.5 - smoothstep(0, 1, r))
+}
+
+type TopOptions = {
+  /**
+   * Turns the surface a quarter turn, so boards run up the frame: seen from above, board seams
+   * running across it would cut the product's surface like a horizon.
+   */
+  isTurned?: boolean
+  /** How strongly the light falls off across the frame (0–1). */
+  light: number
+  vignette: number
+  /** Texture size: above 1 the surface looks closer (larger), below 1 farther. */
+  zoom?: number
+  /** The colour of the light, for a warm window or the sun; white when absent. */
+  warmth?: readonly number[]
+  /** Texture resolution: the frame's divided by this (default 2); 3 for surfaces with no fine detail. */
+  coarseness?: number
+  /** Applied after the surface and before the light: a shadow or a pedestal on the surface. */
+  extra?: (x: number, y: number, out: Float64Array) => void
+}
+
+/** A surface filling the frame, seen from straight above (no horizon, no wall). */
+function topView(frame: Frame, surface: Surface, options: TopOptions): Promise<Buffer> {
+  const scale = 1 / (unitOf(frame) * (options.zoom ?? 1))
+  const cx = frame.width / 2
+  const cy = frame.height / 2
+  const painter: Painter = (x, y, out) => {
+    if (options.isTurned) surface((y - cy) * scale, (cx - x) * scale, out)
+    else surface((x - cx) * scale, (y - cy) * scale, out)
+    options.extra?.(x, y, out)
+    const light = topLight(frame, x, y, options.light)
+    if (options.warmth && light > 1) tint(out, options.warmth, (light - 1) * 0.8)
+    shade(out, light)
+    shade(out, vignetteAt(frame, x, y, options.vignette))
+  }
+  return renderBackdrop(frame, painter, [], { coarseness: options.coarseness ?? 2 })
+}
+
+/** The glass pedestal from above: a round glass disc on a pale floor, its rim catching the light. */
+function glassTop(frame: Frame): { paint: Promise<Buffer>; radius: number } {
+  const { width, height } = frame
+  const radius = Math.min(width, height) * 0.4
+  const cx = width / 2
+  const cy = height / 2
+  const floor = paperSurface('#e3e9ec')
+  const glass = rgb('#eef6f9')
+  const rim = rgb('#ffffff')
+  const edge = rgb('#7d93a0')
+  const caustic = rgb('#fbffff')
+  const shadowColour = rgb('#8d9ba3')
+  // The disc's shadow and the light it focuses fall to the lower right, away from the light.
+  const sx = cx + radius * 0.06
+  const sy = cy + radius * 0.09
+  const extra = (x: number, y: number, out: Float64Array) => {
+    const dx = x - cx
+    const dy = y - cy
+    const r = Math.sqrt(dx * dx + dy * dy)
+    const d = r / radius
+    const sd = Math.sqrt((x - sx) ** 2 + (y - sy) ** 2) / radius
+    if (d > 1) {
+      tint(out, shadowColour, 0.35 * (1 - smoothstep(0.96, 1.1, sd)))
+      tint(
+        out,
+        caustic,
+        0.45 * (1 - smoothstep(0.0, 0.06, Math.abs(sd - 1.04))) * smoothstep(0, 0.8, (dx + dy) / (r + 1)),
+      )
+      return
+    }
+    // Inside: the floor seen through the glass, cooler and a little brighter toward the light.
+    tint(out, glass, 0.45 + 0.15 * smoothstep(0.3, -0.8, (dx + dy) / radius))
+    // The rim: a thin dark line of the glass's thickness and a bright highlight on its lit side.
+    const toEdge = ((1 - d) * radius) / unitOf(frame)
+    tint(out, edge, 0.45 * (1 - smoothstep(0, 5, Math.abs(toEdge - 7))))
+    const lit = smoothstep(0.2, 1, -(dx + dy) / (r * Math.SQRT2 + 1))
+    tint(out, rim, (1 - smoothstep(0, 3, toEdge)) * (0.5 + 0.5 * lit))
+  }
+  return { paint: topView(frame, floor, { light: 0.12, vignette: 0.06, extra }), radius }
+}
+
+/** Draws a product scene seen from above. */
+async function renderTopScene(
+  scene: Exclude<StudioSceneId, 'white-studio'>,
+  frame: Frame,
+): Promise<Backdrop> {
+  const { width, height } = frame
+  let stage = topStage(frame, 0.5)
+  let raw: Buffer
+  switch (scene) {
+    case 'neutral-studio':
+      raw = await topView(frame, paperSurface('#e2ddd6'), { light: 0.14, vignette: 0.1, coarseness: 3 })
+      stage = topStage(frame, 0.38)
+      break
+    case 'black-minimal':
+      raw = await topView(frame, blackSurface(), { light: 0.5, vignette: 0.35, coarseness: 3 })
+      stage = topStage(frame, 0.75)
+      break
+    case 'marble':
+      raw = await topView(frame, marbleSurface(), { light: 0.12, vignette: 0.12 })
+      stage = topStage(frame, 0.42)
+      break
+    case 'wood':
+      raw = await topView(frame, woodSurface(300), {
+        light: 0.22,
+        vignette: 0.2,
+        warmth: rgb('#fff1dc'),
+        isTurned: true,
+      })
+      break
+    case 'outdoor': {
+      const sun = dappledSun(0.78)
+      const scale = 1 / unitOf(frame)
+      const shadeColour = rgb('#46505a')
+      raw = await topView(frame, woodSurface(260, true), {
+        light: 0.12,
+        vignette: 0.12,
+        warmth: rgb('#fff0c8'),
+        isTurned: true,
+        extra: (x, y, out) => {
+          const lit = sun(x * scale, y * scale)
+          // Leaf shade is cool (lit by the sky), sun is warm.
+          tint(out, shadeColour, (1 - lit) * 0.25)
+          shade(out, lit * 1.06)
+        },
+      })
+      stage = topStage(frame, 0.55)
+      break
+    }
+    case 'velvet':
+      raw = await topView(frame, velvetSurface(), { light: 0.3, vignette: 0.4, coarseness: 3 })
+      stage = topStage(frame, 0.65)
+      break
+    case 'glass-pedestal': {
+      const glass = glassTop(frame)
+      raw = await glass.paint
+      // The product lies on the disc, so it may be no larger than the disc.
+      stage = {
+        ...topStage(frame, 0.35),
+        maxWidth: Math.round(Math.min(width, glass.radius * 1.45)),
+        maxHeight: Math.round(Math.min(height, glass.radius * 1.45)),
+      }
+      break
+    }
+    case 'concrete':
+      raw = await topView(frame, concreteSurface('#9a9792'), {
+        light: 0.3,
+        vignette: 0.22,
+        warmth: rgb('#fff3e0'),
+      })
+      break
+  }
+  return { raw, width, height, stage }
+}
+
+/**
  * Draws the scene at the ratio's output size (its standard size, or a larger `size` of the same
- * shape from resultSizes) and says where the product goes.
+ * shape from resultSizes, decision 43), seen from the front (a surface and a wall) or from above
+ * (the surface alone), and says where the product goes. The white studio has one view.
  */
 export async function renderProductScene(
   scene: StudioSceneId,
   ratio: AspectRatio,
+  view: SceneView = 'front',
   size?: { width: number; height: number },
 ): Promise<Backdrop> {
   const frame = frameFor(ratio, size)
+  if (scene === 'white-studio') return whiteStudio(frame)
+  if (view === 'top') return renderTopScene(scene, frame)
   let { stage } = productGeometry(frame)
   let raw: Buffer
   switch (scene) {
-    case 'white-studio':
-      return whiteStudio(frame)
     case 'neutral-studio':
       raw = await studioSweep(frame, { top: '#d9d4cd', middle: '#ece8e2', bottom: '#d3cdc5' })
       break

@@ -4,6 +4,7 @@ import { LoadState } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { BatchDetails } from '#web/features/catalogue/components/batch-details.tsx'
 import { useLiveBatch } from '#web/features/catalogue/hooks/use-live-batch.ts'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
@@ -20,7 +21,7 @@ export function CatalogueBatchPage() {
       <PageHeader title={fileName ?? t('catalogue.batch.title')} subtitle={t('catalogue.batch.subtitle')} />
       <Container className="space-y-6 py-8 sm:py-10">
         <Link
-          to="/app/catalogue"
+          to={href('catalogue')}
           className="inline-flex rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
         >
           {t('catalogue.batch.back')}

@@ -11,6 +11,7 @@ import { usePreferredMarketplace } from '#web/features/marketplaces/hooks/use-pr
 import { getSettings } from '#web/features/settings/api/settings-api.ts'
 import { PromptField } from '#web/features/studio/components/prompt-field.tsx'
 import { getUsage } from '#web/features/usage/api/get-usage.ts'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 import { useResource } from '#web/lib/use-resource.ts'
@@ -36,7 +37,7 @@ export function CataloguePage() {
           usage={usage}
           hasOwnKey={hasOwnKey}
           marketplace={marketplace}
-          onStarted={(view) => navigate(`/app/catalogue/${encodeURIComponent(view.batch.id)}`)}
+          onStarted={(view) => navigate(href('catalogueBatch', { id: view.batch.id }))}
           onDraftsChanged={batches.reload}
           resumeDraftId={searchParams.get('draft')}
           renderScenePrompt={({ value, onChange, disabled }) => (

@@ -167,3 +167,45 @@ describe('Create: the product details the seller gives', () => {
     expect(descriptionOf(features)).toContain('2. satır 100 karakterden uzun.')
   })
 })
+
+describe('Create: the camera angle of the scene', () => {
+  async function openForImage(locale: Locale) {
+    const user = userEvent.setup()
+    await renderWeb(
+      <Routes>
+        <Route path="/app/create" element={<CreatePage />} />
+      </Routes>,
+      { route: '/app/create', locale },
+    )
+    const input = screen.getByTestId('product-photo').querySelector('input[type="file"]') as HTMLInputElement
+    await user.upload(
+      input,
+      new File([new Uint8Array([0xff, 0xd8, 0xff])], 'fincan.jpg', { type: 'image/jpeg' }),
+    )
+    return user
+  }
+
+  it('starts at "match my photo", moves with the arrow keys, and sends the angle picked', async () => {
+    const user = await openForImage('en')
+    const auto = screen.getByRole('radio', { name: 'Match my photo' }) as HTMLInputElement
+    expect(auto.checked).toBe(true)
+    expect(descriptionOf(screen.getByTestId('scene-view'))).toContain('from the angle your photo was taken')
+    auto.focus()
+    await user.keyboard('{ArrowRight}')
+    expect((screen.getByRole('radio', { name: 'From above' }) as HTMLInputElement).checked).toBe(true)
+    const generate = screen.getByRole('button', { name: 'Generate Image' })
+    await waitFor(() => expect(generate.hasAttribute('disabled')).toBe(false))
+    await user.click(generate)
+    await waitFor(() => expect(sent).toHaveLength(1))
+    expect(sent[0]).toMatchObject({ mode: 'image', view: 'top' })
+  })
+
+  it('names the angles in Turkish, and is not offered for SEO copy', async () => {
+    const user = await openForImage('tr')
+    expect(screen.getByRole('group', { name: 'Çekim açısı' })).toBeTruthy()
+    for (const name of ['Fotoğrafıma uysun', 'Üstten', 'Önden'])
+      expect(screen.getByRole('radio', { name })).toBeTruthy()
+    await user.click(screen.getByRole('radio', { name: /SEO içeriği/ }))
+    expect(screen.queryByTestId('scene-view')).toBeNull()
+  })
+})

@@ -1,7 +1,7 @@
 import { type FormEvent, useRef, useState } from 'react'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
 import { chipPrompt } from '#shared/scene-prompts.ts'
-import { productScenes } from '#shared/scenes.ts'
+import { productScenes, type ViewChoice } from '#shared/scenes.ts'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
 import { GenerateButton } from '#web/features/generations/components/generate-button.tsx'
 import { StudioResultPanel } from '#web/features/generations/components/studio-result-panel.tsx'
@@ -14,6 +14,7 @@ import { KeepProductOption } from '#web/features/studio/components/keep-product-
 import { PhotoDropZone } from '#web/features/studio/components/photo-drop-zone.tsx'
 import { ProductDetailsFields } from '#web/features/studio/components/product-details-fields.tsx'
 import { PromptField } from '#web/features/studio/components/prompt-field.tsx'
+import { SceneViewChoice } from '#web/features/studio/components/scene-view-choice.tsx'
 import { RatioChoice, StudioLayout } from '#web/features/studio/components/studio-layout.tsx'
 import { createRequest } from '#web/features/studio/create-request.ts'
 import { usePhotoUpload } from '#web/features/studio/hooks/use-photo-upload.ts'
@@ -38,6 +39,7 @@ export function CreatePage() {
   const [details, setDetails] = useState<DetailsForm>(emptyDetailsForm)
   const featuresRef = useRef<HTMLTextAreaElement>(null)
   const [keepProduct, setKeepProduct] = useState(false)
+  const [view, setView] = useState<ViewChoice>('auto')
 
   const quota = modeQuota(mode, usage, settings)
   const asset = photo.state.status === 'ready' ? photo.state.asset : null
@@ -57,7 +59,9 @@ export function CreatePage() {
       featuresRef.current?.focus()
       return
     }
-    void studio.start(createRequest({ mode, imageAssetId: asset.id, prompt, ratio, details, keepProduct }))
+    void studio.start(
+      createRequest({ mode, imageAssetId: asset.id, prompt, ratio, details, keepProduct, view }),
+    )
   }
 
   function removePhoto() {
@@ -131,7 +135,12 @@ export function CreatePage() {
                   }))
             }
           />
-          {mode === 'image' ? <KeepProductOption checked={keepProduct} onChange={setKeepProduct} /> : null}
+          {mode === 'image' ? (
+            <>
+              <SceneViewChoice value={view} onChange={setView} />
+              <KeepProductOption checked={keepProduct} onChange={setKeepProduct} />
+            </>
+          ) : null}
         </>
       ) : null}
       <ProductDetailsFields value={details} onChange={setDetails} featuresRef={featuresRef} />

@@ -6,13 +6,14 @@ import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { BetaSessionNotice } from '#web/features/auth/components/beta-session-notice.tsx'
-import { formatDate } from '#web/features/billing/format-date.ts'
 import { LatestGenerations } from '#web/features/generations/components/latest-generations.tsx'
 import { getUsage } from '#web/features/usage/api/get-usage.ts'
 import { QuotaAlerts } from '#web/features/usage/components/quota-alerts.tsx'
 import { QuotaMeter } from '#web/features/usage/components/quota-meter.tsx'
 import { StorageMeter } from '#web/features/usage/components/storage-meter.tsx'
 import { UsageSkeleton } from '#web/features/usage/components/usage-skeleton.tsx'
+import { formatDate } from '#web/lib/format-time.ts'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSession } from '#web/lib/session.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
@@ -61,7 +62,7 @@ function Welcome(props: { who: string }) {
         {t('app.welcome.title')}
       </h1>
       <p className="mt-4 text-lg text-slate-700">{t('app.welcome.body')}</p>
-      <ButtonLink to="/pricing" size="lg" className="mt-8">
+      <ButtonLink to={href('pricing')} size="lg" className="mt-8">
         {t('app.welcome.viewPlans')}
       </ButtonLink>
       <p className="mt-6 text-sm text-slate-600">{t('app.welcome.note')}</p>
@@ -108,7 +109,7 @@ function Dashboard(props: { usage: UsageResponse; who: string }) {
               : t('app.dashboard.periodEnds', { date: periodEnd })}
           </p>
           <Link
-            to="/billing"
+            to={href('billing')}
             className="mt-2 inline-block rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
           >
             {t('app.dashboard.managePlan')}
@@ -181,10 +182,10 @@ function Dashboard(props: { usage: UsageResponse; who: string }) {
           {t('app.dashboard.quickActions.title')}
         </h2>
         <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <QuickAction to="/app/create" name="create" isPrimary />
-          <QuickAction to="/app/fashion" name="fashion" />
-          <QuickAction to="/app/library" name="library" />
-          <QuickAction to="/billing" name="billing" />
+          <QuickAction to={href('create')} name="create" isPrimary />
+          <QuickAction to={href('fashion')} name="fashion" />
+          <QuickAction to={href('library')} name="library" />
+          <QuickAction to={href('billing')} name="billing" />
         </ul>
       </section>
 

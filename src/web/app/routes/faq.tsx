@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { plans } from '#shared/plans.ts'
 import { Container } from '#web/components/ui/container.tsx'
+import { ChevronDownIcon } from '#web/components/ui/icons.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { ContactPrompt } from '#web/components/ui/prose.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -11,16 +12,7 @@ function FaqItem(props: { question: string; children: ReactNode }) {
     <details className="group border-b border-slate-200 last:border-b-0">
       <summary className="flex cursor-pointer list-none items-start justify-between gap-4 px-5 py-4 font-semibold text-slate-900 hover:bg-slate-50 focus-visible:-outline-offset-2 sm:px-6 [&::-webkit-details-marker]:hidden">
         <span>{props.question}</span>
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 20 20"
-          className="mt-0.5 size-5 shrink-0 text-brand-700 transition-transform group-open:rotate-180"
-        >
-          <path
-            fill="currentColor"
-            d="M5.3 7.3a1 1 0 0 1 1.4 0L10 10.6l3.3-3.3a1 1 0 1 1 1.4 1.4l-4 4a1 1 0 0 1-1.4 0l-4-4a1 1 0 0 1 0-1.4Z"
-          />
-        </svg>
+        <ChevronDownIcon className="mt-0.5 size-5 shrink-0 text-brand-700 transition-transform group-open:rotate-180" />
       </summary>
       <div className="space-y-3 px-5 pb-5 leading-7 text-slate-700 sm:px-6">{props.children}</div>
     </details>

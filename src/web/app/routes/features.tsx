@@ -3,7 +3,9 @@ import type { TKey } from '#shared/i18n/messages.ts'
 import { getPlan, plans } from '#shared/plans.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
+import { LineIcon, TickIcon } from '#web/components/ui/icons.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 type FeatureId = 'image' | 'video' | 'seo' | 'fashion' | 'library' | 'plans'
@@ -72,14 +74,7 @@ const features: { id: FeatureId; icon: ReactNode; points: TKey[] }[] = [
 const scenes = ['white', 'marble', 'wood', 'black', 'outdoor', 'velvet', 'glass', 'concrete'] as const
 
 function CheckIcon() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-1 size-5 shrink-0 text-brand-600">
-      <path
-        fill="currentColor"
-        d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z"
-      />
-    </svg>
-  )
+  return <TickIcon className="mt-1 size-5 shrink-0 text-brand-600" />
 }
 
 function CheckList(props: { items: string[] }) {
@@ -139,18 +134,9 @@ export function FeaturesPage() {
               className="grid scroll-mt-24 gap-6 lg:grid-cols-12 lg:gap-12"
             >
               <div className="lg:col-span-5">
-                <svg
-                  aria-hidden="true"
-                  viewBox="0 0 24 24"
-                  className="size-11 rounded-xl bg-brand-50 p-2.5 text-brand-700"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="1.8"
-                  strokeLinejoin="round"
-                  strokeLinecap="round"
-                >
+                <LineIcon className="size-11 rounded-xl bg-brand-50 p-2.5 text-brand-700">
                   {feature.icon}
-                </svg>
+                </LineIcon>
                 <h2
                   id={`feature-${feature.id}-title`}
                   className="mt-4 text-2xl font-bold tracking-tight text-balance text-slate-900"
@@ -207,11 +193,11 @@ export function FeaturesPage() {
           </h2>
           <p className="mx-auto mt-4 max-w-xl text-lg text-brand-100">{t('pages.features.cta.body')}</p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            <ButtonLink to="/access?next=/app/create" variant="accent" size="lg">
+            <ButtonLink to={`${href('access')}?next=${href('create')}`} variant="accent" size="lg">
               {t('pages.features.cta.start')}
             </ButtonLink>
             <ButtonLink
-              to="/pricing"
+              to={href('pricing')}
               size="lg"
               className="border border-white/30 bg-white/10 text-white hover:bg-white/20 focus-visible:outline-white"
             >

@@ -3,7 +3,9 @@ import type { TKey } from '#shared/i18n/messages.ts'
 import { plans } from '#shared/plans.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
+import { LineIcon } from '#web/components/ui/icons.tsx'
 import { PlanCard } from '#web/features/plans/components/plan-card.tsx'
+import { href } from '#web/lib/href.ts'
 import { ensureAllMessages, useI18n } from '#web/lib/i18n.tsx'
 
 /** A stylised drawing of the idea (a plain shot becoming a styled scene); not a generated result. */
@@ -75,11 +77,11 @@ export function LandingPage() {
             </h1>
             <p className="mt-6 max-w-xl text-lg text-brand-100">{t('landing.subtitle')}</p>
             <div className="mt-10 flex flex-col gap-3 sm:flex-row sm:flex-wrap [&>a]:whitespace-nowrap">
-              <ButtonLink to="/access?next=/app/create" variant="accent" size="lg">
+              <ButtonLink to={`${href('access')}?next=${href('create')}`} variant="accent" size="lg">
                 {t('landing.ctaProduct')}
               </ButtonLink>
               <ButtonLink
-                to="/access?next=/app/fashion"
+                to={`${href('access')}?next=${href('fashion')}`}
                 size="lg"
                 className="border border-white/30 bg-white/10 text-white hover:bg-white/20 focus-visible:outline-white"
               >
@@ -101,17 +103,9 @@ export function LandingPage() {
           <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
             {outputs.map((output) => (
               <li key={output.key} className="rounded-2xl border border-slate-200 p-6">
-                <svg
-                  aria-hidden="true"
-                  viewBox="0 0 24 24"
-                  className="size-10 rounded-lg bg-brand-50 p-2 text-brand-700"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="1.8"
-                  strokeLinejoin="round"
-                >
+                <LineIcon className="size-10 rounded-lg bg-brand-50 p-2 text-brand-700">
                   {output.icon}
-                </svg>
+                </LineIcon>
                 <h3 className="mt-4 font-semibold text-slate-900">
                   {t(`landing.outputs.${output.key}.title`)}
                 </h3>
@@ -146,11 +140,16 @@ export function LandingPage() {
           </h2>
           <div className="mt-12 grid gap-8 lg:grid-cols-3">
             {plans.map((plan) => (
-              <PlanCard key={plan.id} plan={plan} ctaTo={`/auth/signup?plan=${plan.id}`} headingLevel="h3" />
+              <PlanCard
+                key={plan.id}
+                plan={plan}
+                ctaTo={`${href('signUp')}?plan=${plan.id}`}
+                headingLevel="h3"
+              />
             ))}
           </div>
           <p className="mt-10 text-center">
-            <ButtonLink to="/pricing" variant="secondary">
+            <ButtonLink to={href('pricing')} variant="secondary">
               {t('pricing.teaserCta')}
             </ButtonLink>
           </p>

@@ -8,6 +8,7 @@ import { ChoosePlanDialog } from '#web/features/billing/components/choose-plan-d
 import { leaveFor } from '#web/features/billing/leave-for.ts'
 import { hasPaidPlan, planChangeFor } from '#web/features/billing/plan-change.ts'
 import { PlanCard } from '#web/features/plans/components/plan-card.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 import { useSession } from '#web/lib/session.tsx'
@@ -42,7 +43,7 @@ export function PricingPage() {
             <PlanCard
               key={plan.id}
               plan={plan}
-              ctaTo={`/auth/signup?plan=${plan.id}`}
+              ctaTo={`${href('signUp')}?plan=${plan.id}`}
               isSelected={plan.id === selectedPlanId}
               choice={
                 isSignedIn
@@ -66,7 +67,7 @@ export function PricingPage() {
         <p className="mt-10 text-center text-sm text-slate-600">{t('pricing.quotaNote')}</p>
         <p className="mt-2 text-center text-sm text-slate-600">
           {t('pricing.enterprise')}
-          <Link to={localized('/contact')} className="font-semibold text-brand-700 hover:underline">
+          <Link to={localized(href('contact'))} className="font-semibold text-brand-700 hover:underline">
             {t('pricing.enterpriseLink')}
           </Link>
         </p>
@@ -89,7 +90,7 @@ export function PricingPage() {
             }
             await choosePlan(choosing.id)
             // A downgrade is only scheduled: /billing shows it (and its undo).
-            navigate(change === 'downgrade' ? '/billing' : '/app')
+            navigate(change === 'downgrade' ? href('billing') : href('dashboard'))
           }}
         />
       ) : null}

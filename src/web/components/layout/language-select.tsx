@@ -2,6 +2,7 @@ import { useId } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { isLocale, type Locale, locales } from '#shared/i18n/locales.ts'
 import { localizedPath, publicPageOf } from '#shared/public-pages.ts'
+import { GlobeIcon } from '#web/components/ui/icons.tsx'
 import { ensureAllMessages, useI18n } from '#web/lib/i18n.tsx'
 import { useHydrated } from '#web/lib/use-hydrated.ts'
 
@@ -31,16 +32,7 @@ export function LanguageSelect(props: { className?: string }) {
       <label htmlFor={id} className="sr-only">
         {t('common.language.label')}
       </label>
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 20 20"
-        className="pointer-events-none absolute left-2.5 size-4 text-slate-500"
-      >
-        <path
-          fill="currentColor"
-          d="M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16Zm5.9 7h-2.4a12.6 12.6 0 0 0-1-4.4A6 6 0 0 1 15.9 9ZM10 4.1c.6.8 1.3 2.5 1.5 4.9h-3c.2-2.4.9-4.1 1.5-4.9ZM7.5 4.6a12.6 12.6 0 0 0-1 4.4H4.1a6 6 0 0 1 3.4-4.4ZM4.1 11h2.4c.1 1.7.5 3.2 1 4.4A6 6 0 0 1 4.1 11Zm5.9 4.9c-.6-.8-1.3-2.5-1.5-4.9h3c-.2 2.4-.9 4.1-1.5 4.9Zm2.5-.5c.5-1.2.9-2.7 1-4.4h2.4a6 6 0 0 1-3.4 4.4Z"
-        />
-      </svg>
+      <GlobeIcon className="pointer-events-none absolute left-2.5 size-4 text-slate-500" />
       <select
         id={id}
         value={locale}

@@ -1,6 +1,7 @@
 import { Link } from 'react-router'
 import type { TKey } from '#shared/i18n/messages.ts'
 import { Container } from '#web/components/ui/container.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 import { Logo } from './logo.tsx'
@@ -9,23 +10,23 @@ const columns: { title: TKey; links: { to: string; label: TKey }[] }[] = [
   {
     title: 'common.footer.product',
     links: [
-      { to: '/features', label: 'common.footer.features' },
-      { to: '/pricing', label: 'common.footer.pricing' },
-      { to: '/faq', label: 'common.footer.faq' },
+      { to: href('features'), label: 'common.footer.features' },
+      { to: href('pricing'), label: 'common.footer.pricing' },
+      { to: href('faq'), label: 'common.footer.faq' },
     ],
   },
   {
     title: 'common.footer.company',
     links: [
-      { to: '/about', label: 'common.footer.about' },
-      { to: '/contact', label: 'common.footer.contact' },
+      { to: href('about'), label: 'common.footer.about' },
+      { to: href('contact'), label: 'common.footer.contact' },
     ],
   },
   {
     title: 'common.footer.legal',
     links: [
-      { to: '/privacy', label: 'common.footer.privacy' },
-      { to: '/terms', label: 'common.footer.terms' },
+      { to: href('privacy'), label: 'common.footer.privacy' },
+      { to: href('terms'), label: 'common.footer.terms' },
     ],
   },
 ]

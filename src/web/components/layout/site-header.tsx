@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react'
 import { Link, NavLink, useLocation, useNavigate } from 'react-router'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
+import { CrossIcon, MenuIcon } from '#web/components/ui/icons.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 import { useSession } from '#web/lib/session.tsx'
@@ -17,19 +19,19 @@ function AppLinks() {
   const { t } = useI18n()
   return (
     <>
-      <NavLink to="/app" end className={navLinkClass}>
+      <NavLink to={href('dashboard')} end className={navLinkClass}>
         {t('common.nav.dashboard')}
       </NavLink>
-      <NavLink to="/app/create" className={navLinkClass}>
+      <NavLink to={href('create')} className={navLinkClass}>
         {t('common.nav.create')}
       </NavLink>
-      <NavLink to="/app/fashion" className={navLinkClass}>
+      <NavLink to={href('fashion')} className={navLinkClass}>
         {t('common.nav.fashion')}
       </NavLink>
-      <NavLink to="/app/catalogue" className={navLinkClass}>
+      <NavLink to={href('catalogue')} className={navLinkClass}>
         {t('common.nav.catalogue')}
       </NavLink>
-      <NavLink to="/app/library" className={navLinkClass}>
+      <NavLink to={href('library')} className={navLinkClass}>
         {t('common.nav.library')}
       </NavLink>
     </>
@@ -63,10 +65,10 @@ export function SiteHeader() {
             <AppLinks />
           ) : (
             <>
-              <NavLink to={localized('/features')} className={navLinkClass}>
+              <NavLink to={localized(href('features'))} className={navLinkClass}>
                 {t('common.nav.features')}
               </NavLink>
-              <NavLink to={localized('/pricing')} className={navLinkClass}>
+              <NavLink to={localized(href('pricing'))} className={navLinkClass}>
                 {t('common.nav.pricing')}
               </NavLink>
             </>
@@ -75,7 +77,7 @@ export function SiteHeader() {
           {isSignedIn ? (
             <UserMenu />
           ) : (
-            <ButtonLink to="/access" variant="primary">
+            <ButtonLink to={href('access')} variant="primary">
               {t('common.nav.accessApp')}
             </ButtonLink>
           )}
@@ -88,16 +90,7 @@ export function SiteHeader() {
           aria-label={isMenuOpen ? t('common.nav.closeMenu') : t('common.nav.openMenu')}
           onClick={() => setMenuOpen((open) => !open)}
         >
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 24 24"
-            className="size-6"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-          >
-            {isMenuOpen ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
-          </svg>
+          {isMenuOpen ? <CrossIcon className="size-6" strokeWidth={2} /> : <MenuIcon className="size-6" />}
         </button>
       </Container>
       {isMenuOpen ? (
@@ -110,19 +103,19 @@ export function SiteHeader() {
             {isSignedIn ? (
               <>
                 <AppLinks />
-                <NavLink to="/settings" className={navLinkClass}>
+                <NavLink to={href('settings')} className={navLinkClass}>
                   {t('common.nav.settings')}
                 </NavLink>
-                <NavLink to="/billing" className={navLinkClass}>
+                <NavLink to={href('billing')} className={navLinkClass}>
                   {t('common.nav.billing')}
                 </NavLink>
               </>
             ) : (
               <>
-                <NavLink to={localized('/features')} className={navLinkClass}>
+                <NavLink to={localized(href('features'))} className={navLinkClass}>
                   {t('common.nav.features')}
                 </NavLink>
-                <NavLink to={localized('/pricing')} className={navLinkClass}>
+                <NavLink to={localized(href('pricing'))} className={navLinkClass}>
                   {t('common.nav.pricing')}
                 </NavLink>
               </>
@@ -138,7 +131,7 @@ export function SiteHeader() {
                   {t('common.nav.signOut')}
                 </button>
               ) : (
-                <ButtonLink to="/access" variant="primary">
+                <ButtonLink to={href('access')} variant="primary">
                   {t('common.nav.accessApp')}
                 </ButtonLink>
               )}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 import { useSession } from '#web/lib/session.tsx'
@@ -70,12 +71,12 @@ export function UserMenu() {
           </p>
           <ul className="border-t border-slate-100 pt-1">
             <li>
-              <Link to="/settings" className={itemClass} onClick={() => setOpen(false)}>
+              <Link to={href('settings')} className={itemClass} onClick={() => setOpen(false)}>
                 {t('common.nav.settings')}
               </Link>
             </li>
             <li>
-              <Link to="/billing" className={itemClass} onClick={() => setOpen(false)}>
+              <Link to={href('billing')} className={itemClass} onClick={() => setOpen(false)}>
                 {t('common.nav.billing')}
               </Link>
             </li>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { CopyIcon } from './icons.tsx'
 
 /** Copies `text` to the clipboard and says so for a moment (also to screen readers). */
 export function CopyButton(props: { text: string; what: string; testId?: string }) {
@@ -29,10 +30,7 @@ export function CopyButton(props: { text: string; what: string; testId?: string 
         data-testid={props.testId}
         className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
       >
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-3.5 w-3.5" fill="none">
-          <rect x="9" y="9" width="11" height="11" rx="2" stroke="currentColor" strokeWidth="1.8" />
-          <path d="M5 15V5a1 1 0 0 1 1-1h10" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
-        </svg>
+        <CopyIcon className="h-3.5 w-3.5" />
         {state === 'copied' ? t('studio.seo.copied') : t('studio.seo.copy', { what: props.what })}
       </button>
       <span role="status" className={state === 'failed' ? 'text-xs text-red-700' : 'sr-only'}>

@@ -1,6 +1,7 @@
 import { type InputHTMLAttributes, useState } from 'react'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { inputClasses } from './form-field.tsx'
+import { EyeIcon } from './icons.tsx'
 
 /** A password field with a show/hide toggle (a pressed-state button, so its name never changes). */
 export function PasswordInput(
@@ -29,20 +30,7 @@ export function PasswordInput(
         onClick={() => setVisible((visible) => !visible)}
         className="absolute inset-y-0 right-0 flex w-11 items-center justify-center rounded-r-lg text-slate-500 hover:text-slate-900 focus-visible:outline-offset-[-2px]"
       >
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          className="size-5"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        >
-          <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z" />
-          <circle cx="12" cy="12" r="3" />
-          {isVisible ? null : <path d="m4 4 16 16" />}
-        </svg>
+        <EyeIcon className="size-5" crossed={!isVisible} />
       </button>
     </div>
   )

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
+import { href } from '#web/lib/href.ts'
 import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 
 /** A titled section of a text page: an h2 and its paragraphs, spaced for reading. */
@@ -55,7 +56,7 @@ export function TextLink(props: { to: string; children: ReactNode }) {
 export function ContactPrompt(props: { text: string; linkText: string }) {
   return (
     <p className="rounded-2xl border border-slate-200 bg-slate-50 p-5 text-slate-700 sm:p-6">
-      {props.text} <TextLink to="/contact">{props.linkText}</TextLink>
+      {props.text} <TextLink to={href('contact')}>{props.linkText}</TextLink>
     </p>
   )
 }

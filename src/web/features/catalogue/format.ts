@@ -1,15 +1,7 @@
-import { intlTag, type Locale } from '#shared/i18n/locales.ts'
 import type { TKey } from '#shared/i18n/messages.ts'
 import type { MessageVars } from '#shared/i18n/translate.ts'
 
 type Translate = (key: TKey, vars?: MessageVars) => string
-
-/** A date and time written the way the language writes them: "3 Jun 2026, 14:05". */
-export function formatDateTime(locale: Locale, iso: string): string {
-  return new Intl.DateTimeFormat(intlTag[locale], { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(iso),
-  )
-}
 
 /** The time left in words: under a minute, whole minutes, or hours and minutes (rounded up). */
 export function formatEta(t: Translate, seconds: number): string {

@@ -1,4 +1,4 @@
-import { isMarketplaceId, type MarketplaceId, marketplaceIds } from '#shared/marketplaces/profiles.ts'
+import { isMarketplaceId, type MarketplaceId, marketplaceIds } from '#shared/marketplaces/ids.ts'
 
 /**
  * Marketplace presets a batch can name: the shared marketplace profiles' ids (the batch stores

@@ -38,6 +38,18 @@ describe('the Create form’s request', () => {
     })
   })
 
+  it('sends a chosen camera angle with an image edit only, and leaves "match my photo" to the server', () => {
+    const top = createRequest({ ...form, mode: 'image', keepProduct: false, view: 'top' })
+    expect(top).toMatchObject({ mode: 'image', view: 'top' })
+    expect(createGenerationRequestSchema.parse(top).view).toBe('top')
+    const auto = createRequest({ ...form, mode: 'image', keepProduct: false, view: 'auto' })
+    expect(auto).not.toHaveProperty('view')
+    expect(createGenerationRequestSchema.parse(auto).view).toBe('auto')
+    expect(createRequest({ ...form, mode: 'video', keepProduct: false, view: 'front' })).not.toHaveProperty(
+      'view',
+    )
+  })
+
   it('sends colour, the seller’s description and key features, one per line, blank lines left out', () => {
     const body = createRequest({
       ...form,

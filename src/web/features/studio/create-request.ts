@@ -1,10 +1,11 @@
 import type { CreateGenerationRequest, GenerationMode } from '#shared/contracts/generations.ts'
-import type { AspectRatio } from '#shared/scenes.ts'
+import type { AspectRatio, ViewChoice } from '#shared/scenes.ts'
 import { type DetailsForm, detailsFromForm } from './product-details.ts'
 
 /**
- * The Create form's request: SEO copy has no prompt or ratio, and "keep my product exactly" is
- * sent only for an image edit (the server refuses it for videos and SEO copy).
+ * The Create form's request: SEO copy has no prompt or ratio, and "keep my product exactly" and
+ * a chosen camera angle are sent only for an image edit (the server refuses the first for videos
+ * and SEO copy, and ignores the second); "match my photo" is the server's default, left out.
  */
 export function createRequest(form: {
   mode: GenerationMode
@@ -13,6 +14,7 @@ export function createRequest(form: {
   ratio: AspectRatio
   details: DetailsForm
   keepProduct: boolean
+  view?: ViewChoice
 }): CreateGenerationRequest {
   const filled = detailsFromForm(form.details)
   return {
@@ -23,5 +25,6 @@ export function createRequest(form: {
     ...(form.mode === 'seo' ? {} : { aspectRatio: form.ratio }),
     ...(Object.keys(filled).length > 0 ? { details: filled } : {}),
     ...(form.mode === 'image' && form.keepProduct ? { keepProduct: true } : {}),
+    ...(form.mode === 'image' && form.view && form.view !== 'auto' ? { view: form.view } : {}),
   }
 }

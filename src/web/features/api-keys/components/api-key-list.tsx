@@ -1,6 +1,6 @@
 import type { ApiKeyView } from '#shared/contracts/api-keys.ts'
+import { formatDateTime } from '#web/lib/format-time.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { formatDateTime } from '../format-time.ts'
 
 /**
  * The keys as cards (one column on phones, details side by side from `sm`): name, status, the

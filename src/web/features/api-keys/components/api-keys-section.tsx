@@ -4,6 +4,7 @@ import type { ApiKeysResponse, ApiKeyView } from '#shared/contracts/api-keys.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
 import { useApiKeys } from '../hooks/use-api-keys.ts'
@@ -30,7 +31,7 @@ function Upsell(props: { maxLiveKeys: number }) {
         <li>{t('apiKeys.upsell.next')}</li>
       </ul>
       <Link
-        to="/billing"
+        to={href('billing')}
         className="mt-3 inline-block rounded font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-950"
       >
         {t('apiKeys.upsell.upgrade')}

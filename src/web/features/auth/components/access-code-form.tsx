@@ -6,6 +6,7 @@ import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
 import { TextLink } from '#web/components/ui/prose.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSession } from '#web/lib/session.tsx'
 import { useForm } from '#web/lib/use-form.ts'
@@ -48,7 +49,7 @@ export function AccessCodeForm(props: { next: string | null }) {
   })
   const isComplete = form.values.code.length === accessCodeLength
   const isCodeWrong = form.formErrorCode === 'ACCESS_CODE_INVALID'
-  const signInPath = props.next ? `/auth/signin?next=${encodeURIComponent(props.next)}` : '/auth/signin'
+  const signInPath = props.next ? `${href('signIn')}?next=${encodeURIComponent(props.next)}` : href('signIn')
 
   return (
     <AuthCard
@@ -62,7 +63,7 @@ export function AccessCodeForm(props: { next: string | null }) {
             {t('auth.access.haveAccount')} <TextLink to={signInPath}>{t('auth.access.signIn')}</TextLink>
           </p>
           <p>
-            {t('auth.access.noCode')} <TextLink to="/pricing">{t('auth.access.seePlans')}</TextLink>
+            {t('auth.access.noCode')} <TextLink to={href('pricing')}>{t('auth.access.seePlans')}</TextLink>
           </p>
         </>
       }

@@ -1,5 +1,6 @@
 import { type ReactNode, type RefObject, useEffect, useRef } from 'react'
 import { Container } from '#web/components/ui/container.tsx'
+import { LineIcon } from '#web/components/ui/icons.tsx'
 
 export type AuthCardIcon = 'key' | 'lock' | 'user' | 'mail' | 'check' | 'alert'
 export type AuthCardTone = 'brand' | 'success' | 'danger'
@@ -74,18 +75,9 @@ export function AuthCard(props: {
             <span
               className={`inline-flex size-12 items-center justify-center rounded-full ${toneClasses[props.tone ?? 'brand']}`}
             >
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 24 24"
-                className="size-6"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              >
+              <LineIcon className="size-6" strokeWidth={2}>
                 {iconPaths[props.icon]}
-              </svg>
+              </LineIcon>
             </span>
             <h1
               ref={titleRef}

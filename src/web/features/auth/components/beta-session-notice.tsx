@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react'
-import { intlTag } from '#shared/i18n/locales.ts'
+import { formatDate } from '#web/lib/format-time.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSession } from '#web/lib/session.tsx'
 import { AddEmailButton } from './add-email-button.tsx'
@@ -23,9 +23,7 @@ export function BetaSessionNotice() {
     if (isBeta && endsAt === null) void refresh()
   }, [isBeta, endsAt, refresh])
 
-  const date = endsAt
-    ? new Intl.DateTimeFormat(intlTag[locale], { dateStyle: 'long' }).format(new Date(endsAt))
-    : null
+  const date = endsAt ? formatDate(locale, endsAt) : null
 
   return (
     <div>

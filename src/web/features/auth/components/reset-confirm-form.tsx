@@ -4,6 +4,7 @@ import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { TextLink } from '#web/components/ui/prose.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSession } from '#web/lib/session.tsx'
 import { useForm } from '#web/lib/use-form.ts'
@@ -62,7 +63,7 @@ export function ResetConfirmForm(props: { token: string | null; isPrerendered?: 
         <p role="alert" className="text-slate-700">
           {t('errors.AUTH_RESET_TOKEN_INVALID')}
         </p>
-        <ButtonLink to="/auth/reset-password" size="lg" className="mt-6 w-full">
+        <ButtonLink to={href('resetPassword')} size="lg" className="mt-6 w-full">
           {t('auth.resetConfirm.requestNew')}
         </ButtonLink>
       </AuthCard>
@@ -73,7 +74,7 @@ export function ResetConfirmForm(props: { token: string | null; isPrerendered?: 
     return (
       <AuthCard key="done" icon="check" tone="success" title={t('auth.resetConfirm.doneTitle')} focusTitle>
         <p className="text-slate-700">{t('auth.resetConfirm.doneBody')}</p>
-        <ButtonLink to="/auth/signin" size="lg" className="mt-6 w-full">
+        <ButtonLink to={href('signIn')} size="lg" className="mt-6 w-full">
           {t('auth.resetConfirm.signIn')}
         </ButtonLink>
       </AuthCard>
@@ -89,7 +90,7 @@ export function ResetConfirmForm(props: { token: string | null; isPrerendered?: 
       subtitle={t('auth.resetConfirm.subtitle')}
       footer={
         <p>
-          <TextLink to="/auth/reset-password">{t('auth.resetConfirm.requestNew')}</TextLink>
+          <TextLink to={href('resetPassword')}>{t('auth.resetConfirm.requestNew')}</TextLink>
         </p>
       }
     >

@@ -3,6 +3,7 @@ import { Button } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { TextLink } from '#web/components/ui/prose.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useForm } from '#web/lib/use-form.ts'
 import { requestPasswordReset } from '../api/request-password-reset.ts'
@@ -29,7 +30,7 @@ export function ResetRequestForm() {
   const footer = (
     <p>
       {t('auth.resetRequest.remembered')}{' '}
-      <TextLink to="/auth/signin">{t('auth.resetRequest.backToSignIn')}</TextLink>
+      <TextLink to={href('signIn')}>{t('auth.resetRequest.backToSignIn')}</TextLink>
     </p>
   )
 

@@ -6,6 +6,7 @@ import { FormField } from '#web/components/ui/form-field.tsx'
 import { PasswordInput } from '#web/components/ui/password-input.tsx'
 import { TextLink } from '#web/components/ui/prose.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSession } from '#web/lib/session.tsx'
 import { useForm } from '#web/lib/use-form.ts'
@@ -52,11 +53,11 @@ export function SignInForm(props: { next: string | null }) {
         <>
           <p>
             {t('auth.signIn.noAccount')}{' '}
-            <TextLink to="/auth/signup">{t('auth.signIn.createAccount')}</TextLink>
+            <TextLink to={href('signUp')}>{t('auth.signIn.createAccount')}</TextLink>
           </p>
           <p>
             {t('auth.signIn.haveCode')}{' '}
-            <TextLink to={`/access${nextQuery}`}>{t('auth.signIn.enterCode')}</TextLink>
+            <TextLink to={`${href('access')}${nextQuery}`}>{t('auth.signIn.enterCode')}</TextLink>
           </p>
         </>
       }
@@ -76,7 +77,7 @@ export function SignInForm(props: { next: string | null }) {
             )}
           </FormField>
           <p className="text-right text-sm">
-            <TextLink to="/auth/reset-password">{t('auth.signIn.forgotPassword')}</TextLink>
+            <TextLink to={href('resetPassword')}>{t('auth.signIn.forgotPassword')}</TextLink>
           </p>
           <SubmitButton isBusy={form.isBusy} busyLabel={t('auth.signIn.submitting')}>
             {t('auth.signIn.submit')}

@@ -5,6 +5,7 @@ import { ButtonLink } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { TextLink } from '#web/components/ui/prose.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSession } from '#web/lib/session.tsx'
 import { signUp } from '../api/sign-up.ts'
@@ -18,7 +19,7 @@ export const signUpRedirectDelayMs = 2000
 
 /** Where a new account goes next: the plans, keeping the plan chosen before signing up. */
 export function pricingPathFor(plan: PlanId | null): string {
-  return plan ? `/pricing?plan=${plan}` : '/pricing'
+  return plan ? `${href('pricing')}?plan=${plan}` : href('pricing')
 }
 
 /**
@@ -72,7 +73,7 @@ export function SignUpForm(props: { plan: PlanId | null }) {
       }
       footer={
         <p>
-          {t('auth.signUp.haveAccount')} <TextLink to="/auth/signin">{t('auth.signUp.signIn')}</TextLink>
+          {t('auth.signUp.haveAccount')} <TextLink to={href('signIn')}>{t('auth.signUp.signIn')}</TextLink>
         </p>
       }
     >

@@ -2,11 +2,13 @@ import { useEffect, useRef, useState } from 'react'
 import type { CheckoutStatusResponse } from '#shared/contracts/billing.ts'
 import { getPlan } from '#shared/plans.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
+import { CheckIcon } from '#web/components/ui/icons.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
+import { formatDate } from '#web/lib/format-time.ts'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { getCheckoutStatus } from '../api/billing-api.ts'
-import { formatDate } from '../format-date.ts'
 
 /** Waits between checks: quick at first (the webhook usually lands within seconds), then every 5 s. */
 export const checkoutPollDelaysMs = [1000, 1500, 2000, 3000, 4000, 5000]
@@ -83,7 +85,7 @@ export function CheckoutReturn(props: {
 
   const headingClass = 'text-2xl font-bold tracking-tight text-slate-900 outline-none'
   const toBilling = (
-    <ButtonLink to="/billing" variant="secondary">
+    <ButtonLink to={href('billing')} variant="secondary">
       {t('billing.return.toBilling')}
     </ButtonLink>
   )
@@ -121,16 +123,7 @@ export function CheckoutReturn(props: {
           aria-hidden="true"
           className="flex size-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-700"
         >
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 20 20"
-            className="size-6"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2.5"
-          >
-            <path strokeLinecap="round" strokeLinejoin="round" d="m4.5 10.5 3.5 3.5 7.5-8" />
-          </svg>
+          <CheckIcon className="size-6" />
         </span>
         <h2 ref={headingRef} tabIndex={-1} className={headingClass}>
           {isPlan ? t('billing.return.planApplied', { plan: plan.name }) : t('billing.return.packApplied')}
@@ -145,7 +138,7 @@ export function CheckoutReturn(props: {
             : t('billing.return.packAppliedBody', status.credits)}
         </p>
         <div className="flex flex-col gap-3 sm:flex-row">
-          <ButtonLink to="/app" variant="primary">
+          <ButtonLink to={href('dashboard')} variant="primary">
             {t('billing.return.toDashboard')}
           </ButtonLink>
           {toBilling}

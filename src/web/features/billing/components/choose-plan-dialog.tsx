@@ -1,8 +1,8 @@
 import type { RefObject } from 'react'
 import type { Plan } from '#shared/plans.ts'
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
+import { formatDate } from '#web/lib/format-time.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { formatDate } from '../format-date.ts'
 import type { PlanChange } from '../plan-change.ts'
 
 /**

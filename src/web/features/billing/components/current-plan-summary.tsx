@@ -1,7 +1,7 @@
 import type { SubscriptionStatus, SubscriptionView } from '#shared/contracts/billing.ts'
 import { getPlan } from '#shared/plans.ts'
+import { formatDate } from '#web/lib/format-time.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { formatDate } from '../format-date.ts'
 
 const statusClass: Record<SubscriptionStatus, string> = {
   active: 'bg-emerald-100 text-emerald-900',

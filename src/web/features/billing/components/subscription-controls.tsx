@@ -5,9 +5,9 @@ import { Button } from '#web/components/ui/button.tsx'
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
+import { formatDate } from '#web/lib/format-time.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { cancelSubscription, choosePlan, resumeSubscription } from '../api/billing-api.ts'
-import { formatDate } from '../format-date.ts'
 
 /**
  * A paid subscription's pending changes and their undo: a downgrade scheduled for the period's

@@ -6,10 +6,12 @@ import { Button, ButtonLink, buttonClasses } from '#web/components/ui/button.tsx
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
+import { formatDateTime } from '#web/lib/format-time.ts'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
 import { batchExportUrl, cancelBatch, deleteDraft, retryBatch } from '../api/catalogue-api.ts'
-import { formatDateTime, formatEta } from '../format.ts'
+import { formatEta } from '../format.ts'
 import { ProductReview } from './product-review.tsx'
 import { BatchStatusBadge, RowStateBadge } from './status-badges.tsx'
 
@@ -83,7 +85,7 @@ export function BatchDetails(props: { view: BatchView; onChange: (view: BatchVie
   async function handleDelete() {
     await deleteDraft(batch.id)
     setConfirm(null)
-    navigate('/app/catalogue', { replace: true })
+    navigate(href('catalogue'), { replace: true })
   }
 
   return (
@@ -112,7 +114,7 @@ export function BatchDetails(props: { view: BatchView; onChange: (view: BatchVie
           <div className="mt-4 space-y-3">
             <p className="text-slate-700">{t('catalogue.batch.draftBody')}</p>
             <div className="flex flex-col gap-3 sm:flex-row">
-              <ButtonLink to={`/app/catalogue?${new URLSearchParams({ draft: batch.id })}`}>
+              <ButtonLink to={`${href('catalogue')}?${new URLSearchParams({ draft: batch.id })}`}>
                 {t('catalogue.batch.continueImport')}
               </ButtonLink>
               <Button variant="secondary" onClick={() => setConfirm('delete')}>

@@ -1,7 +1,9 @@
 import { Link } from 'react-router'
 import type { BatchSummary } from '#shared/contracts/catalogue.ts'
+import { formatDateTime } from '#web/lib/format-time.ts'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { countText, formatDateTime } from '../format.ts'
+import { countText } from '../format.ts'
 import { BatchStatusBadge } from './status-badges.tsx'
 
 /** Past imports, newest first as the server sends them; each opens its batch page. */
@@ -27,7 +29,7 @@ export function BatchList(props: { batches: BatchSummary[] }) {
         >
           <div className="min-w-0">
             <Link
-              to={`/app/catalogue/${encodeURIComponent(batch.id)}`}
+              to={href('catalogueBatch', { id: batch.id })}
               className="block truncate font-semibold text-brand-800 underline-offset-4 after:absolute after:inset-0 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2"
             >
               {batch.fileName}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
 import type { BatchView, CatalogueImportView } from '#shared/contracts/catalogue.ts'
-import type { MarketplaceId } from '#shared/marketplaces/profiles.ts'
+import type { MarketplaceId } from '#shared/marketplaces/ids.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import type { ResourceState } from '#web/lib/use-resource.ts'
 import { deleteDraft, getImportView } from '../api/catalogue-api.ts'

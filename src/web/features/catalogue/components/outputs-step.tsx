@@ -2,7 +2,7 @@ import { type FormEvent, type ReactNode, useId, useState } from 'react'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
 import type { BatchSummary, BatchView, QuotaShortDetails } from '#shared/contracts/catalogue.ts'
 import { defaultRatioFor } from '#shared/marketplaces/default-ratio.ts'
-import type { MarketplaceId } from '#shared/marketplaces/profiles.ts'
+import type { MarketplaceId } from '#shared/marketplaces/ids.ts'
 import type { AspectRatio } from '#shared/scenes.ts'
 import { Button, ButtonLink } from '#web/components/ui/button.tsx'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
@@ -12,6 +12,7 @@ import { ratioChoices } from '#web/components/ui/ratio-choices.ts'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
 import { errorMessageKey } from '#web/lib/error-message.ts'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import type { ResourceState } from '#web/lib/use-resource.ts'
 import { startBatch } from '../api/catalogue-api.ts'
@@ -274,7 +275,7 @@ export function OutputsStep(props: {
           {choices.seo ? t('catalogue.outputs.seoFree') : null}
         </p>
         {left.kind === 'no-plan' ? (
-          <ButtonLink to="/billing" variant="secondary" className="mt-3">
+          <ButtonLink to={href('billing')} variant="secondary" className="mt-3">
             {t('catalogue.outputs.choosePlan')}
           </ButtonLink>
         ) : null}

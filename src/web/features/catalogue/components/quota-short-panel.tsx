@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react'
 import type { QuotaShortDetails } from '#shared/contracts/catalogue.ts'
 import { Button, ButtonLink } from '#web/components/ui/button.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { countText } from '../format.ts'
 
@@ -67,7 +68,10 @@ export function QuotaShortPanel(props: {
             )}
           </Button>
         ) : null}
-        <ButtonLink to="/billing#buy-credits" variant={details.fits > 0 ? 'secondary' : 'primary'}>
+        <ButtonLink
+          to={`${href('billing')}#buy-credits`}
+          variant={details.fits > 0 ? 'secondary' : 'primary'}
+        >
           {t('catalogue.quotaShort.buy')}
         </ButtonLink>
       </div>

@@ -1,4 +1,5 @@
 import type { BatchRowState, BatchStatus } from '#shared/contracts/catalogue.ts'
+import { CheckIcon, CrossIcon, DashIcon } from '#web/components/ui/icons.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 type Shape = 'pending' | 'spinning' | 'check' | 'cross' | 'dash'
@@ -18,23 +19,9 @@ function BadgeShape(props: { shape: Shape }) {
       />
     )
   }
-  return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3" fill="none">
-      {props.shape === 'check' ? (
-        <path
-          d="m3.5 8.5 3 3 6-7"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        />
-      ) : props.shape === 'cross' ? (
-        <path d="m4 4 8 8m0-8-8 8" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-      ) : (
-        <path d="M4 8h8" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-      )}
-    </svg>
-  )
+  if (props.shape === 'check') return <CheckIcon className="size-3" />
+  if (props.shape === 'cross') return <CrossIcon className="size-3" />
+  return <DashIcon className="size-3" />
 }
 
 const batchTones: Record<BatchStatus, { tone: string; shape: Shape }> = {

@@ -4,6 +4,7 @@ import { toFieldErrors } from '#shared/validation.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { CheckCircleIcon } from '#web/components/ui/icons.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -61,17 +62,7 @@ export function ContactForm() {
         className="rounded-2xl border border-emerald-200 bg-emerald-50 p-8 text-center"
         data-testid="contact-success"
       >
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          className="mx-auto size-12 text-emerald-600"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-        >
-          <circle cx="12" cy="12" r="10" />
-          <path d="m7.5 12.5 3 3 6-6.5" />
-        </svg>
+        <CheckCircleIcon className="mx-auto size-12 text-emerald-600" />
         <h2 ref={successRef} tabIndex={-1} className="mt-4 text-2xl font-bold text-slate-900 outline-none">
           {t('contact.success.title')}
         </h2>

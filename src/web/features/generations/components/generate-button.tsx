@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import type { ErrorCode } from '#shared/errors.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 import type { ModeQuota } from '../mode-quota.ts'
@@ -36,7 +37,7 @@ export function GenerateButton(props: {
     ) : quota.kind === 'no-plan' ? (
       <p className="text-sm text-red-700">
         {t('studio.generate.noPlan')}{' '}
-        <Link to={localized('/pricing')} className="font-semibold underline underline-offset-4">
+        <Link to={localized(href('pricing'))} className="font-semibold underline underline-offset-4">
           {t('studio.generate.viewPlans')}
         </Link>
       </p>
@@ -52,7 +53,7 @@ export function GenerateButton(props: {
       ) : (
         <p className="text-sm font-medium text-red-700" data-testid="quota-message">
           {t(quota.resource === 'images' ? 'errors.QUOTA_EXCEEDED_IMAGES' : 'errors.QUOTA_EXCEEDED_VIDEOS')}{' '}
-          <Link to="/billing#buy-credits" className="font-semibold underline underline-offset-4">
+          <Link to={`${href('billing')}#buy-credits`} className="font-semibold underline underline-offset-4">
             {t('app.alerts.buyMore')}
           </Link>
         </p>
@@ -77,7 +78,10 @@ export function GenerateButton(props: {
           {buyCreditsCodes.has(props.startError) ? (
             <>
               {' '}
-              <Link to="/billing#buy-credits" className="font-semibold underline underline-offset-4">
+              <Link
+                to={`${href('billing')}#buy-credits`}
+                className="font-semibold underline underline-offset-4"
+              >
                 {t('app.alerts.buyMore')}
               </Link>
             </>

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react'
 import type { GenerationView } from '#shared/contracts/generations.ts'
+import { TrashIcon } from '#web/components/ui/icons.tsx'
+import { formatDateTime } from '#web/lib/format-time.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { formatDateTime, itemLabel, typeLabel } from '../generation-labels.ts'
+import { itemLabel, typeLabel } from '../generation-labels.ts'
 import { useLiveGeneration } from '../hooks/use-live-generation.ts'
 import { GenerationThumbnail } from './generation-thumbnail.tsx'
 import { SavedMark, StatusBadge } from './status-badge.tsx'
@@ -76,15 +78,7 @@ export function GenerationCard(props: {
             className="-ml-2 inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-xs font-semibold text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-red-700"
             data-testid="delete-item"
           >
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="size-3.5" fill="none">
-              <path
-                d="M4 7h16M10 11v6m4-6v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3"
-                stroke="currentColor"
-                strokeWidth="1.8"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
+            <TrashIcon className="size-3.5" />
             {t('studio.library.delete')}
           </button>
         </div>

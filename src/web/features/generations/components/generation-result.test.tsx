@@ -51,6 +51,20 @@ describe('GenerationResult: the offline studio says what it did in the reader’
     expect(screen.getByTestId('result-image').getAttribute('alt')).toContain('üretken yapay zekâ değil')
   })
 
+  it('names the view the scene was drawn in, in both languages', async () => {
+    const top = formatOfflineNote({ subject: 'product', separation: 'model', scene: 'wood', view: 'top' })
+    const { unmount } = await renderWeb(<GenerationResult generation={imageGeneration(top)} />, {
+      locale: 'tr',
+    })
+    expect(screen.getByTestId('result-description').textContent).toContain(
+      '“Ahşap masa yüzeyi” sahnesine üstten bakışla yerleştirildi.',
+    )
+    unmount()
+    const front = formatOfflineNote({ subject: 'product', separation: 'model', scene: 'wood', view: 'front' })
+    await renderWeb(<GenerationResult generation={imageGeneration(front)} />)
+    expect(screen.getByTestId('result-description').textContent).toMatch(/scene, seen from the front\.$/)
+  })
+
   it('in English, for a garment in front of a reference photo', async () => {
     const note = formatOfflineNote({ subject: 'garment', separation: 'backdrop', scene: 'reference' })
     await renderWeb(<GenerationResult generation={imageGeneration(note)} />)

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import { parseOfflineNote } from '#shared/offline-note.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
+import { DownloadIcon } from '#web/components/ui/icons.tsx'
 import { type I18n, useI18n } from '#web/lib/i18n.tsx'
 import { SaveButton } from './save-button.tsx'
 import { SeoResult } from './seo-result.tsx'
@@ -40,15 +41,7 @@ export function GenerationResult(props: {
           className={buttonClasses('primary')}
           data-testid="download-link"
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="none">
-            <path
-              d="M12 4v12m0 0-4-4m4 4 4-4M4 20h16"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
+          <DownloadIcon className="h-4 w-4" />
           {t('studio.result.download')}
         </a>
       ) : null}
@@ -175,6 +168,13 @@ function OfflineNote(props: { isCopy?: boolean }) {
   )
 }
 
+/** How the place of a product is said: with the view it was drawn in, when the note has one. */
+const placeOfView = {
+  top: 'studio.result.offlinePlace.sceneTop',
+  front: 'studio.result.offlinePlace.sceneFront',
+  none: 'studio.result.offlinePlace.scene',
+} as const
+
 /**
  * What the offline studio did, in the reader's language (it stores a language-neutral note,
  * shared/offline-note.ts); any other description (fal's own words) as it came.
@@ -184,7 +184,7 @@ function imageDescription(description: string | null, t: I18n['t']): string | nu
   if (!note) return description
   const place =
     note.subject === 'product'
-      ? t('studio.result.offlinePlace.scene', { scene: t(`studio.scenes.product.${note.scene}`) })
+      ? t(placeOfView[note.view ?? 'none'], { scene: t(`studio.scenes.product.${note.scene}`) })
       : note.scene === 'reference'
         ? t('studio.result.offlinePlace.reference')
         : t('studio.result.offlinePlace.style', { scene: t(`studio.scenes.fashion.${note.scene}`) })

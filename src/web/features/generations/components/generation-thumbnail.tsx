@@ -1,4 +1,5 @@
 import type { GenerationView } from '#shared/contracts/generations.ts'
+import { PlayIcon, TextIcon } from '#web/components/ui/icons.tsx'
 
 /** The picture that stands for a generation: its image, its video's poster, else the photo it came from. */
 function thumbnailUrl(generation: GenerationView): string | null {
@@ -36,18 +37,7 @@ export function GenerationThumbnail(props: { generation: GenerationView; classNa
           aria-hidden="true"
           className="absolute bottom-2 left-2 inline-flex size-8 items-center justify-center rounded-full bg-slate-900/75 text-white"
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none">
-            {generation.mode === 'video' ? (
-              <path d="M8 5.5v13l10-6.5-10-6.5Z" fill="currentColor" />
-            ) : (
-              <path
-                d="M6 6h12M6 10h12M6 14h8M6 18h6"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinecap="round"
-              />
-            )}
-          </svg>
+          {generation.mode === 'video' ? <PlayIcon className="size-4" /> : <TextIcon className="size-4" />}
         </span>
       ) : null}
       {isPending ? (

@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import { isErrorCode } from '#shared/errors.ts'
 import { Spinner } from '#web/components/ui/spinner.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useElapsedSeconds } from '../hooks/use-generation.ts'
 
@@ -62,7 +63,10 @@ export function JobStatus(props: {
       {props.showLibraryNote === false ? null : (
         <p className="mt-3 text-sm text-brand-950">
           {t('studio.job.leave')}{' '}
-          <Link to="/app/library" className="font-semibold underline underline-offset-4 hover:text-brand-700">
+          <Link
+            to={href('library')}
+            className="font-semibold underline underline-offset-4 hover:text-brand-700"
+          >
             {t('studio.job.libraryLink')}
           </Link>
           .

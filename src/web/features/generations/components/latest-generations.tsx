@@ -2,8 +2,10 @@ import { Link } from 'react-router'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
+import { formatDateTime } from '#web/lib/format-time.ts'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { formatDateTime, typeLabel } from '../generation-labels.ts'
+import { typeLabel } from '../generation-labels.ts'
 import { useLibraryList } from '../hooks/use-library-list.ts'
 import { useLiveGeneration, watchedIds } from '../hooks/use-live-generation.ts'
 import { GenerationThumbnail } from './generation-thumbnail.tsx'
@@ -23,7 +25,7 @@ export function LatestGenerations() {
           {t('studio.library.latestTitle')}
         </h2>
         <Link
-          to="/app/library"
+          to={href('library')}
           className="rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
         >
           {t('studio.library.viewAll')}
@@ -62,7 +64,7 @@ export function LatestGenerations() {
               data-testid="latest-empty"
             >
               <p className="text-slate-700">{t('studio.library.latestEmpty')}</p>
-              <ButtonLink to="/app/create" variant="secondary">
+              <ButtonLink to={href('create')} variant="secondary">
                 {t('studio.library.goCreate')}
               </ButtonLink>
             </div>
@@ -97,7 +99,7 @@ function LatestItem(props: {
   })
   return (
     <Link
-      to={`/app/library?open=${encodeURIComponent(generation.id)}`}
+      to={`${href('library')}?open=${encodeURIComponent(generation.id)}`}
       className="flex h-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
       data-testid="latest-item"
       data-id={generation.id}

@@ -1,6 +1,7 @@
 import { Link } from 'react-router'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
 import type { TKey } from '#shared/i18n/messages.ts'
+import { BookmarkIcon } from '#web/components/ui/icons.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import type { LibraryFilter } from '../api/generations-api.ts'
 import { searchForFilter } from '../library-filter.ts'
@@ -56,14 +57,7 @@ export function LibraryFilters(props: { filter: LibraryFilter }) {
         }`}
         data-testid="filter-saved"
       >
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          className="size-4"
-          fill={isSaved ? 'currentColor' : 'none'}
-        >
-          <path d="M6 3h12v18l-6-4-6 4V3Z" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
-        </svg>
+        <BookmarkIcon className="size-4" filled={isSaved} />
         {t('studio.library.saved')}
       </Link>
     </nav>

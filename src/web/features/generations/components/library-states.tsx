@@ -1,4 +1,6 @@
 import { ButtonLink } from '#web/components/ui/button.tsx'
+import { ImageIcon } from '#web/components/ui/icons.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import type { LibraryFilter } from '../api/generations-api.ts'
 
@@ -19,22 +21,12 @@ export function LibraryEmpty(props: { filter: LibraryFilter }) {
       className="mx-auto max-w-xl rounded-3xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center"
       data-testid="library-empty"
     >
-      <svg aria-hidden="true" viewBox="0 0 24 24" className="mx-auto size-10 text-brand-600" fill="none">
-        <rect x="3" y="3" width="18" height="18" rx="3" stroke="currentColor" strokeWidth="1.6" />
-        <path
-          d="m3 16 5-5 4 4 3-3 6 6"
-          stroke="currentColor"
-          strokeWidth="1.6"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        />
-        <circle cx="15.5" cy="8.5" r="1.5" fill="currentColor" />
-      </svg>
+      <ImageIcon className="mx-auto size-10 text-brand-600" />
       <h2 id={emptyTitleId} tabIndex={-1} className="mt-4 text-xl font-semibold text-slate-900 outline-none">
         {title}
       </h2>
       <p className="mt-2 text-slate-700">{body}</p>
-      <ButtonLink to="/app/create" className="mt-6">
+      <ButtonLink to={href('create')} className="mt-6">
         {t('studio.library.goCreate')}
       </ButtonLink>
     </div>

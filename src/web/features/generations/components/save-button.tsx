@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
+import { BookmarkIcon } from '#web/components/ui/icons.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { setSaved } from '../api/generations-api.ts'
@@ -39,14 +40,7 @@ export function SaveButton(props: {
         data-testid="save-button"
         className={buttonClasses('secondary', 'md', isSaved ? 'border-emerald-600 text-emerald-800' : '')}
       >
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          className="h-4 w-4"
-          fill={isSaved ? 'currentColor' : 'none'}
-        >
-          <path d="M6 3h12v18l-6-4-6 4V3Z" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
-        </svg>
+        <BookmarkIcon className="h-4 w-4" filled={isSaved} />
         {isBusy ? t('studio.result.saving') : isSaved ? t('studio.result.saved') : t('studio.result.save')}
       </button>
       {error ? (

@@ -1,4 +1,5 @@
 import type { GenerationStatus } from '#shared/contracts/generations.ts'
+import { BookmarkIcon, CheckIcon, CrossIcon } from '#web/components/ui/icons.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 const tones: Record<GenerationStatus, string> = {
@@ -26,20 +27,10 @@ export function StatusBadge(props: { status: GenerationStatus }) {
             status === 'running' ? 'animate-spin border-t-transparent' : 'opacity-60'
           }`}
         />
+      ) : status === 'succeeded' ? (
+        <CheckIcon className="size-3" />
       ) : (
-        <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3" fill="none">
-          {status === 'succeeded' ? (
-            <path
-              d="m3.5 8.5 3 3 6-7"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          ) : (
-            <path d="m4 4 8 8m0-8-8 8" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-          )}
-        </svg>
+        <CrossIcon className="size-3" />
       )}
       {t(`studio.library.status.${status}`)}
     </span>
@@ -54,9 +45,7 @@ export function SavedMark() {
       className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2 py-0.5 text-xs font-semibold text-amber-900 ring-1 ring-amber-200 ring-inset"
       data-testid="saved-mark"
     >
-      <svg aria-hidden="true" viewBox="0 0 24 24" className="size-3" fill="currentColor">
-        <path d="M6 3h12v18l-6-4-6 4V3Z" />
-      </svg>
+      <BookmarkIcon className="size-3" filled />
       {t('studio.library.savedMark')}
     </span>
   )

@@ -2,6 +2,7 @@ import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { type GenerationView, isTerminalStatus } from '#shared/contracts/generations.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
+import { ImageIcon } from '#web/components/ui/icons.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import type { useStudioJob } from '../hooks/use-studio-job.ts'
@@ -62,11 +63,7 @@ export function StudioResultPanel(props: {
   if (!studio.jobId) {
     body = (
       <div className="flex min-h-72 flex-col items-center justify-center rounded-2xl border-2 border-dashed border-slate-200 px-6 py-10 text-center">
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-10 w-10 text-slate-400" fill="none">
-          <rect x="3" y="4" width="18" height="16" rx="2" stroke="currentColor" strokeWidth="1.6" />
-          <path d="m3 16 5-5 4 4 3-3 6 6" stroke="currentColor" strokeWidth="1.6" strokeLinejoin="round" />
-          <circle cx="15.5" cy="8.5" r="1.5" fill="currentColor" />
-        </svg>
+        <ImageIcon className="h-10 w-10 text-slate-400" />
         <p className="mt-3 font-semibold text-slate-900">{t('studio.result.emptyTitle')}</p>
         <p className="mt-1 text-sm text-slate-600">{t('studio.result.emptyBody')}</p>
       </div>

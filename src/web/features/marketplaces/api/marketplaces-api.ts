@@ -5,7 +5,7 @@ import type {
   PreferencesResponse,
   UpdatePreferencesRequest,
 } from '#shared/contracts/marketplaces.ts'
-import type { MarketplaceId } from '#shared/marketplaces/profiles.ts'
+import type { MarketplaceId } from '#shared/marketplaces/ids.ts'
 import { apiRequest } from '#web/lib/api-client.ts'
 
 /** A finished result checked against one profile's rules (`slot` only matters for images). */

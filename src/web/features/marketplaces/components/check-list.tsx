@@ -1,6 +1,13 @@
 import type { ReactNode } from 'react'
 import type { CheckResult, CheckStatus, FixAction } from '#shared/marketplaces/check.ts'
 import type { MarketplaceProfile } from '#shared/marketplaces/types.ts'
+import {
+  CheckCircleIcon,
+  CrossCircleIcon,
+  DashCircleIcon,
+  EyeIcon,
+  WarningIcon,
+} from '#web/components/ui/icons.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 /** Failures first, then what to look at, then what passes; unpublished rules last. */
@@ -144,40 +151,13 @@ function RuleSourceLine(props: { source: CheckResult['source'] }) {
 }
 
 function StatusIcon(props: { status: CheckStatus; className: string }) {
-  const common = {
-    stroke: 'currentColor',
-    strokeWidth: 2,
-    strokeLinecap: 'round' as const,
-    strokeLinejoin: 'round' as const,
-  }
-  return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" className={props.className}>
-      {props.status === 'pass' ? (
-        <>
-          <circle cx="12" cy="12" r="9" {...common} />
-          <path d="m8 12.5 2.5 2.5L16 9.5" {...common} />
-        </>
-      ) : props.status === 'fail' ? (
-        <>
-          <circle cx="12" cy="12" r="9" {...common} />
-          <path d="m9 9 6 6m0-6-6 6" {...common} />
-        </>
-      ) : props.status === 'warn' ? (
-        <>
-          <path d="M12 3.5 21.5 20h-19L12 3.5Z" {...common} />
-          <path d="M12 10v4.5M12 17.5v.01" {...common} />
-        </>
-      ) : props.status === 'check-by-eye' ? (
-        <>
-          <path d="M2.5 12S6 5.5 12 5.5 21.5 12 21.5 12 18 18.5 12 18.5 2.5 12 2.5 12Z" {...common} />
-          <circle cx="12" cy="12" r="2.5" {...common} />
-        </>
-      ) : (
-        <>
-          <circle cx="12" cy="12" r="9" {...common} />
-          <path d="M8 12h8" {...common} />
-        </>
-      )}
-    </svg>
-  )
+  const Icon = statusIcons[props.status] ?? DashCircleIcon
+  return <Icon className={props.className} strokeWidth={2} />
+}
+
+const statusIcons: Partial<Record<CheckStatus, typeof CheckCircleIcon>> = {
+  pass: CheckCircleIcon,
+  fail: CrossCircleIcon,
+  warn: WarningIcon,
+  'check-by-eye': EyeIcon,
 }

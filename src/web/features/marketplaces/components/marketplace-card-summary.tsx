@@ -1,4 +1,5 @@
-import type { MarketplaceId } from '#shared/marketplaces/profiles.ts'
+import type { MarketplaceId } from '#shared/marketplaces/ids.ts'
+import { CheckIcon, CrossIcon, WarningIcon } from '#web/components/ui/icons.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import type { CardSummary } from '../hooks/use-marketplace-summaries.ts'
 
@@ -58,33 +59,16 @@ export function MarketplaceCardSummary(props: {
 }
 
 const symbols = {
-  fail: <path d="m5 5 6 6m0-6-6 6" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />,
-  warn: (
-    <path
-      d="M8 2.5 14 13H2L8 2.5Zm0 4v3m0 1.8v.2"
-      stroke="currentColor"
-      strokeWidth="1.6"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    />
-  ),
-  pass: (
-    <path
-      d="m3.5 8.5 3 3 6-7"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    />
-  ),
+  fail: CrossIcon,
+  warn: WarningIcon,
+  pass: CheckIcon,
 } as const
 
 function Count(props: { symbol: keyof typeof symbols; text: string; className: string }) {
+  const Mark = symbols[props.symbol]
   return (
     <span className={`inline-flex items-center gap-0.5 whitespace-nowrap ${props.className}`}>
-      <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3" fill="none">
-        {symbols[props.symbol]}
-      </svg>
+      <Mark className="size-3" />
       {props.text}
     </span>
   )

@@ -2,17 +2,14 @@ import { useId, useState } from 'react'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import type { ImageSlot, MarketplaceCheckView } from '#shared/contracts/marketplaces.ts'
 import type { CheckResult, FixAction } from '#shared/marketplaces/check.ts'
-import {
-  getProfile,
-  isMarketplaceId,
-  type MarketplaceId,
-  marketplaceIds,
-} from '#shared/marketplaces/profiles.ts'
+import { isMarketplaceId, type MarketplaceId, marketplaceIds } from '#shared/marketplaces/ids.ts'
+import { getProfile } from '#shared/marketplaces/profiles.ts'
 import type { MarketplaceProfile } from '#shared/marketplaces/types.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
 import { CopyButton } from '#web/components/ui/copy-button.tsx'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
+import { DownloadIcon } from '#web/components/ui/icons.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -226,15 +223,7 @@ function CheckView(props: { view: MarketplaceCheckView; profile: MarketplaceProf
             className={`${buttonClasses('primary')} w-full sm:w-auto`}
             data-testid="marketplace-download"
           >
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 shrink-0" fill="none">
-              <path
-                d="M12 4v12m0 0-4-4m4 4 4-4M4 20h16"
-                stroke="currentColor"
-                strokeWidth="1.8"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
+            <DownloadIcon className="h-4 w-4 shrink-0" />
             {kind === 'image'
               ? t('marketplaces.panel.downloadImage', { marketplace, ...size })
               : t('marketplaces.panel.downloadVideo', { marketplace })}

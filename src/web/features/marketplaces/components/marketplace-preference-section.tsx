@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { isMarketplaceId, marketplaceIds } from '#shared/marketplaces/profiles.ts'
+import { isMarketplaceId, marketplaceIds } from '#shared/marketplaces/ids.ts'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'

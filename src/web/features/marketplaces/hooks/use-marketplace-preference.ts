@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react'
 import type { PreferencesResponse } from '#shared/contracts/marketplaces.ts'
-import type { MarketplaceId } from '#shared/marketplaces/profiles.ts'
+import type { MarketplaceId } from '#shared/marketplaces/ids.ts'
 import { useResource } from '#web/lib/use-resource.ts'
 import { getPreferences, updatePreferences } from '../api/marketplaces-api.ts'
 

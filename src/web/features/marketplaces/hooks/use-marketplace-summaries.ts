@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import { maxSummaryIds, type PreferencesResponse } from '#shared/contracts/marketplaces.ts'
-import type { MarketplaceId } from '#shared/marketplaces/profiles.ts'
+import type { MarketplaceId } from '#shared/marketplaces/ids.ts'
 import { useResource } from '#web/lib/use-resource.ts'
 import { getMarketplaceSummaries, getPreferences } from '../api/marketplaces-api.ts'
 

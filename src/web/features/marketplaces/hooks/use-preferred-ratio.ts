@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { PreferencesResponse } from '#shared/contracts/marketplaces.ts'
 import { defaultRatioFor } from '#shared/marketplaces/default-ratio.ts'
-import type { MarketplaceId } from '#shared/marketplaces/profiles.ts'
+import type { MarketplaceId } from '#shared/marketplaces/ids.ts'
 import type { AspectRatio } from '#shared/scenes.ts'
 import { useResource } from '#web/lib/use-resource.ts'
 import { getPreferences } from '../api/marketplaces-api.ts'

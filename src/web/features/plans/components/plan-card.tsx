@@ -1,16 +1,10 @@
 import type { Plan } from '#shared/plans.ts'
 import { Button, ButtonLink } from '#web/components/ui/button.tsx'
+import { TickIcon } from '#web/components/ui/icons.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 function CheckIcon() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-0.5 size-5 shrink-0 text-emerald-600">
-      <path
-        fill="currentColor"
-        d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z"
-      />
-    </svg>
-  )
+  return <TickIcon className="mt-0.5 size-5 shrink-0 text-emerald-600" />
 }
 
 /** What the card's button does for a signed-in user: choose the plan, or show it is the current one. */

@@ -2,12 +2,11 @@ import { type FormEvent, useId, useRef, useState } from 'react'
 import { type SettingsResponse, saveFalKeyRequestSchema } from '#shared/contracts/settings.ts'
 import { Button, buttonClasses } from '#web/components/ui/button.tsx'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
-import { Switch } from '#web/components/ui/switch.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { deleteFalKey, saveFalKey } from '../api/settings-api.ts'
 import { useSettingToggle } from '../hooks/use-setting-toggle.ts'
-import { NeedsPlanNotice } from './needs-plan-notice.tsx'
+import { SettingSwitch, SettingsSection } from './setting-switch.tsx'
 
 const minKeyLength = 16
 
@@ -95,31 +94,21 @@ export function ApiSettingsPanel(props: {
   )
 
   return (
-    <section aria-labelledby="settings-api-title" className="max-w-2xl space-y-6">
-      <h2 id="settings-api-title" className="text-xl font-semibold text-slate-900">
-        {t('settings.api.title')}
-      </h2>
-      {settings.hasSubscription ? null : <NeedsPlanNotice id={needsPlanId} />}
+    <SettingsSection
+      id="settings-api"
+      title={t('settings.api.title')}
+      needsPlanId={settings.hasSubscription ? null : needsPlanId}
+    >
       <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
-        <Switch
+        <SettingSwitch
+          toggle={toggle}
           label={t('settings.api.byoLabel')}
           description={t('settings.api.byoDescription')}
           checked={settings.byoApiEnabled}
           onChange={(checked) => void toggle.save({ byoApiEnabled: checked })}
-          onText={t('settings.toggle.on')}
-          offText={t('settings.toggle.off')}
           disabled={!settings.hasSubscription}
-          isBusy={toggle.isBusy}
           extraDescriptionId={settings.hasSubscription ? undefined : needsPlanId}
         />
-        {toggle.error ? (
-          <p role="alert" className="mt-3 text-sm text-red-700">
-            {toggle.error}
-          </p>
-        ) : null}
-        <p role="status" className="mt-3 text-sm text-emerald-800">
-          {toggle.status}
-        </p>
 
         {isOn ? (
           <div className="mt-4 space-y-5 border-t border-slate-200 pt-5">
@@ -198,6 +187,6 @@ export function ApiSettingsPanel(props: {
           {message}
         </p>
       </div>
-    </section>
+    </SettingsSection>
   )
 }

@@ -2,10 +2,10 @@ import { type ReactNode, useId } from 'react'
 import { Link } from 'react-router'
 import { autoTopupCapRange, type SettingsResponse } from '#shared/contracts/settings.ts'
 import { Button } from '#web/components/ui/button.tsx'
-import { Switch } from '#web/components/ui/switch.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSettingToggle } from '../hooks/use-setting-toggle.ts'
-import { NeedsPlanNotice } from './needs-plan-notice.tsx'
+import { SettingSwitch, SettingsSection } from './setting-switch.tsx'
 
 /**
  * Billing preferences: Auto Top-up with its monthly cap (stored; effective once payments are
@@ -34,21 +34,19 @@ export function BillingSettingsPanel(props: {
     .join(' ')
 
   return (
-    <section aria-labelledby="settings-billing-title" className="max-w-2xl space-y-6">
-      <h2 id="settings-billing-title" className="text-xl font-semibold text-slate-900">
-        {t('settings.billing.title')}
-      </h2>
-      {settings.hasSubscription ? null : <NeedsPlanNotice id={needsPlanId} />}
+    <SettingsSection
+      id="settings-billing"
+      title={t('settings.billing.title')}
+      needsPlanId={settings.hasSubscription ? null : needsPlanId}
+    >
       <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
-        <Switch
+        <SettingSwitch
+          toggle={toggle}
           label={t('settings.billing.autoTopupLabel')}
           description={t('settings.billing.autoTopupDescription')}
           checked={settings.autoTopupEnabled}
           onChange={(checked) => void toggle.save({ autoTopupEnabled: checked })}
-          onText={t('settings.toggle.on')}
-          offText={t('settings.toggle.off')}
           disabled={!settings.hasSubscription}
-          isBusy={toggle.isBusy}
           extraDescriptionId={extra || undefined}
         />
         {settings.isBillingLive ? null : (
@@ -86,14 +84,6 @@ export function BillingSettingsPanel(props: {
             )}
           </div>
         ) : null}
-        {toggle.error ? (
-          <p role="alert" className="mt-3 text-sm text-red-700">
-            {toggle.error}
-          </p>
-        ) : null}
-        <p role="status" className="mt-3 text-sm text-emerald-800">
-          {toggle.status}
-        </p>
       </div>
       <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
         {settings.isBillingLive && props.manageBilling ? (
@@ -109,12 +99,12 @@ export function BillingSettingsPanel(props: {
           </>
         )}
         <Link
-          to="/billing"
+          to={href('billing')}
           className="mt-4 inline-block rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
         >
           {t('settings.billing.seePlan')}
         </Link>
       </div>
-    </section>
+    </SettingsSection>
   )
 }

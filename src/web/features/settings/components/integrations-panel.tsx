@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 const comingSoon = ['shopify', 'woocommerce'] as const
@@ -49,7 +50,7 @@ export function IntegrationsPanel() {
           </div>
           <p className="mt-2 text-sm text-slate-600">{t('settings.integrations.csv.description')}</p>
           <Link
-            to="/app/catalogue"
+            to={href('catalogue')}
             className="mt-3 self-start rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
           >
             {t('settings.integrations.csv.open')}

@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 /** Why a plan's switches are disabled, with the way to choose a plan. */
@@ -8,7 +9,7 @@ export function NeedsPlanNotice(props: { id: string }) {
     <div className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-950">
       <p id={props.id}>{t('settings.needsPlan.body')}</p>
       <Link
-        to="/pricing"
+        to={href('pricing')}
         className="mt-2 inline-block rounded font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-950"
       >
         {t('settings.needsPlan.link')}

@@ -1,5 +1,6 @@
 import { type DragEvent, useId, useRef, useState } from 'react'
 import { intlTag, type Locale } from '#shared/i18n/locales.ts'
+import { UploadIcon, WarningIcon } from '#web/components/ui/icons.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { acceptAttribute, sizeInMb } from '../file-checks.ts'
@@ -86,15 +87,7 @@ export function PhotoDropZone(props: {
             isOver ? 'border-brand-600 bg-brand-50' : 'border-slate-300 bg-slate-50'
           }`}
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-8 w-8 text-slate-500" fill="none">
-            <path
-              d="M12 16V4m0 0-4 4m4-4 4 4M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
+          <UploadIcon className="h-8 w-8 text-slate-500" />
           <p className="mt-2 text-sm text-slate-700">
             {t('studio.upload.drop')}{' '}
             <button
@@ -117,14 +110,7 @@ export function PhotoDropZone(props: {
         >
           <div className="flex h-20 w-20 shrink-0 items-center justify-center overflow-hidden rounded-xl bg-slate-100">
             {state.status === 'failed' ? (
-              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-8 w-8 text-red-600" fill="none">
-                <path
-                  d="M12 8v5m0 3h.01M10.3 3.9 2.4 17.6A2 2 0 0 0 4.1 20.6h15.8a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z"
-                  stroke="currentColor"
-                  strokeWidth="1.8"
-                  strokeLinecap="round"
-                />
-              </svg>
+              <WarningIcon className="h-8 w-8 text-red-600" />
             ) : (
               <img
                 src={state.previewUrl}

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react'
 import { type QuotaLevel, type QuotaResource, quotaLevel } from '#shared/quota.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
+import { AlertTriangleIcon, CrossIcon } from '#web/components/ui/icons.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAlertDismissal } from '../hooks/use-alert-dismissal.ts'
 
@@ -19,16 +21,7 @@ const iconClass: Record<AlertLevel, string> = {
 }
 
 function AlertIcon(props: { level: AlertLevel }) {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 20 20"
-      className={`mt-0.5 size-5 shrink-0 ${iconClass[props.level]}`}
-      fill="currentColor"
-    >
-      <path d="M8.3 2.9a2 2 0 0 1 3.4 0l6.1 10.6A2 2 0 0 1 16.1 16.5H3.9a2 2 0 0 1-1.7-3L8.3 2.9ZM10 7a1 1 0 0 0-1 1v3a1 1 0 1 0 2 0V8a1 1 0 0 0-1-1Zm0 8a1.1 1.1 0 1 0 0-2.2 1.1 1.1 0 0 0 0 2.2Z" />
-    </svg>
-  )
+  return <AlertTriangleIcon className={`mt-0.5 size-5 shrink-0 ${iconClass[props.level]}`} />
 }
 
 function QuotaAlert(props: {
@@ -57,7 +50,7 @@ function QuotaAlert(props: {
         <p className="text-sm font-medium">{message}</p>
         {level === 'blocked' ? (
           <ButtonLink
-            to="/billing#buy-credits"
+            to={`${href('billing')}#buy-credits`}
             variant="primary"
             className="shrink-0 self-start sm:self-auto"
           >
@@ -71,9 +64,7 @@ function QuotaAlert(props: {
         aria-label={t('app.alerts.dismiss')}
         className="-m-1 inline-flex size-8 shrink-0 items-center justify-center rounded-md hover:bg-black/5"
       >
-        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor">
-          <path strokeWidth="2" strokeLinecap="round" d="m5 5 10 10M15 5 5 15" />
-        </svg>
+        <CrossIcon className="size-4" strokeWidth={2.4} />
       </button>
     </div>
   )

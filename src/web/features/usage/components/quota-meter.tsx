@@ -1,5 +1,6 @@
 import { useId } from 'react'
 import { percentUsed, type QuotaLevel, type QuotaResource, quotaLevel } from '#shared/quota.ts'
+import { BlockedIcon } from '#web/components/ui/icons.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 /** Bar colour by level: white below 70 %, yellow from 70 %, orange from 90 %, red at 100 %. */
@@ -69,9 +70,7 @@ export function QuotaMeter(props: {
         <p className="mt-2 text-sm font-semibold text-emerald-300">{t('app.meter.onCredits')}</p>
       ) : level === 'blocked' ? (
         <p className="mt-2 flex items-center gap-1.5 text-sm font-semibold text-red-300">
-          <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
-            <path d="M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16ZM4 10a6 6 0 0 1 9.7-4.7l-8.4 8.4A6 6 0 0 1 4 10Zm2.3 4.7 8.4-8.4a6 6 0 0 1-8.4 8.4Z" />
-          </svg>
+          <BlockedIcon className="size-4" />
           {t('app.meter.blocked')}
         </p>
       ) : (

@@ -1,10 +1,10 @@
 import { useCallback, useEffect } from 'react'
 import type { WebhookDeliveryView } from '#shared/contracts/webhooks.ts'
 import { LoadState } from '#web/components/ui/load-state.tsx'
+import { formatDateTime } from '#web/lib/format-time.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useResource } from '#web/lib/use-resource.ts'
 import { listWebhookDeliveries } from '../api/webhooks-api.ts'
-import { formatDateTime } from '../format-time.ts'
 
 /** A pending delivery not tried yet is "queued": "Retrying" would claim an attempt that never was. */
 type ShownStatus = WebhookDeliveryView['status'] | 'queued'

@@ -12,6 +12,7 @@ import { CopyButton } from '#web/components/ui/copy-button.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
 import { useResource } from '#web/lib/use-resource.ts'
@@ -51,7 +52,7 @@ function Upsell() {
         <li>{t('webhooks.upsell.retries')}</li>
       </ul>
       <Link
-        to="/billing"
+        to={href('billing')}
         className="mt-3 inline-block rounded font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-950"
       >
         {t('webhooks.upsell.upgrade')}

@@ -1,0 +1,241 @@
+import type { ReactNode } from 'react'
+
+// The app's one icon set. Every icon is decorative (aria-hidden): the text beside it, or the
+// control's accessible name, says what it means. Line icons draw on a 24-unit grid in the current
+// text colour; solid icons fill a 20-unit grid. Sizes and colours come from `className`.
+
+/** `strokeWidth` thickens or thins a line icon's strokes (solid icons have none). */
+export type IconProps = { className?: string; strokeWidth?: number }
+
+/** A line icon: the shapes given as children, stroked in the current colour. */
+export function LineIcon(props: IconProps & { children: ReactNode }) {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className={props.className}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={props.strokeWidth ?? 1.8}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
+      {props.children}
+    </svg>
+  )
+}
+
+function SolidIcon(props: IconProps & { d: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className={props.className} fill="currentColor">
+      <path d={props.d} />
+    </svg>
+  )
+}
+
+// Line icons.
+
+export function CheckIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth ?? 3}>
+      <path d="m5 12.5 4.5 4.5 9-10.5" />
+    </LineIcon>
+  )
+}
+
+export function CrossIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth ?? 3}>
+      <path d="m6 6 12 12m0-12L6 18" />
+    </LineIcon>
+  )
+}
+
+export function DashIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth ?? 3}>
+      <path d="M6 12h12" />
+    </LineIcon>
+  )
+}
+
+export function MenuIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth ?? 2}>
+      <path d="M4 7h16M4 12h16M4 17h16" />
+    </LineIcon>
+  )
+}
+
+/** An eye; `crossed` strikes it through (a password shown / hidden, "check by eye"). */
+export function EyeIcon(props: IconProps & { crossed?: boolean }) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth ?? 2}>
+      <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z" />
+      <circle cx="12" cy="12" r="3" />
+      {props.crossed ? <path d="m4 4 16 16" /> : null}
+    </LineIcon>
+  )
+}
+
+export function CopyIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth}>
+      <rect x="9" y="9" width="11" height="11" rx="2" />
+      <path d="M5 15V5a1 1 0 0 1 1-1h10" />
+    </LineIcon>
+  )
+}
+
+/** A bookmark; `filled` for a saved result. */
+export function BookmarkIcon(props: IconProps & { filled?: boolean }) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth}>
+      <path d="M6 3h12v18l-6-4-6 4V3Z" fill={props.filled ? 'currentColor' : 'none'} />
+    </LineIcon>
+  )
+}
+
+export function TrashIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth}>
+      <path d="M4 7h16M10 11v6m4-6v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
+    </LineIcon>
+  )
+}
+
+export function DownloadIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth}>
+      <path d="M12 4v12m0 0-4-4m4 4 4-4M4 20h16" />
+    </LineIcon>
+  )
+}
+
+export function UploadIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth}>
+      <path d="M12 16V4m0 0-4 4m4-4 4 4M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3" />
+    </LineIcon>
+  )
+}
+
+/** A picture frame with a hill and a sun: an empty place where an image will be. */
+export function ImageIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth ?? 1.6}>
+      <rect x="3" y="4" width="18" height="16" rx="2" />
+      <path d="m3 16 5-5 4 4 3-3 6 6" />
+      <circle cx="15.5" cy="8.5" r="1.5" fill="currentColor" stroke="none" />
+    </LineIcon>
+  )
+}
+
+/** Lines of text: an SEO copy result. */
+export function TextIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth ?? 2}>
+      <path d="M6 6h12M6 10h12M6 14h8M6 18h6" />
+    </LineIcon>
+  )
+}
+
+export function PlayIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth}>
+      <path d="M8 5.5v13l10-6.5-10-6.5Z" fill="currentColor" stroke="none" />
+    </LineIcon>
+  )
+}
+
+export function WarningIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth}>
+      <path d="M12 9v4.5m0 3.5v.01M10.3 3.9 2.4 17.6A2 2 0 0 0 4.1 20.6h15.8a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z" />
+    </LineIcon>
+  )
+}
+
+export function CheckCircleIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth ?? 2}>
+      <circle cx="12" cy="12" r="9" />
+      <path d="m8 12.5 2.5 2.5L16 9.5" />
+    </LineIcon>
+  )
+}
+
+export function CrossCircleIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth ?? 2}>
+      <circle cx="12" cy="12" r="9" />
+      <path d="m9 9 6 6m0-6-6 6" />
+    </LineIcon>
+  )
+}
+
+export function DashCircleIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth ?? 2}>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M8 12h8" />
+    </LineIcon>
+  )
+}
+
+// Solid icons.
+
+export function AlertCircleIcon(props: IconProps) {
+  return (
+    <SolidIcon
+      className={props.className}
+      d="M10 1.5a8.5 8.5 0 1 0 0 17 8.5 8.5 0 0 0 0-17Zm-.9 4.5h1.8v5.5H9.1V6Zm.9 9a1.1 1.1 0 1 1 0-2.2 1.1 1.1 0 0 1 0 2.2Z"
+    />
+  )
+}
+
+export function AlertTriangleIcon(props: IconProps) {
+  return (
+    <SolidIcon
+      className={props.className}
+      d="M8.3 2.9a2 2 0 0 1 3.4 0l6.1 10.6A2 2 0 0 1 16.1 16.5H3.9a2 2 0 0 1-1.7-3L8.3 2.9ZM10 7a1 1 0 0 0-1 1v3a1 1 0 1 0 2 0V8a1 1 0 0 0-1-1Zm0 8a1.1 1.1 0 1 0 0-2.2 1.1 1.1 0 0 0 0 2.2Z"
+    />
+  )
+}
+
+export function BlockedIcon(props: IconProps) {
+  return (
+    <SolidIcon
+      className={props.className}
+      d="M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16ZM4 10a6 6 0 0 1 9.7-4.7l-8.4 8.4A6 6 0 0 1 4 10Zm2.3 4.7 8.4-8.4a6 6 0 0 1-8.4 8.4Z"
+    />
+  )
+}
+
+/** A bold tick for lists of what a plan or feature includes. */
+export function TickIcon(props: IconProps) {
+  return (
+    <SolidIcon
+      className={props.className}
+      d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z"
+    />
+  )
+}
+
+export function ChevronDownIcon(props: IconProps) {
+  return (
+    <SolidIcon
+      className={props.className}
+      d="M5.3 7.3a1 1 0 0 1 1.4 0L10 10.6l3.3-3.3a1 1 0 1 1 1.4 1.4l-4 4a1 1 0 0 1-1.4 0l-4-4a1 1 0 0 1 0-1.4Z"
+    />
+  )
+}
+
+export function GlobeIcon(props: IconProps) {
+  return (
+    <SolidIcon
+      className={props.className}
+      d="M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16Zm5.9 7h-2.4a12.6 12.6 0 0 0-1-4.4A6 6 0 0 1 15.9 9ZM10 4.1c.6.8 1.3 2.5 1.5 4.9h-3c.2-2.4.9-4.1 1.5-4.9ZM7.5 4.6a12.6 12.6 0 0 0-1 4.4H4.1a6 6 0 0 1 3.4-4.4ZM4.1 11h2.4c.1 1.7.5 3.2 1 4.4A6 6 0 0 1 4.1 11Zm5.9 4.9c-.6-.8-1.3-2.5-1.5-4.9h3c-.2 2.4-.9 4.1-1.5 4.9Zm2.5-.5c.5-1.2.9-2.7 1-4.4h2.4a6 6 0 0 1-3.4 4.4Z"
+    />
+  )
+}
