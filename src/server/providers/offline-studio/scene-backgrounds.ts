@@ -1,3 +1,4 @@
+import sharp from 'sharp'
 import type { AspectRatio, SceneView } from '#shared/scenes.ts'
 import {
   type Backdrop,
@@ -171,7 +172,8 @@ function marble(frame: Frame): Promise<Buffer> {
       blendInto(out, wallTop, wallBottom, y / horizonY)
     } else {
       const { u, v } = surfacePoint(frame, horizonY, x, y)
-      stone(u / unit, v / unit, out)
+      // Seen across the table, the stone shows more of itself than from above: a finer scale.
+      stone((u * 2.4) / unit, (v * 2.4) / unit, out)
       // The stone is lit from above: the front edge is a little darker than the back.
       shade(out, 1 - 0.07 * ((y - horizonY) / (height - horizonY)))
     }
@@ -763,5 +765,34 @@ export async function renderProductScene(
       raw = await concrete(frame)
       break
   }
+  if (scene !== 'black-minimal' && scene !== 'neutral-studio')
+    raw = await depthOfField(raw, frame, stage.y, productGeometry(frame).horizonY)
   return { raw, width: frame.width, height: frame.height, stage }
+}
+
+/**
+ * A product photograph's shallow depth of field: the surface is sharp where the product stands
+ * and softens toward the back, and the wall behind is out of focus. Without it, veins and grain
+ * far back on the surface are drawn as crisply as those in front, foreshortened into hard
+ * strokes, which reads as a drawing, not a photograph.
+ */
+async function depthOfField(raw: Buffer, frame: Frame, focusY: number, horizonY: number): Promise<Buffer> {
+  const { width, height } = frame
+  const sigma = Math.max(1, Math.min(width, height) * 0.0045)
+  const soft = await sharp(raw, { raw: { width, height, channels: 3 } })
+    .blur(sigma)
+    .raw()
+    .toBuffer()
+  const out = Buffer.allocUnsafe(raw.length)
+  const reach = Math.max(1, focusY - horizonY)
+  for (let y = 0; y < height; y++) {
+    // In focus at the product's base and in front of it; fully soft at the back edge and above.
+    const behind = clamp((focusY - y) / reach, 0, 1)
+    const amount = smoothstep(0.1, 1, behind)
+    const row = y * width * 3
+    for (let i = row; i < row + width * 3; i++) {
+      out[i] = Math.round((raw[i] as number) + ((soft[i] as number) - (raw[i] as number)) * amount)
+    }
+  }
+  return out
 }
