@@ -20,7 +20,10 @@ describe('generations over HTTP, with a worker', () => {
     server = await startTestServer(
       // Bursts here test the quota, not the per-minute limits (generation-limits.test.ts does).
       { TRUST_PROXY: 'true', IMAGE_PROVIDER: 'fal', VIDEO_PROVIDER: 'fal', GENERATIONS_PER_MINUTE: '1000' },
-      { providers: fake.providers },
+      // A lease a loaded machine cannot lose between heartbeats: the 2 s default renews every
+      // 0.7 s, and a busy CI machine stalling a test process past that took a job from its own
+      // worker until its tries ran out. Nothing here waits for a lease to run out.
+      { providers: fake.providers, worker: { leaseMs: 6000 } },
     )
   })
   beforeEach(async () => {
