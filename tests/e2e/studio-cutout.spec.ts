@@ -27,7 +27,8 @@ test('Create on the wooden-table photo: the cup, cut out, on the chosen scene, d
   await screen.generate.click()
   await expect(screen.resultImage).toBeVisible({ timeout: 20_000 })
 
-  const place = screen.m('studio.result.offlinePlace.scene', {
+  // Shot from above, the cup is put on the scene seen from above (decision 42), and the note says so.
+  const place = screen.m('studio.result.offlinePlace.sceneTop', {
     scene: screen.m('studio.scenes.product.black-minimal'),
   })
   await expect(page.getByTestId('result-description')).toHaveText(
