@@ -1,4 +1,4 @@
-import { blendInto, rgb, shade, tint } from './canvas.ts'
+import { blendInto, paint, rgb, shade, tint } from './canvas.ts'
 import { clamp, createNoise, createRandom, fractalNoise, grain, mix, smoothstep } from './noise.ts'
 
 // The materials the product scenes stand a product on, painted in surface coordinates: (u, v)
@@ -158,9 +158,7 @@ export function concreteSurface(base: string): Surface {
     const m = fractalNoise(mottle, u * 0.0022, v * 0.0022, 4)
     const d = fractalNoise(detail, u * 0.02, v * 0.02, 2)
     const speck = grain(Math.round(u / 1.5), Math.round(v / 1.5), 23)
-    out[0] = colour[0] as number
-    out[1] = colour[1] as number
-    out[2] = colour[2] as number
+    paint(out, colour)
     shade(out, 1 + m * 0.16 + d * 0.05 + speck * 0.035)
     // One candidate pore per cell, kept by chance, at a random point with a random size.
     const cx = Math.floor(u / cell)
@@ -216,9 +214,7 @@ export function blackSurface(): Surface {
   const soft = createNoise(1501)
   const colour = rgb('#141416')
   return (u, v, out) => {
-    out[0] = colour[0] as number
-    out[1] = colour[1] as number
-    out[2] = colour[2] as number
+    paint(out, colour)
     shade(
       out,
       1 + fractalNoise(soft, u * 0.004, v * 0.004, 3) * 0.12 + grain(Math.round(u), Math.round(v), 53) * 0.05,
@@ -231,9 +227,7 @@ export function paperSurface(base: string): Surface {
   const fibre = createNoise(1601)
   const colour = rgb(base)
   return (u, v, out) => {
-    out[0] = colour[0] as number
-    out[1] = colour[1] as number
-    out[2] = colour[2] as number
+    paint(out, colour)
     shade(
       out,
       1 + fractalNoise(fibre, u * 0.02, v * 0.05, 2) * 0.012 + grain(Math.round(u), Math.round(v), 59) * 0.01,
