@@ -195,8 +195,10 @@ describe('CatalogueBatchPage', () => {
         reason,
       )
 
+      // The stream opens in an effect after the first render: send only once it is listening.
+      await vi.waitFor(() => expect(FakeEventSource.opened).toHaveLength(1))
       act(() => FakeEventSource.opened[0]?.emit('batch', later))
-      const link = screen.getByRole('link', { name: label })
+      const link = await screen.findByRole('link', { name: label })
       expect(link.getAttribute('href')).toBe(`/api/catalogue/batches/batch-1/export?lang=${locale}`)
       expect(link.getAttribute('download')).toBe('kış-listesi-vitrin.zip')
     },
