@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { webBuildFingerprint } from '../../scripts/lib/builds.js'
 import { run } from '../../scripts/lib/run.ts'
-import { webBuildFingerprint } from '../../scripts/lib/web-build.ts'
 
 const root = join(tmpdir(), 'vitrin-bench-web')
 

@@ -1,24 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { flushCompileCache } from 'node:module'
 import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
-import { openDatabase } from '#server/db/client.ts'
 import { type EmbeddedLock, EmbeddedLockHeldError, holdEmbeddedLock } from '#server/db/embedded-lock.ts'
-import { runAccessCodesCommand } from '#server/features/access/access-codes.command.ts'
-import {
-  ensureSomeAccessCode,
-  syncConfiguredCodes,
-  unusedAccessCode,
-} from '#server/features/access/access-codes.service.ts'
-import { startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
-import { SegmentationModelError } from '#server/segmentation/model-file.ts'
-import { createApp } from './app.ts'
+import { openPgliteFolder } from '#server/db/pglite-thread.ts'
 import { adoptListeningPort, type Config, ConfigError, loadConfig } from './config.ts'
-import { createAppDeps } from './deps.ts'
 import { createLogger } from './logger.ts'
 import { ensurePrivateDir } from './private-dir.ts'
 import { loadOrCreateSecret } from './secret.ts'
 
 // The only module with side effects: read config, open the database, serve, and shut down cleanly.
+// Only what is needed to hold the data folder and start the embedded database is imported up
+// front; the rest of the server (the app, the worker, the database layer) is imported once the
+// database thread has started, so that the two load at once, on two cores.
 
 /** Of the grace period, what is kept for closing the database and the rest after requests. */
 const closingReserveMs = 2000
@@ -83,7 +76,32 @@ if (!config.appSecret) {
   if (isNew) logger.info({ dataDir: config.dataDir }, 'generated a new app secret in the data folder')
 }
 
+// The embedded database's thread starts loading PGlite now, while this thread loads the rest.
+const pgliteThread = config.databaseUrl ? undefined : openPgliteFolder(config.dataDir)
+// A failure is told where the database is opened below, not as an unhandled rejection meanwhile.
+pgliteThread?.waitReady.catch(() => {})
+const [
+  { serve },
+  { openDatabase },
+  { runAccessCodesCommand },
+  { ensureSomeAccessCode, syncConfiguredCodes, unusedAccessCode },
+  { startConfiguredWorker },
+  { SegmentationModelError },
+  { createApp },
+  { createAppDeps },
+] = await Promise.all([
+  import('@hono/node-server'),
+  import('#server/db/client.ts'),
+  import('#server/features/access/access-codes.command.ts'),
+  import('#server/features/access/access-codes.service.ts'),
+  import('#server/jobs/worker-runtime.ts'),
+  import('#server/segmentation/model-file.ts'),
+  import('./app.ts'),
+  import('./deps.ts'),
+])
+
 const database = await openDatabase({
+  pgliteThread,
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
   poolMax: config.databasePoolMax,
@@ -141,7 +159,16 @@ const server = serve({ fetch: app.fetch, hostname: config.host, port: config.por
   )
   isListening = true
   if (stopSignal) void shutdown(stopSignal)
-  else void printBanner(`http://${shownHost}:${info.port}`)
+  else {
+    void printBanner(`http://${shownHost}:${info.port}`)
+    // What V8 compiled to get here is kept for the next start, if `npm start` asked for that
+    // (scripts/start.js); otherwise this does nothing.
+    flushCompileCache()
+    // The segmentation model loads now, in the background: the first image need not wait for it.
+    worker?.warmUp?.().catch((error: unknown) => {
+      logger.warn({ err: error }, 'the segmentation model could not be loaded; images will try again')
+    })
+  }
 })
 
 /**

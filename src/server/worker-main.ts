@@ -75,3 +75,9 @@ async function shutdown(signal: string) {
 }
 isRunning = true
 if (stopSignal) void shutdown(stopSignal)
+else {
+  // The segmentation model loads in the background, so that the first image need not wait for it.
+  worker.warmUp?.().catch((error: unknown) => {
+    logger.warn({ err: error }, 'the segmentation model could not be loaded; images will try again')
+  })
+}

@@ -6,7 +6,7 @@ import { PgTable } from 'drizzle-orm/pg-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createPostgresDatabase } from '#tests/support/postgres.ts'
 import { testEngine } from '#tests/support/test-database.ts'
-import { type Database, openDatabase, schema } from './client.ts'
+import { type Database, isMigrated, openDatabase, schema } from './client.ts'
 import { migrationsFolder } from './migrations-folder.ts'
 
 /** Every table the Drizzle schema declares: the migrations must create each of them. */
@@ -74,6 +74,42 @@ describe('database migrations', () => {
     expect(await publicTables(database)).toEqual(schemaTables)
     expect(await appliedMigrations(database)).toBe(migrationCount)
     await expect(database.ping()).resolves.toBeUndefined()
+  })
+
+  it('tells a migrated database in one query, and one missing its newest migration', async () => {
+    const empty = await openEmptyDatabase()
+    cleanups.push(empty.drop)
+    const database = await empty.open()
+    cleanups.push(() => database.close())
+    expect(await isMigrated(database.db)).toBe(false)
+    await database.migrate()
+    expect(await isMigrated(database.db)).toBe(true)
+
+    // A restart on an up-to-date database: the check is all that runs.
+    if (database.pglite) {
+      const client = database.pglite
+      const statements: string[] = []
+      const query = client.query.bind(client)
+      const exec = client.exec.bind(client)
+      client.query = (text, ...rest) => {
+        statements.push(text)
+        return query(text, ...rest)
+      }
+      client.exec = (text) => {
+        statements.push(text)
+        return exec(text)
+      }
+      await database.migrate()
+      expect(statements).toHaveLength(1)
+      client.query = query
+      client.exec = exec
+    }
+
+    // Code newer than the database: its newest migration is not recorded.
+    await database.db.execute(
+      sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`,
+    )
+    expect(await isMigrated(database.db)).toBe(false)
   })
 
   it.runIf(testEngine === 'postgres')(

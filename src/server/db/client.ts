@@ -1,10 +1,10 @@
-import { chmodSync, existsSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { chmodSync, existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import { ensurePrivateDir, privateDirMode } from '#server/private-dir.ts'
+import { privateDirMode } from '#server/private-dir.ts'
 import { migrationsFolder } from './migrations-folder.ts'
-import { openPgliteThread, type PgliteClient } from './pglite-thread.ts'
+import { openPgliteFolder, openPgliteThread, type PgliteClient } from './pglite-thread.ts'
 import * as schema from './schema/index.ts'
 
 export { schema }
@@ -19,7 +19,10 @@ export type Database = {
   pglite?: PgliteClient
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>
-  /** Applies pending migrations from the one migration folder. */
+  /**
+   * Applies pending migrations from the one migration folder. A database that has them all is
+   * told by one query, and nothing else is read or run (isMigrated).
+   */
   migrate(): Promise<void>
   /**
    * PostgreSQL only: a connection of its own, outside the pool, for what needs a session that
@@ -50,18 +53,46 @@ export async function openDatabase(options: {
   pgliteDump?: ArrayBuffer
   /** Told when an idle PostgreSQL connection dies (a server restart, a failover). */
   onConnectionError?: (error: Error) => void
+  /**
+   * The data folder's database thread, already started with openPgliteFolder (main.ts starts it
+   * first, so that PGlite loads on its thread while the app's modules load on this one).
+   */
+  pgliteThread?: PgliteClient
 }): Promise<Database> {
   if (options.databaseUrl)
     return openPostgres(options.databaseUrl, options.poolMax ?? 10, options.onConnectionError)
   if (options.pgliteDump) return wrapPglite(openPgliteThread({ kind: 'dump', dump: options.pgliteDump }))
-  const dir = resolve(options.dataDir ?? './data', 'pglite')
-  // PGlite creates only the last folder level itself. The data folder is owner-only: the
-  // database files (and their WAL: emails, reset tokens) are then out of other users' reach
-  // whatever modes PGlite gives them.
-  ensurePrivateDir(dirname(dir))
-  const database = await wrapPglite(openPgliteThread({ kind: 'dir', dataDir: dir }))
+  const dataDir = options.dataDir ?? './data'
+  const database = await wrapPglite(options.pgliteThread ?? openPgliteFolder(dataDir))
+  const dir = resolve(dataDir, 'pglite')
   if (existsSync(dir)) chmodSync(dir, privateDirMode)
   return database
+}
+
+/** The newest migration of the folder: its journal's latest `when`, which drizzle records as created_at. */
+function newestMigrationMillis(): number {
+  const journal = JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, 'utf8')) as {
+    entries: { when: number }[]
+  }
+  return Math.max(...journal.entries.map((entry) => entry.when))
+}
+
+/**
+ * Whether the database has every migration of the folder, in one query on drizzle's own table:
+ * its migrator applies each migration newer than the newest it recorded, so none is pending once
+ * that one is at least the folder's newest. A database without the table (new) has not.
+ */
+export async function isMigrated(db: Db): Promise<boolean> {
+  let result: { rows: { last: string | number | null }[] }
+  try {
+    result = (await db.execute(
+      sql`select max(created_at) as last from drizzle.__drizzle_migrations`,
+    )) as unknown as typeof result
+  } catch {
+    return false
+  }
+  const last = result.rows[0]?.last
+  return last !== null && last !== undefined && Number(last) >= newestMigrationMillis()
 }
 
 async function wrapPglite(pglite: PgliteClient): Promise<Database> {
@@ -83,6 +114,7 @@ async function wrapPglite(pglite: PgliteClient): Promise<Database> {
       await db.execute(sql`select 1`)
     },
     migrate: async () => {
+      if (await isMigrated(db)) return
       const { migrate } = await import('drizzle-orm/pglite/migrator')
       await migrate(drizzle(asPglite, { schema }), { migrationsFolder })
     },
@@ -142,6 +174,8 @@ async function openPostgres(
       await db.execute(sql`select 1`)
     },
     migrate: async () => {
+      // Up to date: no lock taken, nothing read (the usual restart).
+      if (await isMigrated(db)) return
       const { migrate } = await import('drizzle-orm/node-postgres/migrator')
       // Servers and workers that start together take turns: a session-level advisory lock,
       // held on one dedicated connection while that connection applies the migrations.

@@ -1,5 +1,8 @@
+import { dirname, resolve } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import type { QueryOptions, Results } from '@electric-sql/pglite'
+import { ensurePrivateDir } from '#server/private-dir.ts'
+import { workerEntry } from '#server/runtime-files.ts'
 import type { ThreadReply, ThreadRequest, ThreadStart } from './pglite-thread-protocol.ts'
 
 /** A request before it gets its id (Omit on each member of the union). */
@@ -28,7 +31,7 @@ export type PgliteTransactionClient = Pick<PgliteClient, 'query' | 'exec'>
  * holds PGlite's lock on the database thread until it commits or rolls back.
  */
 export function openPgliteThread(start: ThreadStart): PgliteClient {
-  const worker = new Worker(new URL('./pglite-thread-worker.ts', import.meta.url), {
+  const worker = new Worker(workerEntry(new URL('./pglite-thread-worker.ts', import.meta.url)), {
     workerData: start,
     ...(start.kind === 'dump' ? { transferList: [start.dump] } : {}),
   })
@@ -141,4 +144,15 @@ function rawTypesOf(options: QueryOptions | undefined): number[] | undefined {
     }
   }
   return types.sort((a, b) => a - b)
+}
+
+/**
+ * The embedded database of a data folder (`<dataDir>/pglite`) on its thread. PGlite creates only
+ * the last folder level itself; the data folder is owner-only, so the database files (and their
+ * WAL: emails, reset tokens) are out of other users' reach whatever modes PGlite gives them.
+ */
+export function openPgliteFolder(dataDir: string): PgliteClient {
+  const dir = resolve(dataDir, 'pglite')
+  ensurePrivateDir(dirname(dir))
+  return openPgliteThread({ kind: 'dir', dataDir: dir })
 }

@@ -113,7 +113,9 @@ export function webhookDispatcherOptions(deps: AppDeps): WebhookDispatcherOption
 }
 
 /** Builds the configured providers, says which serve what, and starts a worker on them (and the upload sweep and email retries). */
-export async function startConfiguredWorker(deps: AppDeps): Promise<Worker> {
+export async function startConfiguredWorker(
+  deps: AppDeps,
+): Promise<Worker & { warmUp?: (() => Promise<void>) | undefined }> {
   const { config, logger } = deps
   for (const line of describeProviders(config.providers)) logger[line.level](line.message)
   const capWarning = workerCapWarning(config.worker)
@@ -155,6 +157,7 @@ export async function startConfiguredWorker(deps: AppDeps): Promise<Worker> {
   const webhooks = startWebhookDispatcher(webhookDispatcherOptions(deps))
   return {
     id: worker.id,
+    warmUp: providers.warmUp,
     stop: async () => {
       stopSweep()
       await Promise.all([worker.stop(), webhooks.stop(), stopEmailRetry()])

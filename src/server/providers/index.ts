@@ -4,8 +4,16 @@ import type { FalAdapterOptions } from './fal/fal-queue.ts'
 import type { OpenAiSeoOptions } from './openai-compatible/openai-seo.ts'
 import type { ImageProvider, SeoProvider, VideoProvider } from './types.ts'
 
-/** One provider per capability, chosen by configuration. */
-export type Providers = { image: ImageProvider; video: VideoProvider; seo: SeoProvider }
+/**
+ * One provider per capability, chosen by configuration; `warmUp` loads what the first job would
+ * otherwise wait for (the segmentation model), for a process to call once it serves.
+ */
+export type Providers = {
+  image: ImageProvider
+  video: VideoProvider
+  seo: SeoProvider
+  warmUp?: () => Promise<void>
+}
 
 type ProvidersConfig = Config['providers']
 
@@ -19,23 +27,27 @@ export type ProviderTuning = {
 
 /**
  * Loads the built-in offline studio, which serves all three capabilities. When it makes the
- * images, its segmentation model is checked and loaded here: a missing or altered model file
- * stops the start with SegmentationModelError instead of failing the first job.
+ * images, its segmentation model file is checked here: a missing or altered one stops the start
+ * with SegmentationModelError instead of failing the first job. The model itself is loaded by
+ * `warmUp`, off the way to serving (its runtime takes a second or more of CPU).
  */
 async function loadOfflineStudio(
   config: ProvidersConfig,
   tuning: ProviderTuning['offline'],
 ): Promise<Providers> {
-  const [{ createOfflineStudio }, { sharedSegmenter }] = await Promise.all([
-    import('./offline-studio/index.ts'),
-    import('#server/segmentation/segmenter.ts'),
-  ])
+  const [{ createOfflineStudio }, { sharedSegmenter }, { defaultModelPath, readVerifiedModel }] =
+    await Promise.all([
+      import('./offline-studio/index.ts'),
+      import('#server/segmentation/segmenter.ts'),
+      import('#server/segmentation/model-file.ts'),
+    ])
   const studio = createOfflineStudio({
     ffmpegPath: config.ffmpegPath,
     segmenter: sharedSegmenter(tuning?.segmentationModelPath),
   })
-  if (config.image === 'offline') await studio.ready()
-  return { image: studio, video: studio, seo: studio }
+  if (config.image !== 'offline') return { image: studio, video: studio, seo: studio }
+  await readVerifiedModel(tuning?.segmentationModelPath ?? defaultModelPath)
+  return { image: studio, video: studio, seo: studio, warmUp: () => studio.ready() }
 }
 
 /**

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
+import { projectFile } from '#server/runtime-files.ts'
 
 // The vendored U²-Netp weights (assets/models/README.md says where they come from). The file is
 // checked byte for byte before it is used: a truncated clone, a Git LFS pointer or an edited file
 // would otherwise load as a different model, or crash inside the runtime halfway through a job.
 
 /** The model file shipped in the repository. */
-export const defaultModelPath = fileURLToPath(new URL('../../../assets/models/u2netp.onnx', import.meta.url))
+export const defaultModelPath = projectFile('assets/models/u2netp.onnx')
 
 /** SHA-256 of assets/models/u2netp.onnx (4,574,861 bytes), as published with rembg's u2netp.onnx. */
 export const modelSha256 = '309c8469258dda742793dce0ebea8e6dd393174f89934733ecc8b14c76f4ddd8'

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import sharp from 'sharp'
+import { workerEntry } from '#server/runtime-files.ts'
 import type { SegmentRequest, WorkerMessage, WorkerSetup } from './inference-worker.ts'
 import { type FinishedMask, modelSide } from './mask-math.ts'
 import { defaultModelPath, readVerifiedModel, SegmentationModelError } from './model-file.ts'
@@ -70,7 +71,7 @@ export function isCredible(mask: Pick<Segmentation, 'foregroundShare' | 'borderC
   )
 }
 
-const workerUrl = new URL('./inference-worker.ts', import.meta.url)
+const workerUrl = workerEntry(new URL('./inference-worker.ts', import.meta.url))
 
 export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegmenter {
   const modelPath = options.modelPath ?? defaultModelPath

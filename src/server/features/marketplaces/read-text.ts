@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker as NodeWorker } from 'node:worker_threads'
 import sharp from 'sharp'
-import { createWorker, PSM, type Worker as TesseractWorker } from 'tesseract.js'
+import type { Worker as TesseractWorker } from 'tesseract.js'
+import { workerEntry } from '#server/runtime-files.ts'
 
 // Text and watermarks on an image, for the checker's "no text on the image" rule
 // (facts.text; docs/decisions/0027-ocr-with-packaged-tesseract.md). tesseract.js runs Tesseract
@@ -66,7 +67,7 @@ export type TextReaderOptions = {
 }
 
 const require = createRequire(import.meta.url)
-const workerPath = fileURLToPath(new URL('./ocr-worker.ts', import.meta.url))
+const workerPath = fileURLToPath(workerEntry(new URL('./ocr-worker.ts', import.meta.url)))
 
 /**
  * The installed language files: `<package>/4.0.0_best_int/<lang>.traineddata.gz`, the integer
@@ -198,6 +199,8 @@ async function startWorker(options: TextReaderOptions): Promise<Started> {
   startFailed.catch(() => {})
   const limit = timeout(ocrTimeoutMs, 'starting OCR')
   try {
+    // With the first read: tesseract.js is not needed to start the server.
+    const { createWorker, PSM } = await import('tesseract.js')
     for (const [lang, file] of Object.entries(files)) {
       await symlink(file, join(cacheDir, `${lang}.traineddata`))
     }

@@ -31,6 +31,7 @@ import type { AppEnv } from '#server/http/context.ts'
 import { validationError } from '#server/http/errors.ts'
 import { receiveSingleFile } from '#server/http/multipart.ts'
 import { currentUser } from '#server/http/session.ts'
+import { projectFile } from '#server/runtime-files.ts'
 import { StorageNotFoundError } from '#server/storage/types.ts'
 import { apiKeyPrefix } from '#shared/contracts/api-keys.ts'
 import { createGenerationRequestSchema, generationModes } from '#shared/contracts/generations.ts'
@@ -587,7 +588,7 @@ export function publicApiRoutes(deps: PublicApiDeps) {
   return app
 }
 
-const quickstartPath = new URL('../../../../docs/api-quickstart.md', import.meta.url)
+const quickstartPath = projectFile('docs/api-quickstart.md')
 
 /** The Quickstart (docs/api-quickstart.md) under its first heading, for the reference page. */
 function quickstartMarkdown(): string {

@@ -6,8 +6,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import ExcelJS from 'exceljs'
-import ZipStream from 'zip-stream'
+import type ZipStream from 'zip-stream'
 import { translateFor } from '#server/i18n.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
 import { fitCopy } from '#shared/marketplaces/fit-copy.ts'
@@ -115,8 +114,10 @@ export async function writeCatalogueExport(
   const stop = new AbortController()
   const onCallerAbort = () => stop.abort(input.signal?.reason)
   input.signal?.addEventListener('abort', onCallerAbort, { once: true })
-  // Files are stored entry by entry; only the CSV is deflated.
-  const zip = new ZipStream({ zlib: { level: 6 } })
+  // Files are stored entry by entry; only the CSV is deflated. (Loaded with the first export, as
+  // exceljs below: neither is needed to start the server.)
+  const { default: ZipStreamClass } = await import('zip-stream')
+  const zip = new ZipStreamClass({ zlib: { level: 6 } })
   const written = pipeline(zip, out)
   written.catch((error: unknown) => stop.abort(error))
   try {
@@ -411,6 +412,7 @@ function columnWidths(listing: Listing, headers: readonly string[]): number[] {
  * same so the sheet stays safe when saved again as CSV; the header row bold and frozen.
  */
 async function writeXlsx(path: string, listing: Listing, locale: Locale, stop: AbortSignal): Promise<void> {
+  const { default: ExcelJS } = await import('exceljs')
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     filename: path,
     useStyles: true,

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads'
+import { workerEntry } from '#server/runtime-files.ts'
 import { AppError } from '#shared/errors.ts'
 import type { ReadReply, ReadRequest } from './list-reader-worker.ts'
 import type { PhotoZipIndex } from './photo-zip.ts'
@@ -41,7 +42,7 @@ export type ListReaderOptions = {
   maxHeapMb?: number
 }
 
-const workerUrl = new URL('./list-reader-worker.ts', import.meta.url)
+const workerUrl = workerEntry(new URL('./list-reader-worker.ts', import.meta.url))
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 type Job = {
