@@ -3,6 +3,7 @@ import { run } from '../scripts/lib/run.ts'
 // `npm run bench`: every benchmark, one after another; exits non-zero when a budget is missed.
 const suites = [
   ['tsx', ['bench/web.ts']],
+  ['tsx', ['bench/start.ts']],
   ['tsx', ['bench/usage.ts']],
   ['tsx', ['bench/engine.ts']],
   ['tsx', ['bench/billing.ts']],

@@ -69,7 +69,7 @@ async function stop(started: Started) {
   }
 }
 
-const load = machineLoad()
+const load = { ...machineLoad(), digits: 2 }
 const dataDir = mkdtempSync(join(tmpdir(), 'vitrin-bench-start-'))
 const figures: Figure[] = [load]
 try {
@@ -113,5 +113,5 @@ try {
 } finally {
   rmSync(dataDir, { recursive: true, force: true })
 }
-figures.push({ ...machineLoad(), name: 'machine load average (1 min) at the end' })
+figures.push({ ...machineLoad(), name: 'machine load average (1 min) at the end', digits: 2 })
 process.exit(printFigures('npm start', figures) ? 0 : 1)

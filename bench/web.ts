@@ -6,7 +6,7 @@ import { benchLighthouse } from './lighthouse.ts'
 
 // `npm run bench:web`: the public site's budgets.
 // - JavaScript the prerendered landing page loads to hydrate, and its inline CSS, gzipped.
-// - Time from starting what `npm start` runs (scripts/start.ts; npm's own start-up not counted)
+// - Time from starting what `npm start` runs (scripts/start.js; npm's own start-up not counted)
 //   on an installed checkout to `/` being served (build reused).
 // - The signed-in Create screen's JavaScript and its Generate-to-image time (bench/create.ts).
 // - Lighthouse (mobile) on every indexed public page in every language (bench/lighthouse.ts).

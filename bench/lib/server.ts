@@ -6,7 +6,7 @@ import { join } from 'node:path'
 export type RunningServer = { url: string; msToServe: number; stop: () => Promise<void> }
 
 /**
- * Runs what `npm start` runs (scripts/start.ts) on a fresh data folder and waits until `/` is
+ * Runs what `npm start` runs (scripts/start.js) on a fresh data folder and waits until `/` is
  * served; reports how long that took. With `webDistDir` it runs the server alone on that build
  * instead, so nothing is built into dist/.
  */
@@ -17,11 +17,12 @@ export async function startVitrin(
 ): Promise<RunningServer & { dataDir: string }> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vitrin-bench-'))
   const started = performance.now()
-  const entry = options.webDistDir ? 'src/server/main.ts' : 'scripts/start.ts'
-  // node --import tsx, not `npm start` or the tsx CLI: both are wrapper processes that can exit
-  // before the server under them has, and a next start on the same data folder would then find
-  // the folder still held. The child here is the server itself, so its exit is the server's.
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const entry = options.webDistDir ? 'src/server/main.ts' : 'scripts/start.js'
+  // node itself, not `npm start` or the tsx CLI: both are wrapper processes that can exit before
+  // the server under them has, and a next start on the same data folder would then find the
+  // folder still held. The child here is the server itself, so its exit is the server's.
+  const args = options.webDistDir ? ['--import', 'tsx', entry] : [entry]
+  const child: ChildProcess = spawn(process.execPath, args, {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,

@@ -33,7 +33,14 @@ const serverInfrastructure = [
   'storage',
 ]
 /** Server files at the root that are infrastructure too (the rest compose the app). */
-const serverRootInfrastructure = ['config.ts', 'logger.ts', 'i18n.ts', 'private-dir.ts', 'secret.ts']
+const serverRootInfrastructure = [
+  'config.ts',
+  'logger.ts',
+  'i18n.ts',
+  'private-dir.ts',
+  'secret.ts',
+  'runtime-files.ts',
+]
 
 const importPattern =
   /(?:^|[;\n}])\s*(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?'([^'\n]+)'|import\(\s*'([^'\n]+)'\s*\)|vi\.mock\(\s*'([^'\n]+)'/g
