@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { defaultModelPath } from '#server/segmentation/model-file.ts'
 import { testEngine } from '#tests/support/test-database.ts'
 import { projectFile } from './runtime-files.ts'
-import { defaultModelPath } from './segmentation/model-file.ts'
 
 // The server as `npm start` runs it: bundled to JavaScript by scripts/build-server.ts and run
 // by plain Node, with no TypeScript loader (docs/decisions/0046-server-built-to-javascript.md).
