@@ -10,6 +10,7 @@ const inputs = [
   'scripts/lib/prerender.ts',
   'scripts/lib/og-image.ts',
   'scripts/lib/preview-images.ts',
+  'scripts/lib/precompress.ts',
   'vite.config.ts',
   'package-lock.json',
   'tsconfig.json',
