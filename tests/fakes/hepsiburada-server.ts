@@ -34,6 +34,7 @@ import {
   headerRecord,
   type ImageCheck,
   type ImageFormat,
+  Limiter,
   nextStep,
   RequestWindow,
   readBody,
@@ -250,6 +251,8 @@ export async function startHepsiburadaFake(options: HepsiburadaFakeOptions = {})
     formats: hepsiburadaFakeDefaults.imageFormats,
     size: null,
     timeoutMs: options.imageTimeoutMs ?? 10_000,
+    // The fake's choice: enough downloads at once to be quick, few enough not to drop connections.
+    limiter: new Limiter(16),
   }
 
   function setScript(next: HepsiburadaFakeScript) {

@@ -147,6 +147,23 @@ export type ImageCheck =
       detail?: string
     }
 
+/** At most `size` tasks at once; the rest wait their turn (image downloads of a 1,000-row batch). */
+export class Limiter {
+  private active = 0
+  private readonly waiting: (() => void)[] = []
+  constructor(private readonly size: number) {}
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve))
+    this.active++
+    try {
+      return await task()
+    } finally {
+      this.active--
+      this.waiting.shift()?.()
+    }
+  }
+}
+
 export type ImageRules = {
   /** Plain http URLs are refused unless this is set (tests serve images from a local http server). */
   allowHttp: boolean
@@ -154,6 +171,8 @@ export type ImageRules = {
   /** Exact pixel size required, or null for no size rule. */
   size: { width: number; height: number } | null
   timeoutMs: number
+  /** Downloads at once, shared by every batch of one fake. */
+  limiter: Limiter
 }
 
 /**
@@ -163,7 +182,7 @@ export type ImageRules = {
 export function checkImage(url: string, rules: ImageRules, cache: Map<string, Promise<ImageCheck>>) {
   const cached = cache.get(url)
   if (cached) return cached
-  const result = (async (): Promise<ImageCheck> => {
+  const result = rules.limiter.run(async (): Promise<ImageCheck> => {
     let parsed: URL
     try {
       parsed = new URL(url)
@@ -199,7 +218,7 @@ export function checkImage(url: string, rules: ImageRules, cache: Map<string, Pr
       return { ok: false, url, problem: 'size', width, height }
     }
     return { ok: true, url, format, width, height, bytes: bytes.length }
-  })()
+  })
   cache.set(url, result)
   return result
 }

@@ -25,6 +25,7 @@ import {
   headerRecord,
   type ImageCheck,
   type ImageFormat,
+  Limiter,
   nextStep,
   RequestWindow,
   readBody,
@@ -291,6 +292,8 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
     formats: options.imageFormats ?? trendyolFakeDefaults.imageFormats,
     size: options.imageSize === undefined ? trendyolFakeDefaults.imageSize : options.imageSize,
     timeoutMs: options.imageTimeoutMs ?? 10_000,
+    // The fake's choice: enough downloads at once to be quick, few enough not to drop connections.
+    limiter: new Limiter(16),
   }
 
   function setScript(next: TrendyolFakeScript) {
