@@ -324,12 +324,11 @@ describe('Hepsiburada fake: product import and status', () => {
   })
 
   it('updates the product when a merchantSku is imported again, never holding two', async () => {
-    fake.script({ approvalMs: 100, block: { 'HB-AGAIN-1': ['Ürün adı hatalı.'] } })
+    fake.script({ approvalMs: 100, blockOnce: { 'HB-AGAIN-1': ['Ürün adı hatalı.'] } })
     await statusRows(await importItems([cupItem('HB-AGAIN-1')]))
     fake.advance(100)
     const first = fake.products.get(`${merchant.merchantId}:HB-AGAIN-1`)
     expect(first && fake.statusOf(first)).toBe('BLOCKED')
-    fake.script({ approvalMs: 100 })
     await statusRows(
       await importItems([cupItem('HB-AGAIN-1', { UrunAdi: 'Porselen Kahve Fincan Takımı 6 Kişilik' })]),
     )

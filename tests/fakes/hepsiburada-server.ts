@@ -52,6 +52,8 @@ export type HepsiburadaFakeScript = {
   approvalMs?: number
   /** merchantSku → messages: Hepsiburada rejects the product at review (productStatus BLOCKED, rejectReasonsMessages). */
   block?: Record<string, string[]>
+  /** The same, for the merchantSku's next review only: a fixed and re-imported product is then MATCHED. */
+  blockOnce?: Record<string, string[]>
   /** merchantSku → lockReasons its listing carries once the product is on sale. */
   lock?: Record<string, HepsiburadaLockReason[]>
   /** Catalogue requests a second per merchant (documented: 100). */
@@ -244,6 +246,8 @@ export async function startHepsiburadaFake(options: HepsiburadaFakeOptions = {})
   const overSince = new Map<string, number>()
   const blockedIps = new Set<string>()
   let script: HepsiburadaFakeScript = {}
+  /** merchantSkus whose `blockOnce` was given (so the next review passes). */
+  const usedOnce = new Set<string>()
   let steps: FakeStep[] | FakeStep | undefined
   let hbSkuSequence = 1000
   const imageRules = {
@@ -257,10 +261,18 @@ export async function startHepsiburadaFake(options: HepsiburadaFakeOptions = {})
 
   function setScript(next: HepsiburadaFakeScript) {
     script = { ...options.defaults, ...next }
+    usedOnce.clear()
     steps = Array.isArray(script.requests) ? [...script.requests] : script.requests
     window.limit = script.requestsPerSecond ?? hepsiburadaFakeDefaults.requestsPerSecond
   }
   setScript({})
+
+  function blockFor(merchantSku: string): string[] {
+    const messages = script.block?.[merchantSku] ?? []
+    if (messages.length > 0 || !script.blockOnce?.[merchantSku] || usedOnce.has(merchantSku)) return messages
+    usedOnce.add(merchantSku)
+    return script.blockOnce[merchantSku] ?? []
+  }
 
   function statusOf(product: HepsiburadaProduct): HepsiburadaProductStatus {
     if (product.isMissingInfo) return 'MISSING_INFO'
@@ -359,7 +371,7 @@ export async function startHepsiburadaFake(options: HepsiburadaFakeOptions = {})
           createdAt: existing?.createdAt ?? now,
           lastModifiedAt: now,
           decidedAt: Math.max(now, job.readyAt) + approvalMs,
-          blockMessages: script.block?.[merchantSku] ?? [],
+          blockMessages: blockFor(merchantSku),
           lockReasons: script.lock?.[merchantSku] ?? [],
           trackingIds: [...(existing?.trackingIds ?? []), job.trackingId],
         }

@@ -341,7 +341,7 @@ describe('Trendyol fake: approval, rejection and update by barcode', () => {
   it('rejects a scripted product with its reasons, and a fixed update goes back to review and is approved', async () => {
     fake.script({
       approvalMs: 1000,
-      reject: {
+      rejectOnce: {
         'REJECT-1': [
           { rejectReason: 'Sakıncalı Görsel', rejectReasonDetail: 'Görselde başka marka logosu var' },
         ],
@@ -359,7 +359,6 @@ describe('Trendyol fake: approval, rejection and update by barcode', () => {
       ],
     })
 
-    fake.script({ approvalMs: 1000 })
     const update = await api(`/product/sellers/${seller.sellerId}/products/unapproved-bulk-update`, {
       method: 'POST',
       body: { items: [{ barcode: 'REJECT-1', images: [{ url: `${images}/good.webp` }] }] },
@@ -451,6 +450,24 @@ describe('Trendyol fake: limits and scripted failures', () => {
     expect(statuses).toEqual([503, 429, 200])
     expect(fake.batches.size).toBe(1)
     expect(fake.writeStats().accepted).toBe(1)
+  })
+
+  it('rejects at every review with `reject`, and only at the next with `rejectOnce`', async () => {
+    fake.script({ approvalMs: 10, reject: { 'ALWAYS-1': ['Hatalı Marka Bilgisi'] } })
+    await completedBatch(await create([cupItem('ALWAYS-1')]))
+    fake.advance(10)
+    const update = await api(`/product/sellers/${seller.sellerId}/products/unapproved-bulk-update`, {
+      method: 'POST',
+      body: { items: [{ barcode: 'ALWAYS-1', brandId: 102 }] },
+    })
+    await completedBatch(update.body.batchRequestId)
+    fake.advance(10)
+    const listing = fake.listings.get(`${seller.sellerId}:ALWAYS-1`)
+    expect(listing && fake.statusOf(listing)).toBe('rejected')
+    expect(listing?.item.brandId).toBe(102)
+    expect(listing?.rejectReasons).toEqual([
+      { rejectReason: 'Hatalı Marka Bilgisi', rejectReasonDetail: 'Hatalı Marka Bilgisi' },
+    ])
   })
 
   it('fails items with scripted reasons', async () => {

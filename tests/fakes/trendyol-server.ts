@@ -55,6 +55,8 @@ export type TrendyolFakeScript = {
   approvalMs?: number
   /** Barcode → the reviewers' rejection, given when its approval time is up. */
   reject?: Record<string, (TrendyolRejectReason | string)[]>
+  /** The same, for the barcode's next review only: a fixed and resubmitted product is then approved. */
+  rejectOnce?: Record<string, (TrendyolRejectReason | string)[]>
   /** Barcode → failureReasons the batch reports for that item, on top of the fake's own checks. */
   failItems?: Record<string, string[]>
   /** Writes (create + update share one budget) per seller per minute. Default: 200, see defaults. */
@@ -276,6 +278,8 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
   const listings = new Map<string, TrendyolListing>()
   const processing = new Set<Promise<void>>()
   let script: TrendyolFakeScript = {}
+  /** Barcodes whose `rejectOnce` was given (so the next review passes). */
+  const usedOnce = new Set<string>()
   let steps: { requests: FakeStep[] | FakeStep | undefined; writes: FakeStep[] | FakeStep | undefined } = {
     requests: undefined,
     writes: undefined,
@@ -298,6 +302,7 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
 
   function setScript(next: TrendyolFakeScript) {
     script = { ...options.defaults, ...next }
+    usedOnce.clear()
     const copy = (plan: FakeStep[] | FakeStep | undefined) => (Array.isArray(plan) ? [...plan] : plan)
     steps = { requests: copy(script.requests), writes: copy(script.writes) }
     writeWindow.limit = script.writeLimitPerMinute ?? trendyolFakeDefaults.writeLimitPerMinute
@@ -312,7 +317,12 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
   }
 
   function rejectionFor(barcode: string): TrendyolRejectReason[] {
-    return (script.reject?.[barcode] ?? []).map((reason) =>
+    let reasons = script.reject?.[barcode] ?? []
+    if (reasons.length === 0 && script.rejectOnce?.[barcode] && !usedOnce.has(barcode)) {
+      usedOnce.add(barcode)
+      reasons = script.rejectOnce[barcode] ?? []
+    }
+    return reasons.map((reason) =>
       typeof reason === 'string' ? { rejectReason: reason, rejectReasonDetail: reason } : reason,
     )
   }
