@@ -431,6 +431,19 @@ describe('Trendyol fake: limits and scripted failures', () => {
     expect(fake.writeStats()).toMatchObject({ accepted: 4, maxInAnyWindow: 3 })
   })
 
+  it('allows 50 requests to one endpoint in 10 seconds, whichever batch they read', async () => {
+    const [a, b] = [await create([cupItem('POLL-1')]), await create([cupItem('POLL-2')])]
+    const poll = (id: string) => api(`/product/sellers/${seller.sellerId}/products/batch-requests/${id}`)
+    const statuses: number[] = []
+    for (let i = 0; i < 51; i++) statuses.push((await poll(i % 2 === 0 ? a : b)).status)
+    expect(statuses.slice(0, 50).every((status) => status === 200)).toBe(true)
+    expect(statuses[50]).toBe(429)
+    // Another endpoint still answers, and the window passes.
+    expect((await api('/product/brands')).status).toBe(200)
+    fake.advance(10_000)
+    expect((await poll(a)).status).toBe(200)
+  })
+
   it('sends Retry-After only when scripted', async () => {
     fake.script({ writeLimitPerMinute: 0, retryAfterSeconds: 7 })
     const refused = await api(`/product/sellers/${seller.sellerId}/v2/products`, {

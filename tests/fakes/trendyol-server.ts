@@ -243,6 +243,15 @@ export const trendyolFailureReasons = {
 
 const allowedVatRates = new Set([0, 1, 10, 20])
 
+/** The documented endpoint a path belongs to (ids, barcodes and batch ids replaced by placeholders). */
+export function endpointOf(route: string): string {
+  return route
+    .replace(/^\/product\/sellers\/[^/]+/, '/product/sellers/{sellerId}')
+    .replace(/\/batch-requests\/[^/]+$/, '/batch-requests/{batchRequestId}')
+    .replace(/^(\/product\/sellers\/\{sellerId\})\/product\/[^/]+$/, '$1/product/{barcode}')
+    .replace(/\/\d+(?=\/|$)/g, '/{id}')
+}
+
 function errorBody(status: number, key: string, message: string) {
   // Trendyol's ErrorResponse: { errors: [{ key, message, errorCode }] }, errorCode the status as a string.
   return { errors: [{ key, message, errorCode: String(status) }] }
@@ -808,7 +817,7 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
     // Limits (publishing.md): per seller, per service group; writes share one budget; and the
     // general rule of at most 50 requests to one endpoint in 10 seconds.
     const now = clock.now()
-    const endpointKey = `${seller.sellerId} ${method} ${route.replace(/\/\d+(?=\/|$)/g, '/{id}')}`
+    const endpointKey = `${seller.sellerId} ${method} ${endpointOf(route)}`
     const groupOk = isWrite ? writeWindow.take(seller.sellerId, now) : readWindow.take(seller.sellerId, now)
     if (!groupOk || !burstWindow.take(endpointKey, now)) {
       const retryAfter = script.retryAfterSeconds ?? trendyolFakeDefaults.retryAfterSeconds
