@@ -18,7 +18,8 @@ const serverProject = (name: string, engine: 'pglite' | 'postgres') => ({
   test: {
     name,
     environment: 'node' as const,
-    include: ['src/server/**/*.test.ts'],
+    // The fakes' own tests (tests/fakes) run once, with the server suite on PGlite.
+    include: ['src/server/**/*.test.ts', ...(engine === 'pglite' ? ['tests/fakes/**/*.test.ts'] : [])],
     exclude: [...configDefaults.exclude, aloneTests],
     globalSetup: ['tests/support/server-global-setup.ts'],
     env: { VITRIN_TEST_ENGINE: engine },

@@ -1,4 +1,5 @@
-import { loadavg } from 'node:os'
+import { availableParallelism, loadavg } from 'node:os'
+import { setTimeout as delay } from 'node:timers/promises'
 
 /**
  * One measured figure against its budget: at most `budget`, or at least `atLeast` (a score);
@@ -39,4 +40,27 @@ export function printFigures(title: string, figures: Figure[]): boolean {
 /** The machine's 1-minute load average: on a shared 2-core machine, read every time figure beside it. */
 export function machineLoad(): Figure {
   return { name: 'machine load average (1 min) at the start', value: loadavg()[0] ?? Number.NaN, unit: '' }
+}
+
+/** The 1-minute load average per core. */
+export function loadPerCore(): number {
+  return (loadavg()[0] ?? Number.NaN) / availableParallelism()
+}
+
+/**
+ * Waits (up to `maxWaitMs`, looking every 5 s) for the machine to be quiet enough that a timing
+ * means something: a 1-minute load average per core at most `atMost`. Returns the load it saw
+ * last and whether it was quiet.
+ */
+export async function waitForQuietMachine(
+  atMost: number,
+  maxWaitMs: number,
+): Promise<{ isQuiet: boolean; loadPerCore: number }> {
+  const until = Date.now() + maxWaitMs
+  for (;;) {
+    const load = loadPerCore()
+    if (load <= atMost) return { isQuiet: true, loadPerCore: load }
+    if (Date.now() >= until) return { isQuiet: false, loadPerCore: load }
+    await delay(5000)
+  }
 }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { webBuildFingerprint } from '../../scripts/lib/builds.js'
+import { precompressAssets } from '../../scripts/lib/precompress.ts'
 import { run } from '../../scripts/lib/run.ts'
 
 const root = join(tmpdir(), 'vitrin-bench-web')
@@ -31,6 +32,8 @@ export async function ensureBenchWebBuild(): Promise<{ dir: string; outcome: 'bu
     rmSync(building, { recursive: true, force: true })
     throw new Error(`web build for the benchmarks failed (exit ${code})`)
   }
+  // As `npm run build` does, so the server sends the same bytes it would in production.
+  precompressAssets(building)
   writeFileSync(join(building, '.build-fingerprint'), `${fingerprint}\n`)
   // Another bench may have finished the same build meanwhile; either copy will do.
   if (existsSync(dir)) rmSync(building, { recursive: true, force: true })

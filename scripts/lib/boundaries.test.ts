@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkBoundaries, findImports, unitOf } from './boundaries.ts'
+import { checkBoundaries, cycleRule, findImports, unitOf } from './boundaries.ts'
 
 /** The rule a one-line file breaks, or null when the linter lets it through. */
 function ruleFor(path: string, line: string): string | null {
@@ -152,5 +152,43 @@ describe('npm run lint', () => {
     } finally {
       await rm(root, { recursive: true, force: true })
     }
+  })
+  it('refuses folders that import each other in a circle, naming the imports that close it', () => {
+    const quota = {
+      path: 'src/server/features/quota/quota.service.ts',
+      text: "import { a } from '#server/features/billing/plan.service.ts'\n",
+    }
+    const billing = {
+      path: 'src/server/features/billing/plan.service.ts',
+      text: "import { b } from '#server/features/quota/quota.service.ts'\n",
+    }
+    const circle = checkBoundaries([quota, billing])
+    expect(circle.map((v) => v.file)).toEqual([billing.path, quota.path])
+    expect(circle[0]?.rule).toBe(
+      `${cycleRule}: src/server/features/billing → src/server/features/quota (src/server/features/billing, src/server/features/quota)`,
+    )
+    // One way only is fine; so is a circle through tests, and two root files of one source root.
+    expect(checkBoundaries([quota, { ...billing, text: "import { b } from '#shared/plans.ts'\n" }])).toEqual(
+      [],
+    )
+    expect(
+      checkBoundaries([quota, { ...billing, path: 'src/server/features/billing/plan.service.test.ts' }]),
+    ).toEqual([])
+    expect(
+      checkBoundaries([
+        { path: 'src/server/app.ts', text: "import { r } from '#server/features/quota/quota.routes.ts'\n" },
+        {
+          path: 'src/server/features/quota/quota.routes.ts',
+          text: "import { c } from '#server/config.ts'\n",
+        },
+      ]),
+    ).toEqual([])
+    // A circle through a third folder is found too, type-only imports included.
+    const third = checkBoundaries([
+      { path: 'src/web/lib/a.ts', text: "import type { X } from '#web/components/ui/b.tsx'\n" },
+      { path: 'src/web/components/ui/b.tsx', text: "import { Y } from '#web/components/layout/c.tsx'\n" },
+      { path: 'src/web/components/layout/c.tsx', text: "import { Z } from '#web/lib/a.ts'\n" },
+    ])
+    expect(third.filter((v) => v.rule.startsWith(cycleRule))).toHaveLength(3)
   })
 })

@@ -156,6 +156,75 @@ export function ruleBroken(from: string, imported: Import): string | null {
   return null
 }
 
+export const cycleRule = 'folders never import each other in a circle'
+
+/**
+ * The folder a file counts in for the no-circle rule: its unit, except that files directly in a
+ * source root (`src/server/app.ts`, `src/shared/plans.ts` …) each stand alone, since a root holds
+ * both what composes everything and what everything uses.
+ */
+function cycleUnitOf(path: string): string {
+  const unit = unitOf(path)
+  return /^src\/(server|shared|web)$/.test(unit) ? path : unit
+}
+
+/**
+ * Circles between folders in application code (tests may import freely): every strongly
+ * connected set of folders of the import graph (Tarjan), each given as the imports that close it.
+ * Type-only imports count: a circle of types is still two folders that must change together.
+ */
+export function findFolderCycles(files: SourceFile[]): Violation[] {
+  const edges = new Map<string, Map<string, { file: string; line: number; specifier: string }>>()
+  for (const file of files) {
+    if (!file.path.startsWith('src/') || isTest(file.path)) continue
+    const from = cycleUnitOf(file.path)
+    for (const imported of findImports(file.text)) {
+      const target = resolveSpecifier(file.path, imported.specifier)
+      if (target === null || !target.startsWith('src/')) continue
+      const to = cycleUnitOf(target)
+      if (to === from) continue
+      const out = edges.get(from) ?? new Map()
+      edges.set(from, out)
+      if (!out.has(to)) out.set(to, { file: file.path, line: imported.line, specifier: imported.specifier })
+    }
+  }
+  const index = new Map<string, number>()
+  const lowest = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const circles: string[][] = []
+  const visit = (node: string) => {
+    index.set(node, index.size)
+    lowest.set(node, index.get(node) as number)
+    stack.push(node)
+    onStack.add(node)
+    for (const next of edges.get(node)?.keys() ?? []) {
+      if (!index.has(next)) visit(next)
+      if (onStack.has(next))
+        lowest.set(node, Math.min(lowest.get(node) as number, lowest.get(next) as number))
+    }
+    if (lowest.get(node) !== index.get(node)) return
+    const members: string[] = []
+    let member: string | undefined
+    do {
+      member = stack.pop() as string
+      onStack.delete(member)
+      members.push(member)
+    } while (member !== node)
+    if (members.length > 1) circles.push(members)
+  }
+  for (const node of [...edges.keys()].sort()) if (!index.has(node)) visit(node)
+  return circles.flatMap((members) =>
+    members
+      .sort()
+      .flatMap((from) =>
+        [...(edges.get(from) ?? [])]
+          .filter(([to]) => members.includes(to))
+          .map(([to, at]) => ({ ...at, rule: `${cycleRule}: ${from} → ${to} (${members.join(', ')})` })),
+      ),
+  )
+}
+
 export function checkBoundaries(files: SourceFile[]): Violation[] {
   const violations: Violation[] = []
   for (const file of files) {
@@ -164,5 +233,5 @@ export function checkBoundaries(files: SourceFile[]): Violation[] {
       if (rule) violations.push({ file: file.path, line: imported.line, specifier: imported.specifier, rule })
     }
   }
-  return violations
+  return [...violations, ...findFolderCycles(files)]
 }

@@ -29,6 +29,7 @@ export const webBuild = {
     'scripts/lib/prerender.ts',
     'scripts/lib/og-image.ts',
     'scripts/lib/preview-images.ts',
+    'scripts/lib/precompress.ts',
     'vite.config.ts',
     'package-lock.json',
     'tsconfig.json',

@@ -1,10 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorBody } from '#shared/errors.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
+import { precompressAssets } from '../../scripts/lib/precompress.ts'
 
 /** A GET that sends the path exactly as written. */
 function rawGet(baseUrl: string, path: string): Promise<{ status: number; body: string }> {
@@ -17,6 +19,26 @@ function rawGet(baseUrl: string, path: string): Promise<{ status: number; body: 
         body += chunk
       })
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+/** A GET whose answer is read as bytes, as sent: no decoding of a Content-Encoding (fetch decodes). */
+function rawGetBytes(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  const { hostname, port } = new URL(baseUrl)
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path, method: 'GET', headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      )
     })
     req.on('error', reject)
     req.end()
@@ -205,6 +227,35 @@ describe('serving the built web app', () => {
     expect(cacheControl).toContain('max-age=31536000')
     expect(await response.text()).toBe(bigScript)
     expectSecurityHeaders(response)
+  })
+
+  it("sends the build's brotli or gzip copy of an asset as it is, and the plain file to a client that takes neither", async () => {
+    const compressed = precompressAssets(dist)
+    expect(compressed).toBe(1)
+    try {
+      for (const [accept, encoding, decode] of [
+        ['gzip, deflate, br', 'br', brotliDecompressSync],
+        ['gzip', 'gzip', gunzipSync],
+      ] as const) {
+        const response = await rawGetBytes(server.url, '/assets/app-abc123.js', { 'accept-encoding': accept })
+        expect(response.status).toBe(200)
+        expect(response.headers['content-encoding']).toBe(encoding)
+        expect(String(response.headers.vary)).toContain('Accept-Encoding')
+        expect(response.headers['cache-control']).toContain('immutable')
+        expect(response.headers['content-type']).toMatch(/javascript/)
+        // The bytes on the wire are the file the build wrote, not compressed again.
+        const wire = response.body
+        const copy = join(dist, 'assets', `app-abc123.js.${encoding === 'br' ? 'br' : 'gz'}`)
+        expect(wire.equals(readFileSync(copy))).toBe(true)
+        expect(decode(wire).toString()).toBe(bigScript)
+      }
+      const plain = await rawGetBytes(server.url, '/assets/app-abc123.js', { 'accept-encoding': 'identity' })
+      expect(plain.headers['content-encoding']).toBeUndefined()
+      expect(plain.body.toString()).toBe(bigScript)
+    } finally {
+      rmSync(join(dist, 'assets', 'app-abc123.js.br'))
+      rmSync(join(dist, 'assets', 'app-abc123.js.gz'))
+    }
   })
 
   it("serves index.html, never cached, for the app's and the public pages, and redirects any other path home", async () => {

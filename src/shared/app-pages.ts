@@ -22,5 +22,11 @@ const patterns = appPages.map(({ path }) => new RegExp(`^${path.replace(/:[A-Za-
 
 /** Whether a path (no query) is one of the app's pages. */
 export function isAppPath(pathname: string): boolean {
-  return patterns.some((pattern) => pattern.test(pathname))
+  return appPageOf(pathname) !== null
+}
+
+/** The app page a path (no query) opens, or null. */
+export function appPageOf(pathname: string): AppPageKey | null {
+  const index = patterns.findIndex((pattern) => pattern.test(pathname))
+  return index < 0 ? null : (appPages[index]?.key ?? null)
 }

@@ -2,10 +2,12 @@ import '#web/lib/zod-config.ts'
 import './index.css'
 import { startTransition } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
+import { appPageOf } from '#shared/app-pages.ts'
 import { publicPageOf } from '#shared/public-pages.ts'
 import { AppProviders } from '#web/app/app-providers.tsx'
-import { publicPageComponents } from '#web/app/pages.tsx'
+import { appPageComponents, appPageFirstReads, publicPageComponents } from '#web/app/pages.tsx'
 import { AppRouter } from '#web/app/router.tsx'
+import { primeGet } from '#web/lib/api-client.ts'
 import { detectInitialLocale, loadBaseMessages, loadedMessages } from '#web/lib/i18n.tsx'
 
 async function start() {
@@ -35,6 +37,14 @@ async function start() {
   }
 
   // The signed-in app (and any page served without prerendered HTML) renders on the client.
+  // What it will ask for first starts now, beside its language: who is signed in, the page's
+  // code and the page's first data, rather than each after the one before.
+  primeGet('/api/session')
+  const appPage = appPageOf(window.location.pathname)
+  if (appPage) {
+    for (const path of appPageFirstReads[appPage] ?? []) primeGet(path)
+    void appPageComponents[appPage].preload().catch(() => undefined)
+  }
   // It renders only once its language is loaded, so no text flashes in the wrong language.
   // The landing page needs only the base namespaces; other pages load the rest before rendering.
   const messages = await loadBaseMessages(locale)

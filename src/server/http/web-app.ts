@@ -170,6 +170,8 @@ function mountFiles(app: Hono<AppEnv>, root: string): void {
     '/assets/*',
     serveStatic({
       root,
+      // The build wrote a .br and a .gz of each: sent as they are, not compressed per request.
+      precompressed: true,
       onFound: (_path, c) => {
         c.header('Cache-Control', 'public, max-age=31536000, immutable')
       },

@@ -85,3 +85,18 @@ export const appPageComponents: Record<AppPageKey, Page> = {
     allMessages: true,
   }),
 }
+
+/**
+ * What each page asks the API for as it first renders (beside /api/session, which every page
+ * asks): main.tsx starts these with the page's code on a first load, so they arrive together
+ * instead of one after the other. A path listed here that the page stops reading is only a
+ * wasted request; a test keeps the list true (pages.test.tsx).
+ */
+export const appPageFirstReads: Partial<Record<AppPageKey, readonly string[]>> = {
+  dashboard: ['/api/usage'],
+  create: ['/api/usage', '/api/settings'],
+  fashion: ['/api/usage', '/api/settings'],
+  catalogue: ['/api/usage', '/api/settings'],
+  settings: ['/api/settings'],
+  billing: ['/api/billing', '/api/usage'],
+}

@@ -3,8 +3,8 @@ import { appPages } from '#shared/app-pages.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
 import { localePrefix, localizedPath, publicPages } from '#shared/public-pages.ts'
 import { RootLayout } from '#web/components/layout/root-layout.tsx'
-import { RequireSession } from '#web/lib/require-session.tsx'
 import { appPageComponents, publicPageComponents } from './pages.tsx'
+import { RequireSession } from './require-session.tsx'
 
 function guarded(element: React.ReactNode) {
   return <RequireSession>{element}</RequireSession>

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
-import { ApiError, apiRequest, setUnauthorizedHandler } from './api-client.ts'
+import { ApiError, apiRequest, primeGet, setUnauthorizedHandler } from './api-client.ts'
 
 const fetchMock = stubFetchForEachTest()
 
@@ -37,6 +37,14 @@ describe('apiRequest on 401', () => {
       await apiRequest('/api/billing').catch(() => undefined)
       expect(handler).toHaveBeenCalledTimes(2)
     })
+    // Let the second refresh finish too, so the next test starts with none under way.
+    finishRefresh()
+    await vi.waitFor(async () => {
+      handler.mockClear()
+      await apiRequest('/api/billing').catch(() => undefined)
+      expect(handler).toHaveBeenCalledTimes(1)
+    })
+    finishRefresh()
   })
 
   it('leaves other refusals alone, a wrong password included', async () => {
@@ -77,5 +85,52 @@ describe('apiRequest language', () => {
       ([, init]) => (init?.headers as Record<string, string> | undefined)?.['x-vitrin-locale'],
     )
     expect(sent).toEqual(['tr', 'en'])
+  })
+})
+
+describe('primeGet', () => {
+  it('hands its answer to the first read of the path, and later reads ask again', async () => {
+    fetchMock.mockImplementation(async () => json(200, { n: fetchMock.mock.calls.length }))
+    primeGet('/api/usage')
+    primeGet('/api/usage')
+    expect(fetchMock).toHaveBeenCalledTimes(1)
+    expect(await apiRequest('/api/usage')).toEqual({ n: 1 })
+    expect(fetchMock).toHaveBeenCalledTimes(1)
+    expect(await apiRequest('/api/usage')).toEqual({ n: 2 })
+    expect(fetchMock).toHaveBeenCalledTimes(2)
+  })
+
+  it('is dropped by any write, which may change what it would say', async () => {
+    fetchMock.mockImplementation(async () => json(200, { n: fetchMock.mock.calls.length }))
+    primeGet('/api/usage')
+    await apiRequest('/api/auth/sign-in', { body: {} })
+    expect(await apiRequest('/api/usage')).toEqual({ n: 3 })
+  })
+
+  it('is dropped when it waited longer than 10 s for its reader', async () => {
+    fetchMock.mockImplementation(async () => json(200, { n: fetchMock.mock.calls.length }))
+    const now = vi.spyOn(performance, 'now').mockReturnValue(1_000)
+    primeGet('/api/settings')
+    now.mockReturnValue(11_001)
+    expect(await apiRequest('/api/settings')).toEqual({ n: 2 })
+    now.mockRestore()
+  })
+
+  it('treats a primed 401 like any other: the error and the unauthorized handler', async () => {
+    const handler = vi.fn()
+    setUnauthorizedHandler(handler)
+    fetchMock.mockImplementation(async () => unauthorized())
+    primeGet('/api/session')
+    await expect(apiRequest('/api/session')).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    expect(fetchMock).toHaveBeenCalledTimes(1)
+    await vi.waitFor(() => expect(handler).toHaveBeenCalledTimes(1))
+  })
+
+  it('falls back to asking again when the primed download failed', async () => {
+    fetchMock.mockRejectedValueOnce(new TypeError('offline'))
+    fetchMock.mockImplementation(async () => json(200, { ok: true }))
+    primeGet('/api/billing')
+    expect(await apiRequest('/api/billing')).toEqual({ ok: true })
+    expect(fetchMock).toHaveBeenCalledTimes(2)
   })
 })

@@ -51,25 +51,41 @@ function localeHeader(): Record<string, string> {
   return isLocale(lang) ? { 'x-vitrin-locale': lang } : {}
 }
 
+/** Answers already on their way: GETs started before anything asked for them (`primeGet`). */
+const primed = new Map<string, { response: Promise<Response | null>; startedAt: number }>()
+/** A primed answer older than this when first asked for is dropped and the path asked again. */
+const primedFreshMs = 10_000
+
 /**
- * Calls the Vitrin API and returns its JSON answer (undefined for an empty one, e.g. 204);
- * throws ApiError for anything but a 2xx answer. The body is sent as JSON, or as multipart
- * when it is FormData. `fallbackCode` names a 4xx answer that carries no error code. A 401
- * UNAUTHORIZED also starts the handler given to `setUnauthorizedHandler`.
+ * Starts a GET before anything asks for it, so a page's first data downloads alongside its code
+ * rather than after it (main.tsx primes the session and the opened page's first reads). The
+ * first apiRequest of the path within 10 s takes that answer, whatever it is (a 401 included);
+ * later ones, and one after a failed download, ask the server again.
  */
-export async function apiRequest<T>(
+export function primeGet(path: string): void {
+  if (primed.has(path)) return
+  const response = fetch(path, {
+    headers: { accept: 'application/json', ...localeHeader() },
+    credentials: 'same-origin',
+  }).catch(() => null)
+  primed.set(path, { response, startedAt: performance.now() })
+}
+
+function takePrimed(path: string): Promise<Response | null> | null {
+  const entry = primed.get(path)
+  if (!entry) return null
+  primed.delete(path)
+  return performance.now() - entry.startedAt <= primedFreshMs ? entry.response : null
+}
+
+/** One request to the API; a network failure becomes ApiError NETWORK, an abort stays an abort. */
+async function send(
   path: string,
-  init: {
-    method?: string
-    body?: unknown
-    signal?: AbortSignal | undefined
-    fallbackCode?: ErrorCode
-  } = {},
-): Promise<T> {
+  init: { method?: string; body?: unknown; signal?: AbortSignal | undefined },
+): Promise<Response> {
   const isForm = init.body instanceof FormData
-  let response: Response
   try {
-    response = await fetch(path, {
+    return await fetch(path, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
       headers: {
         ...(init.body === undefined || isForm
@@ -87,6 +103,30 @@ export async function apiRequest<T>(
     if (init.signal?.aborted) throw error
     throw new ApiError('NETWORK', 0, 'network error')
   }
+}
+
+/**
+ * Calls the Vitrin API and returns its JSON answer (undefined for an empty one, e.g. 204);
+ * throws ApiError for anything but a 2xx answer. The body is sent as JSON, or as multipart
+ * when it is FormData. `fallbackCode` names a 4xx answer that carries no error code. A 401
+ * UNAUTHORIZED also starts the handler given to `setUnauthorizedHandler`.
+ */
+export async function apiRequest<T>(
+  path: string,
+  init: {
+    method?: string
+    body?: unknown
+    signal?: AbortSignal | undefined
+    fallbackCode?: ErrorCode
+  } = {},
+): Promise<T> {
+  const isRead = init.method === undefined && init.body === undefined
+  // A write (a sign-in, a plan change) may change what a primed read would answer.
+  if (!isRead) primed.clear()
+  const early = isRead ? takePrimed(path) : null
+  const earlyResponse = early ? await early : null
+  if (earlyResponse && init.signal?.aborted) throw init.signal.reason
+  const response = earlyResponse ?? (await send(path, init))
   const payload: unknown = await response.json().catch(() => undefined)
   if (response.ok) return payload as T
   const error = (payload as Partial<ErrorBody> | undefined)?.error

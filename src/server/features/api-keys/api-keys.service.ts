@@ -3,7 +3,7 @@ import { and, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { preparedPerDatabase } from '#server/db/prepared.ts'
 import { type ApiKeyRow, apiKeys, rateLimitBuckets, subscriptions, users } from '#server/db/schema/index.ts'
-import { getActiveSubscription, liveStatuses } from '#server/features/billing/subscription.service.ts'
+import { getActiveSubscription, liveStatuses } from '#server/features/quota/plan.service.ts'
 import type { RequestUser } from '#server/http/context.ts'
 import {
   fixedWindowResult,

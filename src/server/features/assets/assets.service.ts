@@ -9,7 +9,7 @@ import {
   generations,
   type SubscriptionRow,
 } from '#server/db/schema/index.ts'
-import { getActiveSubscription } from '#server/features/billing/subscription.service.ts'
+import { getActiveSubscription } from '#server/features/quota/plan.service.ts'
 import { ensureStorageRoom } from '#server/features/quota/quota.service.ts'
 import type { Logger } from '#server/logger.ts'
 import type { PublicRequestDeps } from '#server/net/public-request.ts'

@@ -1,5 +1,6 @@
 import type { Db } from '#server/db/client.ts'
 import type { Mailer } from '#server/email/outbox.ts'
+import { presentSubscription } from '#server/features/quota/plan.service.ts'
 import { getCredits } from '#server/features/quota/quota.service.ts'
 import type {
   BillingRedirectResponse,
@@ -11,7 +12,7 @@ import type { Locale } from '#shared/i18n/locales.ts'
 import type { PlanId, TopUpPackId } from '#shared/plans.ts'
 import type { BillingProvider } from './billing-provider.ts'
 import { applyBillingEffect } from './billing-webhook.service.ts'
-import { getLatestSubscription, presentSubscription } from './subscription.service.ts'
+import { getLatestSubscription } from './subscription.service.ts'
 
 // Other features hold the provider (settings says whether billing is live) through this file.
 export type { BillingProvider } from './billing-provider.ts'

@@ -2,10 +2,11 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from '#server/db/client.ts'
 import { subscriptions } from '#server/db/schema/index.ts'
+import { addOneMonth, getActiveSubscription } from '#server/features/quota/plan.service.ts'
 import { createUser } from '#tests/support/factories.ts'
 import { openTestDatabase } from '#tests/support/test-database.ts'
 import { resetDatabase } from '#tests/support/test-server.ts'
-import { activatePlan, addOneMonth, getActiveSubscription, startTrial } from './subscription.service.ts'
+import { activatePlan, startTrial } from './subscription.service.ts'
 
 describe('addOneMonth', () => {
   it('keeps the day of month, clamped to the month end', () => {

@@ -20,7 +20,6 @@ import {
   storeRemoteUpload,
   storeUpload,
 } from '#server/features/assets/assets.service.ts'
-import { getActiveSubscription } from '#server/features/billing/subscription.service.ts'
 import {
   type BatchOutputPlan,
   type BatchProduct,
@@ -34,6 +33,7 @@ import {
   retryBatch,
 } from '#server/features/generations/generations.service.ts'
 import { type MarketplaceDeps, presetExporter } from '#server/features/marketplaces/marketplaces.service.ts'
+import { getActiveSubscription } from '#server/features/quota/plan.service.ts'
 import { insertBatchCompletedEvent } from '#server/features/webhooks/webhooks.service.ts'
 import type { Logger } from '#server/logger.ts'
 import type { PublicRequestDeps } from '#server/net/public-request.ts'

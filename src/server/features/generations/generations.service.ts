@@ -17,7 +17,7 @@ import type { Mailer } from '#server/email/outbox.ts'
 import type { Notifier } from '#server/events/notifier.ts'
 import { topUpForShortage } from '#server/features/billing/auto-topup.service.ts'
 import type { BillingProvider } from '#server/features/billing/billing.service.ts'
-import { getActiveSubscription } from '#server/features/billing/subscription.service.ts'
+import { getActiveSubscription } from '#server/features/quota/plan.service.ts'
 import {
   availableUnits,
   type QuotaHold,

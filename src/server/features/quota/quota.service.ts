@@ -9,11 +9,11 @@ import {
   type SubscriptionRow,
   usageMonthly,
 } from '#server/db/schema/index.ts'
-import { getActiveSubscription, presentSubscription } from '#server/features/billing/subscription.service.ts'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
 import { AppError } from '#shared/errors.ts'
 import { getPlan, getTopUpPack, type TopUpPackId } from '#shared/plans.ts'
 import { type QuotaResource, quotaPeriodKey } from '#shared/quota.ts'
+import { getActiveSubscription, presentSubscription } from './plan.service.ts'
 
 const usedColumnName = { images: 'images_used', videos: 'videos_used' } as const
 

@@ -3,7 +3,7 @@ import type { SecretBox } from '#server/crypto/secret-box.ts'
 import type { Db } from '#server/db/client.ts'
 import { billingCustomers, providerKeys, subscriptions } from '#server/db/schema/index.ts'
 import type { BillingProvider } from '#server/features/billing/billing.service.ts'
-import { getActiveSubscription } from '#server/features/billing/subscription.service.ts'
+import { getActiveSubscription } from '#server/features/quota/plan.service.ts'
 import type { SettingsResponse } from '#shared/contracts/settings.ts'
 import { AppError } from '#shared/errors.ts'
 

@@ -112,7 +112,9 @@ function descriptionOf(element: HTMLElement): string {
     .join(' ')
 }
 
-describe('Create: the product details the seller gives', () => {
+// These type whole sentences key by key into the Create page, which re-renders on each key: on a
+// busy 2-core machine that alone can take longer than the default 5 s.
+describe('Create: the product details the seller gives', { timeout: 20_000 }, () => {
   it('sends colour, the seller’s description and key features (one per line) with the SEO request', async () => {
     const user = await openForSeo('en')
     await user.type(screen.getByLabelText('Product name'), 'Fincan Takımı')

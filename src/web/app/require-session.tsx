@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import { PageSpinner } from '#web/components/layout/root-layout.tsx'
-import { href } from './href.ts'
-import { useLocalizedHref } from './localized-paths.ts'
-import { useSession } from './session.tsx'
+import { href } from '#web/lib/href.ts'
+import { useLocalizedHref } from '#web/lib/localized-paths.ts'
+import { useSession } from '#web/lib/session.tsx'
 
 /** Where a signed-out visitor of `pathname` is sent: /access, remembering the page (but not for /app itself). */
 export function accessPathFor(pathname: string, search: string): string {
