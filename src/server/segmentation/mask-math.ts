@@ -77,7 +77,7 @@ export function upsampleBilinear(
  * Mean over a (2r+1)² window of every plane in `planes` (each width×height), in place, with
  * running sums: O(1) per pixel whatever the radius. Windows are cut at the image edges.
  */
-function boxMeans(planes: Float32Array[], width: number, height: number, radius: number) {
+export function boxMeans(planes: Float32Array[], width: number, height: number, radius: number) {
   const line = new Float64Array(Math.max(width, height))
   for (const plane of planes) {
     // Rows.
@@ -113,6 +113,100 @@ export type GuidedFilterOptions = {
   epsilon: number
   /** Longest side of the grid the coefficients are fitted on (the fast guided filter). */
   fitSide: number
+}
+
+/**
+ * The guided filter's local linear model, fitted on a w×h grid: for the guide's planes r, g, b
+ * (0–1) and the mask q, the window-averaged coefficients [a_r, a_g, a_b, b] such that the
+ * filtered mask is a_r·R + a_g·G + a_b·B + b (He, Sun and Tang, 2013). The inputs are not changed.
+ */
+export function fitGuidedCoefficients(
+  r: Float32Array,
+  g: Float32Array,
+  b: Float32Array,
+  q: Float32Array,
+  w: number,
+  h: number,
+  radius: number,
+  epsilon: number,
+): [Float32Array, Float32Array, Float32Array, Float32Array] {
+  const n = w * h
+  // Means of I, p, I·p and the entries of I·Iᵀ over each window.
+  const planes = Array.from({ length: 13 }, () => new Float32Array(n))
+  const [mr, mg, mb, mp, mrp, mgp, mbp, mrr, mrg, mrb, mgg, mgb, mbb] = planes as [
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+  ]
+  for (let j = 0; j < n; j++) {
+    const vr = r[j] as number
+    const vg = g[j] as number
+    const vb = b[j] as number
+    const vp = q[j] as number
+    mr[j] = vr
+    mg[j] = vg
+    mb[j] = vb
+    mp[j] = vp
+    mrp[j] = vr * vp
+    mgp[j] = vg * vp
+    mbp[j] = vb * vp
+    mrr[j] = vr * vr
+    mrg[j] = vr * vg
+    mrb[j] = vr * vb
+    mgg[j] = vg * vg
+    mgb[j] = vg * vb
+    mbb[j] = vb * vb
+  }
+  boxMeans(planes, w, h, radius)
+
+  // Per window: a = (Σ + εI)⁻¹ cov(I, p), b = mean(p) − a·mean(I). Stored in place of the means.
+  const eps = epsilon
+  const ar = mrp
+  const ag = mgp
+  const ab = mbp
+  const bb = mp
+  for (let j = 0; j < n; j++) {
+    const ur = mr[j] as number
+    const ug = mg[j] as number
+    const ub = mb[j] as number
+    const up = mp[j] as number
+    const cr = (mrp[j] as number) - ur * up
+    const cg = (mgp[j] as number) - ug * up
+    const cb = (mbp[j] as number) - ub * up
+    const srr = (mrr[j] as number) - ur * ur + eps
+    const srg = (mrg[j] as number) - ur * ug
+    const srb = (mrb[j] as number) - ur * ub
+    const sgg = (mgg[j] as number) - ug * ug + eps
+    const sgb = (mgb[j] as number) - ug * ub
+    const sbb = (mbb[j] as number) - ub * ub + eps
+    // Inverse of the symmetric 3×3 matrix by cofactors.
+    const irr = sgg * sbb - sgb * sgb
+    const irg = sgb * srb - srg * sbb
+    const irb = srg * sgb - sgg * srb
+    const igg = srr * sbb - srb * srb
+    const igb = srb * srg - srr * sgb
+    const ibb = srr * sgg - srg * srg
+    const det = srr * irr + srg * irg + srb * irb
+    const vr = (irr * cr + irg * cg + irb * cb) / det
+    const vg = (irg * cr + igg * cg + igb * cb) / det
+    const vb = (irb * cr + igb * cg + ibb * cb) / det
+    ar[j] = vr
+    ag[j] = vg
+    ab[j] = vb
+    bb[j] = up - vr * ur - vg * ug - vb * ub
+  }
+  boxMeans([ar, ag, ab, bb], w, h, radius)
+  return [ar, ag, ab, bb]
 }
 
 /**
@@ -163,81 +257,7 @@ export function guidedFilter(
     q[j] = (q[j] as number) / c
   }
 
-  // Means of I, p, I·p and the entries of I·Iᵀ over each window.
-  const planes = Array.from({ length: 13 }, () => new Float32Array(n))
-  const [mr, mg, mb, mp, mrp, mgp, mbp, mrr, mrg, mrb, mgg, mgb, mbb] = planes as [
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-  ]
-  for (let j = 0; j < n; j++) {
-    const vr = r[j] as number
-    const vg = g[j] as number
-    const vb = b[j] as number
-    const vp = q[j] as number
-    mr[j] = vr
-    mg[j] = vg
-    mb[j] = vb
-    mp[j] = vp
-    mrp[j] = vr * vp
-    mgp[j] = vg * vp
-    mbp[j] = vb * vp
-    mrr[j] = vr * vr
-    mrg[j] = vr * vg
-    mrb[j] = vr * vb
-    mgg[j] = vg * vg
-    mgb[j] = vg * vb
-    mbb[j] = vb * vb
-  }
-  boxMeans(planes, w, h, options.radius)
-
-  // Per window: a = (Σ + εI)⁻¹ cov(I, p), b = mean(p) − a·mean(I). Stored in place of the means.
-  const eps = options.epsilon
-  const ar = mrp
-  const ag = mgp
-  const ab = mbp
-  const bb = mp
-  for (let j = 0; j < n; j++) {
-    const ur = mr[j] as number
-    const ug = mg[j] as number
-    const ub = mb[j] as number
-    const up = mp[j] as number
-    const cr = (mrp[j] as number) - ur * up
-    const cg = (mgp[j] as number) - ug * up
-    const cb = (mbp[j] as number) - ub * up
-    const srr = (mrr[j] as number) - ur * ur + eps
-    const srg = (mrg[j] as number) - ur * ug
-    const srb = (mrb[j] as number) - ur * ub
-    const sgg = (mgg[j] as number) - ug * ug + eps
-    const sgb = (mgb[j] as number) - ug * ub
-    const sbb = (mbb[j] as number) - ub * ub + eps
-    // Inverse of the symmetric 3×3 matrix by cofactors.
-    const irr = sgg * sbb - sgb * sgb
-    const irg = sgb * srb - srg * sbb
-    const irb = srg * sgb - sgg * srb
-    const igg = srr * sbb - srb * srb
-    const igb = srb * srg - srr * sgb
-    const ibb = srr * sgg - srg * srg
-    const det = srr * irr + srg * irg + srb * irb
-    const vr = (irr * cr + irg * cg + irb * cb) / det
-    const vg = (irg * cr + igg * cg + igb * cb) / det
-    const vb = (irb * cr + igb * cg + ibb * cb) / det
-    ar[j] = vr
-    ag[j] = vg
-    ab[j] = vb
-    bb[j] = up - vr * ur - vg * ug - vb * ub
-  }
-  boxMeans([ar, ag, ab, bb], w, h, options.radius)
+  const [ar, ag, ab, bb] = fitGuidedCoefficients(r, g, b, q, w, h, options.radius, options.epsilon)
 
   // Apply the coefficients, scaled up bilinearly as it goes, to the full-resolution photo: each
   // output row first blends the two grid rows around it, then each pixel the two columns. (No

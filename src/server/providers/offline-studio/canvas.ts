@@ -29,9 +29,15 @@ export type Painter = (x: number, y: number, out: Float64Array) => void
 
 export type Frame = { width: number; height: number; isTall: boolean }
 
-/** The canvas of a ratio (imageSize: 1:1 1080², 2:3 1200×1800, 9:16 1080×1920); portrait ones are tall. */
-export function frameFor(ratio: AspectRatio): Frame {
-  const { width, height } = imageSize[ratio]
+/**
+ * The canvas of a ratio: its standard size (imageSize: 1:1 1080², 2:3 1200×1800, 9:16
+ * 1080×1920) or a larger `size` of the same shape (resultSizes); portrait ones are tall.
+ */
+export function frameFor(
+  ratio: AspectRatio,
+  size: { width: number; height: number } = imageSize[ratio],
+): Frame {
+  const { width, height } = size
   // Any portrait ratio (9:16, a marketplace's 2:3) gets the portrait layout.
   return { width, height, isTall: height > width }
 }

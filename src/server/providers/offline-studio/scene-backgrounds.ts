@@ -711,15 +711,17 @@ async function renderTopScene(
 }
 
 /**
- * Draws the scene at the ratio's output size, seen from the front (a surface and a wall) or from
- * above (the surface alone), and says where the product goes. The white studio has one view.
+ * Draws the scene at the ratio's output size (its standard size, or a larger `size` of the same
+ * shape from resultSizes, decision 43), seen from the front (a surface and a wall) or from above
+ * (the surface alone), and says where the product goes. The white studio has one view.
  */
 export async function renderProductScene(
   scene: StudioSceneId,
   ratio: AspectRatio,
   view: SceneView = 'front',
+  size?: { width: number; height: number },
 ): Promise<Backdrop> {
-  const frame = frameFor(ratio)
+  const frame = frameFor(ratio, size)
   if (scene === 'white-studio') return whiteStudio(frame)
   if (view === 'top') return renderTopScene(scene, frame)
   let { stage } = productGeometry(frame)

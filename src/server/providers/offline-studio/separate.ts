@@ -1,4 +1,5 @@
 import sharp from 'sharp'
+import { boxMeans, fitGuidedCoefficients } from '#server/segmentation/mask-math.ts'
 import { maskIoU } from '#server/segmentation/metrics.ts'
 import { isCredible, type Segmenter } from '#server/segmentation/segmenter.ts'
 
@@ -9,8 +10,18 @@ import { isCredible, type Segmenter } from '#server/segmentation/segmenter.ts'
 // product the whole photo is kept (as a card with rounded corners) rather than shipping a
 // half-eaten product.
 
-/** Decoded, upright pixels (RGBA) of a photo, downscaled so the slow JS passes stay fast. */
-export type Photo = { data: Buffer; width: number; height: number; hasAlpha: boolean }
+/**
+ * Decoded, upright pixels (RGBA) of a photo, downscaled so the slow JS passes stay fast.
+ * `source`: the photo's own bytes and upright size when it is larger than `data`, so the cut can
+ * be made at the photo's own resolution (cutAtScale).
+ */
+export type Photo = {
+  data: Buffer
+  width: number
+  height: number
+  hasAlpha: boolean
+  source?: { bytes: Buffer; width: number; height: number }
+}
 
 /**
  * The subject cut to its bounds, RGBA; `isSeparated` false means the whole photo as a card.
@@ -26,11 +37,24 @@ export type Subject = {
   box: SubjectBox
 }
 
-/** The cut's top-left corner in the (working-size) photo, and that photo's size. */
+/**
+ * The cut's top-left corner in the photo at the resolution the cut was made at, and that photo's
+ * size at that resolution (the working size, or larger: see cutAtScale).
+ */
 export type SubjectBox = { left: number; top: number; photoWidth: number; photoHeight: number }
 
-/** Longest side the separation works on: beyond what any output needs (the subject is at most ~1000 px). */
+/**
+ * Longest side the separation (flood fill, specks, the model) works on. The cut itself is then
+ * made at the photo's own resolution, up to maxCutSide (cutAtScale), with the mask scaled up and
+ * snapped to the photo's edges there.
+ */
 export const workingSide = 1600
+
+/**
+ * Longest side of a cut: the long side of the largest result (2048, resultSizes in
+ * composite.ts); no stage draws a product larger, so more of the photo's pixels would be waste.
+ */
+export const maxCutSide = 2048
 
 /**
  * Decodes any supported image, applies its EXIF orientation and shrinks it early (JPEG
@@ -46,7 +70,13 @@ export async function loadPhoto(bytes: Buffer, maxSide = workingSide): Promise<P
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true })
-  return { data, width: info.width, height: info.height, hasAlpha: metadata.hasAlpha === true }
+  const photo: Photo = { data, width: info.width, height: info.height, hasAlpha: metadata.hasAlpha === true }
+  // EXIF orientations 5–8 turn the photo a quarter: its upright width is the stored height.
+  const isTurned = (metadata.orientation ?? 1) >= 5
+  const width = (isTurned ? metadata.height : metadata.width) ?? info.width
+  const height = (isTurned ? metadata.width : metadata.height) ?? info.height
+  if (width > info.width) photo.source = { bytes, width, height }
+  return photo
 }
 
 /**
@@ -236,82 +266,362 @@ const shadowModelAlpha = 96
 /** Largest chromaticity difference (sum over r, g, b shares) between a shadow and its backdrop. */
 const shadowChroma = 0.06
 
-/** The photo's pixels in `box` (RGB, partly transparent pixels flattened on white) and its mask there. */
-function cropWithMask(photo: Photo, mask: Uint8Array, box: ReturnType<typeof boundsOf>, pad: number) {
-  const { width, height } = photo
-  const left = Math.max(0, box.left - pad)
-  const top = Math.max(0, box.top - pad)
-  const cropWidth = Math.min(width, box.right + pad + 1) - left
-  const cropHeight = Math.min(height, box.bottom + pad + 1) - top
-  const crop = Buffer.alloc(cropWidth * cropHeight * 3)
-  const cropMask = Buffer.alloc(cropWidth * cropHeight)
-  for (let y = 0; y < cropHeight; y++) {
-    for (let x = 0; x < cropWidth; x++) {
-      const source = (y + top) * width + (x + left)
-      const target = y * cropWidth + x
-      // Partly transparent uploads are flattened on white, like a studio backdrop.
-      const alpha = (photo.data[source * 4 + 3] as number) / 255
-      for (let c = 0; c < 3; c++) {
-        crop[target * 3 + c] = Math.round((photo.data[source * 4 + c] as number) * alpha + 255 * (1 - alpha))
-      }
-      cropMask[target] = Math.min(mask[source] as number, photo.data[source * 4 + 3] as number)
-    }
-  }
-  const cut: SubjectBox = { left, top, photoWidth: width, photoHeight: height }
-  return { crop, cropMask, cropWidth, cropHeight, cut }
+/**
+ * Cut along the model's soft mask (already snapped to the photo's edges at the working size, see
+ * segmentation/mask-math.ts), made again at the photo's own resolution by cutAtScale.
+ */
+function cutAlongMask(photo: Photo, alpha: Uint8Array): Promise<Subject> {
+  return cutAtScale(photo, alpha, boundsOf(alpha, photo.width, photo.height, 1), 'model')
+}
+
+/** Cut along the flood fill's hard mask, its edge found in the photo by cutAtScale. */
+function cutAlongBackdrop(photo: Photo, mask: Uint8Array): Promise<Subject> {
+  return cutAtScale(photo, mask, boundsOf(mask, photo.width, photo.height), 'backdrop')
 }
 
 /**
- * Cut along the model's soft mask. It is already refined to the photo's edges (see
- * segmentation/mask-math.ts), so it is used as it is; the edge's colours are replaced by the
- * product's own so none of the old surface (wood, a sheet) shows as a rim on the new scene.
+ * How the mask found at the working size becomes the cut's alpha at full resolution (decision
+ * 43): the guided filter's fit (on the working-size grid, where the mask's information is; its
+ * coefficients applied to every pixel of the full-size photo), the band around the mask's
+ * outline where it may move the edge (in working pixels), and the ramp that clears the faint
+ * haze the filter leaves; `reach`: how far (working pixels) the product's and backdrop's own
+ * colours are looked for around an edge pixel (cutEdge).
  */
-async function cutAlongMask(photo: Photo, alpha: Uint8Array): Promise<Subject> {
-  const { crop, cropMask, cropWidth, cropHeight, cut } = cropWithMask(
-    photo,
-    alpha,
-    boundsOf(alpha, photo.width, photo.height, 1),
-    2,
-  )
-  decontaminateEdges(crop, cropMask, cropWidth, cropHeight)
-  // A touch of blur: the refined edge is about a pixel wide, and scaled up onto the scene it
-  // would show steps.
-  const smoothed = await sharp(cropMask, { raw: { width: cropWidth, height: cropHeight, channels: 1 } })
-    .blur(0.8)
-    .extractChannel(0)
-    .raw()
-    .toBuffer()
-  const data = await sharp(crop, { raw: { width: cropWidth, height: cropHeight, channels: 3 } })
-    .joinChannel(smoothed, { raw: { width: cropWidth, height: cropHeight, channels: 1 } })
-    .raw()
-    .toBuffer()
-  return { data, width: cropWidth, height: cropHeight, isSeparated: true, separatedBy: 'model', box: cut }
+export const cutRefinement = { radius: 2, epsilon: 0.0004, band: 2, reach: 4, ramp: [0.2, 0.8] as const }
+
+/** How much larger than the working size the cut of `box` is made: the photo's own pixels, up to maxCutSide. */
+export function cutScale(
+  photo: Photo,
+  box: { left: number; top: number; right: number; bottom: number },
+): number {
+  if (!photo.source) return 1
+  const native = photo.source.width / photo.width
+  const boxSide = Math.max(box.right - box.left + 1, box.bottom - box.top + 1)
+  return Math.max(1, Math.min(native, maxCutSide / boxSide))
 }
 
-/** Cut along the flood fill's hard mask, feathered. */
-async function cutAlongBackdrop(photo: Photo, mask: Uint8Array): Promise<Subject> {
-  // A little room around the subject so the feathered edge is not cut off.
-  const { crop, cropMask, cropWidth, cropHeight, cut } = cropWithMask(
-    photo,
-    mask,
-    boundsOf(mask, photo.width, photo.height),
-    3,
-  )
-  decontaminateEdges(crop, cropMask, cropWidth, cropHeight)
-  // Feather by ~1 px, then choke a little so the rim of backdrop colour around the edge (a light
-  // halo on dark scenes) goes with the backdrop.
-  const feathered = await sharp(cropMask, { raw: { width: cropWidth, height: cropHeight, channels: 1 } })
-    .blur(1.2)
-    .linear(1.35, -0.35 * 255)
+/**
+ * The subject cut at the photo's own resolution (up to maxCutSide), not at the working size the
+ * mask was found at: the mask (hard from the flood fill, soft from the model) is scaled up and
+ * snapped to the full-size photo's edges with a guided filter, so the outline follows the photo
+ * instead of a blurred upscale, anti-aliased edges keep their true softness, and thin parts (a
+ * spoon's handle) keep the width they have in the photo. Edge colours are then freed of the old
+ * backdrop (decontaminate).
+ */
+async function cutAtScale(
+  photo: Photo,
+  mask: Uint8Array,
+  box: ReturnType<typeof boundsOf>,
+  separatedBy: 'backdrop' | 'model',
+): Promise<Subject> {
+  const scale = cutScale(photo, box)
+  const band = cutRefinement.band
+  // Room around the subject for the band the edge may move in.
+  const pad = band + 2
+  const left = Math.max(0, box.left - pad)
+  const top = Math.max(0, box.top - pad)
+  const cropWidth = Math.min(photo.width, box.right + pad + 1) - left
+  const cropHeight = Math.min(photo.height, box.bottom + pad + 1) - top
+  const coarse = new Float32Array(cropWidth * cropHeight)
+  for (let y = 0; y < cropHeight; y++) {
+    for (let x = 0; x < cropWidth; x++) {
+      const source = (y + top) * photo.width + x + left
+      coarse[y * cropWidth + x] = Math.min(mask[source] as number, photo.data[source * 4 + 3] as number) / 255
+    }
+  }
+
+  const fullWidth = Math.round(photo.width * scale)
+  const fullHeight = Math.round(photo.height * scale)
+  const fullLeft = Math.round(left * scale)
+  const fullTop = Math.round(top * scale)
+  const width = Math.min(fullWidth, Math.round((left + cropWidth) * scale)) - fullLeft
+  const height = Math.min(fullHeight, Math.round((top + cropHeight) * scale)) - fullTop
+  const rgba =
+    scale === 1
+      ? cropRgba(photo, left, top, width, height)
+      : await sourceCrop(photo, fullWidth, fullHeight, { left: fullLeft, top: fullTop, width, height })
+  // Partly transparent uploads are flattened on white, like a studio backdrop; their own
+  // transparency still bounds the mask.
+  const rgb = Buffer.alloc(width * height * 3)
+  for (let i = 0; i < width * height; i++) {
+    const alpha = rgba[i * 4 + 3] as number
+    if (alpha === 255) {
+      rgb[i * 3] = rgba[i * 4] as number
+      rgb[i * 3 + 1] = rgba[i * 4 + 1] as number
+      rgb[i * 3 + 2] = rgba[i * 4 + 2] as number
+      continue
+    }
+    const a = alpha / 255
+    for (let c = 0; c < 3; c++) rgb[i * 3 + c] = Math.round((rgba[i * 4 + c] as number) * a + 255 * (1 - a))
+  }
+
+  const guide = new Float32Array(cropWidth * cropHeight * 3)
+  for (let y = 0; y < cropHeight; y++) {
+    for (let x = 0; x < cropWidth; x++) {
+      const source = ((y + top) * photo.width + x + left) * 4
+      const a = (photo.data[source + 3] as number) / 255
+      for (let c = 0; c < 3; c++) {
+        guide[(y * cropWidth + x) * 3 + c] = ((photo.data[source + c] as number) * a + 255 * (1 - a)) / 255
+      }
+    }
+  }
+  const cutAlpha = cutEdge({
+    coarse,
+    guide,
+    coarseWidth: cropWidth,
+    coarseHeight: cropHeight,
+    rgb,
+    width,
+    height,
+  })
+  // A touch of blur: single pixels the colour steps left on or off along a busy edge would
+  // otherwise show as specks and pits once the cut is enlarged (and its edge re-tightened).
+  const smoothed = await sharp(Buffer.from(cutAlpha.buffer, cutAlpha.byteOffset, cutAlpha.length), {
+    raw: { width, height, channels: 1 },
+  })
+    .blur(0.7)
     .extractChannel(0)
     .raw()
     .toBuffer()
-  const data = await sharp(crop, { raw: { width: cropWidth, height: cropHeight, channels: 3 } })
-    .joinChannel(feathered, { raw: { width: cropWidth, height: cropHeight, channels: 1 } })
-    .raw()
-    .toBuffer()
-  return { data, width: cropWidth, height: cropHeight, isSeparated: true, separatedBy: 'backdrop', box: cut }
+  const bytes = new Uint8Array(width * height)
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.min(smoothed[i] as number, rgba[i * 4 + 3] as number)
+  const data = Buffer.alloc(width * height * 4)
+  for (let i = 0; i < width * height; i++) {
+    data[i * 4] = rgb[i * 3] as number
+    data[i * 4 + 1] = rgb[i * 3 + 1] as number
+    data[i * 4 + 2] = rgb[i * 3 + 2] as number
+    data[i * 4 + 3] = bytes[i] as number
+  }
+  const cut: SubjectBox = { left: fullLeft, top: fullTop, photoWidth: fullWidth, photoHeight: fullHeight }
+  return { data, width, height, isSeparated: true, separatedBy, box: cut }
 }
+
+/**
+ * A rectangle of the photo decoded at fullWidth×fullHeight, RGBA. At the photo's own size it is
+ * cut out before anything else (no resampling pass over the whole photo).
+ */
+async function sourceCrop(
+  photo: Photo,
+  fullWidth: number,
+  fullHeight: number,
+  region: { left: number; top: number; width: number; height: number },
+): Promise<Buffer> {
+  const source = photo.source
+  let image = sharp(source?.bytes, { failOn: 'error' }).rotate()
+  if (source?.width !== fullWidth || source.height !== fullHeight) {
+    image = image.resize(fullWidth, fullHeight, { fit: 'fill', kernel: 'lanczos3' })
+  }
+  return image.extract(region).toColourspace('srgb').ensureAlpha().raw().toBuffer()
+}
+
+/** The working-size photo's RGBA in a rectangle. */
+function cropRgba(photo: Photo, left: number, top: number, width: number, height: number): Buffer {
+  const out = Buffer.alloc(width * height * 4)
+  for (let y = 0; y < height; y++) {
+    const from = ((y + top) * photo.width + left) * 4
+    photo.data.copy(out, y * width * 4, from, from + width * 4)
+  }
+  return out
+}
+
+type EdgeInput = {
+  /** The mask at the working size (0–1), over the cut's box. */
+  coarse: Float32Array
+  /** The working-size photo over the same box, RGB 0–1 planar by pixel (3 per pixel). */
+  guide: Float32Array
+  coarseWidth: number
+  coarseHeight: number
+  /** The photo at the cut's resolution over the same box (RGB bytes); its edge colours are replaced. */
+  rgb: Buffer
+  width: number
+  height: number
+}
+
+/**
+ * The cut's alpha at full resolution (decision 43), and its edge colours freed of the old
+ * backdrop. Everything that needs windows is computed on the working-size grid, where the mask's
+ * information is, and only sampled at full resolution inside the band along the outline:
+ *
+ * - a band of `cutRefinement.band` working pixels along the mask's outline; beyond it the mask's
+ *   own in/out stands, so nothing can punch holes into the product or spread onto the backdrop;
+ * - in the band, a guided filter (He, Sun and Tang; fitted on the working grid, its coefficients
+ *   applied to the full-resolution pixel) places the edge where the photo's colour changes;
+ * - then each band pixel is a mix of the product's colour F (the mean solid product colour
+ *   around it) and the backdrop's B (the mean clear backdrop colour): I = αF + (1 − α)B, so where
+ *   F and B differ and the pixel lies near the line between them, α is where it lies on it. This
+ *   gives anti-aliased and lens-softened edges their true softness (the filter, fitted to a hard
+ *   mask, makes them too hard). Elsewhere (texture, a third colour) the filter's α stands;
+ * - every band pixel the alpha does not clear takes F as its colour, so the old backdrop does not
+ *   show as a rim on the new scene (a pale halo, a launch pad's orange along a rocket).
+ */
+function cutEdge(input: EdgeInput): Uint8Array {
+  const { coarse, guide, coarseWidth: cw, coarseHeight: ch, rgb, width, height } = input
+  const n = cw * ch
+  const { radius, epsilon, band, ramp, reach } = cutRefinement
+  // Where the band is: the share of the inside within `band` of each working pixel.
+  const near = new Float32Array(n)
+  for (let i = 0; i < n; i++) near[i] = (coarse[i] as number) >= 0.5 ? 1 : 0
+  boxMeans([near], cw, ch, band)
+  const planes = (count: number) => Array.from({ length: count }, () => new Float32Array(n))
+  const [r, g, b] = planes(3) as [Float32Array, Float32Array, Float32Array]
+  for (let i = 0; i < n; i++) {
+    r[i] = guide[i * 3] as number
+    g[i] = guide[i * 3 + 1] as number
+    b[i] = guide[i * 3 + 2] as number
+  }
+  const [ar, ag, ab, bias] = fitGuidedCoefficients(r, g, b, coarse, cw, ch, radius, epsilon)
+  // Mean colours of the solid product (beyond the band inside) and of the clear backdrop around.
+  const sums = planes(8)
+  const [fr, fg, fb, fc, br, bg, bb, bc] = sums as [
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+  ]
+  for (let i = 0; i < n; i++) {
+    const inside = near[i] as number
+    if (inside >= 0.999) {
+      fr[i] = r[i] as number
+      fg[i] = g[i] as number
+      fb[i] = b[i] as number
+      fc[i] = 1
+    } else if (inside <= 0.001) {
+      br[i] = r[i] as number
+      bg[i] = g[i] as number
+      bb[i] = b[i] as number
+      bc[i] = 1
+    }
+  }
+  boxMeans(sums, cw, ch, reach)
+
+  const alpha = new Uint8Array(width * height)
+  const sx = cw / width
+  const sy = ch / height
+  const [low, high] = ramp
+  const minContrast = (edgeContrast / 255) ** 2
+  const sample = (
+    plane: Float32Array,
+    a: number,
+    bIndex: number,
+    c: number,
+    d: number,
+    wx: number,
+    wy: number,
+  ) =>
+    ((plane[a] as number) * (1 - wx) + (plane[bIndex] as number) * wx) * (1 - wy) +
+    ((plane[c] as number) * (1 - wx) + (plane[d] as number) * wx) * wy
+  // Each grid cell (its four corners): 0 clear, 1 solid, 2 in the band. Most of the cut's
+  // pixels are in cells that are wholly solid or clear and need no sampling.
+  const cells = new Uint8Array(n)
+  for (let y = 0; y < ch; y++) {
+    const y1 = Math.min(ch - 1, y + 1)
+    for (let x = 0; x < cw; x++) {
+      const x1 = Math.min(cw - 1, x + 1)
+      const a = near[y * cw + x] as number
+      const b = near[y * cw + x1] as number
+      const c = near[y1 * cw + x] as number
+      const d = near[y1 * cw + x1] as number
+      const least = Math.min(a, b, c, d)
+      const most = Math.max(a, b, c, d)
+      cells[y * cw + x] = least >= 0.999 ? 1 : most <= 0.001 ? 0 : 2
+    }
+  }
+  const x0s = new Int32Array(width)
+  const x1s = new Int32Array(width)
+  const wxs = new Float32Array(width)
+  for (let x = 0; x < width; x++) {
+    const fx = Math.min(cw - 1, Math.max(0, (x + 0.5) * sx - 0.5))
+    const x0 = Math.floor(fx)
+    x0s[x] = x0
+    x1s[x] = Math.min(cw - 1, x0 + 1)
+    wxs[x] = fx - x0
+  }
+  for (let y = 0; y < height; y++) {
+    const fy = Math.min(ch - 1, Math.max(0, (y + 0.5) * sy - 0.5))
+    const y0 = Math.floor(fy)
+    const y1 = Math.min(ch - 1, y0 + 1)
+    const wy = fy - y0
+    for (let x = 0; x < width; x++) {
+      const x0 = x0s[x] as number
+      const i = y * width + x
+      const cell = cells[y0 * cw + x0] as number
+      if (cell === 1) {
+        alpha[i] = 255
+        continue
+      }
+      if (cell === 0) continue
+      const x1 = x1s[x] as number
+      const wx = wxs[x] as number
+      const i00 = y0 * cw + x0
+      const i01 = y0 * cw + x1
+      const i10 = y1 * cw + x0
+      const i11 = y1 * cw + x1
+      const inside = sample(near, i00, i01, i10, i11, wx, wy)
+      if (inside >= 0.999) {
+        alpha[i] = 255
+        continue
+      }
+      if (inside <= 0.001) continue
+      const pr = (rgb[i * 3] as number) / 255
+      const pg = (rgb[i * 3 + 1] as number) / 255
+      const pb = (rgb[i * 3 + 2] as number) / 255
+      const filtered =
+        sample(ar, i00, i01, i10, i11, wx, wy) * pr +
+        sample(ag, i00, i01, i10, i11, wx, wy) * pg +
+        sample(ab, i00, i01, i10, i11, wx, wy) * pb +
+        sample(bias, i00, i01, i10, i11, wx, wy)
+      let a = Math.min(1, Math.max(0, (filtered - low) / (high - low)))
+      const cf = sample(fc, i00, i01, i10, i11, wx, wy)
+      if (cf <= 1e-6) {
+        alpha[i] = Math.round(a * 255)
+        continue
+      }
+      const productR = sample(fr, i00, i01, i10, i11, wx, wy) / cf
+      const productG = sample(fg, i00, i01, i10, i11, wx, wy) / cf
+      const productB = sample(fb, i00, i01, i10, i11, wx, wy) / cf
+      const cb = sample(bc, i00, i01, i10, i11, wx, wy)
+      if (cb > 1e-6) {
+        const backR = sample(br, i00, i01, i10, i11, wx, wy) / cb
+        const backG = sample(bg, i00, i01, i10, i11, wx, wy) / cb
+        const backB = sample(bb, i00, i01, i10, i11, wx, wy) / cb
+        const dr = productR - backR
+        const dg = productG - backG
+        const db = productB - backB
+        const contrast = dr * dr + dg * dg + db * db
+        if (contrast >= minContrast) {
+          const ir = pr - backR
+          const ig = pg - backG
+          const ib = pb - backB
+          const t = (ir * dr + ig * dg + ib * db) / contrast
+          // How far the pixel lies off the line from B to F, against the line's length.
+          const off = (ir - t * dr) ** 2 + (ig - t * dg) ** 2 + (ib - t * db) ** 2
+          // Within `twoColourReach` of the filter's alpha: a product colour that happens to lie
+          // near the backdrop's (a pale patch by a pale sky) must not punch a hole.
+          if (off <= contrast * offLine * offLine) {
+            a = Math.min(1, Math.max(0, a - twoColourReach, Math.min(a + twoColourReach, t)))
+          }
+        }
+      }
+      alpha[i] = Math.round(a * 255)
+      if (alpha[i] === 0) continue
+      rgb[i * 3] = Math.round(productR * 255)
+      rgb[i * 3 + 1] = Math.round(productG * 255)
+      rgb[i * 3 + 2] = Math.round(productB * 255)
+    }
+  }
+  return alpha
+}
+
+/** Least colour distance (RGB levels) between a product and its backdrop for the two-colour edge. */
+const edgeContrast = 40
+/** How far the two-colour alpha may move the guided filter's (0–1). */
+const twoColourReach = 0.4
+/** Largest distance off the backdrop–product line, as a share of its length, for a pixel to count as a mix. */
+const offLine = 0.3
 
 /** The whole photo as the subject, corners rounded so it reads as a deliberate card. */
 export async function photoCard(photo: Photo): Promise<Subject> {
@@ -328,70 +638,6 @@ export async function photoCard(photo: Photo): Promise<Subject> {
     .toBuffer()
   const box: SubjectBox = { left: 0, top: 0, photoWidth: width, photoHeight: height }
   return { data, width, height, isSeparated: false, separatedBy: null, box }
-}
-
-/**
- * Edge pixels are a mix of product and backdrop colour; on a dark scene that mix shows as a
- * pale rim. Each pixel near the edge takes the mean colour of the solid product pixels around
- * it instead, so the feathered edge fades from product colour to transparent.
- */
-function decontaminateEdges(rgb: Buffer, mask: Buffer, width: number, height: number) {
-  const stride = width + 1
-  const integral = new Uint32Array(stride * (height + 1))
-  for (let y = 0; y < height; y++) {
-    let row = 0
-    for (let x = 0; x < width; x++) {
-      row += (mask[y * width + x] as number) >= 128 ? 1 : 0
-      integral[(y + 1) * stride + x + 1] = (integral[y * stride + x + 1] as number) + row
-    }
-  }
-  const solidIn = (x0: number, y0: number, x1: number, y1: number) => {
-    const a = Math.max(0, x0)
-    const b = Math.max(0, y0)
-    const c = Math.min(width, x1 + 1)
-    const d = Math.min(height, y1 + 1)
-    return {
-      solid:
-        (integral[d * stride + c] as number) -
-        (integral[b * stride + c] as number) -
-        (integral[d * stride + a] as number) +
-        (integral[b * stride + a] as number),
-      area: (c - a) * (d - b),
-    }
-  }
-  const edgeRadius = 2
-  const isInterior = new Uint8Array(width * height)
-  const edges: number[] = []
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const { solid, area } = solidIn(x - edgeRadius, y - edgeRadius, x + edgeRadius, y + edgeRadius)
-      if (solid === area) isInterior[y * width + x] = 1
-      else if (solid > 0) edges.push(y * width + x)
-    }
-  }
-  const reach = 4
-  for (const i of edges) {
-    const x = i % width
-    const y = (i - x) / width
-    let r = 0
-    let g = 0
-    let b = 0
-    let n = 0
-    for (let yy = Math.max(0, y - reach); yy <= Math.min(height - 1, y + reach); yy++) {
-      for (let xx = Math.max(0, x - reach); xx <= Math.min(width - 1, x + reach); xx++) {
-        const j = yy * width + xx
-        if (isInterior[j] !== 1) continue
-        r += rgb[j * 3] as number
-        g += rgb[j * 3 + 1] as number
-        b += rgb[j * 3 + 2] as number
-        n++
-      }
-    }
-    if (n === 0) continue
-    rgb[i * 3] = Math.round(r / n)
-    rgb[i * 3 + 1] = Math.round(g / n)
-    rgb[i * 3 + 2] = Math.round(b / n)
-  }
 }
 
 /** Uses an upload's own transparency when it has a real cut-out (neither all clear nor all solid). */
