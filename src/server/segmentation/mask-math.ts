@@ -75,12 +75,26 @@ export function upsampleBilinear(
 
 /**
  * Mean over a (2r+1)² window of every plane in `planes` (each width×height), in place, with
- * running sums: O(1) per pixel whatever the radius. Windows are cut at the image edges.
+ * running sums: O(1) per pixel whatever the radius. Windows are cut at the image edges. Both
+ * passes walk the planes row by row (the column sums are kept for a whole row at once), so a
+ * large plane is read in memory order. `scratch`: a plane of at least width×height to reuse.
  */
-export function boxMeans(planes: Float32Array[], width: number, height: number, radius: number) {
-  const line = new Float64Array(Math.max(width, height))
+export function boxMeans(
+  planes: Float32Array[],
+  width: number,
+  height: number,
+  radius: number,
+  scratch?: Float32Array,
+) {
+  const n = width * height
+  const rows = scratch && scratch.length >= n ? scratch : new Float32Array(n)
+  // 1 / the number of pixels each window holds along x and along y (fewer at the edges).
+  const inverseX = new Float64Array(width)
+  for (let x = 0; x < width; x++)
+    inverseX[x] = 1 / (Math.min(width - 1, x + radius) - Math.max(0, x - radius) + 1)
+  const sums = new Float64Array(width)
   for (const plane of planes) {
-    // Rows.
+    // Rows, into `rows`.
     for (let y = 0; y < height; y++) {
       const o = y * width
       let sum = 0
@@ -88,20 +102,27 @@ export function boxMeans(planes: Float32Array[], width: number, height: number, 
       for (let x = 0; x < width; x++) {
         if (x + radius < width) sum += plane[o + x + radius] as number
         if (x - radius - 1 >= 0) sum -= plane[o + x - radius - 1] as number
-        line[x] = sum / (Math.min(width - 1, x + radius) - Math.max(0, x - radius) + 1)
+        rows[o + x] = sum * (inverseX[x] as number)
       }
-      for (let x = 0; x < width; x++) plane[o + x] = line[x] as number
     }
-    // Columns.
-    for (let x = 0; x < width; x++) {
-      let sum = 0
-      for (let y = 0; y < Math.min(radius, height); y++) sum += plane[y * width + x] as number
-      for (let y = 0; y < height; y++) {
-        if (y + radius < height) sum += plane[(y + radius) * width + x] as number
-        if (y - radius - 1 >= 0) sum -= plane[(y - radius - 1) * width + x] as number
-        line[y] = sum / (Math.min(height - 1, y + radius) - Math.max(0, y - radius) + 1)
+    // Columns, back into the plane: the sums of every column at once, moved down row by row.
+    sums.fill(0)
+    for (let y = 0; y < Math.min(radius, height); y++) {
+      const o = y * width
+      for (let x = 0; x < width; x++) sums[x] = (sums[x] as number) + (rows[o + x] as number)
+    }
+    for (let y = 0; y < height; y++) {
+      if (y + radius < height) {
+        const o = (y + radius) * width
+        for (let x = 0; x < width; x++) sums[x] = (sums[x] as number) + (rows[o + x] as number)
       }
-      for (let y = 0; y < height; y++) plane[y * width + x] = line[y] as number
+      if (y - radius - 1 >= 0) {
+        const o = (y - radius - 1) * width
+        for (let x = 0; x < width; x++) sums[x] = (sums[x] as number) - (rows[o + x] as number)
+      }
+      const inverse = 1 / (Math.min(height - 1, y + radius) - Math.max(0, y - radius) + 1)
+      const o = y * width
+      for (let x = 0; x < width; x++) plane[o + x] = (sums[x] as number) * inverse
     }
   }
 }
@@ -129,10 +150,12 @@ export function fitGuidedCoefficients(
   h: number,
   radius: number,
   epsilon: number,
+  scratch?: Float32Array[],
 ): [Float32Array, Float32Array, Float32Array, Float32Array] {
   const n = w * h
-  // Means of I, p, I·p and the entries of I·Iᵀ over each window.
-  const planes = Array.from({ length: 13 }, () => new Float32Array(n))
+  // Means of I, p, I·p and the entries of I·Iᵀ over each window (in `scratch`'s 14 planes of at
+  // least w×h when given: the returned planes are then views of it, valid until its next use).
+  const planes = Array.from({ length: 13 }, (_, k) => scratch?.[k]?.subarray(0, n) ?? new Float32Array(n))
   const [mr, mg, mb, mp, mrp, mgp, mbp, mrr, mrg, mrb, mgg, mgb, mbb] = planes as [
     Float32Array,
     Float32Array,
@@ -167,7 +190,8 @@ export function fitGuidedCoefficients(
     mgb[j] = vg * vb
     mbb[j] = vb * vb
   }
-  boxMeans(planes, w, h, radius)
+  const spare = scratch?.[13]
+  boxMeans(planes, w, h, radius, spare)
 
   // Per window: a = (Σ + εI)⁻¹ cov(I, p), b = mean(p) − a·mean(I). Stored in place of the means.
   const eps = epsilon
@@ -205,7 +229,7 @@ export function fitGuidedCoefficients(
     ab[j] = vb
     bb[j] = up - vr * ur - vg * ug - vb * ub
   }
-  boxMeans([ar, ag, ab, bb], w, h, radius)
+  boxMeans([ar, ag, ab, bb], w, h, radius, spare)
   return [ar, ag, ab, bb]
 }
 

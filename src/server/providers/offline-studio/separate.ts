@@ -285,7 +285,7 @@ function cutAlongBackdrop(photo: Photo, mask: Uint8Array): Promise<Subject> {
  * coefficients applied to every pixel of the full-size photo), the band around the mask's
  * outline where it may move the edge (in working pixels), and the ramp that clears the faint
  * haze the filter leaves; `reach`: how far (working pixels) the product's and backdrop's own
- * colours are looked for around an edge pixel (cutEdge).
+ * colours are looked for around an edge pixel (fitEdge).
  */
 export const cutRefinement = { radius: 2, epsilon: 0.0004, band: 2, reach: 4, ramp: [0.2, 0.8] as const }
 
@@ -322,13 +322,6 @@ async function cutAtScale(
   const top = Math.max(0, box.top - pad)
   const cropWidth = Math.min(photo.width, box.right + pad + 1) - left
   const cropHeight = Math.min(photo.height, box.bottom + pad + 1) - top
-  const coarse = new Float32Array(cropWidth * cropHeight)
-  for (let y = 0; y < cropHeight; y++) {
-    for (let x = 0; x < cropWidth; x++) {
-      const source = (y + top) * photo.width + x + left
-      coarse[y * cropWidth + x] = Math.min(mask[source] as number, photo.data[source * 4 + 3] as number) / 255
-    }
-  }
 
   const fullWidth = Math.round(photo.width * scale)
   const fullHeight = Math.round(photo.height * scale)
@@ -336,44 +329,29 @@ async function cutAtScale(
   const fullTop = Math.round(top * scale)
   const width = Math.min(fullWidth, Math.round((left + cropWidth) * scale)) - fullLeft
   const height = Math.min(fullHeight, Math.round((top + cropHeight) * scale)) - fullTop
-  const rgba =
+  // The full-size photo is decoded by sharp on its own threads while the edge's windows are
+  // fitted on the working grid here.
+  const decoded =
     scale === 1
-      ? cropRgba(photo, left, top, width, height)
-      : await sourceCrop(photo, fullWidth, fullHeight, { left: fullLeft, top: fullTop, width, height })
+      ? null
+      : sourceCrop(photo, fullWidth, fullHeight, { left: fullLeft, top: fullTop, width, height })
+  const edge = fitEdge(photo, mask, { left, top, width: cropWidth, height: cropHeight })
+  const rgba = decoded ? await decoded : cropRgba(photo, left, top, width, height)
   // Partly transparent uploads are flattened on white, like a studio backdrop; their own
-  // transparency still bounds the mask.
-  const rgb = Buffer.alloc(width * height * 3)
-  for (let i = 0; i < width * height; i++) {
-    const alpha = rgba[i * 4 + 3] as number
+  // transparency still bounds the mask. `data` is the cut's RGBA; its alpha is set below.
+  const data = Buffer.alloc(width * height * 4)
+  for (let i = 0, o = 0; i < width * height; i++, o += 4) {
+    const alpha = rgba[o + 3] as number
     if (alpha === 255) {
-      rgb[i * 3] = rgba[i * 4] as number
-      rgb[i * 3 + 1] = rgba[i * 4 + 1] as number
-      rgb[i * 3 + 2] = rgba[i * 4 + 2] as number
+      data[o] = rgba[o] as number
+      data[o + 1] = rgba[o + 1] as number
+      data[o + 2] = rgba[o + 2] as number
       continue
     }
     const a = alpha / 255
-    for (let c = 0; c < 3; c++) rgb[i * 3 + c] = Math.round((rgba[i * 4 + c] as number) * a + 255 * (1 - a))
+    for (let c = 0; c < 3; c++) data[o + c] = Math.round((rgba[o + c] as number) * a + 255 * (1 - a))
   }
-
-  const guide = new Float32Array(cropWidth * cropHeight * 3)
-  for (let y = 0; y < cropHeight; y++) {
-    for (let x = 0; x < cropWidth; x++) {
-      const source = ((y + top) * photo.width + x + left) * 4
-      const a = (photo.data[source + 3] as number) / 255
-      for (let c = 0; c < 3; c++) {
-        guide[(y * cropWidth + x) * 3 + c] = ((photo.data[source + c] as number) * a + 255 * (1 - a)) / 255
-      }
-    }
-  }
-  const cutAlpha = cutEdge({
-    coarse,
-    guide,
-    coarseWidth: cropWidth,
-    coarseHeight: cropHeight,
-    rgb,
-    width,
-    height,
-  })
+  const cutAlpha = applyEdge(edge, data, width, height)
   // A touch of blur: single pixels the colour steps left on or off along a busy edge would
   // otherwise show as specks and pits once the cut is enlarged (and its edge re-tightened).
   const smoothed = await sharp(Buffer.from(cutAlpha.buffer, cutAlpha.byteOffset, cutAlpha.length), {
@@ -383,14 +361,8 @@ async function cutAtScale(
     .extractChannel(0)
     .raw()
     .toBuffer()
-  const bytes = new Uint8Array(width * height)
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.min(smoothed[i] as number, rgba[i * 4 + 3] as number)
-  const data = Buffer.alloc(width * height * 4)
-  for (let i = 0; i < width * height; i++) {
-    data[i * 4] = rgb[i * 3] as number
-    data[i * 4 + 1] = rgb[i * 3 + 1] as number
-    data[i * 4 + 2] = rgb[i * 3 + 2] as number
-    data[i * 4 + 3] = bytes[i] as number
+  for (let i = 0, o = 3; i < width * height; i++, o += 4) {
+    data[o] = Math.min(smoothed[i] as number, rgba[o] as number)
   }
   const cut: SubjectBox = { left: fullLeft, top: fullTop, photoWidth: fullWidth, photoHeight: fullHeight }
   return { data, width, height, isSeparated: true, separatedBy, box: cut }
@@ -424,98 +396,78 @@ function cropRgba(photo: Photo, left: number, top: number, width: number, height
   return out
 }
 
-type EdgeInput = {
-  /** The mask at the working size (0–1), over the cut's box. */
-  coarse: Float32Array
-  /** The working-size photo over the same box, RGB 0–1 planar by pixel (3 per pixel). */
-  guide: Float32Array
-  coarseWidth: number
-  coarseHeight: number
-  /** The photo at the cut's resolution over the same box (RGB bytes); its edge colours are replaced. */
-  rgb: Buffer
-  width: number
-  height: number
+/**
+ * Side of the tiles the edge is fitted in (working pixels). Only tiles the band along the outline
+ * crosses are fitted: on a 12-megapixel photo that is about a twentieth of the cut's grid.
+ */
+const edgeTile = 16
+
+/**
+ * What the edge needs from the working grid, fitted once (fitEdge) and applied at the cut's
+ * resolution (applyEdge). Planes over the crop of the working photo (`grid` wide and high):
+ * `near`, the share of the inside within the band of each cell; `cells`, each grid cell (its four
+ * corners) 0 clear, 1 solid, 2 in the band. For every tile the band crosses, `tiles` holds the
+ * tile's window (the tile and a margin) and 12 planes over it: the guided filter's coefficients
+ * [a_r, a_g, a_b, b] and the sums of the solid product's colour [r, g, b, count] and of the clear
+ * backdrop's around each cell.
+ */
+type FittedEdge = {
+  gridWidth: number
+  gridHeight: number
+  near: Float32Array
+  cells: Uint8Array
+  tiles: {
+    /** The tile's cells (right and bottom exclusive). */
+    x0: number
+    y0: number
+    x1: number
+    y1: number
+    /** Its window's top-left cell and width. */
+    left: number
+    top: number
+    width: number
+    planes: Float32Array[]
+  }[]
 }
 
 /**
- * The cut's alpha at full resolution (decision 43), and its edge colours freed of the old
- * backdrop. Everything that needs windows is computed on the working-size grid, where the mask's
- * information is, and only sampled at full resolution inside the band along the outline:
+ * The working-grid half of the cut's edge (decision 43): everything that needs windows is
+ * computed on the working-size grid, where the mask's information is, and only in tiles the band
+ * along the outline crosses (the rest of the cut is solid or clear):
  *
  * - a band of `cutRefinement.band` working pixels along the mask's outline; beyond it the mask's
  *   own in/out stands, so nothing can punch holes into the product or spread onto the backdrop;
  * - in the band, a guided filter (He, Sun and Tang; fitted on the working grid, its coefficients
- *   applied to the full-resolution pixel) places the edge where the photo's colour changes;
- * - then each band pixel is a mix of the product's colour F (the mean solid product colour
- *   around it) and the backdrop's B (the mean clear backdrop colour): I = αF + (1 − α)B, so where
- *   F and B differ and the pixel lies near the line between them, α is where it lies on it. This
- *   gives anti-aliased and lens-softened edges their true softness (the filter, fitted to a hard
- *   mask, makes them too hard). Elsewhere (texture, a third colour) the filter's α stands;
- * - every band pixel the alpha does not clear takes F as its colour, so the old backdrop does not
- *   show as a rim on the new scene (a pale halo, a launch pad's orange along a rocket).
+ *   applied to the full-resolution pixel: the fast guided filter) places the edge where the
+ *   photo's colour changes;
+ * - the mean colours of the solid product (beyond the band inside) and of the clear backdrop
+ *   around each cell, for the two-colour step (applyEdge).
+ *
+ * Each tile is fitted in a window with a margin as wide as the windows reach (the filter's two
+ * box means, the colour means, and the next cell the bilinear sampling reads), so its values are
+ * the same as a fit over the whole grid.
  */
-function cutEdge(input: EdgeInput): Uint8Array {
-  const { coarse, guide, coarseWidth: cw, coarseHeight: ch, rgb, width, height } = input
+function fitEdge(
+  photo: Photo,
+  mask: Uint8Array,
+  crop: { left: number; top: number; width: number; height: number },
+): FittedEdge {
+  const { width: cw, height: ch } = crop
   const n = cw * ch
-  const { radius, epsilon, band, ramp, reach } = cutRefinement
+  const { radius, epsilon, band, reach } = cutRefinement
+  // The guide (the working photo flattened on white, 0–1) and the mask (0–1) at a crop cell.
+  const photoIndex = (x: number, y: number) => (y + crop.top) * photo.width + x + crop.left
   // Where the band is: the share of the inside within `band` of each working pixel.
   const near = new Float32Array(n)
-  for (let i = 0; i < n; i++) near[i] = (coarse[i] as number) >= 0.5 ? 1 : 0
-  boxMeans([near], cw, ch, band)
-  const planes = (count: number) => Array.from({ length: count }, () => new Float32Array(n))
-  const [r, g, b] = planes(3) as [Float32Array, Float32Array, Float32Array]
-  for (let i = 0; i < n; i++) {
-    r[i] = guide[i * 3] as number
-    g[i] = guide[i * 3 + 1] as number
-    b[i] = guide[i * 3 + 2] as number
-  }
-  const [ar, ag, ab, bias] = fitGuidedCoefficients(r, g, b, coarse, cw, ch, radius, epsilon)
-  // Mean colours of the solid product (beyond the band inside) and of the clear backdrop around.
-  const sums = planes(8)
-  const [fr, fg, fb, fc, br, bg, bb, bc] = sums as [
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-  ]
-  for (let i = 0; i < n; i++) {
-    const inside = near[i] as number
-    if (inside >= 0.999) {
-      fr[i] = r[i] as number
-      fg[i] = g[i] as number
-      fb[i] = b[i] as number
-      fc[i] = 1
-    } else if (inside <= 0.001) {
-      br[i] = r[i] as number
-      bg[i] = g[i] as number
-      bb[i] = b[i] as number
-      bc[i] = 1
+  for (let y = 0; y < ch; y++) {
+    for (let x = 0; x < cw; x++) {
+      const source = photoIndex(x, y)
+      near[y * cw + x] = Math.min(mask[source] as number, photo.data[source * 4 + 3] as number) >= 128 ? 1 : 0
     }
   }
-  boxMeans(sums, cw, ch, reach)
-
-  const alpha = new Uint8Array(width * height)
-  const sx = cw / width
-  const sy = ch / height
-  const [low, high] = ramp
-  const minContrast = (edgeContrast / 255) ** 2
-  const sample = (
-    plane: Float32Array,
-    a: number,
-    bIndex: number,
-    c: number,
-    d: number,
-    wx: number,
-    wy: number,
-  ) =>
-    ((plane[a] as number) * (1 - wx) + (plane[bIndex] as number) * wx) * (1 - wy) +
-    ((plane[c] as number) * (1 - wx) + (plane[d] as number) * wx) * wy
+  boxMeans([near], cw, ch, band)
   // Each grid cell (its four corners): 0 clear, 1 solid, 2 in the band. Most of the cut's
-  // pixels are in cells that are wholly solid or clear and need no sampling.
+  // pixels are in cells that are wholly solid or clear and need no fitting or sampling.
   const cells = new Uint8Array(n)
   for (let y = 0; y < ch; y++) {
     const y1 = Math.min(ch - 1, y + 1)
@@ -530,87 +482,244 @@ function cutEdge(input: EdgeInput): Uint8Array {
       cells[y * cw + x] = least >= 0.999 ? 1 : most <= 0.001 ? 0 : 2
     }
   }
-  const x0s = new Int32Array(width)
-  const x1s = new Int32Array(width)
-  const wxs = new Float32Array(width)
-  for (let x = 0; x < width; x++) {
-    const fx = Math.min(cw - 1, Math.max(0, (x + 0.5) * sx - 0.5))
-    const x0 = Math.floor(fx)
-    x0s[x] = x0
-    x1s[x] = Math.min(cw - 1, x0 + 1)
-    wxs[x] = fx - x0
-  }
-  for (let y = 0; y < height; y++) {
-    const fy = Math.min(ch - 1, Math.max(0, (y + 0.5) * sy - 0.5))
-    const y0 = Math.floor(fy)
-    const y1 = Math.min(ch - 1, y0 + 1)
-    const wy = fy - y0
-    for (let x = 0; x < width; x++) {
-      const x0 = x0s[x] as number
-      const i = y * width + x
-      const cell = cells[y0 * cw + x0] as number
-      if (cell === 1) {
-        alpha[i] = 255
-        continue
-      }
-      if (cell === 0) continue
-      const x1 = x1s[x] as number
-      const wx = wxs[x] as number
-      const i00 = y0 * cw + x0
-      const i01 = y0 * cw + x1
-      const i10 = y1 * cw + x0
-      const i11 = y1 * cw + x1
-      const inside = sample(near, i00, i01, i10, i11, wx, wy)
-      if (inside >= 0.999) {
-        alpha[i] = 255
-        continue
-      }
-      if (inside <= 0.001) continue
-      const pr = (rgb[i * 3] as number) / 255
-      const pg = (rgb[i * 3 + 1] as number) / 255
-      const pb = (rgb[i * 3 + 2] as number) / 255
-      const filtered =
-        sample(ar, i00, i01, i10, i11, wx, wy) * pr +
-        sample(ag, i00, i01, i10, i11, wx, wy) * pg +
-        sample(ab, i00, i01, i10, i11, wx, wy) * pb +
-        sample(bias, i00, i01, i10, i11, wx, wy)
-      let a = Math.min(1, Math.max(0, (filtered - low) / (high - low)))
-      const cf = sample(fc, i00, i01, i10, i11, wx, wy)
-      if (cf <= 1e-6) {
-        alpha[i] = Math.round(a * 255)
-        continue
-      }
-      const productR = sample(fr, i00, i01, i10, i11, wx, wy) / cf
-      const productG = sample(fg, i00, i01, i10, i11, wx, wy) / cf
-      const productB = sample(fb, i00, i01, i10, i11, wx, wy) / cf
-      const cb = sample(bc, i00, i01, i10, i11, wx, wy)
-      if (cb > 1e-6) {
-        const backR = sample(br, i00, i01, i10, i11, wx, wy) / cb
-        const backG = sample(bg, i00, i01, i10, i11, wx, wy) / cb
-        const backB = sample(bb, i00, i01, i10, i11, wx, wy) / cb
-        const dr = productR - backR
-        const dg = productG - backG
-        const db = productB - backB
-        const contrast = dr * dr + dg * dg + db * db
-        if (contrast >= minContrast) {
-          const ir = pr - backR
-          const ig = pg - backG
-          const ib = pb - backB
-          const t = (ir * dr + ig * dg + ib * db) / contrast
-          // How far the pixel lies off the line from B to F, against the line's length.
-          const off = (ir - t * dr) ** 2 + (ig - t * dg) ** 2 + (ib - t * db) ** 2
-          // Within `twoColourReach` of the filter's alpha: a product colour that happens to lie
-          // near the backdrop's (a pale patch by a pale sky) must not punch a hole.
-          if (off <= contrast * offLine * offLine) {
-            a = Math.min(1, Math.max(0, a - twoColourReach, Math.min(a + twoColourReach, t)))
+
+  const margin = Math.max(2 * radius, reach) + 1
+  const side = edgeTile + 2 * margin
+  const windowPlanes = () => Array.from({ length: 14 }, () => new Float32Array(side * side))
+  const scratch = windowPlanes()
+  const guide = windowPlanes().slice(0, 4) as [Float32Array, Float32Array, Float32Array, Float32Array]
+  const tiles: FittedEdge['tiles'] = []
+  for (let ty = 0; ty < ch; ty += edgeTile) {
+    for (let tx = 0; tx < cw; tx += edgeTile) {
+      const x1 = Math.min(cw, tx + edgeTile)
+      const y1 = Math.min(ch, ty + edgeTile)
+      let isCrossed = false
+      for (let y = ty; y < y1 && !isCrossed; y++) {
+        for (let x = tx; x < x1; x++) {
+          if (cells[y * cw + x] === 2) {
+            isCrossed = true
+            break
           }
         }
       }
-      alpha[i] = Math.round(a * 255)
-      if (alpha[i] === 0) continue
-      rgb[i * 3] = Math.round(productR * 255)
-      rgb[i * 3 + 1] = Math.round(productG * 255)
-      rgb[i * 3 + 2] = Math.round(productB * 255)
+      if (!isCrossed) continue
+      const left = Math.max(0, tx - margin)
+      const top = Math.max(0, ty - margin)
+      const w = Math.min(cw, x1 + margin) - left
+      const h = Math.min(ch, y1 + margin) - top
+      const m = w * h
+      const [r, g, b, q] = guide.map((plane) => plane.subarray(0, m)) as [
+        Float32Array,
+        Float32Array,
+        Float32Array,
+        Float32Array,
+      ]
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const source = photoIndex(x + left, y + top)
+          const o = source * 4
+          const alpha = photo.data[o + 3] as number
+          const a = alpha / 255
+          const j = y * w + x
+          r[j] = ((photo.data[o] as number) * a + 255 * (1 - a)) / 255
+          g[j] = ((photo.data[o + 1] as number) * a + 255 * (1 - a)) / 255
+          b[j] = ((photo.data[o + 2] as number) * a + 255 * (1 - a)) / 255
+          q[j] = Math.min(mask[source] as number, alpha) / 255
+        }
+      }
+      const fitted = fitGuidedCoefficients(r, g, b, q, w, h, radius, epsilon, scratch)
+      const store = new Float32Array(12 * m)
+      const planes = Array.from({ length: 12 }, (_, k) => store.subarray(k * m, (k + 1) * m))
+      for (let k = 0; k < 4; k++) (planes[k] as Float32Array).set(fitted[k] as Float32Array)
+      // Mean colours of the solid product (beyond the band inside) and of the clear backdrop around.
+      const [fr, fg, fb, fc, br, bg, bb, bc] = planes.slice(4) as [
+        Float32Array,
+        Float32Array,
+        Float32Array,
+        Float32Array,
+        Float32Array,
+        Float32Array,
+        Float32Array,
+        Float32Array,
+      ]
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const j = y * w + x
+          const inside = near[(y + top) * cw + x + left] as number
+          if (inside >= 0.999) {
+            fr[j] = r[j] as number
+            fg[j] = g[j] as number
+            fb[j] = b[j] as number
+            fc[j] = 1
+          } else if (inside <= 0.001) {
+            br[j] = r[j] as number
+            bg[j] = g[j] as number
+            bb[j] = b[j] as number
+            bc[j] = 1
+          }
+        }
+      }
+      boxMeans(planes.slice(4), w, h, reach, scratch[13])
+      tiles.push({ x0: tx, y0: ty, x1, y1, left, top, width: w, planes })
+    }
+  }
+  return { gridWidth: cw, gridHeight: ch, near, cells, tiles }
+}
+
+/**
+ * The cut's alpha at full resolution (decision 43), and its edge colours freed of the old
+ * backdrop, from the working grid's fit (fitEdge), sampled bilinearly only for the pixels of the
+ * cut (`data`, RGBA at width×height) that lie in the band:
+ *
+ * - the guided filter's α: its coefficients applied to the full-resolution pixel's colour;
+ * - then each band pixel is a mix of the product's colour F (the mean solid product colour
+ *   around it) and the backdrop's B (the mean clear backdrop colour): I = αF + (1 − α)B, so where
+ *   F and B differ and the pixel lies near the line between them, α is where it lies on it. This
+ *   gives anti-aliased and lens-softened edges their true softness (the filter, fitted to a hard
+ *   mask, makes them too hard). Elsewhere (texture, a third colour) the filter's α stands;
+ * - every band pixel the alpha does not clear takes F as its colour, so the old backdrop does not
+ *   show as a rim on the new scene (a pale halo, a launch pad's orange along a rocket).
+ */
+function applyEdge(edge: FittedEdge, data: Buffer, width: number, height: number): Uint8Array {
+  const { gridWidth: cw, gridHeight: ch, near, cells } = edge
+  const [low, high] = cutRefinement.ramp
+  const minContrast = (edgeContrast / 255) ** 2
+  const sx = cw / width
+  const sy = ch / height
+  // Each full-resolution column's and row's grid cell and weight, and the first column (row)
+  // whose cell is a given grid column (row).
+  const x0s = new Int32Array(width)
+  const wxs = new Float32Array(width)
+  const firstX = new Int32Array(cw + 1).fill(width)
+  for (let x = width - 1; x >= 0; x--) {
+    const fx = Math.min(cw - 1, Math.max(0, (x + 0.5) * sx - 0.5))
+    const x0 = Math.floor(fx)
+    x0s[x] = x0
+    wxs[x] = fx - x0
+    firstX[x0] = x
+  }
+  const y0s = new Int32Array(height)
+  const wys = new Float32Array(height)
+  const firstY = new Int32Array(ch + 1).fill(height)
+  for (let y = height - 1; y >= 0; y--) {
+    const fy = Math.min(ch - 1, Math.max(0, (y + 0.5) * sy - 0.5))
+    const y0 = Math.floor(fy)
+    y0s[y] = y0
+    wys[y] = fy - y0
+    firstY[y0] = y
+  }
+  for (let c = cw - 1; c >= 0; c--) firstX[c] = Math.min(firstX[c] as number, firstX[c + 1] as number)
+  for (let c = ch - 1; c >= 0; c--) firstY[c] = Math.min(firstY[c] as number, firstY[c + 1] as number)
+
+  // Outside the band: solid or clear, by the cell the pixel lies in.
+  const alpha = new Uint8Array(width * height)
+  for (let y = 0; y < height; y++) {
+    const row = (y0s[y] as number) * cw
+    const o = y * width
+    for (let x = 0; x < width; x++) if (cells[row + (x0s[x] as number)] === 1) alpha[o + x] = 255
+  }
+
+  const sample = (
+    plane: Float32Array,
+    a: number,
+    bIndex: number,
+    c: number,
+    d: number,
+    wx: number,
+    wy: number,
+  ) =>
+    ((plane[a] as number) * (1 - wx) + (plane[bIndex] as number) * wx) * (1 - wy) +
+    ((plane[c] as number) * (1 - wx) + (plane[d] as number) * wx) * wy
+  for (const tile of edge.tiles) {
+    const [ar, ag, ab, bias, fr, fg, fb, fc, br, bg, bb, bc] = tile.planes as [
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+    ]
+    const tw = tile.width
+    const xEnd = firstX[tile.x1] as number
+    const yEnd = firstY[tile.y1] as number
+    for (let y = firstY[tile.y0] as number; y < yEnd; y++) {
+      const y0 = y0s[y] as number
+      const y1 = Math.min(ch - 1, y0 + 1)
+      const wy = wys[y] as number
+      // Rows of the grid (global, for `near`) and of the tile's window.
+      const g0 = y0 * cw
+      const g1 = y1 * cw
+      const l0 = (y0 - tile.top) * tw - tile.left
+      const l1 = (y1 - tile.top) * tw - tile.left
+      for (let x = firstX[tile.x0] as number; x < xEnd; x++) {
+        const x0 = x0s[x] as number
+        if (cells[g0 + x0] !== 2) continue
+        const i = y * width + x
+        const x1 = Math.min(cw - 1, x0 + 1)
+        const wx = wxs[x] as number
+        const inside = sample(near, g0 + x0, g0 + x1, g1 + x0, g1 + x1, wx, wy)
+        if (inside >= 0.999) {
+          alpha[i] = 255
+          continue
+        }
+        if (inside <= 0.001) continue
+        const i00 = l0 + x0
+        const i01 = l0 + x1
+        const i10 = l1 + x0
+        const i11 = l1 + x1
+        const o = i * 4
+        const pr = (data[o] as number) / 255
+        const pg = (data[o + 1] as number) / 255
+        const pb = (data[o + 2] as number) / 255
+        const filtered =
+          sample(ar, i00, i01, i10, i11, wx, wy) * pr +
+          sample(ag, i00, i01, i10, i11, wx, wy) * pg +
+          sample(ab, i00, i01, i10, i11, wx, wy) * pb +
+          sample(bias, i00, i01, i10, i11, wx, wy)
+        let a = Math.min(1, Math.max(0, (filtered - low) / (high - low)))
+        const cf = sample(fc, i00, i01, i10, i11, wx, wy)
+        if (cf <= 1e-6) {
+          alpha[i] = Math.round(a * 255)
+          continue
+        }
+        const productR = sample(fr, i00, i01, i10, i11, wx, wy) / cf
+        const productG = sample(fg, i00, i01, i10, i11, wx, wy) / cf
+        const productB = sample(fb, i00, i01, i10, i11, wx, wy) / cf
+        const cb = sample(bc, i00, i01, i10, i11, wx, wy)
+        if (cb > 1e-6) {
+          const backR = sample(br, i00, i01, i10, i11, wx, wy) / cb
+          const backG = sample(bg, i00, i01, i10, i11, wx, wy) / cb
+          const backB = sample(bb, i00, i01, i10, i11, wx, wy) / cb
+          const dr = productR - backR
+          const dg = productG - backG
+          const db = productB - backB
+          const contrast = dr * dr + dg * dg + db * db
+          if (contrast >= minContrast) {
+            const ir = pr - backR
+            const ig = pg - backG
+            const ib = pb - backB
+            const t = (ir * dr + ig * dg + ib * db) / contrast
+            // How far the pixel lies off the line from B to F, against the line's length.
+            const off = (ir - t * dr) ** 2 + (ig - t * dg) ** 2 + (ib - t * db) ** 2
+            // Within `twoColourReach` of the filter's alpha: a product colour that happens to lie
+            // near the backdrop's (a pale patch by a pale sky) must not punch a hole.
+            if (off <= contrast * offLine * offLine) {
+              a = Math.min(1, Math.max(0, a - twoColourReach, Math.min(a + twoColourReach, t)))
+            }
+          }
+        }
+        alpha[i] = Math.round(a * 255)
+        if (alpha[i] === 0) continue
+        data[o] = Math.round(productR * 255)
+        data[o + 1] = Math.round(productG * 255)
+        data[o + 2] = Math.round(productB * 255)
+      }
     }
   }
   return alpha
