@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { type AspectRatio, imageSize } from '#shared/scenes.ts'
-import { clamp, grain, smoothstep } from './noise.ts'
+import { clamp, smoothstep } from './noise.ts'
 
 /** A full-frame background as raw sRGB pixels (3 channels), ready to composite onto. */
 export type Backdrop = { raw: Buffer; width: number; height: number; stage: Stage }
@@ -121,15 +121,25 @@ function paintTexture(width: number, height: number, scale: number, painter: Pai
   return out
 }
 
-/** ±1.5 levels of grain: invisible, but breaks the steps of smooth gradients. */
+/**
+ * ±1.5 levels of grain: invisible, but breaks the steps of smooth gradients. The grain is
+ * noise.ts grain(x, y, 11) with its row's half of the hash taken out of the inner loop, and the
+ * clamped view does the clamping.
+ */
 function dither(raw: Buffer, width: number, height: number) {
+  const pixels = new Uint8ClampedArray(raw.buffer, raw.byteOffset, raw.length)
+  const seedHash = Math.imul(11, 1442695041)
   let i = 0
   for (let y = 0; y < height; y++) {
+    const rowHash = Math.imul(y, 668265263) ^ seedHash
     for (let x = 0; x < width; x++) {
-      const d = Math.round(grain(x, y, 11) * 1.5)
-      raw[i] = clamp((raw[i] as number) + d, 0, 255)
-      raw[i + 1] = clamp((raw[i + 1] as number) + d, 0, 255)
-      raw[i + 2] = clamp((raw[i + 2] as number) + d, 0, 255)
+      let h = Math.imul(x, 374761393) ^ rowHash
+      h = Math.imul(h ^ (h >>> 13), 1274126177)
+      h ^= h >>> 16
+      const d = Math.round((((h >>> 0) / 4294967295) * 2 - 1) * 1.5)
+      pixels[i] = (pixels[i] as number) + d
+      pixels[i + 1] = (pixels[i + 1] as number) + d
+      pixels[i + 2] = (pixels[i + 2] as number) + d
       i += 3
     }
   }

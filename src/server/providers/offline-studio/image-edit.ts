@@ -7,8 +7,8 @@ import type { Backdrop } from './canvas.ts'
 import { composeOnBackdrop, crispEdgeFrom, placeSubject } from './composite.ts'
 import { renderFashionBackdrop, renderReferenceBackdrop } from './fashion-backdrops.ts'
 import { viewOf } from './perspective.ts'
-import { resultSizeFor, resultSizes } from './result-size.ts'
-import { renderProductScene } from './scene-backgrounds.ts'
+import { resultSizeFor } from './result-size.ts'
+import { productSceneStage, renderProductScene } from './scene-backgrounds.ts'
 import {
   type FashionBackdropId,
   fashionStylePrompt,
@@ -17,7 +17,7 @@ import {
   productScenePrompt,
   type StudioSceneId,
 } from './scene-match.ts'
-import { loadPhoto, type Subject, separateSubject, workingSide } from './separate.ts'
+import { loadPhoto, type Subject, separateSubject } from './separate.ts'
 import { throwIfAborted, withImageInput } from './studio-errors.ts'
 
 /** Renders a backdrop, or hands back the same one rendered before (they are deterministic). */
@@ -61,27 +61,16 @@ export async function editProductImage(
   const subject = await subjectOf(request.image, tools)
   throwIfAborted(signal)
   const view = scene === 'white-studio' ? null : viewFor(request.view ?? 'auto', subject)
-  const sizes = resultSizes(ratio)
-  const sceneAt = (size: { width: number; height: number }) =>
-    size === sizes[0]
-      ? backdrops(`product:${scene}:${view ?? 'front'}:${ratio}`, () =>
-          renderProductScene(scene, ratio, view ?? 'front'),
-        )
-      : backdrops(`product:${scene}:${view ?? 'front'}:${ratio}:${size.width}x${size.height}`, () =>
-          renderProductScene(scene, ratio, view ?? 'front', size),
-        )
-  // The result is as large as the product's own pixels allow (decision 43). The enlargement is
-  // measured on a drawn scene (its stage), and a stage scales with its frame: a cut from a photo
-  // larger than the working size most likely fills the largest size, so that scene is drawn
-  // first, a smaller photo's the standard one. Only a miss draws a second scene.
-  const isLargePhoto = Math.max(subject.box.photoWidth, subject.box.photoHeight) > workingSide
-  const first = await sceneAt((isLargePhoto ? sizes.at(-1) : sizes[0]) ?? imageSize[ratio])
-  throwIfAborted(signal)
-  const standardSide = Math.max(imageSize[ratio].width, imageSize[ratio].height)
-  const enlargement = (enlargementOn(first, subject) * standardSide) / Math.max(first.width, first.height)
+  // The result is as large as the product's own pixels allow (decision 43): how much it would be
+  // enlarged is measured on the scene's stage at the standard size (no painting needed), then
+  // one scene is painted at the size chosen.
+  const enlargement = enlargementOn({ stage: productSceneStage(scene, ratio, view ?? 'front') }, subject)
   const size = resultSizeFor(ratio, enlargement)
-  const backdrop =
-    size.width === first.width ? first : await sceneAt(sizes.find((s) => s.width === size.width) ?? size)
+  const isStandard = size.width === imageSize[ratio].width
+  const backdrop = await backdrops(
+    `product:${scene}:${view ?? 'front'}:${ratio}${isStandard ? '' : `:${size.width}x${size.height}`}`,
+    () => renderProductScene(scene, ratio, view ?? 'front', isStandard ? undefined : size),
+  )
   throwIfAborted(signal)
   const bytes = await composeOnBackdrop(backdrop, subject)
   const smallPhoto = smallPhotoOf(subject, enlargement)
@@ -144,7 +133,7 @@ export async function editFashionImage(
 }
 
 /** How much larger than its cut's own pixels the subject is drawn on `backdrop`. */
-function enlargementOn(backdrop: Backdrop, subject: Subject): number {
+function enlargementOn(backdrop: Pick<Backdrop, 'stage'>, subject: Subject): number {
   const placed = placeSubject(backdrop, subject)
   return Math.max(placed.width / subject.width, placed.height / subject.height)
 }
