@@ -239,7 +239,8 @@ export function fitGuidedCoefficients(
  * grid of at most `fitSide` pixels, and that function is applied to the full-resolution photo.
  * Where the mask changes, it now changes where the photo's colour does, at full resolution.
  * `guide` is RGB (3 bytes per pixel) at width×height; `p` is at width×height too. Returns the
- * filtered mask, clamped to 0–1.
+ * filtered mask, clamped to 0–1; with `only` (width×height), just where it lies strictly between
+ * 0 and 1 (a band refineMask uses), 0 elsewhere.
  */
 export function guidedFilter(
   guide: Uint8Array,
@@ -247,6 +248,7 @@ export function guidedFilter(
   width: number,
   height: number,
   options: GuidedFilterOptions,
+  only?: Float32Array,
 ): Float32Array {
   const scale = Math.min(1, options.fitSide / Math.max(width, height))
   const w = Math.max(1, Math.round(width * scale))
@@ -318,6 +320,10 @@ export function guidedFilter(
       rowBias[gx] = (bb[a] as number) + ((bb[c] as number) - (bb[a] as number)) * wy
     }
     for (let x = 0, i = y * width; x < width; x++, i++) {
+      if (only) {
+        const share = only[i] as number
+        if (share >= 0.999 || share <= 0.001) continue
+      }
       const left = x0s[x] as number
       const right = x1s[x] as number
       const wx = wxs[x] as number
@@ -455,12 +461,13 @@ export function refineMask(
   width: number,
   height: number,
 ): Float32Array {
-  const refined = guidedFilter(guide, coarse, width, height, refinement.filter)
   const [low, high] = refinement.curve
   const near = new Float32Array(coarse.length)
   for (let i = 0; i < coarse.length; i++) near[i] = (coarse[i] as number) >= 0.5 ? 1 : 0
   // The share of the inside within `band` of each pixel: 1 deep inside, 0 far outside.
   boxMeans([near], width, height, Math.max(1, Math.round(Math.max(width, height) * refinement.band)))
+  // The filter is applied only in the band, where its answer is used.
+  const refined = guidedFilter(guide, coarse, width, height, refinement.filter, near)
   // In place: the filter's output becomes the refined mask.
   for (let i = 0; i < refined.length; i++) {
     const inside = near[i] as number
