@@ -7,7 +7,11 @@ import {
   type GenerationRow,
 } from '#server/db/schema/index.ts'
 import { storeAsset } from '#server/features/assets/assets.service.ts'
-import { findProductMask, keepProductOnScene } from '#server/features/generations/keep-product.ts'
+import {
+  findProductMask,
+  keepProductOnScene,
+  uprightSize,
+} from '#server/features/generations/keep-product.ts'
 import type { Logger } from '#server/logger.ts'
 import type { Providers } from '#server/providers/index.ts'
 import type { ImageFile, ImageMime, ProviderCallContext, Started } from '#server/providers/types.ts'
@@ -112,7 +116,9 @@ export async function runGeneration(
         ),
       (requestId) => provider.resumeImageEdit(requestId, ctx),
     )
-    const size = imageSize[row.aspectRatio]
+    // The offline studio (which says where the photo went) composes at up to 2048 px, as large as
+    // the product allows (decision 43): its placement is in its own result's pixels.
+    const size = result.placement ? await uprightSize(result.image.bytes) : imageSize[row.aspectRatio]
     let output: ImageFile = result.image
     let productKept: boolean | undefined
     if (maskFound && segmenter) {

@@ -75,12 +75,26 @@ export function upsampleBilinear(
 
 /**
  * Mean over a (2r+1)² window of every plane in `planes` (each width×height), in place, with
- * running sums: O(1) per pixel whatever the radius. Windows are cut at the image edges.
+ * running sums: O(1) per pixel whatever the radius. Windows are cut at the image edges. Both
+ * passes walk the planes row by row (the column sums are kept for a whole row at once), so a
+ * large plane is read in memory order. `scratch`: a plane of at least width×height to reuse.
  */
-function boxMeans(planes: Float32Array[], width: number, height: number, radius: number) {
-  const line = new Float64Array(Math.max(width, height))
+export function boxMeans(
+  planes: Float32Array[],
+  width: number,
+  height: number,
+  radius: number,
+  scratch?: Float32Array,
+) {
+  const n = width * height
+  const rows = scratch && scratch.length >= n ? scratch : new Float32Array(n)
+  // 1 / the number of pixels each window holds along x and along y (fewer at the edges).
+  const inverseX = new Float64Array(width)
+  for (let x = 0; x < width; x++)
+    inverseX[x] = 1 / (Math.min(width - 1, x + radius) - Math.max(0, x - radius) + 1)
+  const sums = new Float64Array(width)
   for (const plane of planes) {
-    // Rows.
+    // Rows, into `rows`.
     for (let y = 0; y < height; y++) {
       const o = y * width
       let sum = 0
@@ -88,20 +102,27 @@ function boxMeans(planes: Float32Array[], width: number, height: number, radius:
       for (let x = 0; x < width; x++) {
         if (x + radius < width) sum += plane[o + x + radius] as number
         if (x - radius - 1 >= 0) sum -= plane[o + x - radius - 1] as number
-        line[x] = sum / (Math.min(width - 1, x + radius) - Math.max(0, x - radius) + 1)
+        rows[o + x] = sum * (inverseX[x] as number)
       }
-      for (let x = 0; x < width; x++) plane[o + x] = line[x] as number
     }
-    // Columns.
-    for (let x = 0; x < width; x++) {
-      let sum = 0
-      for (let y = 0; y < Math.min(radius, height); y++) sum += plane[y * width + x] as number
-      for (let y = 0; y < height; y++) {
-        if (y + radius < height) sum += plane[(y + radius) * width + x] as number
-        if (y - radius - 1 >= 0) sum -= plane[(y - radius - 1) * width + x] as number
-        line[y] = sum / (Math.min(height - 1, y + radius) - Math.max(0, y - radius) + 1)
+    // Columns, back into the plane: the sums of every column at once, moved down row by row.
+    sums.fill(0)
+    for (let y = 0; y < Math.min(radius, height); y++) {
+      const o = y * width
+      for (let x = 0; x < width; x++) sums[x] = (sums[x] as number) + (rows[o + x] as number)
+    }
+    for (let y = 0; y < height; y++) {
+      if (y + radius < height) {
+        const o = (y + radius) * width
+        for (let x = 0; x < width; x++) sums[x] = (sums[x] as number) + (rows[o + x] as number)
       }
-      for (let y = 0; y < height; y++) plane[y * width + x] = line[y] as number
+      if (y - radius - 1 >= 0) {
+        const o = (y - radius - 1) * width
+        for (let x = 0; x < width; x++) sums[x] = (sums[x] as number) - (rows[o + x] as number)
+      }
+      const inverse = 1 / (Math.min(height - 1, y + radius) - Math.max(0, y - radius) + 1)
+      const o = y * width
+      for (let x = 0; x < width; x++) plane[o + x] = (sums[x] as number) * inverse
     }
   }
 }
@@ -116,55 +137,25 @@ export type GuidedFilterOptions = {
 }
 
 /**
- * The colour guided filter (He, Sun and Tang, 2013) in its fast form (He and Sun, 2015): the
- * soft mask `p` is explained locally as a linear function of the photo's RGB, fitted on a
- * grid of at most `fitSide` pixels, and that function is applied to the full-resolution photo.
- * Where the mask changes, it now changes where the photo's colour does, at full resolution.
- * `guide` is RGB (3 bytes per pixel) at width×height; `p` is at width×height too. Returns the
- * filtered mask, clamped to 0–1.
+ * The guided filter's local linear model, fitted on a w×h grid: for the guide's planes r, g, b
+ * (0–1) and the mask q, the window-averaged coefficients [a_r, a_g, a_b, b] such that the
+ * filtered mask is a_r·R + a_g·G + a_b·B + b (He, Sun and Tang, 2013). The inputs are not changed.
  */
-export function guidedFilter(
-  guide: Uint8Array,
-  p: Float32Array,
-  width: number,
-  height: number,
-  options: GuidedFilterOptions,
-): Float32Array {
-  const scale = Math.min(1, options.fitSide / Math.max(width, height))
-  const w = Math.max(1, Math.round(width * scale))
-  const h = Math.max(1, Math.round(height * scale))
+export function fitGuidedCoefficients(
+  r: Float32Array,
+  g: Float32Array,
+  b: Float32Array,
+  q: Float32Array,
+  w: number,
+  h: number,
+  radius: number,
+  epsilon: number,
+  scratch?: Float32Array[],
+): [Float32Array, Float32Array, Float32Array, Float32Array] {
   const n = w * h
-  // Area-average the guide and the mask onto the fitting grid.
-  const [r, g, b, q] = [0, 1, 2, 3].map(() => new Float32Array(n)) as [
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-  ]
-  const counts = new Float32Array(n)
-  const columns = new Int32Array(width)
-  for (let x = 0; x < width; x++) columns[x] = Math.min(w - 1, Math.floor((x * w) / width))
-  for (let y = 0; y < height; y++) {
-    const row = Math.min(h - 1, Math.floor((y * h) / height)) * w
-    for (let x = 0, i = y * width; x < width; x++, i++) {
-      const j = row + (columns[x] as number)
-      r[j] = (r[j] as number) + (guide[i * 3] as number)
-      g[j] = (g[j] as number) + (guide[i * 3 + 1] as number)
-      b[j] = (b[j] as number) + (guide[i * 3 + 2] as number)
-      q[j] = (q[j] as number) + (p[i] as number)
-      counts[j] = (counts[j] as number) + 1
-    }
-  }
-  for (let j = 0; j < n; j++) {
-    const c = counts[j] as number
-    r[j] = (r[j] as number) / (c * 255)
-    g[j] = (g[j] as number) / (c * 255)
-    b[j] = (b[j] as number) / (c * 255)
-    q[j] = (q[j] as number) / c
-  }
-
-  // Means of I, p, I·p and the entries of I·Iᵀ over each window.
-  const planes = Array.from({ length: 13 }, () => new Float32Array(n))
+  // Means of I, p, I·p and the entries of I·Iᵀ over each window (in `scratch`'s 14 planes of at
+  // least w×h when given: the returned planes are then views of it, valid until its next use).
+  const planes = Array.from({ length: 13 }, (_, k) => scratch?.[k]?.subarray(0, n) ?? new Float32Array(n))
   const [mr, mg, mb, mp, mrp, mgp, mbp, mrr, mrg, mrb, mgg, mgb, mbb] = planes as [
     Float32Array,
     Float32Array,
@@ -199,10 +190,11 @@ export function guidedFilter(
     mgb[j] = vg * vb
     mbb[j] = vb * vb
   }
-  boxMeans(planes, w, h, options.radius)
+  const spare = scratch?.[13]
+  boxMeans(planes, w, h, radius, spare)
 
   // Per window: a = (Σ + εI)⁻¹ cov(I, p), b = mean(p) − a·mean(I). Stored in place of the means.
-  const eps = options.epsilon
+  const eps = epsilon
   const ar = mrp
   const ag = mgp
   const ab = mbp
@@ -237,7 +229,61 @@ export function guidedFilter(
     ab[j] = vb
     bb[j] = up - vr * ur - vg * ug - vb * ub
   }
-  boxMeans([ar, ag, ab, bb], w, h, options.radius)
+  boxMeans([ar, ag, ab, bb], w, h, radius, spare)
+  return [ar, ag, ab, bb]
+}
+
+/**
+ * The colour guided filter (He, Sun and Tang, 2013) in its fast form (He and Sun, 2015): the
+ * soft mask `p` is explained locally as a linear function of the photo's RGB, fitted on a
+ * grid of at most `fitSide` pixels, and that function is applied to the full-resolution photo.
+ * Where the mask changes, it now changes where the photo's colour does, at full resolution.
+ * `guide` is RGB (3 bytes per pixel) at width×height; `p` is at width×height too. Returns the
+ * filtered mask, clamped to 0–1; with `only` (width×height), just where it lies strictly between
+ * 0 and 1 (a band refineMask uses), 0 elsewhere.
+ */
+export function guidedFilter(
+  guide: Uint8Array,
+  p: Float32Array,
+  width: number,
+  height: number,
+  options: GuidedFilterOptions,
+  only?: Float32Array,
+): Float32Array {
+  const scale = Math.min(1, options.fitSide / Math.max(width, height))
+  const w = Math.max(1, Math.round(width * scale))
+  const h = Math.max(1, Math.round(height * scale))
+  const n = w * h
+  // Area-average the guide and the mask onto the fitting grid.
+  const [r, g, b, q] = [0, 1, 2, 3].map(() => new Float32Array(n)) as [
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+  ]
+  const counts = new Float32Array(n)
+  const columns = new Int32Array(width)
+  for (let x = 0; x < width; x++) columns[x] = Math.min(w - 1, Math.floor((x * w) / width))
+  for (let y = 0; y < height; y++) {
+    const row = Math.min(h - 1, Math.floor((y * h) / height)) * w
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      const j = row + (columns[x] as number)
+      r[j] = (r[j] as number) + (guide[i * 3] as number)
+      g[j] = (g[j] as number) + (guide[i * 3 + 1] as number)
+      b[j] = (b[j] as number) + (guide[i * 3 + 2] as number)
+      q[j] = (q[j] as number) + (p[i] as number)
+      counts[j] = (counts[j] as number) + 1
+    }
+  }
+  for (let j = 0; j < n; j++) {
+    const c = counts[j] as number
+    r[j] = (r[j] as number) / (c * 255)
+    g[j] = (g[j] as number) / (c * 255)
+    b[j] = (b[j] as number) / (c * 255)
+    q[j] = (q[j] as number) / c
+  }
+
+  const [ar, ag, ab, bb] = fitGuidedCoefficients(r, g, b, q, w, h, options.radius, options.epsilon)
 
   // Apply the coefficients, scaled up bilinearly as it goes, to the full-resolution photo: each
   // output row first blends the two grid rows around it, then each pixel the two columns. (No
@@ -274,6 +320,10 @@ export function guidedFilter(
       rowBias[gx] = (bb[a] as number) + ((bb[c] as number) - (bb[a] as number)) * wy
     }
     for (let x = 0, i = y * width; x < width; x++, i++) {
+      if (only) {
+        const share = only[i] as number
+        if (share >= 0.999 || share <= 0.001) continue
+      }
       const left = x0s[x] as number
       const right = x1s[x] as number
       const wx = wxs[x] as number
@@ -411,12 +461,13 @@ export function refineMask(
   width: number,
   height: number,
 ): Float32Array {
-  const refined = guidedFilter(guide, coarse, width, height, refinement.filter)
   const [low, high] = refinement.curve
   const near = new Float32Array(coarse.length)
   for (let i = 0; i < coarse.length; i++) near[i] = (coarse[i] as number) >= 0.5 ? 1 : 0
   // The share of the inside within `band` of each pixel: 1 deep inside, 0 far outside.
   boxMeans([near], width, height, Math.max(1, Math.round(Math.max(width, height) * refinement.band)))
+  // The filter is applied only in the band, where its answer is used.
+  const refined = guidedFilter(guide, coarse, width, height, refinement.filter, near)
   // In place: the filter's output becomes the refined mask.
   for (let i = 0; i < refined.length; i++) {
     const inside = near[i] as number

@@ -19,10 +19,16 @@ export type SegmentationInput = { data: Uint8Array; width: number; height: numbe
 /** The mask at the input's resolution (0–255 per pixel) and what it says; see mask-math.ts. */
 export type Segmentation = FinishedMask & { width: number; height: number }
 
+/**
+ * `onQueued`: called once the photo has been handed to the model's thread, so a caller can do
+ * its own work on this thread meanwhile without holding the request up.
+ */
+export type SegmentOptions = { onQueued?: () => void }
+
 export interface Segmenter {
   /** Checks and loads the model; rejects with SegmentationModelError when it cannot be used. */
   ready(): Promise<void>
-  segment(image: SegmentationInput): Promise<Segmentation>
+  segment(image: SegmentationInput, options?: SegmentOptions): Promise<Segmentation>
   /** Stops the worker thread; a later call starts it again. */
   close(): Promise<void>
 }
@@ -214,7 +220,7 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
       }
     },
 
-    async segment(image) {
+    async segment(image, options = {}) {
       stayAwake()
       await acquire()
       try {
@@ -244,6 +250,7 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
             request.small.buffer as ArrayBuffer,
             request.guide.buffer as ArrayBuffer,
           ])
+          options.onQueued?.()
         })
         return { ...mask, width, height }
       } finally {

@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { type AspectRatio, imageSize } from '#shared/scenes.ts'
-import { clamp, grain, smoothstep } from './noise.ts'
+import { clamp, smoothstep } from './noise.ts'
 
 /** A full-frame background as raw sRGB pixels (3 channels), ready to composite onto. */
 export type Backdrop = { raw: Buffer; width: number; height: number; stage: Stage }
@@ -29,9 +29,15 @@ export type Painter = (x: number, y: number, out: Float64Array) => void
 
 export type Frame = { width: number; height: number; isTall: boolean }
 
-/** The canvas of a ratio (imageSize: 1:1 1080², 2:3 1200×1800, 9:16 1080×1920); portrait ones are tall. */
-export function frameFor(ratio: AspectRatio): Frame {
-  const { width, height } = imageSize[ratio]
+/**
+ * The canvas of a ratio: its standard size (imageSize: 1:1 1080², 2:3 1200×1800, 9:16
+ * 1080×1920) or a larger `size` of the same shape (resultSizes); portrait ones are tall.
+ */
+export function frameFor(
+  ratio: AspectRatio,
+  size: { width: number; height: number } = imageSize[ratio],
+): Frame {
+  const { width, height } = size
   // Any portrait ratio (9:16, a marketplace's 2:3) gets the portrait layout.
   return { width, height, isTall: height > width }
 }
@@ -115,15 +121,25 @@ function paintTexture(width: number, height: number, scale: number, painter: Pai
   return out
 }
 
-/** ±1.5 levels of grain: invisible, but breaks the steps of smooth gradients. */
+/**
+ * ±1.5 levels of grain: invisible, but breaks the steps of smooth gradients. The grain is
+ * noise.ts grain(x, y, 11) with its row's half of the hash taken out of the inner loop, and the
+ * clamped view does the clamping.
+ */
 function dither(raw: Buffer, width: number, height: number) {
+  const pixels = new Uint8ClampedArray(raw.buffer, raw.byteOffset, raw.length)
+  const seedHash = Math.imul(11, 1442695041)
   let i = 0
   for (let y = 0; y < height; y++) {
+    const rowHash = Math.imul(y, 668265263) ^ seedHash
     for (let x = 0; x < width; x++) {
-      const d = Math.round(grain(x, y, 11) * 1.5)
-      raw[i] = clamp((raw[i] as number) + d, 0, 255)
-      raw[i + 1] = clamp((raw[i + 1] as number) + d, 0, 255)
-      raw[i + 2] = clamp((raw[i + 2] as number) + d, 0, 255)
+      let h = Math.imul(x, 374761393) ^ rowHash
+      h = Math.imul(h ^ (h >>> 13), 1274126177)
+      h ^= h >>> 16
+      const d = Math.round((((h >>> 0) / 4294967295) * 2 - 1) * 1.5)
+      pixels[i] = (pixels[i] as number) + d
+      pixels[i + 1] = (pixels[i + 1] as number) + d
+      pixels[i + 2] = (pixels[i + 2] as number) + d
       i += 3
     }
   }

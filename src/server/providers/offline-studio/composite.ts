@@ -13,7 +13,7 @@ type Layer = { input: Buffer; raw: { width: number; height: number; channels: 4 
 
 /** Where the subject goes on the backdrop: its top-left corner and its scaled size, in frame pixels. */
 export function placeSubject(
-  backdrop: Backdrop,
+  backdrop: Pick<Backdrop, 'stage'>,
   subject: Pick<Subject, 'width' | 'height' | 'isSeparated'>,
 ): { left: number; top: number; width: number; height: number } {
   const { stage } = backdrop

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
-import { formatOfflineNote, type OfflineSeparation } from '#shared/offline-note.ts'
-import type { SceneView, ViewChoice } from '#shared/scenes.ts'
+import { formatOfflineNote, type OfflineSeparation, type SmallPhoto } from '#shared/offline-note.ts'
+import { imageSize, type SceneView, type ViewChoice } from '#shared/scenes.ts'
 import type { ImageEditRequest, ImageEditResult, ImageFile, PhotoPlacement } from '../types.ts'
 import type { Backdrop } from './canvas.ts'
-import { composeOnBackdrop, placeSubject } from './composite.ts'
+import { composeOnBackdrop, crispEdgeFrom, placeSubject } from './composite.ts'
 import { renderFashionBackdrop, renderReferenceBackdrop } from './fashion-backdrops.ts'
 import { viewOf } from './perspective.ts'
-import { renderProductScene } from './scene-backgrounds.ts'
+import { resultSizeFor } from './result-size.ts'
+import { productSceneStage, renderProductScene } from './scene-backgrounds.ts'
 import {
   type FashionBackdropId,
   fashionStylePrompt,
@@ -54,16 +55,25 @@ export async function editProductImage(
   const backdrops = tools.backdrops ?? renderFresh
   const scene = matchProductScene(request.prompt)
   const promptUsed = request.prompt.trim() || productScenePrompt(scene)
+  const ratio = request.aspectRatio
   // The view is read from the cut, so the backdrop waits for the separation; the white studio
-  // has one view and is drawn at once.
+  // has one view.
   const subject = await subjectOf(request.image, tools)
   throwIfAborted(signal)
   const view = scene === 'white-studio' ? null : viewFor(request.view ?? 'auto', subject)
-  const backdrop = await backdrops(`product:${scene}:${view ?? 'front'}:${request.aspectRatio}`, () =>
-    renderProductScene(scene, request.aspectRatio, view ?? 'front'),
+  // The result is as large as the product's own pixels allow (decision 43): how much it would be
+  // enlarged is measured on the scene's stage at the standard size (no painting needed), then
+  // one scene is painted at the size chosen.
+  const enlargement = enlargementOn({ stage: productSceneStage(scene, ratio, view ?? 'front') }, subject)
+  const size = resultSizeFor(ratio, enlargement)
+  const isStandard = size.width === imageSize[ratio].width
+  const backdrop = await backdrops(
+    `product:${scene}:${view ?? 'front'}:${ratio}${isStandard ? '' : `:${size.width}x${size.height}`}`,
+    () => renderProductScene(scene, ratio, view ?? 'front', isStandard ? undefined : size),
   )
   throwIfAborted(signal)
   const bytes = await composeOnBackdrop(backdrop, subject)
+  const smallPhoto = smallPhotoOf(subject, enlargement)
   return {
     image: { bytes, mime: 'image/jpeg' },
     description: formatOfflineNote({
@@ -71,6 +81,7 @@ export async function editProductImage(
       separation: separationOf(subject),
       scene,
       ...(view ? { view } : {}),
+      ...(smallPhoto ? { smallPhoto } : {}),
     }),
     promptUsed,
     placement: photoPlacement(backdrop, subject),
@@ -106,11 +117,39 @@ export async function editFashionImage(
   const [subject, backdrop] = await Promise.all([subjectOf(request.image, tools), backdropPromise])
   throwIfAborted(signal)
   const bytes = await composeOnBackdrop(backdrop, subject)
+  // Fashion results stay at the standard size; a photo too small for it is still named.
+  const smallPhoto = smallPhotoOf(subject, enlargementOn(backdrop, subject))
   return {
     image: { bytes, mime: 'image/jpeg' },
-    description: formatOfflineNote({ subject: 'garment', separation: separationOf(subject), scene }),
+    description: formatOfflineNote({
+      subject: 'garment',
+      separation: separationOf(subject),
+      scene,
+      ...(smallPhoto ? { smallPhoto } : {}),
+    }),
     promptUsed,
     scene,
+  }
+}
+
+/** How much larger than its cut's own pixels the subject is drawn on `backdrop`. */
+function enlargementOn(backdrop: Pick<Backdrop, 'stage'>, subject: Subject): number {
+  const placed = placeSubject(backdrop, subject)
+  return Math.max(placed.width / subject.width, placed.height / subject.height)
+}
+
+/**
+ * When the product had to be enlarged past its own pixels as far as the crisp-edge step
+ * (composite.ts), the note says so with what would help: the product's longer side in the photo,
+ * and the photo's longer side that would fill the frame without enlarging, rounded up to 100 px.
+ */
+export function smallPhotoOf(subject: Subject, enlargement: number): SmallPhoto | null {
+  if (enlargement < crispEdgeFrom) return null
+  const photoSide = Math.max(subject.box.photoWidth, subject.box.photoHeight) * enlargement
+  return {
+    productSide: Math.max(subject.width, subject.height),
+    enlargement: Math.round(enlargement * 10) / 10,
+    photoSide: Math.ceil(photoSide / 100) * 100,
   }
 }
 

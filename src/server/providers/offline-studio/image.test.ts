@@ -24,6 +24,7 @@ import {
   type Pixels,
   testContext,
 } from './measure.ts'
+import { resultSizes } from './result-size.ts'
 import { loadPhoto, separateSubject } from './separate.ts'
 
 const studio = createOfflineStudio({ ffmpegPath: '/usr/bin/ffmpeg' })
@@ -69,7 +70,7 @@ describe('offline studio: product images', () => {
 
   it('says plainly that the offline studio made it, how, and which scene', async () => {
     const result = await edit(request(product, 'ahşap masa'))
-    expect(parseOfflineNote(result.description)).toEqual({
+    expect(parseOfflineNote(result.description)).toMatchObject({
       subject: 'product',
       separation: 'backdrop',
       scene: 'wood',
@@ -168,7 +169,8 @@ describe('offline studio: product images', () => {
     const result = await edit(request(await subjectlessPhoto(), 'concrete wall', '9:16'))
     expect(parseOfflineNote(result.description)?.separation).toBe('card')
     const meta = await sharp(result.image.bytes).metadata()
-    expect({ width: meta.width, height: meta.height }).toEqual(imageSize['9:16'])
+    // The 900 px photo, drawn about 720 px wide at the standard size, has the pixels for 2048.
+    expect({ width: meta.width, height: meta.height }).toEqual(resultSizes('9:16').at(-1))
     // The photo's own stripes are in the middle; the corners are the concrete wall.
     const image = await decodePixels(result.image.bytes)
     const corner = meanColour(image, 0, 0, 40, 40)
@@ -258,7 +260,7 @@ describe('offline studio: fashion images', () => {
     const result = await edit(fashion('street style photography', ratio))
     const meta = await sharp(result.image.bytes).metadata()
     expect({ width: meta.width, height: meta.height }).toEqual(imageSize[ratio])
-    expect(parseOfflineNote(result.description)).toEqual({
+    expect(parseOfflineNote(result.description)).toMatchObject({
       subject: 'garment',
       separation: 'backdrop',
       scene: 'street',
@@ -413,13 +415,15 @@ describe('offline studio: products on busy backgrounds, cut out by the segmentat
 
   it('places the cut-out cup on the chosen scene, and says the model cut it out', async () => {
     const result = await edit(request(await photo('coffee.png'), 'mermer tezgah'))
-    expect(parseOfflineNote(result.description)).toEqual({
+    expect(parseOfflineNote(result.description)).toMatchObject({
       subject: 'product',
       separation: 'model',
       scene: 'marble',
       // Shot from above: the marble is the whole frame, no wall behind the cup.
       view: 'top',
     })
+    // The 600×400 photo's cup is enlarged to fill the frame: the note says so (decision 43).
+    expect(parseOfflineNote(result.description)?.smallPhoto?.enlargement).toBeGreaterThan(1.25)
     const image = await decodePixels(result.image.bytes)
     // The red saucer, large and in the middle of the frame (a card is smaller: 86 %).
     const red = boundsWhere(image, (r, g, b) => r > 110 && g < 60 && b < 50)
@@ -488,7 +492,7 @@ describe('offline studio: products on busy backgrounds, cut out by the segmentat
         testContext(),
       ),
     )
-    expect(parseOfflineNote(result.description)).toEqual({
+    expect(parseOfflineNote(result.description)).toMatchObject({
       subject: 'garment',
       separation: 'model',
       scene: 'vintage',

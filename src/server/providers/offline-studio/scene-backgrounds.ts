@@ -515,19 +515,19 @@ export const whiteStudioFill = 0.88
  */
 export function whiteStudio(frame: Frame): Backdrop {
   const { width, height } = frame
+  return { raw: Buffer.alloc(width * height * 3, 255), width, height, stage: whiteStudioStage(frame) }
+}
+
+function whiteStudioStage(frame: Frame): Stage {
+  const { width, height } = frame
   return {
-    raw: Buffer.alloc(width * height * 3, 255),
-    width,
-    height,
-    stage: {
-      anchor: 'middle',
-      x: Math.round(width / 2),
-      y: Math.round(height / 2),
-      maxWidth: Math.round(width * whiteStudioFill),
-      maxHeight: Math.round(height * whiteStudioFill),
-      shadowOpacity: 0.4,
-      reflectionOpacity: 0,
-    },
+    anchor: 'middle',
+    x: Math.round(width / 2),
+    y: Math.round(height / 2),
+    maxWidth: Math.round(width * whiteStudioFill),
+    maxHeight: Math.round(height * whiteStudioFill),
+    shadowOpacity: 0.4,
+    reflectionOpacity: 0,
   }
 }
 
@@ -636,40 +636,55 @@ function glassTop(frame: Frame): { paint: Promise<Buffer>; radius: number } {
   return { paint: topView(frame, floor, { light: 0.12, vignette: 0.06, extra }), radius }
 }
 
-/** Draws a product scene seen from above. */
-async function renderTopScene(
-  scene: Exclude<StudioSceneId, 'white-studio'>,
-  frame: Frame,
-): Promise<Backdrop> {
+/** Where the product lies on a scene seen from above. */
+function topSceneStage(scene: Exclude<StudioSceneId, 'white-studio'>, frame: Frame): Stage {
   const { width, height } = frame
-  let stage = topStage(frame, 0.5)
-  let raw: Buffer
   switch (scene) {
     case 'neutral-studio':
-      raw = await topView(frame, paperSurface('#e2ddd6'), { light: 0.14, vignette: 0.1, coarseness: 3 })
-      stage = topStage(frame, 0.38)
-      break
+      return topStage(frame, 0.38)
     case 'black-minimal':
-      raw = await topView(frame, blackSurface(), { light: 0.5, vignette: 0.35, coarseness: 3 })
-      stage = topStage(frame, 0.75)
-      break
+      return topStage(frame, 0.75)
     case 'marble':
-      raw = await topView(frame, marbleSurface(), { light: 0.12, vignette: 0.12 })
-      stage = topStage(frame, 0.42)
-      break
+      return topStage(frame, 0.42)
+    case 'outdoor':
+      return topStage(frame, 0.55)
+    case 'velvet':
+      return topStage(frame, 0.65)
+    case 'glass-pedestal': {
+      // The product lies on the disc (glassTop's radius), so it may be no larger than the disc.
+      const radius = Math.min(width, height) * 0.4
+      return {
+        ...topStage(frame, 0.35),
+        maxWidth: Math.round(Math.min(width, radius * 1.45)),
+        maxHeight: Math.round(Math.min(height, radius * 1.45)),
+      }
+    }
+    default:
+      return topStage(frame, 0.5)
+  }
+}
+
+/** Paints a product scene seen from above. */
+async function paintTopScene(scene: Exclude<StudioSceneId, 'white-studio'>, frame: Frame): Promise<Buffer> {
+  switch (scene) {
+    case 'neutral-studio':
+      return topView(frame, paperSurface('#e2ddd6'), { light: 0.14, vignette: 0.1, coarseness: 3 })
+    case 'black-minimal':
+      return topView(frame, blackSurface(), { light: 0.5, vignette: 0.35, coarseness: 3 })
+    case 'marble':
+      return topView(frame, marbleSurface(), { light: 0.12, vignette: 0.12 })
     case 'wood':
-      raw = await topView(frame, woodSurface(300), {
+      return topView(frame, woodSurface(300), {
         light: 0.22,
         vignette: 0.2,
         warmth: rgb('#fff1dc'),
         isTurned: true,
       })
-      break
     case 'outdoor': {
       const sun = dappledSun(0.78)
       const scale = 1 / unitOf(frame)
       const shadeColour = rgb('#46505a')
-      raw = await topView(frame, woodSurface(260, true), {
+      return topView(frame, woodSurface(260, true), {
         light: 0.12,
         vignette: 0.12,
         warmth: rgb('#fff0c8'),
@@ -681,48 +696,52 @@ async function renderTopScene(
           shade(out, lit * 1.06)
         },
       })
-      stage = topStage(frame, 0.55)
-      break
     }
     case 'velvet':
-      raw = await topView(frame, velvetSurface(), { light: 0.3, vignette: 0.4, coarseness: 3 })
-      stage = topStage(frame, 0.65)
-      break
-    case 'glass-pedestal': {
-      const glass = glassTop(frame)
-      raw = await glass.paint
-      // The product lies on the disc, so it may be no larger than the disc.
-      stage = {
-        ...topStage(frame, 0.35),
-        maxWidth: Math.round(Math.min(width, glass.radius * 1.45)),
-        maxHeight: Math.round(Math.min(height, glass.radius * 1.45)),
-      }
-      break
-    }
+      return topView(frame, velvetSurface(), { light: 0.3, vignette: 0.4, coarseness: 3 })
+    case 'glass-pedestal':
+      return glassTop(frame).paint
     case 'concrete':
-      raw = await topView(frame, concreteSurface('#9a9792'), {
+      return topView(frame, concreteSurface('#9a9792'), {
         light: 0.3,
         vignette: 0.22,
         warmth: rgb('#fff3e0'),
       })
-      break
   }
-  return { raw, width, height, stage }
 }
 
-/**
- * Draws the scene at the ratio's output size, seen from the front (a surface and a wall) or from
- * above (the surface alone), and says where the product goes. The white studio has one view.
- */
-export async function renderProductScene(
-  scene: StudioSceneId,
-  ratio: AspectRatio,
-  view: SceneView = 'front',
-): Promise<Backdrop> {
-  const frame = frameFor(ratio)
-  if (scene === 'white-studio') return whiteStudio(frame)
-  if (view === 'top') return renderTopScene(scene, frame)
-  let { stage } = productGeometry(frame)
+/** Where the product stands on a scene seen from the front. */
+function frontSceneStage(scene: Exclude<StudioSceneId, 'white-studio'>, frame: Frame): Stage {
+  const { stage } = productGeometry(frame)
+  switch (scene) {
+    case 'black-minimal':
+      return { ...stage, shadowOpacity: 0.7, reflectionOpacity: 0.22 }
+    case 'marble':
+      return { ...stage, reflectionOpacity: 0.08 }
+    case 'velvet':
+      return { ...stage, shadowOpacity: 0.65 }
+    case 'glass-pedestal': {
+      const pedestal = pedestalGeometry(frame)
+      // The product stands on the pedestal's top, so it may be no wider than the top.
+      return {
+        ...stage,
+        y: pedestal.top + Math.round(pedestal.ry * 0.25),
+        maxWidth: Math.round(pedestal.rx * 1.6),
+        maxHeight: Math.min(stage.maxHeight, Math.round(pedestal.top - frame.height * 0.1)),
+        shadowOpacity: 0.35,
+      }
+    }
+    default:
+      return stage
+  }
+}
+
+/** Paints a product scene seen from the front, with its depth of field around `stage`. */
+async function paintFrontScene(
+  scene: Exclude<StudioSceneId, 'white-studio'>,
+  frame: Frame,
+  stage: Stage,
+): Promise<Buffer> {
   let raw: Buffer
   switch (scene) {
     case 'neutral-studio':
@@ -730,11 +749,9 @@ export async function renderProductScene(
       break
     case 'black-minimal':
       raw = await blackMinimal(frame)
-      stage = { ...stage, shadowOpacity: 0.7, reflectionOpacity: 0.22 }
       break
     case 'marble':
       raw = await marble(frame)
-      stage = { ...stage, reflectionOpacity: 0.08 }
       break
     case 'wood':
       raw = await wood(frame)
@@ -744,27 +761,50 @@ export async function renderProductScene(
       break
     case 'velvet':
       raw = await velvet(frame)
-      stage = { ...stage, shadowOpacity: 0.65 }
       break
-    case 'glass-pedestal': {
+    case 'glass-pedestal':
       raw = await glassPedestal(frame)
-      const pedestal = pedestalGeometry(frame)
-      // The product stands on the pedestal's top, so it may be no wider than the top.
-      stage = {
-        ...stage,
-        y: pedestal.top + Math.round(pedestal.ry * 0.25),
-        maxWidth: Math.round(pedestal.rx * 1.6),
-        maxHeight: Math.min(stage.maxHeight, Math.round(pedestal.top - frame.height * 0.1)),
-        shadowOpacity: 0.35,
-      }
       break
-    }
     case 'concrete':
       raw = await concrete(frame)
       break
   }
   if (scene !== 'black-minimal' && scene !== 'neutral-studio')
     raw = await depthOfField(raw, frame, stage.y, productGeometry(frame).horizonY)
+  return raw
+}
+
+/**
+ * Where the product goes on a scene at the ratio's output size (or a larger `size`), without
+ * painting it: enough to tell how large the product will be drawn (image-edit.ts picks the
+ * result's size from it, then paints one scene).
+ */
+export function productSceneStage(
+  scene: StudioSceneId,
+  ratio: AspectRatio,
+  view: SceneView = 'front',
+  size?: { width: number; height: number },
+): Stage {
+  const frame = frameFor(ratio, size)
+  if (scene === 'white-studio') return whiteStudioStage(frame)
+  return view === 'top' ? topSceneStage(scene, frame) : frontSceneStage(scene, frame)
+}
+
+/**
+ * Draws the scene at the ratio's output size (its standard size, or a larger `size` of the same
+ * shape from resultSizes, decision 43), seen from the front (a surface and a wall) or from above
+ * (the surface alone), and says where the product goes. The white studio has one view.
+ */
+export async function renderProductScene(
+  scene: StudioSceneId,
+  ratio: AspectRatio,
+  view: SceneView = 'front',
+  size?: { width: number; height: number },
+): Promise<Backdrop> {
+  const frame = frameFor(ratio, size)
+  if (scene === 'white-studio') return whiteStudio(frame)
+  const stage = productSceneStage(scene, ratio, view, size)
+  const raw = view === 'top' ? await paintTopScene(scene, frame) : await paintFrontScene(scene, frame, stage)
   return { raw, width: frame.width, height: frame.height, stage }
 }
 
@@ -788,6 +828,11 @@ async function depthOfField(raw: Buffer, frame: Frame, focusY: number, horizonY:
     const behind = clamp((focusY - y) / reach, 0, 1)
     const amount = smoothstep(0.1, 1, behind)
     const row = y * width * 3
+    // Rows wholly in focus or wholly soft are copied.
+    if (amount === 0 || amount === 1) {
+      ;(amount === 0 ? raw : soft).copy(out, row, row, row + width * 3)
+      continue
+    }
     for (let i = row; i < row + width * 3; i++) {
       out[i] = Math.round((raw[i] as number) + ((soft[i] as number) - (raw[i] as number)) * amount)
     }

@@ -1,6 +1,7 @@
 import sharp from 'sharp'
+import { boxMeans, fitGuidedCoefficients } from '#server/segmentation/mask-math.ts'
 import { maskIoU } from '#server/segmentation/metrics.ts'
-import { isCredible, type Segmenter } from '#server/segmentation/segmenter.ts'
+import { isCredible, type Segmentation, type Segmenter } from '#server/segmentation/segmenter.ts'
 
 // Background separation, exact where it can be: an upload's own transparency, or a flood fill
 // over a plain backdrop (estimate the backdrop colour from the border, fill from the border over
@@ -9,8 +10,18 @@ import { isCredible, type Segmenter } from '#server/segmentation/segmenter.ts'
 // product the whole photo is kept (as a card with rounded corners) rather than shipping a
 // half-eaten product.
 
-/** Decoded, upright pixels (RGBA) of a photo, downscaled so the slow JS passes stay fast. */
-export type Photo = { data: Buffer; width: number; height: number; hasAlpha: boolean }
+/**
+ * Decoded, upright pixels (RGBA) of a photo, downscaled so the slow JS passes stay fast.
+ * `source`: the photo's own bytes and upright size when it is larger than `data`, so the cut can
+ * be made at the photo's own resolution (cutAtScale).
+ */
+export type Photo = {
+  data: Buffer
+  width: number
+  height: number
+  hasAlpha: boolean
+  source?: { bytes: Buffer; width: number; height: number }
+}
 
 /**
  * The subject cut to its bounds, RGBA; `isSeparated` false means the whole photo as a card.
@@ -26,11 +37,24 @@ export type Subject = {
   box: SubjectBox
 }
 
-/** The cut's top-left corner in the (working-size) photo, and that photo's size. */
+/**
+ * The cut's top-left corner in the photo at the resolution the cut was made at, and that photo's
+ * size at that resolution (the working size, or larger: see cutAtScale).
+ */
 export type SubjectBox = { left: number; top: number; photoWidth: number; photoHeight: number }
 
-/** Longest side the separation works on: beyond what any output needs (the subject is at most ~1000 px). */
+/**
+ * Longest side the separation (flood fill, specks, the model) works on. The cut itself is then
+ * made at the photo's own resolution, up to maxCutSide (cutAtScale), with the mask scaled up and
+ * snapped to the photo's edges there.
+ */
 export const workingSide = 1600
+
+/**
+ * Longest side of a cut: the long side of the largest result (2048, resultSizes in
+ * composite.ts); no stage draws a product larger, so more of the photo's pixels would be waste.
+ */
+export const maxCutSide = 2048
 
 /**
  * Decodes any supported image, applies its EXIF orientation and shrinks it early (JPEG
@@ -46,7 +70,13 @@ export async function loadPhoto(bytes: Buffer, maxSide = workingSide): Promise<P
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true })
-  return { data, width: info.width, height: info.height, hasAlpha: metadata.hasAlpha === true }
+  const photo: Photo = { data, width: info.width, height: info.height, hasAlpha: metadata.hasAlpha === true }
+  // EXIF orientations 5–8 turn the photo a quarter: its upright width is the stored height.
+  const isTurned = (metadata.orientation ?? 1) >= 5
+  const width = (isTurned ? metadata.height : metadata.width) ?? info.width
+  const height = (isTurned ? metadata.width : metadata.height) ?? info.height
+  if (width > info.width) photo.source = { bytes, width, height }
+  return photo
 }
 
 /**
@@ -79,7 +109,8 @@ export async function findSubjectMask(photo: Photo): Promise<SeparationMask> {
     .toBuffer()
   const border = borderIndices(width, height)
   const backdrop = medianColour(data, border)
-  const distances = border.map((i) => Math.sqrt(squaredDistance(data, i * 3, backdrop))).sort((a, b) => a - b)
+  // A typed array sorts numerically, and far faster than an array with a comparator.
+  const distances = Float64Array.from(border, (i) => Math.sqrt(squaredDistance(data, i * 3, backdrop))).sort()
   // The tolerance follows how much the backdrop itself varies (vignette, uneven light), within
   // bounds found by measurement: 28–36 separated a noisy studio shot best (IoU 0.93–0.95).
   const spread = distances[Math.floor(distances.length * 0.9)] ?? 0
@@ -183,15 +214,34 @@ const minAgreement = 0.8
  * plain backdrops and transparency separate.
  */
 export async function separateSubject(photo: Photo, segmenter?: Segmenter): Promise<Subject> {
-  const found = await findSubjectMask(photo)
-  if (found.isSeparated && (found.fromAlpha || !segmenter)) return cutAlongBackdrop(photo, found.mask)
-  if (!segmenter) return photoCard(photo)
-  const segmentation = await segmenter.segment({
-    data: photo.data,
-    width: photo.width,
-    height: photo.height,
-    channels: 4,
+  const ownCut = photo.hasAlpha ? maskFromAlpha(photo) : null
+  if (ownCut) return cutAlongBackdrop(photo, ownCut)
+  // Without a cut of its own, a photo always goes to the model when there is one (to confirm the
+  // flood fill or to stand in for it): it goes now, and the flood fill runs here while the model
+  // runs on its thread. The flood fill waits until the photo is on that thread (a segmenter that
+  // does not say so is simply waited for), or it would hold up the request.
+  let onThread: Promise<unknown> = Promise.resolve()
+  let answer: Promise<Segmentation> | null = null
+  if (segmenter) {
+    let queued = () => {}
+    onThread = new Promise<void>((resolve) => {
+      queued = resolve
+    })
+    answer = segmenter.segment(
+      { data: photo.data, width: photo.width, height: photo.height, channels: 4 },
+      { onQueued: queued },
+    )
+    answer.then(queued, queued)
+  }
+  await onThread
+  const found = await findSubjectMask(photo).catch(async (error: unknown) => {
+    // The model's answer is not wanted any more; it must not end as an unhandled rejection.
+    await answer?.catch(() => null)
+    throw error
   })
+  if (found.isSeparated && !answer) return cutAlongBackdrop(photo, found.mask)
+  if (!answer) return photoCard(photo)
+  const segmentation = await answer
   const isModelCredible = isCredible(segmentation)
   if (found.isSeparated && !isModelCredible) return cutAlongBackdrop(photo, found.mask)
   if (found.isSeparated && maskIoU(found.mask, segmentation.alpha) >= minAgreement) {
@@ -236,82 +286,467 @@ const shadowModelAlpha = 96
 /** Largest chromaticity difference (sum over r, g, b shares) between a shadow and its backdrop. */
 const shadowChroma = 0.06
 
-/** The photo's pixels in `box` (RGB, partly transparent pixels flattened on white) and its mask there. */
-function cropWithMask(photo: Photo, mask: Uint8Array, box: ReturnType<typeof boundsOf>, pad: number) {
-  const { width, height } = photo
-  const left = Math.max(0, box.left - pad)
-  const top = Math.max(0, box.top - pad)
-  const cropWidth = Math.min(width, box.right + pad + 1) - left
-  const cropHeight = Math.min(height, box.bottom + pad + 1) - top
-  const crop = Buffer.alloc(cropWidth * cropHeight * 3)
-  const cropMask = Buffer.alloc(cropWidth * cropHeight)
-  for (let y = 0; y < cropHeight; y++) {
-    for (let x = 0; x < cropWidth; x++) {
-      const source = (y + top) * width + (x + left)
-      const target = y * cropWidth + x
-      // Partly transparent uploads are flattened on white, like a studio backdrop.
-      const alpha = (photo.data[source * 4 + 3] as number) / 255
-      for (let c = 0; c < 3; c++) {
-        crop[target * 3 + c] = Math.round((photo.data[source * 4 + c] as number) * alpha + 255 * (1 - alpha))
-      }
-      cropMask[target] = Math.min(mask[source] as number, photo.data[source * 4 + 3] as number)
-    }
-  }
-  const cut: SubjectBox = { left, top, photoWidth: width, photoHeight: height }
-  return { crop, cropMask, cropWidth, cropHeight, cut }
+/**
+ * Cut along the model's soft mask (already snapped to the photo's edges at the working size, see
+ * segmentation/mask-math.ts), made again at the photo's own resolution by cutAtScale.
+ */
+function cutAlongMask(photo: Photo, alpha: Uint8Array): Promise<Subject> {
+  return cutAtScale(photo, alpha, boundsOf(alpha, photo.width, photo.height, 1), 'model')
+}
+
+/** Cut along the flood fill's hard mask, its edge found in the photo by cutAtScale. */
+function cutAlongBackdrop(photo: Photo, mask: Uint8Array): Promise<Subject> {
+  return cutAtScale(photo, mask, boundsOf(mask, photo.width, photo.height), 'backdrop')
 }
 
 /**
- * Cut along the model's soft mask. It is already refined to the photo's edges (see
- * segmentation/mask-math.ts), so it is used as it is; the edge's colours are replaced by the
- * product's own so none of the old surface (wood, a sheet) shows as a rim on the new scene.
+ * How the mask found at the working size becomes the cut's alpha at full resolution (decision
+ * 43): the guided filter's fit (on the working-size grid, where the mask's information is; its
+ * coefficients applied to every pixel of the full-size photo), the band around the mask's
+ * outline where it may move the edge (in working pixels), and the ramp that clears the faint
+ * haze the filter leaves; `reach`: how far (working pixels) the product's and backdrop's own
+ * colours are looked for around an edge pixel (fitEdge).
  */
-async function cutAlongMask(photo: Photo, alpha: Uint8Array): Promise<Subject> {
-  const { crop, cropMask, cropWidth, cropHeight, cut } = cropWithMask(
-    photo,
-    alpha,
-    boundsOf(alpha, photo.width, photo.height, 1),
-    2,
-  )
-  decontaminateEdges(crop, cropMask, cropWidth, cropHeight)
-  // A touch of blur: the refined edge is about a pixel wide, and scaled up onto the scene it
-  // would show steps.
-  const smoothed = await sharp(cropMask, { raw: { width: cropWidth, height: cropHeight, channels: 1 } })
-    .blur(0.8)
-    .extractChannel(0)
-    .raw()
-    .toBuffer()
-  const data = await sharp(crop, { raw: { width: cropWidth, height: cropHeight, channels: 3 } })
-    .joinChannel(smoothed, { raw: { width: cropWidth, height: cropHeight, channels: 1 } })
-    .raw()
-    .toBuffer()
-  return { data, width: cropWidth, height: cropHeight, isSeparated: true, separatedBy: 'model', box: cut }
+export const cutRefinement = { radius: 2, epsilon: 0.0004, band: 2, reach: 4, ramp: [0.2, 0.8] as const }
+
+/** How much larger than the working size the cut of `box` is made: the photo's own pixels, up to maxCutSide. */
+export function cutScale(
+  photo: Photo,
+  box: { left: number; top: number; right: number; bottom: number },
+): number {
+  if (!photo.source) return 1
+  const native = photo.source.width / photo.width
+  const boxSide = Math.max(box.right - box.left + 1, box.bottom - box.top + 1)
+  return Math.max(1, Math.min(native, maxCutSide / boxSide))
 }
 
-/** Cut along the flood fill's hard mask, feathered. */
-async function cutAlongBackdrop(photo: Photo, mask: Uint8Array): Promise<Subject> {
-  // A little room around the subject so the feathered edge is not cut off.
-  const { crop, cropMask, cropWidth, cropHeight, cut } = cropWithMask(
-    photo,
-    mask,
-    boundsOf(mask, photo.width, photo.height),
-    3,
-  )
-  decontaminateEdges(crop, cropMask, cropWidth, cropHeight)
-  // Feather by ~1 px, then choke a little so the rim of backdrop colour around the edge (a light
-  // halo on dark scenes) goes with the backdrop.
-  const feathered = await sharp(cropMask, { raw: { width: cropWidth, height: cropHeight, channels: 1 } })
-    .blur(1.2)
-    .linear(1.35, -0.35 * 255)
+/**
+ * The subject cut at the photo's own resolution (up to maxCutSide), not at the working size the
+ * mask was found at: the mask (hard from the flood fill, soft from the model) is scaled up and
+ * snapped to the full-size photo's edges with a guided filter, so the outline follows the photo
+ * instead of a blurred upscale, anti-aliased edges keep their true softness, and thin parts (a
+ * spoon's handle) keep the width they have in the photo. Edge colours are then freed of the old
+ * backdrop (decontaminate).
+ */
+async function cutAtScale(
+  photo: Photo,
+  mask: Uint8Array,
+  box: ReturnType<typeof boundsOf>,
+  separatedBy: 'backdrop' | 'model',
+): Promise<Subject> {
+  const scale = cutScale(photo, box)
+  const band = cutRefinement.band
+  // Room around the subject for the band the edge may move in.
+  const pad = band + 2
+  const left = Math.max(0, box.left - pad)
+  const top = Math.max(0, box.top - pad)
+  const cropWidth = Math.min(photo.width, box.right + pad + 1) - left
+  const cropHeight = Math.min(photo.height, box.bottom + pad + 1) - top
+
+  const fullWidth = Math.round(photo.width * scale)
+  const fullHeight = Math.round(photo.height * scale)
+  const fullLeft = Math.round(left * scale)
+  const fullTop = Math.round(top * scale)
+  const width = Math.min(fullWidth, Math.round((left + cropWidth) * scale)) - fullLeft
+  const height = Math.min(fullHeight, Math.round((top + cropHeight) * scale)) - fullTop
+  // The full-size photo is decoded by sharp on its own threads while the edge's windows are
+  // fitted on the working grid here.
+  const decoded =
+    scale === 1
+      ? null
+      : sourceCrop(photo, fullWidth, fullHeight, { left: fullLeft, top: fullTop, width, height })
+  const edge = fitEdge(photo, mask, { left, top, width: cropWidth, height: cropHeight })
+  const rgba = decoded ? await decoded : cropRgba(photo, left, top, width, height)
+  // Partly transparent uploads are flattened on white, like a studio backdrop; their own
+  // transparency still bounds the mask. `data` is the cut's RGBA; its alpha is set below.
+  const data = Buffer.from(rgba)
+  for (let o = 0; o < data.length; o += 4) {
+    const alpha = rgba[o + 3] as number
+    if (alpha === 255) continue
+    const a = alpha / 255
+    for (let c = 0; c < 3; c++) data[o + c] = Math.round((rgba[o + c] as number) * a + 255 * (1 - a))
+  }
+  const cutAlpha = applyEdge(edge, data, width, height)
+  // A touch of blur: single pixels the colour steps left on or off along a busy edge would
+  // otherwise show as specks and pits once the cut is enlarged (and its edge re-tightened).
+  const smoothed = await sharp(Buffer.from(cutAlpha.buffer, cutAlpha.byteOffset, cutAlpha.length), {
+    raw: { width, height, channels: 1 },
+  })
+    .blur(0.7)
     .extractChannel(0)
     .raw()
     .toBuffer()
-  const data = await sharp(crop, { raw: { width: cropWidth, height: cropHeight, channels: 3 } })
-    .joinChannel(feathered, { raw: { width: cropWidth, height: cropHeight, channels: 1 } })
-    .raw()
-    .toBuffer()
-  return { data, width: cropWidth, height: cropHeight, isSeparated: true, separatedBy: 'backdrop', box: cut }
+  for (let i = 0, o = 3; i < width * height; i++, o += 4) {
+    data[o] = Math.min(smoothed[i] as number, rgba[o] as number)
+  }
+  const cut: SubjectBox = { left: fullLeft, top: fullTop, photoWidth: fullWidth, photoHeight: fullHeight }
+  return { data, width, height, isSeparated: true, separatedBy, box: cut }
 }
+
+/**
+ * A rectangle of the photo decoded at fullWidth×fullHeight, RGBA. At the photo's own size it is
+ * cut out before anything else (no resampling pass over the whole photo).
+ */
+async function sourceCrop(
+  photo: Photo,
+  fullWidth: number,
+  fullHeight: number,
+  region: { left: number; top: number; width: number; height: number },
+): Promise<Buffer> {
+  const source = photo.source
+  let image = sharp(source?.bytes, { failOn: 'error' }).rotate()
+  if (source?.width !== fullWidth || source.height !== fullHeight) {
+    image = image.resize(fullWidth, fullHeight, { fit: 'fill', kernel: 'lanczos3' })
+  }
+  return image.extract(region).toColourspace('srgb').ensureAlpha().raw().toBuffer()
+}
+
+/** The working-size photo's RGBA in a rectangle. */
+function cropRgba(photo: Photo, left: number, top: number, width: number, height: number): Buffer {
+  const out = Buffer.alloc(width * height * 4)
+  for (let y = 0; y < height; y++) {
+    const from = ((y + top) * photo.width + left) * 4
+    photo.data.copy(out, y * width * 4, from, from + width * 4)
+  }
+  return out
+}
+
+/**
+ * Side of the tiles the edge is fitted in (working pixels). Only tiles the band along the outline
+ * crosses are fitted: on a 12-megapixel photo that is about a twentieth of the cut's grid.
+ */
+const edgeTile = 16
+
+/**
+ * What the edge needs from the working grid, fitted once (fitEdge) and applied at the cut's
+ * resolution (applyEdge). Planes over the crop of the working photo (`grid` wide and high):
+ * `near`, the share of the inside within the band of each cell; `cells`, each grid cell (its four
+ * corners) 0 clear, 1 solid, 2 in the band. For every tile the band crosses, `tiles` holds the
+ * tile's window (the tile and a margin) and 12 planes over it: the guided filter's coefficients
+ * [a_r, a_g, a_b, b] and the sums of the solid product's colour [r, g, b, count] and of the clear
+ * backdrop's around each cell.
+ */
+type FittedEdge = {
+  gridWidth: number
+  gridHeight: number
+  near: Float32Array
+  cells: Uint8Array
+  tiles: {
+    /** The tile's cells (right and bottom exclusive). */
+    x0: number
+    y0: number
+    x1: number
+    y1: number
+    /** Its window's top-left cell and width. */
+    left: number
+    top: number
+    width: number
+    planes: Float32Array[]
+  }[]
+}
+
+/**
+ * The working-grid half of the cut's edge (decision 43): everything that needs windows is
+ * computed on the working-size grid, where the mask's information is, and only in tiles the band
+ * along the outline crosses (the rest of the cut is solid or clear):
+ *
+ * - a band of `cutRefinement.band` working pixels along the mask's outline; beyond it the mask's
+ *   own in/out stands, so nothing can punch holes into the product or spread onto the backdrop;
+ * - in the band, a guided filter (He, Sun and Tang; fitted on the working grid, its coefficients
+ *   applied to the full-resolution pixel: the fast guided filter) places the edge where the
+ *   photo's colour changes;
+ * - the mean colours of the solid product (beyond the band inside) and of the clear backdrop
+ *   around each cell, for the two-colour step (applyEdge).
+ *
+ * Each tile is fitted in a window with a margin as wide as the windows reach (the filter's two
+ * box means, the colour means, and the next cell the bilinear sampling reads), so its values are
+ * the same as a fit over the whole grid.
+ */
+function fitEdge(
+  photo: Photo,
+  mask: Uint8Array,
+  crop: { left: number; top: number; width: number; height: number },
+): FittedEdge {
+  const { width: cw, height: ch } = crop
+  const n = cw * ch
+  const { radius, epsilon, band, reach } = cutRefinement
+  // The guide (the working photo flattened on white, 0–1) and the mask (0–1) at a crop cell.
+  const photoIndex = (x: number, y: number) => (y + crop.top) * photo.width + x + crop.left
+  // Where the band is: the share of the inside within `band` of each working pixel.
+  const near = new Float32Array(n)
+  for (let y = 0; y < ch; y++) {
+    const row = photoIndex(0, y)
+    for (let x = 0; x < cw; x++) {
+      if ((mask[row + x] as number) >= 128 && (photo.data[(row + x) * 4 + 3] as number) >= 128)
+        near[y * cw + x] = 1
+    }
+  }
+  boxMeans([near], cw, ch, band)
+  // Each grid cell (its four corners): 0 clear, 1 solid, 2 in the band. Most of the cut's
+  // pixels are in cells that are wholly solid or clear and need no fitting or sampling.
+  const cells = new Uint8Array(n)
+  for (let y = 0; y < ch; y++) {
+    const y1 = Math.min(ch - 1, y + 1)
+    for (let x = 0; x < cw; x++) {
+      const x1 = Math.min(cw - 1, x + 1)
+      const a = near[y * cw + x] as number
+      const b = near[y * cw + x1] as number
+      const c = near[y1 * cw + x] as number
+      const d = near[y1 * cw + x1] as number
+      const least = Math.min(a, b, c, d)
+      const most = Math.max(a, b, c, d)
+      cells[y * cw + x] = least >= 0.999 ? 1 : most <= 0.001 ? 0 : 2
+    }
+  }
+
+  const margin = Math.max(2 * radius, reach) + 1
+  const side = edgeTile + 2 * margin
+  const windowPlanes = () => Array.from({ length: 14 }, () => new Float32Array(side * side))
+  const scratch = windowPlanes()
+  const guide = windowPlanes().slice(0, 4) as [Float32Array, Float32Array, Float32Array, Float32Array]
+  const tiles: FittedEdge['tiles'] = []
+  for (let ty = 0; ty < ch; ty += edgeTile) {
+    for (let tx = 0; tx < cw; tx += edgeTile) {
+      const x1 = Math.min(cw, tx + edgeTile)
+      const y1 = Math.min(ch, ty + edgeTile)
+      let isCrossed = false
+      for (let y = ty; y < y1 && !isCrossed; y++) {
+        for (let x = tx; x < x1; x++) {
+          if (cells[y * cw + x] === 2) {
+            isCrossed = true
+            break
+          }
+        }
+      }
+      if (!isCrossed) continue
+      const left = Math.max(0, tx - margin)
+      const top = Math.max(0, ty - margin)
+      const w = Math.min(cw, x1 + margin) - left
+      const h = Math.min(ch, y1 + margin) - top
+      const m = w * h
+      const [r, g, b, q] = guide.map((plane) => plane.subarray(0, m)) as [
+        Float32Array,
+        Float32Array,
+        Float32Array,
+        Float32Array,
+      ]
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const source = photoIndex(x + left, y + top)
+          const o = source * 4
+          const alpha = photo.data[o + 3] as number
+          const a = alpha / 255
+          const j = y * w + x
+          r[j] = ((photo.data[o] as number) * a + 255 * (1 - a)) / 255
+          g[j] = ((photo.data[o + 1] as number) * a + 255 * (1 - a)) / 255
+          b[j] = ((photo.data[o + 2] as number) * a + 255 * (1 - a)) / 255
+          q[j] = Math.min(mask[source] as number, alpha) / 255
+        }
+      }
+      const fitted = fitGuidedCoefficients(r, g, b, q, w, h, radius, epsilon, scratch)
+      const store = new Float32Array(12 * m)
+      const planes = Array.from({ length: 12 }, (_, k) => store.subarray(k * m, (k + 1) * m))
+      for (let k = 0; k < 4; k++) (planes[k] as Float32Array).set(fitted[k] as Float32Array)
+      // Mean colours of the solid product (beyond the band inside) and of the clear backdrop around.
+      const [fr, fg, fb, fc, br, bg, bb, bc] = planes.slice(4) as [
+        Float32Array,
+        Float32Array,
+        Float32Array,
+        Float32Array,
+        Float32Array,
+        Float32Array,
+        Float32Array,
+        Float32Array,
+      ]
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const j = y * w + x
+          const inside = near[(y + top) * cw + x + left] as number
+          if (inside >= 0.999) {
+            fr[j] = r[j] as number
+            fg[j] = g[j] as number
+            fb[j] = b[j] as number
+            fc[j] = 1
+          } else if (inside <= 0.001) {
+            br[j] = r[j] as number
+            bg[j] = g[j] as number
+            bb[j] = b[j] as number
+            bc[j] = 1
+          }
+        }
+      }
+      boxMeans(planes.slice(4), w, h, reach, scratch[13])
+      tiles.push({ x0: tx, y0: ty, x1, y1, left, top, width: w, planes })
+    }
+  }
+  return { gridWidth: cw, gridHeight: ch, near, cells, tiles }
+}
+
+/**
+ * The cut's alpha at full resolution (decision 43), and its edge colours freed of the old
+ * backdrop, from the working grid's fit (fitEdge), sampled bilinearly only for the pixels of the
+ * cut (`data`, RGBA at width×height) that lie in the band:
+ *
+ * - the guided filter's α: its coefficients applied to the full-resolution pixel's colour;
+ * - then each band pixel is a mix of the product's colour F (the mean solid product colour
+ *   around it) and the backdrop's B (the mean clear backdrop colour): I = αF + (1 − α)B, so where
+ *   F and B differ and the pixel lies near the line between them, α is where it lies on it. This
+ *   gives anti-aliased and lens-softened edges their true softness (the filter, fitted to a hard
+ *   mask, makes them too hard). Elsewhere (texture, a third colour) the filter's α stands;
+ * - every band pixel the alpha does not clear takes F as its colour, so the old backdrop does not
+ *   show as a rim on the new scene (a pale halo, a launch pad's orange along a rocket).
+ */
+function applyEdge(edge: FittedEdge, data: Buffer, width: number, height: number): Uint8Array {
+  const { gridWidth: cw, gridHeight: ch, near, cells } = edge
+  const [low, high] = cutRefinement.ramp
+  const minContrast = (edgeContrast / 255) ** 2
+  const sx = cw / width
+  const sy = ch / height
+  // Each full-resolution column's and row's grid cell and weight, and the first column (row)
+  // whose cell is a given grid column (row).
+  const x0s = new Int32Array(width)
+  const wxs = new Float32Array(width)
+  const firstX = new Int32Array(cw + 1).fill(width)
+  for (let x = width - 1; x >= 0; x--) {
+    const fx = Math.min(cw - 1, Math.max(0, (x + 0.5) * sx - 0.5))
+    const x0 = Math.floor(fx)
+    x0s[x] = x0
+    wxs[x] = fx - x0
+    firstX[x0] = x
+  }
+  const y0s = new Int32Array(height)
+  const wys = new Float32Array(height)
+  const firstY = new Int32Array(ch + 1).fill(height)
+  for (let y = height - 1; y >= 0; y--) {
+    const fy = Math.min(ch - 1, Math.max(0, (y + 0.5) * sy - 0.5))
+    const y0 = Math.floor(fy)
+    y0s[y] = y0
+    wys[y] = fy - y0
+    firstY[y0] = y
+  }
+  for (let c = cw - 1; c >= 0; c--) firstX[c] = Math.min(firstX[c] as number, firstX[c + 1] as number)
+  for (let c = ch - 1; c >= 0; c--) firstY[c] = Math.min(firstY[c] as number, firstY[c + 1] as number)
+
+  // Outside the band: solid or clear, by the cell the pixel lies in.
+  const alpha = new Uint8Array(width * height)
+  for (let y = 0; y < height; y++) {
+    const row = (y0s[y] as number) * cw
+    const o = y * width
+    for (let x = 0; x < width; x++) if (cells[row + (x0s[x] as number)] === 1) alpha[o + x] = 255
+  }
+
+  const sample = (
+    plane: Float32Array,
+    a: number,
+    bIndex: number,
+    c: number,
+    d: number,
+    wx: number,
+    wy: number,
+  ) =>
+    ((plane[a] as number) * (1 - wx) + (plane[bIndex] as number) * wx) * (1 - wy) +
+    ((plane[c] as number) * (1 - wx) + (plane[d] as number) * wx) * wy
+  for (const tile of edge.tiles) {
+    const [ar, ag, ab, bias, fr, fg, fb, fc, br, bg, bb, bc] = tile.planes as [
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+    ]
+    const tw = tile.width
+    const xEnd = firstX[tile.x1] as number
+    const yEnd = firstY[tile.y1] as number
+    for (let y = firstY[tile.y0] as number; y < yEnd; y++) {
+      const y0 = y0s[y] as number
+      const y1 = Math.min(ch - 1, y0 + 1)
+      const wy = wys[y] as number
+      // Rows of the grid (global, for `near`) and of the tile's window.
+      const g0 = y0 * cw
+      const g1 = y1 * cw
+      const l0 = (y0 - tile.top) * tw - tile.left
+      const l1 = (y1 - tile.top) * tw - tile.left
+      for (let x = firstX[tile.x0] as number; x < xEnd; x++) {
+        const x0 = x0s[x] as number
+        if (cells[g0 + x0] !== 2) continue
+        const i = y * width + x
+        const x1 = Math.min(cw - 1, x0 + 1)
+        const wx = wxs[x] as number
+        const inside = sample(near, g0 + x0, g0 + x1, g1 + x0, g1 + x1, wx, wy)
+        if (inside >= 0.999) {
+          alpha[i] = 255
+          continue
+        }
+        if (inside <= 0.001) continue
+        const i00 = l0 + x0
+        const i01 = l0 + x1
+        const i10 = l1 + x0
+        const i11 = l1 + x1
+        const o = i * 4
+        const pr = (data[o] as number) / 255
+        const pg = (data[o + 1] as number) / 255
+        const pb = (data[o + 2] as number) / 255
+        const filtered =
+          sample(ar, i00, i01, i10, i11, wx, wy) * pr +
+          sample(ag, i00, i01, i10, i11, wx, wy) * pg +
+          sample(ab, i00, i01, i10, i11, wx, wy) * pb +
+          sample(bias, i00, i01, i10, i11, wx, wy)
+        let a = Math.min(1, Math.max(0, (filtered - low) / (high - low)))
+        const cf = sample(fc, i00, i01, i10, i11, wx, wy)
+        if (cf <= 1e-6) {
+          alpha[i] = Math.round(a * 255)
+          continue
+        }
+        const productR = sample(fr, i00, i01, i10, i11, wx, wy) / cf
+        const productG = sample(fg, i00, i01, i10, i11, wx, wy) / cf
+        const productB = sample(fb, i00, i01, i10, i11, wx, wy) / cf
+        const cb = sample(bc, i00, i01, i10, i11, wx, wy)
+        if (cb > 1e-6) {
+          const backR = sample(br, i00, i01, i10, i11, wx, wy) / cb
+          const backG = sample(bg, i00, i01, i10, i11, wx, wy) / cb
+          const backB = sample(bb, i00, i01, i10, i11, wx, wy) / cb
+          const dr = productR - backR
+          const dg = productG - backG
+          const db = productB - backB
+          const contrast = dr * dr + dg * dg + db * db
+          if (contrast >= minContrast) {
+            const ir = pr - backR
+            const ig = pg - backG
+            const ib = pb - backB
+            const t = (ir * dr + ig * dg + ib * db) / contrast
+            // How far the pixel lies off the line from B to F, against the line's length.
+            const off = (ir - t * dr) ** 2 + (ig - t * dg) ** 2 + (ib - t * db) ** 2
+            // Within `twoColourReach` of the filter's alpha: a product colour that happens to lie
+            // near the backdrop's (a pale patch by a pale sky) must not punch a hole.
+            if (off <= contrast * offLine * offLine) {
+              a = Math.min(1, Math.max(0, a - twoColourReach, Math.min(a + twoColourReach, t)))
+            }
+          }
+        }
+        alpha[i] = Math.round(a * 255)
+        if (alpha[i] === 0) continue
+        data[o] = Math.round(productR * 255)
+        data[o + 1] = Math.round(productG * 255)
+        data[o + 2] = Math.round(productB * 255)
+      }
+    }
+  }
+  return alpha
+}
+
+/** Least colour distance (RGB levels) between a product and its backdrop for the two-colour edge. */
+const edgeContrast = 40
+/** How far the two-colour alpha may move the guided filter's (0–1). */
+const twoColourReach = 0.4
+/** Largest distance off the backdrop–product line, as a share of its length, for a pixel to count as a mix. */
+const offLine = 0.3
 
 /** The whole photo as the subject, corners rounded so it reads as a deliberate card. */
 export async function photoCard(photo: Photo): Promise<Subject> {
@@ -330,70 +765,6 @@ export async function photoCard(photo: Photo): Promise<Subject> {
   return { data, width, height, isSeparated: false, separatedBy: null, box }
 }
 
-/**
- * Edge pixels are a mix of product and backdrop colour; on a dark scene that mix shows as a
- * pale rim. Each pixel near the edge takes the mean colour of the solid product pixels around
- * it instead, so the feathered edge fades from product colour to transparent.
- */
-function decontaminateEdges(rgb: Buffer, mask: Buffer, width: number, height: number) {
-  const stride = width + 1
-  const integral = new Uint32Array(stride * (height + 1))
-  for (let y = 0; y < height; y++) {
-    let row = 0
-    for (let x = 0; x < width; x++) {
-      row += (mask[y * width + x] as number) >= 128 ? 1 : 0
-      integral[(y + 1) * stride + x + 1] = (integral[y * stride + x + 1] as number) + row
-    }
-  }
-  const solidIn = (x0: number, y0: number, x1: number, y1: number) => {
-    const a = Math.max(0, x0)
-    const b = Math.max(0, y0)
-    const c = Math.min(width, x1 + 1)
-    const d = Math.min(height, y1 + 1)
-    return {
-      solid:
-        (integral[d * stride + c] as number) -
-        (integral[b * stride + c] as number) -
-        (integral[d * stride + a] as number) +
-        (integral[b * stride + a] as number),
-      area: (c - a) * (d - b),
-    }
-  }
-  const edgeRadius = 2
-  const isInterior = new Uint8Array(width * height)
-  const edges: number[] = []
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const { solid, area } = solidIn(x - edgeRadius, y - edgeRadius, x + edgeRadius, y + edgeRadius)
-      if (solid === area) isInterior[y * width + x] = 1
-      else if (solid > 0) edges.push(y * width + x)
-    }
-  }
-  const reach = 4
-  for (const i of edges) {
-    const x = i % width
-    const y = (i - x) / width
-    let r = 0
-    let g = 0
-    let b = 0
-    let n = 0
-    for (let yy = Math.max(0, y - reach); yy <= Math.min(height - 1, y + reach); yy++) {
-      for (let xx = Math.max(0, x - reach); xx <= Math.min(width - 1, x + reach); xx++) {
-        const j = yy * width + xx
-        if (isInterior[j] !== 1) continue
-        r += rgb[j * 3] as number
-        g += rgb[j * 3 + 1] as number
-        b += rgb[j * 3 + 2] as number
-        n++
-      }
-    }
-    if (n === 0) continue
-    rgb[i * 3] = Math.round(r / n)
-    rgb[i * 3 + 1] = Math.round(g / n)
-    rgb[i * 3 + 2] = Math.round(b / n)
-  }
-}
-
 /** Uses an upload's own transparency when it has a real cut-out (neither all clear nor all solid). */
 function maskFromAlpha(photo: Photo): Uint8Array | null {
   const total = photo.width * photo.height
@@ -409,19 +780,21 @@ function maskFromAlpha(photo: Photo): Uint8Array | null {
 }
 
 /** Pixel indices of a band along the four edges (about 1 % of the short side, at least 2 px). */
-function borderIndices(width: number, height: number): number[] {
+function borderIndices(width: number, height: number): Int32Array {
   const band = Math.max(2, Math.round(Math.min(width, height) * 0.01))
   const indices: number[] = []
   for (let y = 0; y < height; y++) {
-    const isEdgeRow = y < band || y >= height - band
-    for (let x = 0; x < width; x++) {
-      if (isEdgeRow || x < band || x >= width - band) indices.push(y * width + x)
+    if (y < band || y >= height - band) {
+      for (let x = 0; x < width; x++) indices.push(y * width + x)
+      continue
     }
+    for (let x = 0; x < Math.min(band, width); x++) indices.push(y * width + x)
+    for (let x = Math.max(band, width - band); x < width; x++) indices.push(y * width + x)
   }
-  return indices
+  return Int32Array.from(indices)
 }
 
-function medianColour(data: Buffer, indices: number[]): [number, number, number] {
+function medianColour(data: Buffer, indices: Int32Array): [number, number, number] {
   const channel = (c: number) => {
     const histogram = new Uint32Array(256)
     for (const i of indices) {
@@ -454,6 +827,7 @@ function dropSpecks(mask: Uint8Array, width: number, height: number) {
   const labels = new Int32Array(total)
   const sizes: number[] = [0]
   const queue = new Int32Array(total)
+  // Plain loops, no closures: this runs over every pixel of a 2-megapixel photo.
   for (let start = 0; start < total; start++) {
     if (mask[start] !== 255 || labels[start] !== 0) continue
     const label = sizes.length
@@ -461,25 +835,33 @@ function dropSpecks(mask: Uint8Array, width: number, height: number) {
     let tail = 0
     queue[tail++] = start
     labels[start] = label
-    const visit = (j: number) => {
-      if (mask[j] === 255 && labels[j] === 0) {
-        labels[j] = label
-        queue[tail++] = j
-      }
-    }
     while (head < tail) {
       const i = queue[head++] as number
       const x = i % width
-      if (x > 0) visit(i - 1)
-      if (x < width - 1) visit(i + 1)
-      if (i >= width) visit(i - width)
-      if (i < total - width) visit(i + width)
+      if (x > 0 && mask[i - 1] === 255 && labels[i - 1] === 0) {
+        labels[i - 1] = label
+        queue[tail++] = i - 1
+      }
+      if (x < width - 1 && mask[i + 1] === 255 && labels[i + 1] === 0) {
+        labels[i + 1] = label
+        queue[tail++] = i + 1
+      }
+      if (i >= width && mask[i - width] === 255 && labels[i - width] === 0) {
+        labels[i - width] = label
+        queue[tail++] = i - width
+      }
+      if (i < total - width && mask[i + width] === 255 && labels[i + width] === 0) {
+        labels[i + width] = label
+        queue[tail++] = i + width
+      }
     }
     sizes.push(tail)
   }
   let largest = 0
   for (const size of sizes) largest = Math.max(largest, size)
   const keep = Math.max(largest * 0.08, total * 0.0015)
+  // Only labels smaller than `keep` are cleared; with one part (the usual case) nothing is.
+  if (sizes.every((size, label) => label === 0 || size >= keep)) return
   for (let i = 0; i < total; i++) {
     const label = labels[i] as number
     if (label !== 0 && (sizes[label] as number) < keep) mask[i] = 0

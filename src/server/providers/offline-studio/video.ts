@@ -151,7 +151,9 @@ async function splitLayers(
   side: number,
   segmenter: Segmenter | undefined,
 ): Promise<Layers | null> {
-  const photo = await loadPhoto(still, side)
+  // The layers are made at the video's own size: the cut at the still's full resolution (what an
+  // image result needs) would be wasted here, and the mask below is laid out at this size.
+  const { source: _fullSize, ...photo } = await loadPhoto(still, side)
   const subject = await separateSubject(photo, segmenter)
   if (!subject.isSeparated) return null
   const { width, height } = photo

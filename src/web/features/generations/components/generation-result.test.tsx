@@ -73,6 +73,29 @@ describe('GenerationResult: the offline studio says what it did in the reader’
     )
   })
 
+  it('says when the photo was too small, with what to do, in both languages', async () => {
+    const small = formatOfflineNote({
+      subject: 'product',
+      separation: 'backdrop',
+      scene: 'marble',
+      smallPhoto: { productSide: 410, enlargement: 2.6, photoSide: 1700 },
+    })
+    const english = await renderWeb(<GenerationResult generation={imageGeneration(small)} />)
+    expect(screen.getByTestId('small-photo-note').textContent).toBe(
+      'The product in your photo is 410 px on its longer side, so it was enlarged 2.6× to fill the frame and looks softer. A photo at least 1,700 px on its longer side, with the product filling it, gives a sharper result.',
+    )
+    english.unmount()
+    await renderWeb(<GenerationResult generation={imageGeneration(small)} />, { locale: 'tr' })
+    expect(screen.getByTestId('small-photo-note').textContent).toBe(
+      'Fotoğrafınızdaki ürün uzun kenarında 410 piksel; kareyi doldurması için 2,6 kat büyütüldü, bu yüzden daha yumuşak görünüyor. Uzun kenarı en az 1.700 piksel olan ve ürünün kareyi doldurduğu bir fotoğraf daha net sonuç verir.',
+    )
+  })
+
+  it('says nothing about size when the photo was large enough', async () => {
+    await renderWeb(<GenerationResult generation={imageGeneration(cutOut)} />)
+    expect(screen.queryByTestId('small-photo-note')).toBeNull()
+  })
+
   it('shows any other description (a model’s own words, an older result) as it came', async () => {
     await renderWeb(
       <GenerationResult generation={imageGeneration('A blue mug on a marble counter.', 'fal')} />,

@@ -26,7 +26,7 @@ export function GenerationResult(props: {
    */
   marketplace?: (generation: GenerationView) => ReactNode
 }) {
-  const { t } = useI18n()
+  const { t, formatNumber } = useI18n()
   const { generation } = props
   const result = generation.result
   if (!result) return null
@@ -104,6 +104,8 @@ export function GenerationResult(props: {
   }
 
   const description = imageDescription(result.description, t)
+  // The offline studio had to enlarge the product past its photo's pixels: say so, with what helps.
+  const smallPhoto = parseOfflineNote(result.description)?.smallPhoto
   return (
     <div className="space-y-4">
       <div className={frame}>
@@ -139,6 +141,15 @@ export function GenerationResult(props: {
           {t(result.productKept ? 'studio.keepProduct.kept' : 'studio.keepProduct.notKept')}
         </p>
       )}
+      {smallPhoto ? (
+        <p className="text-xs text-amber-800" data-testid="small-photo-note">
+          {t('studio.result.offlineNote.smallPhoto', {
+            productSide: formatNumber(smallPhoto.productSide),
+            enlargement: formatNumber(smallPhoto.enlargement),
+            photoSide: formatNumber(smallPhoto.photoSide),
+          })}
+        </p>
+      ) : null}
       {isOffline ? <OfflineNote /> : null}
       {actions}
       {props.children}
