@@ -263,7 +263,9 @@ test.describe('catalogue in en', () => {
   test('a Turkish Excel list and a photo ZIP → columns → bad rows → batch → ZIP, by keyboard', async ({
     page,
   }) => {
-    test.setTimeout(120_000)
+    // A whole journey (sign-up, the wizard, a 4-product batch of offline jobs, the ZIP) on a
+    // machine the other specs share; the batch itself still has to finish within its 90 s.
+    test.setTimeout(180_000)
     const shot = (name: string) => shoot(page, `${lang}-${name}`)
     const screen = wizardScreen(page, lang)
     await signUpWithPlan(page, 'growth', 'catalogue-en')
@@ -455,7 +457,9 @@ test.describe('catalogue in tr', () => {
   test('Türkçe, telefonda: liste → sütunlar → sorunlu satırlar → fotoğraflar → toplu iş → ZIP', async ({
     page,
   }) => {
-    test.setTimeout(120_000)
+    // A whole journey (sign-up, the wizard, a 4-product batch of offline jobs, the ZIP) on a
+    // machine the other specs share; the batch itself still has to finish within its 90 s.
+    test.setTimeout(180_000)
     const shot = (name: string) => shoot(page, `${lang}-${name}`)
     const screen = wizardScreen(page, lang)
     await signUpWithPlan(page, 'growth', 'catalogue-tr')
