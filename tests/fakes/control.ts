@@ -1,5 +1,6 @@
-// What both fake providers share when started by hand or by the end-to-end run: the JSON
-// routes under /__control/ that script them over HTTP, and reading command-line flags.
+import type { Server } from 'node:http'
+// What the fakes share when started by hand or by the end-to-end run: the JSON routes under
+// /__control/ that script them over HTTP, reading command-line flags, and stopping.
 
 export type ControlAnswer = { status: number; body: unknown }
 
@@ -47,4 +48,21 @@ export function answerControl(method: string, url: URL, raw: string, target: Con
 export function argValue(args: string[], name: string): string | undefined {
   const index = args.indexOf(name)
   return index >= 0 ? args[index + 1] : undefined
+}
+
+/** Closes a fake's server, ending its open connections (keep-alive, event streams) first. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.closeAllConnections()
+    server.close((error) => (error ? reject(error) : resolve()))
+  })
+}
+
+/** A fake run by hand: closed, and the process ended, on Ctrl-C or SIGTERM. */
+export function exitOnStop(close: () => Promise<void>): void {
+  const stop = () => {
+    close().finally(() => process.exit(0))
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
 }

@@ -18,7 +18,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import sharp from 'sharp'
-import { answerControl, argValue } from './control.ts'
+import { answerControl, argValue, closeServer, exitOnStop } from './control.ts'
 
 /** One scripted answer: 'ok' runs the protocol; a number (or 'error422') answers that status. */
 export type FalFakeStep = 'ok' | number | `error${number}`
@@ -688,11 +688,7 @@ export async function startFalFake(
     clearRequests() {
       requests.length = 0
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections()
-        server.close((error) => (error ? reject(error) : resolve()))
-      }),
+    close: () => closeServer(server),
   }
 }
 
@@ -711,9 +707,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.log(
     `run the app with: IMAGE_PROVIDER=fal VIDEO_PROVIDER=fal FAL_KEY=fake-key FAL_BASE_URL=${fake.url}`,
   )
-  const stop = () => {
-    fake.close().finally(() => process.exit(0))
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  exitOnStop(fake.close)
 }

@@ -19,7 +19,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import busboy from 'busboy'
-import { answerControl, argValue } from './control.ts'
+import { answerControl, argValue, closeServer, exitOnStop } from './control.ts'
 import {
   type HepsiburadaLockReason,
   hepsiburadaBaseAttributes,
@@ -749,11 +749,7 @@ export async function startHepsiburadaFake(options: HepsiburadaFakeOptions = {})
     async idle() {
       while (processing.size > 0) await Promise.all([...processing])
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections()
-        server.close((error) => (error ? reject(error) : resolve()))
-      }),
+    close: () => closeServer(server),
   }
 }
 
@@ -772,9 +768,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.log(`Hepsiburada fake listening on ${fake.url}`)
   console.log(`merchant ID ${merchant.merchantId}, service key ${merchant.serviceKey}`)
   console.log(`run the app with: HEPSIBURADA_API_BASE=${fake.url}`)
-  const stop = () => {
-    fake.close().finally(() => process.exit(0))
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  exitOnStop(fake.close)
 }

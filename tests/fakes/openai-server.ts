@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { clampAtWord, type ProductDetails } from '#shared/seo.ts'
 import { colourWordsIn, descriptionLead, factViolations, nameCore } from '#shared/seo-facts.ts'
-import { answerControl, argValue } from './control.ts'
+import { answerControl, argValue, closeServer, exitOnStop } from './control.ts'
 
 /** Named replies for the cases the adapter must handle; a number answers that HTTP status. */
 export type OpenAiFakeReply =
@@ -409,11 +409,7 @@ export async function startOpenAiFake(
     clearRequests() {
       requests.length = 0
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections()
-        server.close((error) => (error ? reject(error) : resolve()))
-      }),
+    close: () => closeServer(server),
   }
 }
 
@@ -429,9 +425,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   })
   console.log(`OpenAI fake listening on ${fake.url}`)
   console.log(`run the app with: SEO_PROVIDER=openai OPENAI_API_KEY=fake OPENAI_BASE_URL=${fake.url}`)
-  const stop = () => {
-    fake.close().finally(() => process.exit(0))
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  exitOnStop(fake.close)
 }

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import Stripe from 'stripe'
-import { argValue } from './control.ts'
+import { argValue, closeServer, exitOnStop } from './control.ts'
 
 type Rec = Record<string, unknown>
 
@@ -1466,11 +1466,7 @@ ${session.cancel_url ? ` <a href="${escapeHtml(String(session.cancel_url))}">Bac
       failures = []
       held = null
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections()
-        server.close((error) => (error ? reject(error) : resolve()))
-      }),
+    close: () => closeServer(server),
   }
   return fake
 }
@@ -1491,9 +1487,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.log(
     `run the app with: BILLING_PROVIDER=stripe STRIPE_SECRET_KEY=sk_test_fake STRIPE_WEBHOOK_SECRET=whsec_… STRIPE_API_BASE=${fake.url}`,
   )
-  const stop = () => {
-    fake.close().finally(() => process.exit(0))
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  exitOnStop(fake.close)
 }

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
-import { answerControl, argValue } from './control.ts'
+import { answerControl, argValue, closeServer, exitOnStop } from './control.ts'
 import {
   basicCredentials,
   checkImage,
@@ -1048,11 +1048,7 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
     async idle() {
       while (processing.size > 0) await Promise.all([...processing])
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections()
-        server.close((error) => (error ? reject(error) : resolve()))
-      }),
+    close: () => closeServer(server),
   }
 }
 
@@ -1071,9 +1067,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.log(`Trendyol fake listening on ${fake.apiBase}`)
   console.log(`seller ID ${seller.sellerId}, API key ${seller.apiKey}, API secret ${seller.apiSecret}`)
   console.log(`run the app with: TRENDYOL_API_BASE=${fake.apiBase}`)
-  const stop = () => {
-    fake.close().finally(() => process.exit(0))
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  exitOnStop(fake.close)
 }

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { verifyVitrinSignature } from '#docs/examples/verify-signature.ts'
-import { answerControl, argValue } from './control.ts'
+import { answerControl, argValue, closeServer, exitOnStop } from './control.ts'
 
 // A webhook receiver for tests and for trying webhooks by hand: records every delivery, checks
 // its signature with the very code the docs tell receivers to use (docs/examples/verify-signature.ts),
@@ -134,12 +134,10 @@ export async function startWebhookReceiver(
       received.length = 0
       scripts.clear()
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        for (const response of hanging) response.destroy()
-        server.closeAllConnections()
-        server.close((error) => (error ? reject(error) : resolve()))
-      }),
+    close: () => {
+      for (const response of hanging) response.destroy()
+      return closeServer(server)
+    },
   }
 }
 
@@ -168,9 +166,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     )
   })
   console.log(`webhook receiver listening on ${receiver.url}`)
-  const stop = () => {
-    receiver.close().finally(() => process.exit(0))
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  exitOnStop(receiver.close)
 }
