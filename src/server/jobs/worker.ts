@@ -277,8 +277,12 @@ function startJob(state: WorkerState, claimed: ClaimedJob): void {
   state.running.add(job)
 }
 
-/** Waits for a wake-up or the next poll; true when it was the poll. */
+/**
+ * Waits for a wake-up or the next poll; true when it was the poll. A worker told to stop while
+ * it was claiming waits for nothing: the stop's wake-up came before this wait began.
+ */
 function waitForWakeUp(state: WorkerState): Promise<boolean> {
+  if (state.isStopping) return Promise.resolve(false)
   return new Promise<boolean>((resolve) => {
     const wake = (isPoll: boolean) => {
       clearTimeout(timer)
@@ -307,7 +311,10 @@ async function runJob(state: WorkerState, { row, input }: ClaimedJob, onImage: (
   const progress = createProgressSaver(state, held, controller.signal, jobLog)
   const storedAssets: AssetRow[] = []
   try {
-    if (row.cancelRequested) stop('canceled')
+    // Claimed while the worker was being stopped: the stop's abort missed it, so it goes back.
+    if (state.isStopping) stop('shutdown')
+    else if (row.cancelRequested) stop('canceled')
+    if (controller.signal.reason === 'shutdown') throw new ProviderError(row.provider, 'canceled', 'stopped')
     // A batch's video whose image failed or was canceled: the claim found no input to take.
     if (row.sourceGenerationId && !row.inputAssetId) {
       await failJob(options, held, 'SOURCE_FAILED')

@@ -309,6 +309,24 @@ describe('generations over HTTP, with a worker', () => {
       expect((await waitForStatus(client, id, ['succeeded', 'failed'])).status).toBe('succeeded')
   })
 
+  it('stops at once when told to while it is claiming, and hands back what that claim took', async () => {
+    await server.worker?.stop()
+    onTestFinished(() => {
+      ;(server as { worker: unknown }).worker = server.startWorker()
+    })
+    const client = await signedInClient(server)
+    const imageAssetId = await uploadPhoto(client)
+    const waiting = (await (await createGeneration(client, { mode: 'image', imageAssetId })).json())
+      .generation.id as string
+    // Its first look at the queue starts at once, so the stop comes while that claim is in
+    // flight; a worker that went on to wait for its next poll would outlive the test.
+    const worker = server.startWorker({ pollMs: 10 * 60_000 })
+    await worker.stop()
+    const [row] = await server.database.db.select().from(generations).where(eq(generations.id, waiting))
+    expect(row).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null })
+    expect(fake.calls.filter((c) => c.kind === 'image.start')).toHaveLength(0)
+  })
+
   it('shares the queue between several workers, each job run exactly once', async () => {
     const second = server.startWorker()
     try {
