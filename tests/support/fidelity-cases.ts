@@ -3,7 +3,7 @@ import sharp from 'sharp'
 import { editProductImage } from '#server/providers/offline-studio/image-edit.ts'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
 import type { AspectRatio } from '#shared/scenes.ts'
-import { type BottleVariant, productPhoto } from './test-photos.ts'
+import { type BottleVariant, productPhoto, thinProductPhoto } from './test-photos.ts'
 
 // The product-fidelity calibration set (src/server/features/marketplaces/product-fidelity.test.ts,
 // bench/product-fidelity.ts, docs/decisions/0026-product-fidelity-check.md): a seller's photo and
@@ -51,7 +51,7 @@ async function coffeeWithLogo(coffee: Buffer): Promise<Buffer> {
     .toBuffer()
 }
 
-/** Every case, the bottle's and the coffee cup's (about 16 studio edits: a few seconds). */
+/** Every case, the bottle's, the pen's and the coffee cup's (about 18 studio edits: a few seconds). */
 export async function fidelityCases(segmenter: Segmenter): Promise<FidelityCase[]> {
   const bottle = (variant: BottleVariant = {}) => productPhoto({ width: 800, height: 800, variant })
   const original = await bottle()
@@ -114,6 +114,12 @@ export async function fidelityCases(segmenter: Segmenter): Promise<FidelityCase[
     '1:1',
     true,
   )
+  // A thin product (a pen a few percent of the photo wide), enlarged to fill the frame: its
+  // outline and grain are a larger part of it than a bottle's. Its steel is dark enough for the
+  // cut to keep it (the default light steel is lost, with or without the check seeing it).
+  const pen = await thinProductPhoto({ steel: '#7d838c' })
+  await add('thin pen on white 1:1', pen, pen, 'white studio background', '1:1', false)
+  await add('thin pen on marble 9:16', pen, pen, 'marble', '9:16', false)
   // The real coffee photo: the cup kept, and the cup with a logo painted on.
   await add('coffee cup on marble 1:1', coffee, coffee, 'marble', '1:1', false)
   await add('coffee cup on white 9:16', coffee, coffee, 'white studio background', '9:16', false)

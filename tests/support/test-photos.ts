@@ -186,8 +186,9 @@ export function largeProductPhoto(): Promise<Buffer> {
  * A thin product: a tall, narrow pen (a dark barrel, a steel clip and tip) standing on a light
  * studio backdrop, so its longer side, not its area, is what fills a frame.
  */
-export async function thinProductPhoto(options: PhotoOptions = {}): Promise<Buffer> {
-  const { width = 900, height = 900, noise = 5, quality = 90 } = options
+export async function thinProductPhoto(options: PhotoOptions & { steel?: string } = {}): Promise<Buffer> {
+  // By default the tip and clip are light greys only a few steps from the backdrop's own.
+  const { width = 900, height = 900, noise = 5, quality = 90, steel } = options
   const s = Math.min(width, height) / 900
   const cx = width / 2
   const top = height * 0.12
@@ -196,9 +197,9 @@ export async function thinProductPhoto(options: PhotoOptions = {}): Promise<Buff
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     ${studioBackdrop(width, height)}
     <rect x="${cx - w / 2}" y="${top + 40 * s}" width="${w}" height="${bottom - top - 90 * s}" rx="${w / 2}" fill="#1d2a44"/>
-    <path d="M ${cx - w / 2} ${bottom - 50 * s} L ${cx + w / 2} ${bottom - 50 * s} L ${cx} ${bottom} Z" fill="#b8bcc2"/>
+    <path d="M ${cx - w / 2} ${bottom - 50 * s} L ${cx + w / 2} ${bottom - 50 * s} L ${cx} ${bottom} Z" fill="${steel ?? '#b8bcc2'}"/>
     <rect x="${cx - w / 2}" y="${top}" width="${w}" height="${60 * s}" rx="${w / 2}" fill="#2c3c5e"/>
-    <rect x="${cx + w / 2 - 2 * s}" y="${top + 20 * s}" width="${7 * s}" height="${150 * s}" fill="#c9ccd1"/>
+    <rect x="${cx + w / 2 - 2 * s}" y="${top + 20 * s}" width="${7 * s}" height="${150 * s}" fill="${steel ?? '#c9ccd1'}"/>
   </svg>`
   return svgToJpeg(svg, width, height, noise, quality)
 }

@@ -51,6 +51,21 @@ function blur(source: Float64Array, width: number, height: number, kernel: Float
   return out
 }
 
+/** `plane` (width×height) blurred with a Gaussian of `sigma` pixels, as a new array. */
+export function gaussianBlur(
+  plane: ArrayLike<number>,
+  width: number,
+  height: number,
+  sigma: number,
+): Float64Array {
+  return blur(
+    Float64Array.from(plane),
+    width,
+    height,
+    gaussianKernel(Math.max(1, Math.ceil(sigma * 3)), sigma),
+  )
+}
+
 /**
  * The SSIM of every pixel's window between two single-channel pictures (0–255, width×height
  * each): 1 where they are identical, lower as structure, contrast or brightness part, below 0

@@ -8,6 +8,7 @@ import {
   measureProductFidelity,
   type ProductView,
   productViewOf,
+  tolerantOverlap,
 } from './product-fidelity.ts'
 
 // The product-fidelity measure: crafted views whose masks are exact (so the figures test the
@@ -83,6 +84,28 @@ describe('compareProducts', () => {
     expect(await compareProducts(original, empty)).toBeNull()
     expect(await compareProducts(empty, original)).toBeNull()
     expect(await measureProductFidelity(null, { bytes: Buffer.alloc(0), mask: null })).toBeNull()
+  })
+})
+
+describe('tolerantOverlap', () => {
+  /** A vertical bar `barWidth` wide from column `left`, in a 40×100 picture. */
+  const bar = (left: number, barWidth: number, top = 10, bottom = 90) => {
+    const mask = new Uint8Array(40 * 100)
+    for (let y = top; y < bottom; y++) for (let x = left; x < left + barWidth; x++) mask[y * 40 + x] = 1
+    return mask
+  }
+
+  it('counts outlines a pixel apart as one: a thin bar moved a pixel is the same shape', () => {
+    // Plain intersection over union would give 5 / 7: a pen is a few pixels wide.
+    expect(tolerantOverlap(bar(10, 6), bar(11, 6), 40, 100, 1)).toBe(1)
+    expect(tolerantOverlap(bar(10, 6), bar(10, 6), 40, 100, 0)).toBe(1)
+    expect(tolerantOverlap(bar(10, 6), bar(11, 6), 40, 100, 0)).toBeCloseTo(5 / 7)
+  })
+
+  it('still sees a changed shape: a bar grown by half its length, or moved further than the tolerance', () => {
+    expect(tolerantOverlap(bar(10, 6), bar(10, 6, 10, 50), 40, 100, 1)).toBeLessThan(0.55)
+    expect(tolerantOverlap(bar(10, 6), bar(14, 6), 40, 100, 1)).toBeLessThan(0.5)
+    expect(tolerantOverlap(new Uint8Array(4000), new Uint8Array(4000), 40, 100, 1)).toBe(0)
   })
 })
 

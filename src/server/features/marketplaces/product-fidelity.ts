@@ -2,7 +2,7 @@ import sharp from 'sharp'
 import { summariseMask } from '#server/segmentation/mask-math.ts'
 import { isCredible, type Segmenter } from '#server/segmentation/segmenter.ts'
 import type { ProductFidelity } from '#shared/marketplaces/facts.ts'
-import { deltaE2000, type Lab, luma, srgbToLab, ssimMap } from './image-similarity.ts'
+import { deltaE2000, gaussianBlur, type Lab, luma, srgbToLab, ssimMap } from './image-similarity.ts'
 import { measureSide, type ProductMask } from './measure-image.ts'
 
 // Did an AI edit change the product itself (its label, logo, shape or colour)? The seller's
@@ -12,7 +12,7 @@ import { measureSide, type ProductMask } from './measure-image.ts'
 // or a logo), CIEDE2000 for colour, and the outlines' overlap for shape. The thresholds are
 // calibrated on test images (product-fidelity.test.ts; docs/decisions/0026-product-fidelity-check.md).
 
-/** The crops are compared at this long side: enough for a label's lines, small enough for ~10 ms of SSIM. */
+/** The crops are compared on a canvas of this side squared in area: enough for a label's lines, small enough for ~10 ms of SSIM. */
 export const fidelitySide = 256
 /** Colour is compared between the mean colours of blocks this size, so a one-pixel misalignment of an edge does not count as a colour change. */
 export const colourBlock = 8
@@ -20,11 +20,11 @@ export const colourBlock = 8
 /**
  * Past any of these the product counts as changed, chosen on the calibration set
  * (tests/support/fidelity-cases.ts; figures in docs/decisions/0026-product-fidelity-check.md):
- * the kept products scored structure ≥ 0.68, colour ≤ 3.6 and shape ≥ 0.96; the changed ones
- * structure ≤ 0.26 (a recoloured ink keeps its structure, 0.79, and is caught by colour), colour
- * ≥ 12.7, and the stretched body shape 0.81. Each threshold sits near the middle of its gap.
+ * the kept products scored structure ≥ 0.84, colour ≤ 5.3 and shape ≥ 0.96; the changed ones
+ * structure ≤ 0.48 (a recoloured ink keeps its structure, 0.84, and is caught by colour), colour
+ * ≥ 18.2, and the stretched body shape 0.84. Each threshold sits near the middle of its gap.
  */
-export const fidelityThresholds = { minStructure: 0.5, maxColourDelta: 8, minShape: 0.9 } as const
+export const fidelityThresholds = { minStructure: 0.65, maxColourDelta: 11, minShape: 0.9 } as const
 
 /** An image's pixels (RGB) and the product's mask (0–255) at the same size. */
 export type ProductView = { rgb: Uint8Array; mask: Uint8Array; width: number; height: number }
@@ -214,9 +214,10 @@ const canvasMargin = 0.12
 /**
  * Compares the product in `result` with the product in `original`: the result is aligned to the
  * original (alignProducts), then both are sampled on one canvas around the original's product
- * (its long side `fidelitySide`). Structure is SSIM on luminance and colour CIEDE2000 between
- * block means, both inside the part both outlines cover, each summarised by its worst blocks (a
- * changed label is a small part of a product); shape is the outlines' intersection over union.
+ * (`fidelitySide`² in area). Structure is SSIM on luminance, smoothed by one product pixel, and
+ * colour CIEDE2000 between block means, both inside the part both outlines cover less its
+ * outline band (`outlineBand`), each summarised by its worst blocks (a changed label is a small part of a product); shape is the outlines'
+ * intersection over union, a pixel apart counted as agreeing (tolerantOverlap).
  * Null when either mask is empty.
  */
 export async function compareProducts(
@@ -231,15 +232,21 @@ export async function compareProducts(
   const marginY = boxA.height * canvasMargin
   const spanX = boxA.width + 2 * marginX
   const spanY = boxA.height + 2 * marginY
-  const k = fidelitySide / Math.max(spanX, spanY)
+  // As many canvas pixels as a 256² square, so a thin product (a pen) is not a strip a few
+  // pixels wide; its long side at most four times that.
+  const k = Math.min((4 * fidelitySide) / Math.max(spanX, spanY), fidelitySide / Math.sqrt(spanX * spanY))
+  // One pixel of the coarser of the two products, in canvas pixels: finer detail is the photo's
+  // grain and the resampling's, not the product's, and the two outlines may part by as much.
+  const pixel = k * Math.max(1, 1 / t.scale)
   const width = Math.max(colourBlock, Math.round(spanX * k))
   const height = Math.max(colourBlock, Math.round(spanY * k))
   const n = width * height
   const rgbA = new Uint8Array(n * 3)
   const rgbB = new Uint8Array(n * 3)
   const both = new Uint8Array(n)
+  const maskA = new Uint8Array(n)
+  const maskB = new Uint8Array(n)
   let inter = 0
-  let union = 0
   for (let v = 0; v < height; v++) {
     for (let u = 0; u < width; u++) {
       const i = v * width + u
@@ -253,14 +260,15 @@ export async function compareProducts(
         rgbA[i * 3 + c] = sample(original.rgb, original.width, original.height, xo, yo, 3, c)
         rgbB[i * 3 + c] = sample(result.rgb, result.width, result.height, xr, yr, 3, c)
       }
+      if (inA) maskA[i] = 1
+      if (inB) maskB[i] = 1
       if (inA && inB) {
         both[i] = 1
         inter++
       }
-      if (inA || inB) union++
     }
   }
-  const shape = union === 0 ? 0 : inter / union
+  const shape = tolerantOverlap(maskA, maskB, width, height, Math.max(1, Math.round(pixel)))
   if (inter === 0) return { structure: 0, colourDelta: 100, shape, changed: true }
 
   // Luminance, with everything outside the shared part set to that part's mean in each picture,
@@ -273,15 +281,88 @@ export async function compareProducts(
     for (let i = 0; i < n; i++) if (!both[i]) out[i] = mean
     return out
   }
-  const map = ssimMap(lumaOf(rgbA), lumaOf(rgbB), width, height)
-  const structure = worstBlocks(map, both, width, height, structureBlock, worstShare, 'low')
-  const colour = blockColourDeltas(rgbA, rgbB, both, width, height)
+  const smooth = (plane: Float32Array) => gaussianBlur(plane, width, height, Math.max(0.5, pixel))
+  const map = ssimMap(smooth(lumaOf(rgbA)), smooth(lumaOf(rgbB)), width, height)
+  // Structure and colour inside the product: its outline band is the cut's (a soft matte, colour
+  // taken off the old backdrop, the resampling), and the outline is the shape's to judge.
+  const inner = erode(both, width, height, Math.max(1, Math.round(pixel * outlineBand)))
+  const structure = worstBlocks(map, inner, width, height, structureBlock, worstShare, 'low')
+  const colour = blockColourDeltas(rgbA, rgbB, inner, width, height)
   const colourDelta = worstOf(colour, worstShare, 'high')
   const changed =
     structure < fidelityThresholds.minStructure ||
     colourDelta > fidelityThresholds.maxColourDelta ||
     shape < fidelityThresholds.minShape
   return { structure: round(structure), colourDelta: round(colourDelta), shape: round(shape), changed }
+}
+
+/**
+ * Intersection over union of two outlines (0/1 per pixel), where a pixel only one of them holds
+ * still agrees when the other's outline is within `tolerance` pixels: two segmentations of the
+ * same product part by about a pixel, which is nothing on a cup and a tenth of a pen.
+ */
+export function tolerantOverlap(
+  a: Uint8Array,
+  b: Uint8Array,
+  width: number,
+  height: number,
+  tolerance: number,
+): number {
+  const nearA = dilate(a, width, height, tolerance)
+  const nearB = dilate(b, width, height, tolerance)
+  let union = 0
+  let apart = 0
+  for (let i = 0; i < a.length; i++) {
+    if (!a[i] && !b[i]) continue
+    union++
+    if ((a[i] && !nearB[i]) || (b[i] && !nearA[i])) apart++
+  }
+  return union === 0 ? 0 : 1 - apart / union
+}
+
+/** Product pixels, of the coarser product, left out along the shared outline for structure and colour. */
+export const outlineBand = 2
+
+/** The set pixels of `mask` shrunk by `radius` pixels (a square), as a new mask. */
+function erode(mask: Uint8Array, width: number, height: number, radius: number): Uint8Array {
+  const outside = dilate(
+    mask.map((value) => (value ? 0 : 1)),
+    width,
+    height,
+    radius,
+  )
+  return outside.map((value) => (value ? 0 : 1))
+}
+
+/** The set pixels of `mask` grown by `radius` pixels (a square), as a new mask. */
+function dilate(mask: Uint8Array, width: number, height: number, radius: number): Uint8Array {
+  // A square is a row's dilation followed by a column's: each marks what lies within `radius` of
+  // a set pixel before or after it on its line.
+  const line = (
+    source: Uint8Array,
+    count: number,
+    length: number,
+    at: (line: number, i: number) => number,
+  ) => {
+    const out = new Uint8Array(source.length)
+    for (let l = 0; l < count; l++) {
+      let last = -Infinity
+      for (let i = 0; i < length; i++) {
+        const index = at(l, i)
+        if (source[index]) last = i
+        if (i - last <= radius) out[index] = 1
+      }
+      last = Infinity
+      for (let i = length - 1; i >= 0; i--) {
+        const index = at(l, i)
+        if (source[index]) last = i
+        if (last - i <= radius) out[index] = 1
+      }
+    }
+    return out
+  }
+  const rows = line(mask, height, width, (y, x) => y * width + x)
+  return line(rows, width, height, (x, y) => y * width + x)
 }
 
 /** Structure is summarised over 16-px blocks of the canvas, colour over `colourBlock` ones: the worst 5 % of each. */
