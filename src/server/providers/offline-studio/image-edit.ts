@@ -17,7 +17,7 @@ import {
   productScenePrompt,
   type StudioSceneId,
 } from './scene-match.ts'
-import { loadPhoto, type Subject, separateSubject } from './separate.ts'
+import { loadPhoto, type Subject, type SubjectDraft, separateSubject } from './separate.ts'
 import { throwIfAborted, withImageInput } from './studio-errors.ts'
 
 /** Renders a backdrop, or hands back the same one rendered before (they are deterministic). */
@@ -37,13 +37,47 @@ export type SubjectSource = (photoKey: string, cut: () => Promise<Subject>) => P
 
 const cutFresh: SubjectSource = (_key, cut) => cut()
 
-/** The photo decoded and separated (a ProviderError 'rejected' when it cannot be read). */
-function subjectOf(image: ImageFile, tools: EditTools): Promise<Subject> {
+/**
+ * The photo decoded and separated (a ProviderError 'rejected' when it cannot be read).
+ * `onDraft` hears of the cut before it is made, when it is made now and not taken from before.
+ */
+function subjectOf(
+  image: ImageFile,
+  tools: EditTools,
+  onDraft?: (draft: SubjectDraft) => void,
+): Promise<Subject> {
   const key = image.sha256 ?? createHash('sha256').update(image.bytes).digest('hex')
   return (tools.subjects ?? cutFresh)(key, async () => {
     const photo = await withImageInput(() => loadPhoto(image.bytes))
-    return separateSubject(photo, tools.segmenter)
+    return separateSubject(photo, tools.segmenter, onDraft)
   })
+}
+
+/**
+ * The product scene a cut goes on: the view that matches it, how much it is enlarged, and the
+ * size and key of the one scene painted for it. Read from the cut, or from its draft (the same
+ * size and outline, known before the cut is made).
+ */
+function scenePlan(
+  request: Pick<ImageEditRequest, 'aspectRatio' | 'view'>,
+  scene: StudioSceneId,
+  outline: Pick<Subject, 'data' | 'width' | 'height' | 'isSeparated'>,
+  cutSize: Pick<Subject, 'width' | 'height' | 'isSeparated'>,
+) {
+  const ratio = request.aspectRatio
+  const view = scene === 'white-studio' ? null : viewFor(request.view ?? 'auto', outline)
+  // The result is as large as the product's own pixels allow (decision 43): how much it would be
+  // enlarged is measured on the scene's stage at the standard size (no painting needed), then
+  // one scene is painted at the size chosen.
+  const enlargement = enlargementOn({ stage: productSceneStage(scene, ratio, view ?? 'front') }, cutSize)
+  const size = resultSizeFor(ratio, enlargement)
+  const isStandard = size.width === imageSize[ratio].width
+  return {
+    view,
+    enlargement,
+    key: `product:${scene}:${view ?? 'front'}:${ratio}${isStandard ? '' : `:${size.width}x${size.height}`}`,
+    paint: () => renderProductScene(scene, ratio, view ?? 'front', isStandard ? undefined : size),
+  }
 }
 
 /** The product tool: the product cut out and placed on the scene the prompt names. */
@@ -55,22 +89,25 @@ export async function editProductImage(
   const backdrops = tools.backdrops ?? renderFresh
   const scene = matchProductScene(request.prompt)
   const promptUsed = request.prompt.trim() || productScenePrompt(scene)
-  const ratio = request.aspectRatio
-  // The view is read from the cut, so the backdrop waits for the separation; the white studio
-  // has one view.
-  const subject = await subjectOf(request.image, tools)
+  // The view and size are read from the cut, so the scene waits for the separation. But a fresh
+  // cut's draft comes while the model still runs on its thread: the scene is painted meanwhile
+  // (the white studio takes no time to paint), and used when the cut turns out as drafted.
+  const drafted: { scene?: { key: string; backdrop: Promise<Backdrop> } } = {}
+  const subject = await subjectOf(request.image, tools, (draft) => {
+    if (scene === 'white-studio') return
+    const plan = scenePlan(request, scene, draft.outline, {
+      width: draft.cutWidth,
+      height: draft.cutHeight,
+      isSeparated: true,
+    })
+    const backdrop = backdrops(plan.key, plan.paint)
+    // A draft the cut overrules leaves its scene unused: its end must not go unhandled.
+    backdrop.catch(() => undefined)
+    drafted.scene = { key: plan.key, backdrop }
+  })
   throwIfAborted(signal)
-  const view = scene === 'white-studio' ? null : viewFor(request.view ?? 'auto', subject)
-  // The result is as large as the product's own pixels allow (decision 43): how much it would be
-  // enlarged is measured on the scene's stage at the standard size (no painting needed), then
-  // one scene is painted at the size chosen.
-  const enlargement = enlargementOn({ stage: productSceneStage(scene, ratio, view ?? 'front') }, subject)
-  const size = resultSizeFor(ratio, enlargement)
-  const isStandard = size.width === imageSize[ratio].width
-  const backdrop = await backdrops(
-    `product:${scene}:${view ?? 'front'}:${ratio}${isStandard ? '' : `:${size.width}x${size.height}`}`,
-    () => renderProductScene(scene, ratio, view ?? 'front', isStandard ? undefined : size),
-  )
+  const { view, enlargement, key, paint } = scenePlan(request, scene, subject, subject)
+  const backdrop = await (drafted.scene?.key === key ? drafted.scene.backdrop : backdrops(key, paint))
   throwIfAborted(signal)
   const bytes = await composeOnBackdrop(backdrop, subject)
   const smallPhoto = smallPhotoOf(subject, enlargement)
@@ -91,7 +128,10 @@ export async function editProductImage(
 }
 
 /** The seller's choice of view, or for 'auto' the one that matches the photo's camera. */
-function viewFor(choice: ViewChoice, subject: Subject): SceneView {
+function viewFor(
+  choice: ViewChoice,
+  subject: Pick<Subject, 'data' | 'width' | 'height' | 'isSeparated'>,
+): SceneView {
   return choice === 'auto' ? viewOf(subject) : choice
 }
 
@@ -133,7 +173,10 @@ export async function editFashionImage(
 }
 
 /** How much larger than its cut's own pixels the subject is drawn on `backdrop`. */
-function enlargementOn(backdrop: Pick<Backdrop, 'stage'>, subject: Subject): number {
+function enlargementOn(
+  backdrop: Pick<Backdrop, 'stage'>,
+  subject: Pick<Subject, 'width' | 'height' | 'isSeparated'>,
+): number {
   const placed = placeSubject(backdrop, subject)
   return Math.max(placed.width / subject.width, placed.height / subject.height)
 }

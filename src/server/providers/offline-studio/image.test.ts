@@ -11,9 +11,11 @@ import {
   productPhoto,
   redSquarePhoto,
   subjectlessPhoto,
+  thinProductPhoto,
 } from '#tests/support/test-photos.ts'
 import { type ImageEditRequest, ProviderError } from '../types.ts'
 import { renderFashionBackdrop } from './fashion-backdrops.ts'
+import { type EditTools, editProductImage } from './image-edit.ts'
 import { createOfflineStudio } from './index.ts'
 import {
   boundsWhere,
@@ -24,8 +26,9 @@ import {
   type Pixels,
   testContext,
 } from './measure.ts'
+import { viewOf } from './perspective.ts'
 import { resultSizes } from './result-size.ts'
-import { loadPhoto, separateSubject } from './separate.ts'
+import { loadPhoto, type Subject, type SubjectDraft, separateSubject } from './separate.ts'
 
 const studio = createOfflineStudio({ ffmpegPath: '/usr/bin/ffmpeg' })
 const ratios: AspectRatio[] = ['1:1', '9:16']
@@ -521,4 +524,66 @@ describe('offline studio: products on busy backgrounds, cut out by the segmentat
     )
     expect(colourDistance(corner, meanColour(plain, 0, 0, 80, 80))).toBeLessThan(6)
   })
+})
+
+describe('offline studio: the scene is painted while the model still runs', () => {
+  it("drafts the cut from the flood fill: the draft's size and view are the cut's", async () => {
+    const segmenter = sharedSegmenter()
+    for (const bytes of [await productPhoto({ width: 1400, height: 1000 }), await thinProductPhoto()]) {
+      const drafts: SubjectDraft[] = []
+      const subject = await separateSubject(await loadPhoto(bytes), segmenter, (draft) => drafts.push(draft))
+      expect(drafts).toHaveLength(1)
+      const [draft] = drafts as [SubjectDraft]
+      // To a pixel or two: the model may yet take a shadow's last row off the flood fill's cut.
+      expect(Math.abs(draft.cutWidth - subject.width)).toBeLessThanOrEqual(2)
+      expect(Math.abs(draft.cutHeight - subject.height)).toBeLessThanOrEqual(2)
+      expect(viewOf(draft.outline)).toBe(viewOf(subject))
+    }
+    // Without the flood fill's cut (a busy backdrop, the model's cut) there is no draft.
+    const drafts: SubjectDraft[] = []
+    await separateSubject(await loadPhoto(await busyPhoto()), segmenter, (draft) => drafts.push(draft))
+    expect(drafts).toHaveLength(0)
+  }, 60_000)
+
+  it('paints the one scene from the draft, and the result is the one the finished cut makes', async () => {
+    const photo = await productPhoto({ width: 1400, height: 1000 })
+    const painted: string[] = []
+    const cuts = new Map<string, Promise<Subject>>()
+    const tools: EditTools = {
+      segmenter: sharedSegmenter(),
+      backdrops: (key, render) => {
+        painted.push(key)
+        return render()
+      },
+      // Kept between the two edits below, as the studio's cache keeps them.
+      subjects: (key, cut) => {
+        const made =
+          cuts.get(key) ??
+          cut().then((subject) => {
+            painted.push('cut made')
+            return subject
+          })
+        cuts.set(key, made)
+        return made
+      },
+    }
+    const drafted = await editProductImage(
+      request(photo, 'marble', '9:16'),
+      new AbortController().signal,
+      tools,
+    )
+    // The scene was started before the cut was made, and not painted again after it.
+    expect(painted).toHaveLength(2)
+    expect(painted[1]).toBe('cut made')
+    // The same photo again: its cut is taken from before, so no draft, and the scene is painted
+    // after the cut. The same pixels either way.
+    const afterwards = await editProductImage(
+      request(photo, 'marble', '9:16'),
+      new AbortController().signal,
+      tools,
+    )
+    expect(painted).toHaveLength(3)
+    expect(painted[2]).toBe(painted[0])
+    expect(afterwards.image.bytes.equals(drafted.image.bytes)).toBe(true)
+  }, 60_000)
 })

@@ -207,13 +207,29 @@ function neighbourNoise(data: Buffer, width: number, height: number): number {
 const minAgreement = 0.8
 
 /**
+ * What the cut will be, known once the flood fill has found the subject and while the model still
+ * runs: its outline at the working size (enough to read the camera's view from) and the size the
+ * cut will have. A draft the model then overrules is simply not the cut.
+ */
+export type SubjectDraft = {
+  outline: Pick<Subject, 'data' | 'width' | 'height' | 'isSeparated'>
+  cutWidth: number
+  cutHeight: number
+}
+
+/**
  * The subject with a soft edge, cropped to its bounds; or the whole photo with rounded corners
  * when separation failed. An upload's own transparency is used as it is. Otherwise the flood
  * fill's exact edge is used where the model agrees with it, the model's mask where the flood
  * fill failed or disagrees, and the card where neither is believable. Without a segmenter only
- * plain backdrops and transparency separate.
+ * plain backdrops and transparency separate. `onDraft` hears of the flood fill's cut before the
+ * model has answered (SubjectDraft).
  */
-export async function separateSubject(photo: Photo, segmenter?: Segmenter): Promise<Subject> {
+export async function separateSubject(
+  photo: Photo,
+  segmenter?: Segmenter,
+  onDraft?: (draft: SubjectDraft) => void,
+): Promise<Subject> {
   const ownCut = photo.hasAlpha ? maskFromAlpha(photo) : null
   if (ownCut) return cutAlongBackdrop(photo, ownCut)
   // Without a cut of its own, a photo always goes to the model when there is one (to confirm the
@@ -241,6 +257,9 @@ export async function separateSubject(photo: Photo, segmenter?: Segmenter): Prom
   })
   if (found.isSeparated && !answer) return cutAlongBackdrop(photo, found.mask)
   if (!answer) return photoCard(photo)
+  // The model usually confirms the flood fill: what comes after the cut (a scene to paint) may
+  // start on the draft while the model runs on its thread.
+  if (found.isSeparated && onDraft) onDraft(draftOf(photo, found.mask))
   const segmentation = await answer
   const isModelCredible = isCredible(segmentation)
   if (found.isSeparated && !isModelCredible) return cutAlongBackdrop(photo, found.mask)
@@ -334,21 +353,8 @@ async function cutAtScale(
   box: ReturnType<typeof boundsOf>,
   separatedBy: 'backdrop' | 'model',
 ): Promise<Subject> {
-  const scale = cutScale(photo, box)
-  const band = cutRefinement.band
-  // Room around the subject for the band the edge may move in.
-  const pad = band + 2
-  const left = Math.max(0, box.left - pad)
-  const top = Math.max(0, box.top - pad)
-  const cropWidth = Math.min(photo.width, box.right + pad + 1) - left
-  const cropHeight = Math.min(photo.height, box.bottom + pad + 1) - top
-
-  const fullWidth = Math.round(photo.width * scale)
-  const fullHeight = Math.round(photo.height * scale)
-  const fullLeft = Math.round(left * scale)
-  const fullTop = Math.round(top * scale)
-  const width = Math.min(fullWidth, Math.round((left + cropWidth) * scale)) - fullLeft
-  const height = Math.min(fullHeight, Math.round((top + cropHeight) * scale)) - fullTop
+  const { scale, left, top, cropWidth, cropHeight, fullWidth, fullHeight, fullLeft, fullTop, width, height } =
+    cutGeometry(photo, box)
   // The full-size photo is decoded by sharp on its own threads while the edge's windows are
   // fitted on the working grid here.
   const decoded =
@@ -381,6 +387,41 @@ async function cutAtScale(
   }
   const cut: SubjectBox = { left: fullLeft, top: fullTop, photoWidth: fullWidth, photoHeight: fullHeight }
   return { data, width, height, isSeparated: true, separatedBy, box: cut }
+}
+
+/** Where the cut of `box` lies: its crop on the working grid (with room for the edge's band) and at full size. */
+function cutGeometry(photo: Photo, box: ReturnType<typeof boundsOf>) {
+  const scale = cutScale(photo, box)
+  // Room around the subject for the band the edge may move in.
+  const pad = cutRefinement.band + 2
+  const left = Math.max(0, box.left - pad)
+  const top = Math.max(0, box.top - pad)
+  const cropWidth = Math.min(photo.width, box.right + pad + 1) - left
+  const cropHeight = Math.min(photo.height, box.bottom + pad + 1) - top
+  const fullWidth = Math.round(photo.width * scale)
+  const fullHeight = Math.round(photo.height * scale)
+  const fullLeft = Math.round(left * scale)
+  const fullTop = Math.round(top * scale)
+  const width = Math.min(fullWidth, Math.round((left + cropWidth) * scale)) - fullLeft
+  const height = Math.min(fullHeight, Math.round((top + cropHeight) * scale)) - fullTop
+  return { scale, left, top, cropWidth, cropHeight, fullWidth, fullHeight, fullLeft, fullTop, width, height }
+}
+
+/** The draft of the cut along the flood fill's mask: its outline cropped at the working size, and the cut's size. */
+function draftOf(photo: Photo, mask: Uint8Array): SubjectDraft {
+  const geometry = cutGeometry(photo, boundsOf(mask, photo.width, photo.height))
+  const { left, top, cropWidth, cropHeight } = geometry
+  const data = Buffer.alloc(cropWidth * cropHeight * 4)
+  for (let y = 0; y < cropHeight; y++) {
+    for (let x = 0; x < cropWidth; x++) {
+      data[(y * cropWidth + x) * 4 + 3] = mask[(top + y) * photo.width + left + x] as number
+    }
+  }
+  return {
+    outline: { data, width: cropWidth, height: cropHeight, isSeparated: true },
+    cutWidth: geometry.width,
+    cutHeight: geometry.height,
+  }
 }
 
 /**
