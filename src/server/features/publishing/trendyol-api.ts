@@ -1,0 +1,259 @@
+import {
+  failureOfStatus,
+  MarketplaceApiError,
+  type MarketplaceApiFailure,
+  retryAfterOf,
+} from './marketplace-api-error.ts'
+
+// Trendyol's seller API (docs/../publishing.md; developers.trendyol.com), the calls publishing
+// makes: brand lookup, the category tree and a category's attributes (v2), createProducts v2 and
+// its batch result, and the reviewers' verdicts on products not yet approved. Every call is HTTP
+// Basic with the seller's API key and secret and the User-Agent Trendyol requires
+// ("{sellerId} - SelfIntegration"; without it the API answers 403). Tested against
+// tests/fakes/trendyol-server.ts, which speaks the same protocol.
+
+/** The documented base; a stage host exists. TRENDYOL_API_BASE points elsewhere (the fake). */
+export const trendyolDefaultBase = 'https://apigw.trendyol.com/integration'
+
+export type TrendyolCredentials = { sellerId: string; apiKey: string; apiSecret: string }
+
+export type TrendyolBrand = { id: number; name: string }
+
+export type TrendyolCategory = {
+  id: number
+  name: string
+  parentId?: number | null
+  subCategories: TrendyolCategory[]
+}
+
+export type TrendyolCategoryAttribute = {
+  attribute: { id: number; name: string }
+  required: boolean
+  allowCustom: boolean
+  varianter: boolean
+  slicer: boolean
+}
+
+export type TrendyolAttributeValue = { attributeValueId: number; attributeValue: string }
+
+/** One product of createProducts v2 (publishing.md lists each field's limits). */
+export type TrendyolProductItem = {
+  barcode: string
+  title: string
+  productMainId: string
+  brandId: number
+  categoryId: number
+  quantity: number
+  stockCode: string
+  dimensionalWeight: number
+  description: string
+  currencyType: 'TRY'
+  listPrice: number
+  salePrice: number
+  vatRate: 0 | 1 | 10 | 20
+  cargoCompanyId?: number
+  origin?: string
+  images: { url: string }[]
+  attributes: (
+    | { attributeId: number; attributeValueId: number }
+    | { attributeId: number; customAttributeValue: string }
+  )[]
+}
+
+export type TrendyolBatchItemResult = {
+  barcode: string | null
+  status: 'SUCCESS' | 'FAILED' | 'IN_PROGRESS'
+  failureReasons: string[]
+}
+
+export type TrendyolBatchResult = {
+  batchRequestId: string
+  status: 'IN_PROGRESS' | 'COMPLETED'
+  items: TrendyolBatchItemResult[]
+}
+
+/** A product the reviewers have not approved: waiting, or rejected with their reasons. */
+export type TrendyolUnapproved = {
+  barcode: string
+  status: 'pendingApproval' | 'rejected'
+  rejectReasons: { reason: string; detail: string }[]
+}
+
+export type TrendyolApiOptions = {
+  baseUrl?: string
+  credentials: TrendyolCredentials
+  /** Who integrates, in the User-Agent: alphanumeric, at most 30 characters. */
+  integrator?: string
+  fetch?: typeof fetch
+  /** Per request; Trendyol documents none. */
+  timeoutMs?: number
+}
+
+export type TrendyolApi = ReturnType<typeof createTrendyolApi>
+
+export function createTrendyolApi(options: TrendyolApiOptions) {
+  const base = (options.baseUrl ?? trendyolDefaultBase).replace(/\/+$/, '')
+  const { sellerId, apiKey, apiSecret } = options.credentials
+  const doFetch = options.fetch ?? fetch
+  const timeoutMs = options.timeoutMs ?? 30_000
+  const headers = {
+    authorization: `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString('base64')}`,
+    'user-agent': `${sellerId} - ${options.integrator ?? 'SelfIntegration'}`,
+    accept: 'application/json',
+  }
+  const sellerPath = `/product/sellers/${encodeURIComponent(sellerId)}`
+
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    let response: Response
+    try {
+      response = await doFetch(`${base}${path}`, {
+        method,
+        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+    } catch (error) {
+      throw new MarketplaceApiError('trendyol', 'unavailable', { status: null, cause: error })
+    }
+    const text = await response.text()
+    const parsed = parseJson(text)
+    if (!response.ok) {
+      throw new MarketplaceApiError('trendyol', failureOfStatus(response.status), {
+        status: response.status,
+        messages: errorMessages(parsed),
+        retryAfterMs: retryAfterOf(response.headers.get('retry-after')),
+      })
+    }
+    if (parsed === undefined) {
+      throw new MarketplaceApiError('trendyol', 'unavailable', {
+        status: response.status,
+        messages: ['The answer was not JSON.'],
+      })
+    }
+    return parsed as T
+  }
+
+  return {
+    sellerId,
+
+    /** Brands whose name contains `name` (Trendyol matches case-sensitively). */
+    async brandsByName(name: string): Promise<TrendyolBrand[]> {
+      const found = await call<TrendyolBrand[]>(
+        'GET',
+        `/product/brands/by-name?name=${encodeURIComponent(name)}`,
+      )
+      return Array.isArray(found) ? found : []
+    },
+
+    async categoryTree(): Promise<TrendyolCategory[]> {
+      return (
+        (await call<{ categories?: TrendyolCategory[] }>('GET', '/product/product-categories')).categories ??
+        []
+      )
+    },
+
+    /** A leaf category's attributes (v2: without their values; attributeValues reads those). */
+    async categoryAttributes(categoryId: number): Promise<TrendyolCategoryAttribute[]> {
+      const answer = await call<{ categoryAttributes?: TrendyolCategoryAttribute[] }>(
+        'GET',
+        `/product/categories/${categoryId}/attributes`,
+      )
+      return answer.categoryAttributes ?? []
+    },
+
+    /** Every allowed value of one attribute of a category, page by page (≤ 1,000 a page). */
+    async attributeValues(categoryId: number, attributeId: number): Promise<TrendyolAttributeValue[]> {
+      const values: TrendyolAttributeValue[] = []
+      for (let page = 0; ; page++) {
+        const answer = await call<{ content?: TrendyolAttributeValue[]; totalPages?: number }>(
+          'GET',
+          `/product/categories/${categoryId}/attributes/${attributeId}/values?page=${page}&size=1000`,
+        )
+        values.push(...(answer.content ?? []))
+        if (page + 1 >= (answer.totalPages ?? 1)) return values
+      }
+    },
+
+    /** Sends products to be created (≤ 1,000); the batch's id, to read the outcome with batchResult. */
+    async createProducts(items: TrendyolProductItem[]): Promise<string> {
+      const answer = await call<{ batchRequestId?: string }>('POST', `${sellerPath}/v2/products`, { items })
+      if (!answer.batchRequestId) {
+        throw new MarketplaceApiError('trendyol', 'unavailable', {
+          status: 200,
+          messages: ['No batchRequestId in the answer.'],
+        })
+      }
+      return answer.batchRequestId
+    },
+
+    /** Each product's outcome in a batch: IN_PROGRESS until Trendyol has processed it. */
+    async batchResult(batchRequestId: string): Promise<TrendyolBatchResult> {
+      const answer = await call<{
+        batchRequestId: string
+        status?: string
+        items?: { requestItem?: { barcode?: unknown }; status?: string; failureReasons?: unknown[] }[]
+      }>('GET', `${sellerPath}/products/batch-requests/${encodeURIComponent(batchRequestId)}`)
+      return {
+        batchRequestId: answer.batchRequestId,
+        status: answer.status === 'COMPLETED' ? 'COMPLETED' : 'IN_PROGRESS',
+        items: (answer.items ?? []).map((item) => ({
+          barcode: typeof item.requestItem?.barcode === 'string' ? item.requestItem.barcode : null,
+          status: item.status === 'SUCCESS' || item.status === 'FAILED' ? item.status : 'IN_PROGRESS',
+          failureReasons: (item.failureReasons ?? []).map(String),
+        })),
+      }
+    },
+
+    /** The reviewers' verdict on these barcodes, for those not yet approved (an approved one is absent). */
+    async unapproved(barcodes: string[]): Promise<TrendyolUnapproved[]> {
+      const rows: TrendyolUnapproved[] = []
+      for (let page = 0; ; page++) {
+        const query = `barcodes=${barcodes.map(encodeURIComponent).join(',')}&page=${page}&size=1000`
+        const answer = await call<{
+          content?: {
+            barcode: string
+            status?: string
+            rejectReasonDetails?: { rejectReason?: string; rejectReasonDetail?: string }[]
+          }[]
+          totalPages?: number
+        }>('GET', `${sellerPath}/products/unapproved?${query}`)
+        for (const row of answer.content ?? []) {
+          rows.push({
+            barcode: row.barcode,
+            status: row.status === 'rejected' ? 'rejected' : 'pendingApproval',
+            rejectReasons: (row.rejectReasonDetails ?? []).map((reason) => ({
+              reason: reason.rejectReason ?? '',
+              detail: reason.rejectReasonDetail ?? '',
+            })),
+          })
+        }
+        if (page + 1 >= (answer.totalPages ?? 1)) return rows
+      }
+    },
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Trendyol's ErrorResponse ({ errors: [{ key, message }] }) or its 401 body ({ exception }), as messages. */
+function errorMessages(body: unknown): string[] {
+  if (typeof body !== 'object' || body === null) return []
+  const record = body as { errors?: unknown; exception?: unknown; message?: unknown }
+  if (Array.isArray(record.errors)) {
+    return record.errors.flatMap((error) => {
+      const message = (error as { message?: unknown })?.message
+      return typeof message === 'string' ? [message] : []
+    })
+  }
+  if (typeof record.exception === 'string') return [record.exception]
+  return typeof record.message === 'string' ? [record.message] : []
+}
+
+export type { MarketplaceApiFailure }
