@@ -27,6 +27,7 @@ import {
   publicApiRoutes,
   publicUploadPath,
 } from '#server/features/public-api/public-api.routes.ts'
+import { connectionsRoutes } from '#server/features/publishing/connections.routes.ts'
 import { usageRoutes } from '#server/features/quota/usage.routes.ts'
 import { accountRoutes } from '#server/features/settings/account.routes.ts'
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts'
@@ -212,6 +213,16 @@ export function createApp(deps: AppDeps) {
       keyBox: deps.keyBox,
       billing: deps.billing,
       providers: config.providers,
+      now: deps.now,
+    }),
+  )
+  api.route(
+    '/integrations',
+    connectionsRoutes({
+      db,
+      box: deps.marketplaceBox,
+      apis: config.marketplaceApis,
+      log: deps.logger,
       now: deps.now,
     }),
   )

@@ -100,6 +100,10 @@ const envSchema = z.object({
   FAL_VIDEO_MODEL: z.string().min(3).default('fal-ai/veo3/fast/image-to-video'),
   /** Send fal traffic (queue and storage) to another origin, e.g. a local fake for tests. */
   FAL_BASE_URL: z.url().optional(),
+  /** Trendyol's seller API, up to /integration (its stage host, or a local fake for tests). */
+  TRENDYOL_API_BASE: z.url().default('https://apigw.trendyol.com/integration'),
+  /** Hepsiburada's catalogue API host (mpop-sit.hepsiburada.com is its test environment, or a local fake). */
+  HEPSIBURADA_API_BASE: z.url().default('https://mpop.hepsiburada.com'),
   /** How a fal job's status is followed: its status stream (falls back to polling) or polling alone. */
   FAL_STATUS_UPDATES: z.enum(['stream', 'poll']).default('stream'),
   /** Key for the OpenAI-compatible SEO model (any non-empty value for Ollama). */
@@ -362,6 +366,8 @@ export type Config = {
     openai: { apiKey: string | undefined; baseUrl: string; model: string }
     ffmpegPath: string
   }
+  /** The marketplaces' seller APIs publishing talks to (TRENDYOL_API_BASE, HEPSIBURADA_API_BASE). */
+  marketplaceApis: { trendyol: string; hepsiburada: string }
 }
 
 /** Raised with every problem found, so one start shows all of them. */
@@ -532,6 +538,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         model: e.OPENAI_MODEL,
       },
       ffmpegPath: e.FFMPEG_PATH,
+    },
+    marketplaceApis: {
+      trendyol: e.TRENDYOL_API_BASE.replace(/\/+$/, ''),
+      hepsiburada: e.HEPSIBURADA_API_BASE.replace(/\/+$/, ''),
     },
   }
 }

@@ -33,6 +33,8 @@ export type AppDeps = {
   keyBox: SecretBox
   /** Encrypts webhook endpoints' signing secrets (a key of its own, derived from APP_SECRET). */
   webhookBox: SecretBox
+  /** Encrypts sellers' marketplace API credentials (a key of its own, derived from APP_SECRET). */
+  marketplaceBox: SecretBox
   storage: ObjectStorage
   /** In memory on PGlite (one process); also over LISTEN/NOTIFY on PostgreSQL. Closed before the database. */
   notifier: Notifier
@@ -83,6 +85,7 @@ export async function createAppDeps(options: {
     billing: await createBillingProvider(config, db, options.now ?? (() => new Date()), mailer),
     keyBox: createSecretBox(config.appSecret, 'provider-keys v1'),
     webhookBox: createSecretBox(config.appSecret, 'webhook-secrets v1'),
+    marketplaceBox: createSecretBox(config.appSecret, 'marketplace-connections v1'),
     storage: await createStorage(config),
     // Separate processes (workers, more servers) share a PostgreSQL: their signals travel through it.
     notifier: database.openSession

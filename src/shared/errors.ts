@@ -49,6 +49,10 @@ export const errorStatus = {
   BILLING_ALREADY_SUBSCRIBED: 409,
   /** The payment provider did not answer or failed; nothing was changed. */
   BILLING_PROVIDER_UNAVAILABLE: 502,
+  /** A marketplace refused the seller's API credentials (or they belong to another account); nothing was saved. */
+  MARKETPLACE_KEYS_REFUSED: 400,
+  /** A marketplace's seller API did not answer, or is busy; nothing was saved or sent. */
+  MARKETPLACE_UNAVAILABLE: 502,
   /** A payment-provider webhook whose signature, timestamp or body does not check out. */
   WEBHOOK_SIGNATURE_INVALID: 400,
   /** Auto top-up could not charge the saved card (declined, or the bank wants the customer): buy a pack by hand. */

@@ -12,8 +12,8 @@ import {
 // and the 12-character service key, and a User-Agent naming the integrator. Tested against
 // tests/fakes/hepsiburada-server.ts, which speaks the same protocol.
 
-/** The documented test host; the live one drops "-sit". HEPSIBURADA_API_BASE points elsewhere (the fake). */
-export const hepsiburadaDefaultBase = 'https://mpop-sit.hepsiburada.com'
+/** The live host (the test environment is mpop-sit.hepsiburada.com). HEPSIBURADA_API_BASE points elsewhere. */
+export const hepsiburadaDefaultBase = 'https://mpop.hepsiburada.com'
 
 export type HepsiburadaCredentials = { merchantId: string; serviceKey: string }
 
@@ -142,6 +142,17 @@ export function createHepsiburadaApi(options: HepsiburadaApiOptions) {
 
   return {
     merchantId,
+
+    /**
+     * Whether these credentials may act for this merchant: one small read of the merchant's own
+     * products, which Hepsiburada refuses for a wrong key (401) and for another merchant (403).
+     */
+    async verify(): Promise<void> {
+      await call(
+        'GET',
+        `/product/api/products/all-products-of-merchant/${encodeURIComponent(merchantId)}?page=0&size=1`,
+      )
+    },
 
     /** The categories that take products: leaf, active and available. */
     leafCategories(): Promise<HepsiburadaCategory[]> {

@@ -136,6 +136,14 @@ export function createTrendyolApi(options: TrendyolApiOptions) {
   return {
     sellerId,
 
+    /**
+     * Whether these credentials may act for this seller: one small read under the seller's own
+     * path, which Trendyol refuses for wrong keys (401) and for another seller's ID (403).
+     */
+    async verify(): Promise<void> {
+      await call('GET', `${sellerPath}/products/unapproved?page=0&size=1`)
+    },
+
     /** Brands whose name contains `name` (Trendyol matches case-sensitively). */
     async brandsByName(name: string): Promise<TrendyolBrand[]> {
       const found = await call<TrendyolBrand[]>(
