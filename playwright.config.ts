@@ -4,6 +4,8 @@ import {
   fakeProviderSettings,
   falFakePort,
   falFakeURL,
+  hepsiburadaFakePort,
+  hepsiburadaFakeURL,
   openaiFakeApiURL,
   openaiFakePort,
   openaiFakeURL,
@@ -16,6 +18,8 @@ import {
   studioProvidersPort,
   studioStripeBaseURL,
   studioStripePort,
+  trendyolFakePort,
+  trendyolFakeURL,
 } from './tests/e2e/support/servers.ts'
 
 // End-to-end tests drive the built app, served by the real server on a fresh embedded
@@ -78,6 +82,24 @@ export default defineConfig({
     { name: 'phone', use: { ...devices['Pixel 7'] }, testMatch: /.*\.mobile\.spec\.ts/ },
   ],
   webServer: [
+    // The marketplaces' seller APIs the offline app connects to (Settings → Integrations),
+    // listed before it so that they answer before it starts.
+    {
+      command: `tsx tests/fakes/trendyol-server.ts --port ${trendyolFakePort}`,
+      url: `${trendyolFakeURL}/__control/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: `tsx tests/fakes/hepsiburada-server.ts --port ${hepsiburadaFakePort}`,
+      url: `${hepsiburadaFakeURL}/__control/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
     {
       command: `rm -rf ${dataDir} && tsx src/server/main.ts`,
       url: `${baseURL}/readyz`,
@@ -87,7 +109,14 @@ export default defineConfig({
       stderr: 'pipe',
       // Parallel tests each wait on their own offline jobs; more slots keep a quick image from
       // queueing behind two other tests' videos.
-      env: { ...testEnv, PORT: String(port), DATA_DIR: dataDir, WORKER_CONCURRENCY: '4' },
+      env: {
+        ...testEnv,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        WORKER_CONCURRENCY: '4',
+        TRENDYOL_API_BASE: `${trendyolFakeURL}/integration`,
+        HEPSIBURADA_API_BASE: hepsiburadaFakeURL,
+      },
     },
     {
       // Jobs complete after the protocol's queue and progress polls, with no added delay.

@@ -347,18 +347,75 @@ test('a beta account has no password to change, and is told why', async ({ page 
 test('shop integrations are shown as coming soon; CSV Upload leads to the catalogue', async ({ page }) => {
   await signUpWithPlan(page, 'starter', 'integrations')
   await openSettings(page, 'en', '?tab=integrations')
+  const shops = panel(page).getByRole('region', { name: 'Shops and files' })
   for (const name of ['Shopify', 'WooCommerce']) {
-    const card = panel(page).getByRole('listitem', { name, exact: true })
+    const card = shops.getByRole('listitem', { name, exact: true })
     await expect(card).toBeVisible()
     await expect(card.getByText('Coming soon')).toBeVisible()
   }
-  const csv = panel(page).getByRole('listitem', { name: 'CSV Upload', exact: true })
+  const csv = shops.getByRole('listitem', { name: 'CSV Upload', exact: true })
   await expect(csv.getByText('Coming soon')).toHaveCount(0)
-  await expect(panel(page).getByRole('button')).toHaveCount(0)
-  await expect(panel(page).getByRole('link')).toHaveCount(1)
+  await expect(shops.getByRole('button')).toHaveCount(0)
+  await expect(shops.getByRole('link')).toHaveCount(1)
   await csv.getByRole('link', { name: 'Import a product list' }).click()
   await expect(page).toHaveURL(/\/app\/catalogue$/)
 })
+
+for (const lang of langs) {
+  test.describe(`marketplace connections in ${lang}`, () => {
+    test.use({ locale: browserLocale[lang] })
+
+    test('connecting Trendyol and Hepsiburada: checked at the marketplace, then only the account and a mask', async ({
+      page,
+    }) => {
+      await signUpWithPlan(page, 'starter', `marketplaces-${lang}`)
+      await openSettings(page, lang, '?tab=integrations')
+      const msg = (key: string, vars?: Record<string, string>) => appMsg(lang, key, vars)
+      const marketplaces = panel(page).getByRole('region', {
+        name: msg('settings.integrations.marketplacesTitle'),
+      })
+      const trendyol = marketplaces.getByRole('listitem', { name: 'Trendyol', exact: true })
+      await expect(trendyol.getByText(msg('settings.integrations.notConnected'))).toBeVisible()
+
+      // The fake Trendyol seller API's seller (tests/fakes/trendyol-server.ts).
+      await trendyol.getByLabel(msg('settings.integrations.trendyol.account')).fill('123456')
+      await trendyol.getByLabel(msg('settings.integrations.trendyol.apiKey')).fill('fake-trendyol-api-key')
+      await trendyol
+        .getByLabel(msg('settings.integrations.trendyol.apiSecret'))
+        .fill('fake-trendyol-api-secret')
+      await trendyol
+        .getByRole('button', { name: msg('settings.integrations.connect', { name: 'Trendyol' }) })
+        .click()
+      await expect(marketplaces.getByRole('status')).toHaveText(
+        msg('settings.integrations.saved', { name: 'Trendyol' }),
+      )
+      await expect(trendyol.getByText(msg('settings.integrations.connected'), { exact: true })).toBeVisible()
+      await expect(trendyol.getByText('••••cret')).toBeVisible()
+
+      // A wrong service key: the marketplace refuses it, the seller is told why, nothing is saved.
+      const hepsiburada = marketplaces.getByRole('listitem', { name: 'Hepsiburada', exact: true })
+      await hepsiburada
+        .getByLabel(msg('settings.integrations.hepsiburada.account'))
+        .fill('6fc6d90d-ee1d-4372-b3a6-264b1275e9ff')
+      await hepsiburada.getByLabel(msg('settings.integrations.hepsiburada.serviceKey')).fill('WrongKey1234')
+      await hepsiburada
+        .getByRole('button', { name: msg('settings.integrations.connect', { name: 'Hepsiburada' }) })
+        .click()
+      await expect(hepsiburada.getByRole('alert')).toHaveText(msg('errors.MARKETPLACE_KEYS_REFUSED'))
+      await expect(hepsiburada.getByText(msg('settings.integrations.notConnected'))).toBeVisible()
+
+      // After a reload the connection is still there, shown the same way; the secret is not in the page.
+      await page.reload()
+      await expect(trendyol.getByText('••••cret')).toBeVisible()
+      expect(await page.content()).not.toContain('fake-trendyol-api-secret')
+      await expectNoSeriousA11yViolations(page)
+      await trendyol
+        .getByRole('button', { name: msg('settings.integrations.disconnect', { name: 'Trendyol' }) })
+        .click()
+      await expect(trendyol.getByText(msg('settings.integrations.notConnected'))).toBeVisible()
+    })
+  })
+}
 
 test('settings that cannot load show an error with Try again', async ({ page }) => {
   await signUpWithPlan(page, 'growth', 'settings-error')

@@ -50,3 +50,11 @@ export const fakeProviderSettings = {
   openaiApiKey: 'e2e-fake-openai-key',
   openaiModel: 'e2e-fake-vision-model',
 } as const
+
+/** tests/fakes/trendyol-server.ts: the offline app's TRENDYOL_API_BASE is `${trendyolFakeURL}/integration`. */
+export const trendyolFakePort = basePort + 6
+export const trendyolFakeURL = `http://127.0.0.1:${trendyolFakePort}`
+
+/** tests/fakes/hepsiburada-server.ts: the offline app's HEPSIBURADA_API_BASE. */
+export const hepsiburadaFakePort = basePort + 7
+export const hepsiburadaFakeURL = `http://127.0.0.1:${hepsiburadaFakePort}`

@@ -1,6 +1,12 @@
 import type { ChangePasswordRequest } from '#shared/contracts/auth.ts'
 import type { OkResponse } from '#shared/contracts/common.ts'
 import type {
+  ConnectHepsiburadaRequest,
+  ConnectTrendyolRequest,
+  IntegrationMarketplace,
+  IntegrationsResponse,
+} from '#shared/contracts/integrations.ts'
+import type {
   DeleteAccountRequest,
   SettingsResponse,
   UpdateSettingsRequest,
@@ -33,4 +39,25 @@ export function changePassword(request: ChangePasswordRequest): Promise<OkRespon
 /** Deletes the account, its files and data; the server ends every session and clears the cookie. */
 export async function deleteAccount(request: DeleteAccountRequest): Promise<void> {
   await apiRequest<null>('/api/account', { method: 'DELETE', body: request })
+}
+
+/** The seller's marketplace connections: each as its account and a mask, never the secret. */
+export function getIntegrations(signal?: AbortSignal): Promise<IntegrationsResponse> {
+  return apiRequest<IntegrationsResponse>('/api/integrations', { signal })
+}
+
+/** Tries the credentials at the marketplace; saved only once it accepts them. */
+export function connectMarketplace(
+  request:
+    | { marketplace: 'trendyol'; body: ConnectTrendyolRequest }
+    | { marketplace: 'hepsiburada'; body: ConnectHepsiburadaRequest },
+): Promise<IntegrationsResponse> {
+  return apiRequest<IntegrationsResponse>(`/api/integrations/${request.marketplace}`, {
+    method: 'PUT',
+    body: request.body,
+  })
+}
+
+export function disconnectMarketplace(marketplace: IntegrationMarketplace): Promise<IntegrationsResponse> {
+  return apiRequest<IntegrationsResponse>(`/api/integrations/${marketplace}`, { method: 'DELETE' })
 }

@@ -1,0 +1,289 @@
+import { useState } from 'react'
+import {
+  connectHepsiburadaRequestSchema,
+  connectTrendyolRequestSchema,
+  type IntegrationMarketplace,
+  type IntegrationsResponse,
+  type IntegrationView,
+} from '#shared/contracts/integrations.ts'
+import { buttonClasses } from '#web/components/ui/button.tsx'
+import { FormAlert } from '#web/components/ui/form-alert.tsx'
+import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { LoadState } from '#web/components/ui/load-state.tsx'
+import { SubmitButton } from '#web/components/ui/submit-button.tsx'
+import { errorMessageKey } from '#web/lib/error-message.ts'
+import { formatDateTime } from '#web/lib/format-time.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { type FieldInputProps, useForm } from '#web/lib/use-form.ts'
+import { useResource } from '#web/lib/use-resource.ts'
+import { connectMarketplace, disconnectMarketplace, getIntegrations } from '../api/settings-api.ts'
+
+const cardClass = 'flex flex-col rounded-2xl border border-slate-200 bg-white p-5'
+
+/**
+ * Trendyol and Hepsiburada: a form for the seller's API credentials, which the server tries at
+ * the marketplace before saving; once connected, the account and a mask of the secret, with
+ * Disconnect. The secret is never shown again.
+ */
+export function MarketplaceConnections() {
+  const { t } = useI18n()
+  const resource = useResource(getIntegrations)
+  const [message, setMessage] = useState('')
+  return (
+    <LoadState
+      state={resource}
+      onRetry={resource.reload}
+      loadingLabel={t('settings.integrations.loading')}
+      errorTitle={t('settings.integrations.loadError')}
+      retryLabel={t('settings.error.retry')}
+      variant="inline"
+    >
+      {(data) => (
+        <div className="space-y-3">
+          <ul className="grid gap-4 md:grid-cols-2">
+            {data.integrations.map((integration) => (
+              <ConnectionCard
+                key={integration.marketplace}
+                integration={integration}
+                onChange={(next, said) => {
+                  resource.replace(next)
+                  setMessage(said)
+                }}
+              />
+            ))}
+          </ul>
+          <p role="status" className="text-sm text-emerald-800">
+            {message}
+          </p>
+        </div>
+      )}
+    </LoadState>
+  )
+}
+
+function ConnectionCard(props: {
+  integration: IntegrationView
+  onChange: (next: IntegrationsResponse, message: string) => void
+}) {
+  const { t } = useI18n()
+  const { integration } = props
+  const id = integration.marketplace
+  const name = t(`settings.integrations.${id}.name`)
+  return (
+    <li data-testid={`integration-${id}`} aria-labelledby={`integration-${id}-name`} className={cardClass}>
+      <div className="flex items-start justify-between gap-2">
+        <h4 id={`integration-${id}-name`} className="font-semibold text-slate-900">
+          {name}
+        </h4>
+        <span
+          className={
+            integration.isConnected
+              ? 'rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap text-emerald-900 ring-1 ring-emerald-200 ring-inset'
+              : 'rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap text-slate-700'
+          }
+        >
+          {integration.isConnected
+            ? t('settings.integrations.connected')
+            : t('settings.integrations.notConnected')}
+        </span>
+      </div>
+      <p className="mt-2 text-sm text-slate-600">{t(`settings.integrations.${id}.description`)}</p>
+      {integration.isConnected ? (
+        <Connected integration={integration} name={name} onChange={props.onChange} />
+      ) : id === 'trendyol' ? (
+        <TrendyolForm name={name} onChange={props.onChange} />
+      ) : (
+        <HepsiburadaForm name={name} onChange={props.onChange} />
+      )}
+    </li>
+  )
+}
+
+function Connected(props: {
+  integration: IntegrationView
+  name: string
+  onChange: (next: IntegrationsResponse, message: string) => void
+}) {
+  const { t, locale } = useI18n()
+  const [isBusy, setBusy] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
+  const { integration } = props
+  async function disconnect(marketplace: IntegrationMarketplace) {
+    setBusy(true)
+    setFailure(null)
+    try {
+      props.onChange(
+        await disconnectMarketplace(marketplace),
+        t('settings.integrations.disconnected', { name: props.name }),
+      )
+    } catch (caught) {
+      setFailure(t(errorMessageKey(caught)))
+      setBusy(false)
+    }
+  }
+  return (
+    <div className="mt-4 space-y-3 border-t border-slate-200 pt-4">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+        <dt className="text-slate-600">{t(`settings.integrations.${integration.marketplace}.account`)}</dt>
+        <dd className="font-mono text-slate-900">{integration.accountId}</dd>
+        <dt className="text-slate-600">{t('settings.integrations.secret')}</dt>
+        <dd className="font-mono text-slate-900">{integration.secretMask}</dd>
+        {integration.verifiedAt ? (
+          <>
+            <dt className="text-slate-600">{t('settings.integrations.checked')}</dt>
+            <dd className="text-slate-900">{formatDateTime(locale, integration.verifiedAt)}</dd>
+          </>
+        ) : null}
+      </dl>
+      {failure ? <FormAlert message={failure} /> : null}
+      <button
+        type="button"
+        className={buttonClasses('secondary', 'md', 'self-start')}
+        onClick={() => void disconnect(integration.marketplace)}
+        disabled={isBusy}
+        aria-busy={isBusy}
+      >
+        {isBusy
+          ? t('settings.integrations.disconnecting')
+          : t('settings.integrations.disconnect', { name: props.name })}
+      </button>
+    </div>
+  )
+}
+
+type Reason = 'required' | 'invalid'
+
+function TrendyolForm(props: {
+  name: string
+  onChange: (next: IntegrationsResponse, message: string) => void
+}) {
+  const { t } = useI18n()
+  const form = useForm<{ sellerId: string; apiKey: string; apiSecret: string }, Reason>({
+    initialValues: { sellerId: '', apiKey: '', apiSecret: '' },
+    validate: (values) => {
+      const parsed = connectTrendyolRequestSchema.safeParse(values)
+      const wrong = new Set(parsed.success ? [] : parsed.error.issues.map((issue) => String(issue.path[0])))
+      const reason = (field: keyof typeof values): Reason | undefined =>
+        values[field].trim() === '' ? 'required' : wrong.has(field) ? 'invalid' : undefined
+      return { sellerId: reason('sellerId'), apiKey: reason('apiKey'), apiSecret: reason('apiSecret') }
+    },
+    describe: (reason, field) =>
+      reason === 'required'
+        ? t('settings.integrations.required')
+        : t(`settings.integrations.trendyol.${field === 'sellerId' ? 'sellerIdInvalid' : 'keyInvalid'}`),
+    action: async (values) => {
+      const next = await connectMarketplace({ marketplace: 'trendyol', body: values })
+      props.onChange(next, t('settings.integrations.saved', { name: props.name }))
+    },
+  })
+  return (
+    <form {...form.formProps} className="mt-4 space-y-3 border-t border-slate-200 pt-4">
+      {form.formError ? <FormAlert message={form.formError} /> : null}
+      <CredentialField
+        label={t('settings.integrations.trendyol.account')}
+        error={form.errorText('sellerId')}
+        input={form.input('sellerId')}
+        inputMode="numeric"
+      />
+      <CredentialField
+        label={t('settings.integrations.trendyol.apiKey')}
+        error={form.errorText('apiKey')}
+        input={form.input('apiKey')}
+        isSecret
+      />
+      <CredentialField
+        label={t('settings.integrations.trendyol.apiSecret')}
+        error={form.errorText('apiSecret')}
+        input={form.input('apiSecret')}
+        isSecret
+      />
+      <p className="text-sm text-slate-600">{t('settings.integrations.trendyol.where')}</p>
+      <SubmitButton
+        isBusy={form.status === 'sending'}
+        busyLabel={t('settings.integrations.connecting')}
+        size="md"
+        className="self-start"
+      >
+        {t('settings.integrations.connect', { name: props.name })}
+      </SubmitButton>
+    </form>
+  )
+}
+
+function HepsiburadaForm(props: {
+  name: string
+  onChange: (next: IntegrationsResponse, message: string) => void
+}) {
+  const { t } = useI18n()
+  const form = useForm<{ merchantId: string; serviceKey: string }, Reason>({
+    initialValues: { merchantId: '', serviceKey: '' },
+    validate: (values) => {
+      const parsed = connectHepsiburadaRequestSchema.safeParse(values)
+      const wrong = new Set(parsed.success ? [] : parsed.error.issues.map((issue) => String(issue.path[0])))
+      const reason = (field: keyof typeof values): Reason | undefined =>
+        values[field].trim() === '' ? 'required' : wrong.has(field) ? 'invalid' : undefined
+      return { merchantId: reason('merchantId'), serviceKey: reason('serviceKey') }
+    },
+    describe: (reason, field) =>
+      reason === 'required'
+        ? t('settings.integrations.required')
+        : t(
+            `settings.integrations.hepsiburada.${field === 'merchantId' ? 'merchantIdInvalid' : 'serviceKeyInvalid'}`,
+          ),
+    action: async (values) => {
+      const next = await connectMarketplace({ marketplace: 'hepsiburada', body: values })
+      props.onChange(next, t('settings.integrations.saved', { name: props.name }))
+    },
+  })
+  return (
+    <form {...form.formProps} className="mt-4 space-y-3 border-t border-slate-200 pt-4">
+      {form.formError ? <FormAlert message={form.formError} /> : null}
+      <CredentialField
+        label={t('settings.integrations.hepsiburada.account')}
+        error={form.errorText('merchantId')}
+        input={form.input('merchantId')}
+      />
+      <CredentialField
+        label={t('settings.integrations.hepsiburada.serviceKey')}
+        error={form.errorText('serviceKey')}
+        input={form.input('serviceKey')}
+        isSecret
+      />
+      <p className="text-sm text-slate-600">{t('settings.integrations.hepsiburada.where')}</p>
+      <SubmitButton
+        isBusy={form.status === 'sending'}
+        busyLabel={t('settings.integrations.connecting')}
+        size="md"
+        className="self-start"
+      >
+        {t('settings.integrations.connect', { name: props.name })}
+      </SubmitButton>
+    </form>
+  )
+}
+
+/** One credential: plain for an account number, a password field for a key (never autofilled). */
+function CredentialField(props: {
+  label: string
+  error: string | undefined
+  input: FieldInputProps
+  isSecret?: boolean
+  inputMode?: 'numeric'
+}) {
+  return (
+    <FormField label={props.label} error={props.error}>
+      {(control) => (
+        <input
+          {...control}
+          {...props.input}
+          type={props.isSecret ? 'password' : 'text'}
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          {...(props.inputMode ? { inputMode: props.inputMode } : {})}
+          className={`${inputClasses} font-mono`}
+        />
+      )}
+    </FormField>
+  )
+}
