@@ -51,7 +51,11 @@ export const errorStatus = {
   BILLING_PROVIDER_UNAVAILABLE: 502,
   /** A marketplace refused the seller's API credentials (or they belong to another account); nothing was saved. */
   MARKETPLACE_KEYS_REFUSED: 400,
-  /** A marketplace's seller API did not answer, or is busy; nothing was saved or sent. */
+  /** Keys a marketplace knows, for another account than the one given (Trendyol's seller ID, Hepsiburada's merchant ID). */
+  MARKETPLACE_ACCOUNT_MISMATCH: 400,
+  /** A marketplace refuses requests for a while: its rate limit, or the server's address blocked after too many. */
+  MARKETPLACE_BUSY: 503,
+  /** A marketplace's seller API did not answer, or failed; nothing was saved or sent. */
   MARKETPLACE_UNAVAILABLE: 502,
   /** A payment-provider webhook whose signature, timestamp or body does not check out. */
   WEBHOOK_SIGNATURE_INVALID: 400,

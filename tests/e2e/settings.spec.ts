@@ -408,6 +408,12 @@ for (const lang of langs) {
       await page.reload()
       await expect(trendyol.getByText('••••cret')).toBeVisible()
       expect(await page.content()).not.toContain('fake-trendyol-api-secret')
+      await trendyol
+        .getByRole('button', { name: msg('settings.integrations.test', { name: 'Trendyol' }) })
+        .click()
+      await expect(marketplaces.getByRole('status')).toHaveText(
+        msg('settings.integrations.tested', { name: 'Trendyol' }),
+      )
       await expectNoSeriousA11yViolations(page)
       await trendyol
         .getByRole('button', { name: msg('settings.integrations.disconnect', { name: 'Trendyol' }) })

@@ -108,7 +108,7 @@ describe('marketplace connections over HTTP', () => {
     expect(await openTrendyol(serviceDeps(), userId)).toBeNull()
   })
 
-  it('saves nothing when the marketplace refuses the keys, or another seller’s ID is given', async () => {
+  it('saves nothing when the marketplace refuses the keys, or the keys are another seller’s', async () => {
     const { browser } = await signedIn()
     const wrong = await browser.request('/api/integrations/trendyol', {
       method: 'PUT',
@@ -120,8 +120,34 @@ describe('marketplace connections over HTTP', () => {
       method: 'PUT',
       json: { ...trendyolBody, sellerId: '999999' },
     })
-    expect((await otherSeller.json()).error.code).toBe('MARKETPLACE_KEYS_REFUSED')
+    expect((await otherSeller.json()).error.code).toBe('MARKETPLACE_ACCOUNT_MISMATCH')
     expect(await server.database.db.select().from(marketplaceConnections)).toHaveLength(0)
+  })
+
+  it('tests a saved connection again: a new check time when it holds, and what is wrong when not', async () => {
+    const { browser } = await signedIn()
+    await browser.request('/api/integrations/trendyol', { method: 'PUT', json: trendyolBody })
+    // Checked a day ago, as far as the database knows.
+    const dayAgo = new Date(Date.now() - 86_400_000)
+    await server.database.db.update(marketplaceConnections).set({ verifiedAt: dayAgo })
+    const again = await browser.request('/api/integrations/trendyol/test', { method: 'POST' })
+    expect(again.status).toBe(200)
+    const later = (await again.json()).integrations[0].verifiedAt as string
+    expect(Date.parse(later)).toBeGreaterThan(dayAgo.getTime() + 60_000)
+
+    trendyol.script({ requests: [429] })
+    const busy = await browser.request('/api/integrations/trendyol/test', { method: 'POST' })
+    expect(busy.status).toBe(503)
+    expect((await busy.json()).error.code).toBe('MARKETPLACE_BUSY')
+    trendyol.script({ requests: [502] })
+    const down = await browser.request('/api/integrations/trendyol/test', { method: 'POST' })
+    expect((await down.json()).error.code).toBe('MARKETPLACE_UNAVAILABLE')
+    // A failed test forgets nothing: the connection and its last good check stay.
+    const listed = await (await browser.request('/api/integrations')).json()
+    expect(listed.integrations[0]).toMatchObject({ isConnected: true, verifiedAt: later })
+
+    const nothing = await browser.request('/api/integrations/hepsiburada/test', { method: 'POST' })
+    expect(nothing.status).toBe(404)
   })
 
   it('says the marketplace did not answer, and saves nothing', async () => {

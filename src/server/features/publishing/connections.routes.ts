@@ -16,6 +16,7 @@ import {
   connectTrendyol,
   disconnect,
   listConnections,
+  testConnection,
 } from './connections.service.ts'
 
 /** /api/integrations: the seller's marketplace connections (Settings → Integrations). */
@@ -33,6 +34,13 @@ export function connectionsRoutes(deps: ConnectionsDeps & { now: () => Date }) {
         await connectHepsiburada(deps, currentUser(c).id, c.req.valid('json'), deps.now()),
       ),
     )
+    .post('/:marketplace/test', async (c) => {
+      const marketplace = c.req.param('marketplace')
+      if (!isMarketplace(marketplace)) throw new AppError('NOT_FOUND', 'No such marketplace')
+      return c.json<IntegrationsResponse>(
+        await testConnection(deps, currentUser(c).id, marketplace, deps.now()),
+      )
+    })
     .delete('/:marketplace', async (c) => {
       const marketplace = c.req.param('marketplace')
       if (!isMarketplace(marketplace)) throw new AppError('NOT_FOUND', 'No such marketplace')

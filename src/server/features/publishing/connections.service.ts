@@ -129,6 +129,62 @@ function hepsiburadaApi(deps: ConnectionsDeps, credentials: HepsiburadaCredentia
   })
 }
 
+/**
+ * Asks the marketplace again with the saved credentials (Settings' Test): its verdict in the same
+ * words as when connecting, and the time it last accepted them.
+ */
+export async function testConnection(
+  deps: ConnectionsDeps,
+  userId: string,
+  marketplace: IntegrationMarketplace,
+  now: Date,
+): Promise<IntegrationsResponse> {
+  const row = await connectionOf(deps, userId, marketplace)
+  if (!row) throw new AppError('NOT_FOUND', 'No connection to test')
+  const api =
+    marketplace === 'trendyol' ? await openTrendyol(deps, userId) : await openHepsiburada(deps, userId)
+  await verifyOrExplain(deps, marketplace, row.accountId, () => api?.verify() ?? Promise.resolve())
+  await deps.db
+    .update(marketplaceConnections)
+    .set({ verifiedAt: now })
+    .where(
+      and(eq(marketplaceConnections.userId, userId), eq(marketplaceConnections.marketplace, marketplace)),
+    )
+  return listConnections(deps, userId)
+}
+
+/**
+ * Runs a marketplace's check of the credentials; a refusal becomes the error that says what to
+ * do: other keys, another account ID, wait (its rate limit, or this server's address blocked
+ * after too many requests), or try again later. The marketplace's own words go to the log.
+ */
+async function verifyOrExplain(
+  deps: ConnectionsDeps,
+  marketplace: IntegrationMarketplace,
+  accountId: string,
+  verify: () => Promise<void>,
+): Promise<void> {
+  try {
+    await verify()
+  } catch (error) {
+    if (!(error instanceof MarketplaceApiError)) throw error
+    deps.log.warn(
+      { marketplace, accountId, failure: error.failure, status: error.status, messages: error.messages },
+      'marketplace refused or failed a connection check',
+    )
+    if (error.failure === 'auth') {
+      throw new AppError('MARKETPLACE_KEYS_REFUSED', 'The marketplace did not accept these credentials')
+    }
+    if (error.failure === 'forbidden') {
+      throw new AppError('MARKETPLACE_ACCOUNT_MISMATCH', 'The credentials belong to another account')
+    }
+    if (error.failure === 'rate-limited') {
+      throw new AppError('MARKETPLACE_BUSY', 'The marketplace is refusing requests for a while')
+    }
+    throw new AppError('MARKETPLACE_UNAVAILABLE', 'The marketplace did not answer')
+  }
+}
+
 async function connectionOf(deps: ConnectionsDeps, userId: string, marketplace: IntegrationMarketplace) {
   const [row] = await deps.db
     .select()
@@ -151,26 +207,7 @@ async function connect(
     now: Date
   },
 ): Promise<IntegrationsResponse> {
-  try {
-    await connection.verify()
-  } catch (error) {
-    if (!(error instanceof MarketplaceApiError)) throw error
-    // The marketplace's own words go to the log, with the account, never to the seller raw.
-    deps.log.warn(
-      {
-        marketplace,
-        accountId: connection.accountId,
-        failure: error.failure,
-        status: error.status,
-        messages: error.messages,
-      },
-      'marketplace refused or failed a connection check',
-    )
-    if (error.failure === 'auth' || error.failure === 'forbidden') {
-      throw new AppError('MARKETPLACE_KEYS_REFUSED', 'The marketplace did not accept these credentials')
-    }
-    throw new AppError('MARKETPLACE_UNAVAILABLE', 'The marketplace did not answer')
-  }
+  await verifyOrExplain(deps, marketplace, connection.accountId, connection.verify)
   const values = {
     accountId: connection.accountId,
     encryptedSecret: deps.box.seal(JSON.stringify(connection.secret)),

@@ -228,12 +228,12 @@ function productStatusOf(value: unknown): HepsiburadaProductStatus | null {
 }
 
 /**
- * Hepsiburada refuses requests past its rate (100 a second per account) with a 403, not a 429
- * (changelog Ocak 2026), and documents no body: its message is the only way to tell that refusal
- * from a forbidden one.
+ * Hepsiburada refuses requests past its rate (100 a second per account) with a 403, not a 429,
+ * and blocks the address that keeps going over it (changelog Ocak 2026); it documents no body
+ * for either, so its message is the only way to tell them from a forbidden request.
  */
 function failureOf(status: number, message: string | null): MarketplaceApiFailure {
-  if (status === 403 && message && /limit/i.test(message)) return 'rate-limited'
+  if (status === 403 && message && /limit|engellendi|blocked/i.test(message)) return 'rate-limited'
   return failureOfStatus(status)
 }
 

@@ -58,6 +58,11 @@ export function connectMarketplace(
   })
 }
 
+/** Asks the marketplace again with the saved credentials; the answer carries the new check time. */
+export function testMarketplace(marketplace: IntegrationMarketplace): Promise<IntegrationsResponse> {
+  return apiRequest<IntegrationsResponse>(`/api/integrations/${marketplace}/test`, { method: 'POST' })
+}
+
 export function disconnectMarketplace(marketplace: IntegrationMarketplace): Promise<IntegrationsResponse> {
   return apiRequest<IntegrationsResponse>(`/api/integrations/${marketplace}`, { method: 'DELETE' })
 }

@@ -124,6 +124,42 @@ describe('IntegrationsPanel', () => {
     expect(within(card).getByLabelText<HTMLInputElement>('Servis Anahtarı').value).toBe('WrongKey1234')
   })
 
+  it('tests a connection: the new check time when it holds, what to do when the marketplace refuses', async () => {
+    const tested: IntegrationsResponse = {
+      integrations: [
+        { ...(trendyolConnected.integrations[0] as IntegrationView), verifiedAt: '2026-11-29T15:30:00.000Z' },
+        notConnected('hepsiburada'),
+      ],
+    }
+    fetchMock
+      .mockResolvedValueOnce(json(200, trendyolConnected))
+      .mockResolvedValueOnce(json(200, tested))
+      .mockResolvedValueOnce(json(503, { error: { code: 'MARKETPLACE_BUSY', message: 'busy' } }))
+    const user = userEvent.setup()
+    await renderPanel()
+    const card = await screen.findByTestId('integration-trendyol')
+    const test = within(card).getByRole('button', { name: 'Test Trendyol connection' })
+    await user.click(test)
+    await vi.waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe('Trendyol accepted the connection.'),
+    )
+    const [url, init] = fetchMock.mock.calls[1] ?? []
+    expect(url).toBe('/api/integrations/trendyol/test')
+    expect(init?.method).toBe('POST')
+    await user.click(
+      within(screen.getByTestId('integration-trendyol')).getByRole('button', {
+        name: 'Test Trendyol connection',
+      }),
+    )
+    expect(
+      await screen.findByText(
+        'The marketplace is refusing requests for a while (too many were sent from this server). Nothing was saved; try again in a few minutes.',
+      ),
+    ).toBeTruthy()
+    // Still connected: a failed test forgets nothing.
+    expect(within(screen.getByTestId('integration-trendyol')).getByText('••••cret')).toBeTruthy()
+  })
+
   it('disconnects, saying the keys are deleted', async () => {
     fetchMock.mockResolvedValueOnce(json(200, trendyolConnected)).mockResolvedValueOnce(json(200, none))
     const user = userEvent.setup()

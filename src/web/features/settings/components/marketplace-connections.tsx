@@ -2,7 +2,6 @@ import { useState } from 'react'
 import {
   connectHepsiburadaRequestSchema,
   connectTrendyolRequestSchema,
-  type IntegrationMarketplace,
   type IntegrationsResponse,
   type IntegrationView,
 } from '#shared/contracts/integrations.ts'
@@ -16,7 +15,12 @@ import { formatDateTime } from '#web/lib/format-time.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { type FieldInputProps, useForm } from '#web/lib/use-form.ts'
 import { useResource } from '#web/lib/use-resource.ts'
-import { connectMarketplace, disconnectMarketplace, getIntegrations } from '../api/settings-api.ts'
+import {
+  connectMarketplace,
+  disconnectMarketplace,
+  getIntegrations,
+  testMarketplace,
+} from '../api/settings-api.ts'
 
 const cardClass = 'flex flex-col rounded-2xl border border-slate-200 bg-white p-5'
 
@@ -105,20 +109,28 @@ function Connected(props: {
   onChange: (next: IntegrationsResponse, message: string) => void
 }) {
   const { t, locale } = useI18n()
-  const [isBusy, setBusy] = useState(false)
+  const [busy, setBusy] = useState<'testing' | 'disconnecting' | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
   const { integration } = props
-  async function disconnect(marketplace: IntegrationMarketplace) {
-    setBusy(true)
+  async function run(action: 'testing' | 'disconnecting') {
+    setBusy(action)
     setFailure(null)
     try {
-      props.onChange(
-        await disconnectMarketplace(marketplace),
-        t('settings.integrations.disconnected', { name: props.name }),
-      )
+      if (action === 'testing') {
+        props.onChange(
+          await testMarketplace(integration.marketplace),
+          t('settings.integrations.tested', { name: props.name }),
+        )
+        setBusy(null)
+      } else {
+        props.onChange(
+          await disconnectMarketplace(integration.marketplace),
+          t('settings.integrations.disconnected', { name: props.name }),
+        )
+      }
     } catch (caught) {
       setFailure(t(errorMessageKey(caught)))
-      setBusy(false)
+      setBusy(null)
     }
   }
   return (
@@ -136,17 +148,30 @@ function Connected(props: {
         ) : null}
       </dl>
       {failure ? <FormAlert message={failure} /> : null}
-      <button
-        type="button"
-        className={buttonClasses('secondary', 'md', 'self-start')}
-        onClick={() => void disconnect(integration.marketplace)}
-        disabled={isBusy}
-        aria-busy={isBusy}
-      >
-        {isBusy
-          ? t('settings.integrations.disconnecting')
-          : t('settings.integrations.disconnect', { name: props.name })}
-      </button>
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="button"
+          className={buttonClasses('secondary', 'md')}
+          onClick={() => void run('testing')}
+          disabled={busy !== null}
+          aria-busy={busy === 'testing'}
+        >
+          {busy === 'testing'
+            ? t('settings.integrations.testing')
+            : t('settings.integrations.test', { name: props.name })}
+        </button>
+        <button
+          type="button"
+          className={buttonClasses('secondary', 'md')}
+          onClick={() => void run('disconnecting')}
+          disabled={busy !== null}
+          aria-busy={busy === 'disconnecting'}
+        >
+          {busy === 'disconnecting'
+            ? t('settings.integrations.disconnecting')
+            : t('settings.integrations.disconnect', { name: props.name })}
+        </button>
+      </div>
     </div>
   )
 }
