@@ -2,6 +2,7 @@ import {
   failureOfStatus,
   MarketplaceApiError,
   type MarketplaceApiFailure,
+  parseJsonBody,
   retryAfterOf,
 } from './marketplace-api-error.ts'
 
@@ -104,7 +105,7 @@ export function createHepsiburadaApi(options: HepsiburadaApiOptions) {
     } catch (error) {
       throw new MarketplaceApiError('hepsiburada', 'unavailable', { status: null, cause: error })
     }
-    const parsed = parseJson(await response.text()) as Envelope<T> | undefined
+    const parsed = parseJsonBody(await response.text()) as Envelope<T> | undefined
     const message = typeof parsed?.message === 'string' ? parsed.message : null
     if (!response.ok) {
       throw new MarketplaceApiError('hepsiburada', failureOf(response.status, message), {
@@ -235,13 +236,4 @@ function productStatusOf(value: unknown): HepsiburadaProductStatus | null {
 function failureOf(status: number, message: string | null): MarketplaceApiFailure {
   if (status === 403 && message && /limit|engellendi|blocked/i.test(message)) return 'rate-limited'
   return failureOfStatus(status)
-}
-
-function parseJson(text: string): unknown {
-  if (!text) return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }

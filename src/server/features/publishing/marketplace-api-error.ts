@@ -69,3 +69,13 @@ export function retryAfterOf(header: string | null, now = Date.now()): number | 
   const date = Date.parse(header)
   return Number.isNaN(date) ? null : Math.max(0, date - now)
 }
+
+/** A marketplace's answer body as JSON; undefined when empty or not JSON (a gateway's HTML page). */
+export function parseJsonBody(text: string): unknown {
+  if (!text) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}

@@ -2,6 +2,7 @@ import {
   failureOfStatus,
   MarketplaceApiError,
   type MarketplaceApiFailure,
+  parseJsonBody,
   retryAfterOf,
 } from './marketplace-api-error.ts'
 
@@ -116,7 +117,7 @@ export function createTrendyolApi(options: TrendyolApiOptions) {
       throw new MarketplaceApiError('trendyol', 'unavailable', { status: null, cause: error })
     }
     const text = await response.text()
-    const parsed = parseJson(text)
+    const parsed = parseJsonBody(text)
     if (!response.ok) {
       throw new MarketplaceApiError('trendyol', failureOfStatus(response.status), {
         status: response.status,
@@ -238,15 +239,6 @@ export function createTrendyolApi(options: TrendyolApiOptions) {
         if (page + 1 >= (answer.totalPages ?? 1)) return rows
       }
     },
-  }
-}
-
-function parseJson(text: string): unknown {
-  if (!text) return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
   }
 }
 
