@@ -1,10 +1,13 @@
 import { useState } from 'react'
+import type { ZodType } from 'zod'
 import {
   connectHepsiburadaRequestSchema,
   connectTrendyolRequestSchema,
+  type IntegrationMarketplace,
   type IntegrationsResponse,
   type IntegrationView,
 } from '#shared/contracts/integrations.ts'
+import type { TKey } from '#shared/i18n/messages.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
@@ -94,10 +97,8 @@ function ConnectionCard(props: {
       <p className="mt-2 text-sm text-slate-600">{t(`settings.integrations.${id}.description`)}</p>
       {integration.isConnected ? (
         <Connected integration={integration} name={name} onChange={props.onChange} />
-      ) : id === 'trendyol' ? (
-        <TrendyolForm name={name} onChange={props.onChange} />
       ) : (
-        <HepsiburadaForm name={name} onChange={props.onChange} />
+        <CredentialsForm marketplace={id} name={name} onChange={props.onChange} />
       )}
     </li>
   )
@@ -178,103 +179,116 @@ function Connected(props: {
 
 type Reason = 'required' | 'invalid'
 
-function TrendyolForm(props: {
+type CredentialSpec = {
   name: string
-  onChange: (next: IntegrationsResponse, message: string) => void
-}) {
-  const { t } = useI18n()
-  const form = useForm<{ sellerId: string; apiKey: string; apiSecret: string }, Reason>({
-    initialValues: { sellerId: '', apiKey: '', apiSecret: '' },
-    validate: (values) => {
-      const parsed = connectTrendyolRequestSchema.safeParse(values)
-      const wrong = new Set(parsed.success ? [] : parsed.error.issues.map((issue) => String(issue.path[0])))
-      const reason = (field: keyof typeof values): Reason | undefined =>
-        values[field].trim() === '' ? 'required' : wrong.has(field) ? 'invalid' : undefined
-      return { sellerId: reason('sellerId'), apiKey: reason('apiKey'), apiSecret: reason('apiSecret') }
-    },
-    describe: (reason, field) =>
-      reason === 'required'
-        ? t('settings.integrations.required')
-        : t(`settings.integrations.trendyol.${field === 'sellerId' ? 'sellerIdInvalid' : 'keyInvalid'}`),
-    action: async (values) => {
-      const next = await connectMarketplace({ marketplace: 'trendyol', body: values })
-      props.onChange(next, t('settings.integrations.saved', { name: props.name }))
-    },
-  })
-  return (
-    <form {...form.formProps} className="mt-4 space-y-3 border-t border-slate-200 pt-4">
-      {form.formError ? <FormAlert message={form.formError} /> : null}
-      <CredentialField
-        label={t('settings.integrations.trendyol.account')}
-        error={form.errorText('sellerId')}
-        input={form.input('sellerId')}
-        inputMode="numeric"
-      />
-      <CredentialField
-        label={t('settings.integrations.trendyol.apiKey')}
-        error={form.errorText('apiKey')}
-        input={form.input('apiKey')}
-        isSecret
-      />
-      <CredentialField
-        label={t('settings.integrations.trendyol.apiSecret')}
-        error={form.errorText('apiSecret')}
-        input={form.input('apiSecret')}
-        isSecret
-      />
-      <p className="text-sm text-slate-600">{t('settings.integrations.trendyol.where')}</p>
-      <SubmitButton
-        isBusy={form.status === 'sending'}
-        busyLabel={t('settings.integrations.connecting')}
-        size="md"
-        className="self-start"
-      >
-        {t('settings.integrations.connect', { name: props.name })}
-      </SubmitButton>
-    </form>
-  )
+  label: TKey
+  /** What to say when the field is filled but not the shape the marketplace's own value has. */
+  invalid: TKey
+  isSecret?: boolean
+  inputMode?: 'numeric'
 }
 
-function HepsiburadaForm(props: {
+/** What each marketplace asks for, in its panel's words, checked by the API's own schema. */
+const credentialForms = {
+  trendyol: {
+    schema: connectTrendyolRequestSchema,
+    where: 'settings.integrations.trendyol.where',
+    fields: [
+      {
+        name: 'sellerId',
+        label: 'settings.integrations.trendyol.account',
+        invalid: 'settings.integrations.trendyol.sellerIdInvalid',
+        inputMode: 'numeric',
+      },
+      {
+        name: 'apiKey',
+        label: 'settings.integrations.trendyol.apiKey',
+        invalid: 'settings.integrations.trendyol.keyInvalid',
+        isSecret: true,
+      },
+      {
+        name: 'apiSecret',
+        label: 'settings.integrations.trendyol.apiSecret',
+        invalid: 'settings.integrations.trendyol.keyInvalid',
+        isSecret: true,
+      },
+    ],
+  },
+  hepsiburada: {
+    schema: connectHepsiburadaRequestSchema,
+    where: 'settings.integrations.hepsiburada.where',
+    fields: [
+      {
+        name: 'merchantId',
+        label: 'settings.integrations.hepsiburada.account',
+        invalid: 'settings.integrations.hepsiburada.merchantIdInvalid',
+      },
+      {
+        name: 'serviceKey',
+        label: 'settings.integrations.hepsiburada.serviceKey',
+        invalid: 'settings.integrations.hepsiburada.serviceKeyInvalid',
+        isSecret: true,
+      },
+    ],
+  },
+} satisfies Record<
+  IntegrationMarketplace,
+  { schema: ZodType<Record<string, string>>; where: TKey; fields: CredentialSpec[] }
+>
+
+/** A marketplace's credentials, checked here first and then tried at the marketplace by the server. */
+function CredentialsForm(props: {
+  marketplace: IntegrationMarketplace
   name: string
   onChange: (next: IntegrationsResponse, message: string) => void
 }) {
   const { t } = useI18n()
-  const form = useForm<{ merchantId: string; serviceKey: string }, Reason>({
-    initialValues: { merchantId: '', serviceKey: '' },
+  const { schema, where, fields } = credentialForms[props.marketplace]
+  const specs: CredentialSpec[] = fields
+  const spec = (name: string) => specs.find((field) => field.name === name)
+  const form = useForm<Record<string, string>, Reason>({
+    initialValues: Object.fromEntries(specs.map((field) => [field.name, ''])),
     validate: (values) => {
-      const parsed = connectHepsiburadaRequestSchema.safeParse(values)
+      const parsed = schema.safeParse(values)
       const wrong = new Set(parsed.success ? [] : parsed.error.issues.map((issue) => String(issue.path[0])))
-      const reason = (field: keyof typeof values): Reason | undefined =>
-        values[field].trim() === '' ? 'required' : wrong.has(field) ? 'invalid' : undefined
-      return { merchantId: reason('merchantId'), serviceKey: reason('serviceKey') }
+      return Object.fromEntries(
+        specs.map((field) => [
+          field.name,
+          (values[field.name] ?? '').trim() === ''
+            ? 'required'
+            : wrong.has(field.name)
+              ? 'invalid'
+              : undefined,
+        ]),
+      )
     },
-    describe: (reason, field) =>
+    describe: (reason, name) =>
       reason === 'required'
         ? t('settings.integrations.required')
-        : t(
-            `settings.integrations.hepsiburada.${field === 'merchantId' ? 'merchantIdInvalid' : 'serviceKeyInvalid'}`,
-          ),
+        : t(spec(name)?.invalid ?? 'settings.integrations.required'),
     action: async (values) => {
-      const next = await connectMarketplace({ marketplace: 'hepsiburada', body: values })
+      const request =
+        props.marketplace === 'trendyol'
+          ? { marketplace: 'trendyol' as const, body: connectTrendyolRequestSchema.parse(values) }
+          : { marketplace: 'hepsiburada' as const, body: connectHepsiburadaRequestSchema.parse(values) }
+      const next = await connectMarketplace(request)
       props.onChange(next, t('settings.integrations.saved', { name: props.name }))
     },
   })
   return (
     <form {...form.formProps} className="mt-4 space-y-3 border-t border-slate-200 pt-4">
       {form.formError ? <FormAlert message={form.formError} /> : null}
-      <CredentialField
-        label={t('settings.integrations.hepsiburada.account')}
-        error={form.errorText('merchantId')}
-        input={form.input('merchantId')}
-      />
-      <CredentialField
-        label={t('settings.integrations.hepsiburada.serviceKey')}
-        error={form.errorText('serviceKey')}
-        input={form.input('serviceKey')}
-        isSecret
-      />
-      <p className="text-sm text-slate-600">{t('settings.integrations.hepsiburada.where')}</p>
+      {specs.map((field) => (
+        <CredentialField
+          key={field.name}
+          label={t(field.label)}
+          error={form.errorText(field.name)}
+          input={form.input(field.name)}
+          isSecret={field.isSecret}
+          inputMode={field.inputMode}
+        />
+      ))}
+      <p className="text-sm text-slate-600">{t(where)}</p>
       <SubmitButton
         isBusy={form.status === 'sending'}
         busyLabel={t('settings.integrations.connecting')}
@@ -292,8 +306,8 @@ function CredentialField(props: {
   label: string
   error: string | undefined
   input: FieldInputProps
-  isSecret?: boolean
-  inputMode?: 'numeric'
+  isSecret?: boolean | undefined
+  inputMode?: 'numeric' | undefined
 }) {
   return (
     <FormField label={props.label} error={props.error}>
