@@ -184,9 +184,18 @@ async function shootPanel(page: Page, panel: Locator, name: string) {
   if (desktop) await page.setViewportSize(desktop)
 }
 
+/**
+ * How long "Checking for …" may take: a new result's first check joins its measurement (the cut-out
+ * model, OCR and the product's fidelity to the photo), about 7 s on an idle 2-core machine and over
+ * 20 s on one busy with other tests' jobs, more when the model was idle long enough to be unloaded.
+ */
+const checkTimeout = 45_000
+
 for (const lang of langs) {
   test.describe(`marketplace panel in ${lang}`, () => {
     test.use({ locale: browserLocale[lang] })
+    // A result is made, then checked (checkTimeout), in each test.
+    test.describe.configure({ timeout: 120_000 })
 
     test('Create result → Trendyol chosen by keyboard → checklist → 1200×1800 JPEG export', async ({
       page,
@@ -215,7 +224,7 @@ for (const lang of langs) {
       )
 
       const list = checklist('Trendyol')
-      await expect(list).toBeVisible({ timeout: 20_000 })
+      await expect(list).toBeVisible({ timeout: checkTimeout })
       const size = { width: String(result.width), height: String(result.height) }
       const sizeRow = await expectRow(
         list,
@@ -298,7 +307,7 @@ for (const lang of langs) {
       await expect(panel.getByRole('radio', { name: mm(lang, 'slots.main'), exact: true })).toBeChecked()
 
       const list = checklist('Amazon.com.tr')
-      await expect(list).toBeVisible({ timeout: 20_000 })
+      await expect(list).toBeVisible({ timeout: checkTimeout })
       // The stored measurement the server judged, to write the background share as the app does.
       const response = await page.request.get(`/api/generations/${result.id}/marketplace/amazon-tr?slot=main`)
       expect(response.ok()).toBe(true)
