@@ -328,6 +328,7 @@ export function createApp(deps: AppDeps) {
       log: deps.logger,
       now: deps.now,
     },
+    connections: { db, box: deps.marketplaceBox, apis: config.marketplaceApis, log: deps.logger },
   })
   // The document is public (no key): the reference page at /docs/api reads it.
   app.route('/v1/openapi.json', openApiDocumentRoutes(openApiDocument(publicApi)))

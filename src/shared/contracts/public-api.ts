@@ -11,6 +11,12 @@ import {
   generationTools,
   listGenerationsQuerySchema,
 } from './generations.ts'
+import {
+  connectHepsiburadaRequestSchema,
+  connectTrendyolRequestSchema,
+  type IntegrationView,
+  integrationMarketplaces,
+} from './integrations.ts'
 
 // The public API's answers (/v1; src/server/features/public-api, decision 31). These are their
 // own, versioned shapes rather than the web app's views: only what an integration needs, and
@@ -255,6 +261,77 @@ export const publicBatchSchema = publicBatchSummarySchema
   })
   .meta({ id: 'Batch', description: 'A catalogue batch with its product rows and their generations.' })
 export type PublicBatch = z.infer<typeof publicBatchSchema>
+
+export const publicMarketplaceSchema = z.enum(integrationMarketplaces).meta({
+  id: 'Marketplace',
+  description: 'A marketplace Vitrin publishes to.',
+})
+
+/** A marketplace connection as /api/integrations shows it: the account and a mask, never a secret. */
+export const publicConnectionSchema = z
+  .object({
+    marketplace: publicMarketplaceSchema,
+    isConnected: z.boolean(),
+    accountId: z
+      .string()
+      .nullable()
+      .meta({
+        description: 'The account at the marketplace: the Trendyol seller ID or the Hepsiburada merchant ID.',
+        examples: ['123456'],
+      }),
+    secretMask: z
+      .string()
+      .nullable()
+      .meta({
+        description: "The secret's last four characters behind dots; the secret itself is never sent back.",
+        examples: ['••••9f3a'],
+      }),
+    verifiedAt: isoTimestamp().nullable().meta({
+      description:
+        'When the marketplace last accepted the credentials (on connecting, or a test in the web app).',
+    }),
+  })
+  .meta({ id: 'Connection', description: "The account's connection to one marketplace's seller API." })
+export type PublicConnection = z.infer<typeof publicConnectionSchema>
+
+export const publicConnectionResponseSchema = z
+  .object({ connection: publicConnectionSchema })
+  .meta({ id: 'ConnectionResponse' })
+export type PublicConnectionResponse = z.infer<typeof publicConnectionResponseSchema>
+
+// The connection and the web app's view must stay one shape: this fails to compile when they part.
+const connectionSchemaMatches: IsSame<PublicConnection, IntegrationView> = true
+void connectionSchemaMatches
+
+export const publicTrendyolCredentialsSchema = connectTrendyolRequestSchema
+  .extend({
+    sellerId: connectTrendyolRequestSchema.shape.sellerId.meta({
+      description:
+        'The seller ID ("Satıcı ID") from the seller panel: Hesap Bilgilerim → Entegrasyon Bilgileri.',
+      examples: ['123456'],
+    }),
+    apiKey: connectTrendyolRequestSchema.shape.apiKey.meta({
+      description: 'The API key from the same page.',
+    }),
+    apiSecret: connectTrendyolRequestSchema.shape.apiSecret.meta({
+      description: 'The API secret from the same page.',
+    }),
+  })
+  .strict()
+  .meta({ id: 'TrendyolCredentials', description: 'For PUT /v1/connections/trendyol.' })
+
+export const publicHepsiburadaCredentialsSchema = connectHepsiburadaRequestSchema
+  .extend({
+    merchantId: connectHepsiburadaRequestSchema.shape.merchantId.meta({
+      description: 'The merchant ID from the merchant panel.',
+      examples: ['3f1c0b7e-9d0a-4c55-9f0e-2b1f3c4d5e6f'],
+    }),
+    serviceKey: connectHepsiburadaRequestSchema.shape.serviceKey.meta({
+      description: 'The 12-character service key ("Servis Anahtarı") from the merchant panel.',
+    }),
+  })
+  .strict()
+  .meta({ id: 'HepsiburadaCredentials', description: 'For PUT /v1/connections/hepsiburada.' })
 
 /** The one error shape (src/shared/errors.ts ErrorBody); `codes` narrows `code` for one answer. */
 export function publicErrorSchema(codes: readonly string[] = errorCodes) {

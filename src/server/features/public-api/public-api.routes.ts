@@ -25,6 +25,13 @@ import {
   getOwnedRowWithResult,
   listGenerations,
 } from '#server/features/generations/generations.service.ts'
+import {
+  type ConnectionsDeps,
+  connectHepsiburada,
+  connectTrendyol,
+  disconnect,
+  listConnections,
+} from '#server/features/publishing/connections.service.ts'
 import { getUsage } from '#server/features/quota/quota.service.ts'
 import { attachmentHeader } from '#server/http/attachment.ts'
 import type { AppEnv } from '#server/http/context.ts'
@@ -35,14 +42,18 @@ import { projectFile } from '#server/runtime-files.ts'
 import { StorageNotFoundError } from '#server/storage/types.ts'
 import { apiKeyPrefix } from '#shared/contracts/api-keys.ts'
 import { createGenerationRequestSchema, generationModes } from '#shared/contracts/generations.ts'
+import { type IntegrationMarketplace, integrationMarketplaces } from '#shared/contracts/integrations.ts'
 import {
   publicAssetResponseSchema,
   publicBatchListSchema,
   publicBatchSchema,
+  publicConnectionResponseSchema,
   publicGenerationListSchema,
   publicGenerationResponseSchema,
+  publicHepsiburadaCredentialsSchema,
   publicListGenerationsQuerySchema,
   publicSeoCopySchema,
+  publicTrendyolCredentialsSchema,
   publicUsageSchema,
 } from '#shared/contracts/public-api.ts'
 import { webhookEventSchemas } from '#shared/contracts/webhook-events.ts'
@@ -81,6 +92,7 @@ export type PublicApiDeps = {
   assets: AssetDeps
   generations: GenerationDeps
   catalogue: CatalogueDeps
+  connections: ConnectionsDeps
 }
 
 /** The one path that takes a file upload (app.ts keeps the 64 KB JSON limit off it). */
@@ -441,6 +453,100 @@ const getBatchRoute = createRoute(
   ),
 )
 
+const marketplaceParams = z.object({
+  marketplace: z.string().meta({
+    param: { name: 'marketplace', in: 'path' },
+    description: 'The marketplace: `trendyol` or `hepsiburada`. Any other answers 404.',
+    examples: ['trendyol'],
+  }),
+})
+
+/** The path's marketplace; any other is not there (404), as on /api/integrations. */
+function marketplaceOf(value: string): IntegrationMarketplace {
+  if (!(integrationMarketplaces as readonly string[]).includes(value)) {
+    throw new AppError('NOT_FOUND', 'No such marketplace')
+  }
+  return value as IntegrationMarketplace
+}
+
+/** The marketplace's refusals of credentials (connections.service.ts verifyOrExplain). */
+const marketplaceRefusals = [
+  'MARKETPLACE_KEYS_REFUSED',
+  'MARKETPLACE_ACCOUNT_MISMATCH',
+  'MARKETPLACE_BUSY',
+  'MARKETPLACE_UNAVAILABLE',
+] as const satisfies readonly ErrorCode[]
+
+const upsertConnectionRoute = createRoute(
+  operation(
+    {
+      method: 'put',
+      path: '/connections/{marketplace}',
+      operationId: 'upsertConnection',
+      tags: ['Connections'],
+      summary: 'Connect a marketplace account',
+      description:
+        "Connects the account to the marketplace's seller API, or replaces its credentials: `TrendyolCredentials` for `trendyol`, `HepsiburadaCredentials` for `hepsiburada`. The marketplace is asked first, with one small read under the account; the credentials are saved, encrypted, only once it accepts them, and are never sent back (only the account and the secret's last four characters). A refusal says why: MARKETPLACE_KEYS_REFUSED (wrong key or secret), MARKETPLACE_ACCOUNT_MISMATCH (the keys belong to another seller ID or merchant ID), MARKETPLACE_BUSY (the marketplace is limiting requests or blocking this server's address; try again later), MARKETPLACE_UNAVAILABLE (it did not answer). The same request again changes nothing.",
+      middleware: requireJsonBody,
+      request: {
+        params: marketplaceParams,
+        body: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: z.union([publicTrendyolCredentialsSchema, publicHepsiburadaCredentialsSchema]),
+            },
+          },
+        },
+      },
+      responses: { 200: json(publicConnectionResponseSchema, 'Connected: the account and the mask.') },
+    },
+    [...jsonBodyErrors, 'NOT_FOUND', ...marketplaceRefusals],
+  ),
+)
+
+const getConnectionRoute = createRoute(
+  operation(
+    {
+      method: 'get',
+      path: '/connections/{marketplace}',
+      operationId: 'getConnection',
+      tags: ['Connections'],
+      summary: 'Get a marketplace connection',
+      description:
+        'Whether the account is connected to the marketplace, with which account there, and when the marketplace last accepted the credentials.',
+      request: { params: marketplaceParams },
+      responses: { 200: json(publicConnectionResponseSchema, 'The connection, connected or not.') },
+    },
+    ['NOT_FOUND'],
+  ),
+)
+
+const deleteConnectionRoute = createRoute(
+  operation(
+    {
+      method: 'delete',
+      path: '/connections/{marketplace}',
+      operationId: 'deleteConnection',
+      tags: ['Connections'],
+      summary: 'Disconnect a marketplace account',
+      description:
+        'Forgets the credentials; nothing is sent to the marketplace. Disconnecting an account that is not connected answers the same.',
+      request: { params: marketplaceParams },
+      responses: { 200: json(publicConnectionResponseSchema, 'Disconnected (`isConnected: false`).') },
+    },
+    ['NOT_FOUND'],
+  ),
+)
+
+/** The account's connection to one marketplace, as GET /v1/connections/{marketplace} answers it. */
+async function connectionOf(deps: ConnectionsDeps, userId: string, marketplace: IntegrationMarketplace) {
+  const { integrations } = await listConnections(deps, userId)
+  const connection = integrations.find((view) => view.marketplace === marketplace)
+  if (!connection) throw new Error(`listConnections left out ${marketplace}`)
+  return { connection }
+}
+
 const webhookDescriptions: Record<AnyWebhookEventType, string> = {
   'generation.succeeded': 'A generation succeeded.',
   'generation.failed': 'A generation failed or was canceled.',
@@ -585,6 +691,35 @@ export function publicApiRoutes(deps: PublicApiDeps) {
     return c.json(toPublicBatch(view), 200)
   })
 
+  app.openapi(upsertConnectionRoute, async (c) => {
+    const userId = currentUser(c).id
+    const marketplace = marketplaceOf(c.req.valid('param').marketplace)
+    const body: unknown = c.req.valid('json')
+    // The union let either shape through; each marketplace takes only its own.
+    if (marketplace === 'trendyol') {
+      const credentials = publicTrendyolCredentialsSchema.safeParse(body)
+      if (!credentials.success) throw validationError(credentials.error, body)
+      await connectTrendyol(deps.connections, userId, credentials.data, deps.now())
+    } else {
+      const credentials = publicHepsiburadaCredentialsSchema.safeParse(body)
+      if (!credentials.success) throw validationError(credentials.error, body)
+      await connectHepsiburada(deps.connections, userId, credentials.data, deps.now())
+    }
+    return c.json(await connectionOf(deps.connections, userId, marketplace), 200)
+  })
+
+  app.openapi(getConnectionRoute, async (c) => {
+    const marketplace = marketplaceOf(c.req.valid('param').marketplace)
+    return c.json(await connectionOf(deps.connections, currentUser(c).id, marketplace), 200)
+  })
+
+  app.openapi(deleteConnectionRoute, async (c) => {
+    const userId = currentUser(c).id
+    const marketplace = marketplaceOf(c.req.valid('param').marketplace)
+    await disconnect(deps.connections, userId, marketplace)
+    return c.json(await connectionOf(deps.connections, userId, marketplace), 200)
+  })
+
   return app
 }
 
@@ -622,6 +757,10 @@ export function openApiDocument(routes: OpenAPIHono<AppEnv>): () => object {
         { name: 'Generations', description: 'Images, fashion images, videos and SEO copy.' },
         { name: 'Catalogue', description: 'Batches started from product lists (read-only).' },
         { name: 'Account', description: 'Usage and quotas.' },
+        {
+          name: 'Connections',
+          description: "The account's connections to the marketplaces' seller APIs (Trendyol, Hepsiburada).",
+        },
         {
           name: 'Webhooks',
           description:
