@@ -47,6 +47,8 @@ export type Listing = {
 /** What keeps a listing from being sent, each with the field it is about. */
 export const listingProblemCodes = [
   'barcode-invalid',
+  /** The same barcode (or Hepsiburada stock code) twice in one publication. */
+  'key-duplicate',
   'stock-code-invalid',
   'title-missing',
   'description-missing',

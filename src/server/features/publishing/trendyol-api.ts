@@ -213,6 +213,50 @@ export function createTrendyolApi(options: TrendyolApiOptions) {
       }
     },
 
+    /**
+     * Sends products Trendyol already has but has not approved, by barcode, with all their data
+     * (unapproved-bulk-update); the batch's id, read back with batchResult.
+     */
+    async updateUnapproved(items: TrendyolProductItem[]): Promise<string> {
+      const answer = await call<{ batchRequestId?: string }>(
+        'POST',
+        `${sellerPath}/products/unapproved-bulk-update`,
+        { items },
+      )
+      if (!answer.batchRequestId) {
+        throw new MarketplaceApiError('trendyol', 'unavailable', {
+          status: 200,
+          messages: ['No batchRequestId in the answer.'],
+        })
+      }
+      return answer.batchRequestId
+    },
+
+    /** Which of these barcodes are approved products, with each one's address on the storefront. */
+    async approved(barcodes: string[]): Promise<{ barcode: string; productUrl: string | null }[]> {
+      const rows: { barcode: string; productUrl: string | null }[] = []
+      // The filter takes at most 100 a page; asked 100 barcodes at a time, each fits one page.
+      for (let start = 0; start < barcodes.length; start += 100) {
+        const chunk = barcodes.slice(start, start + 100)
+        const answer = await call<{
+          content?: { variants?: { barcode?: unknown; productUrl?: unknown }[] }[]
+        }>(
+          'GET',
+          `${sellerPath}/products/approved?barcodes=${chunk.map(encodeURIComponent).join(',')}&page=0&size=100`,
+        )
+        for (const content of answer.content ?? []) {
+          for (const variant of content.variants ?? []) {
+            if (typeof variant.barcode !== 'string' || !chunk.includes(variant.barcode)) continue
+            rows.push({
+              barcode: variant.barcode,
+              productUrl: typeof variant.productUrl === 'string' ? variant.productUrl : null,
+            })
+          }
+        }
+      }
+      return rows
+    },
+
     /** The reviewers' verdict on these barcodes, for those not yet approved (an approved one is absent). */
     async unapproved(barcodes: string[]): Promise<TrendyolUnapproved[]> {
       const rows: TrendyolUnapproved[] = []

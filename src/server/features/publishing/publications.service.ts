@@ -1,0 +1,473 @@
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import type { Db } from '#server/db/client.ts'
+import { type PublicationRow, publicationItems, publications } from '#server/db/schema/index.ts'
+import type { Logger } from '#server/logger.ts'
+import type { RateLimiter } from '#server/rate-limit/rate-limiter.ts'
+import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
+import { AppError } from '#shared/errors.ts'
+import { type Channel, hepsiburadaChannel, type ProductOutcome, trendyolChannel } from './channels.ts'
+import { type ConnectionsDeps, openHepsiburada, openTrendyol } from './connections.service.ts'
+import {
+  type BuildOptions,
+  type Built,
+  type Listing,
+  type ListingProblem,
+  toHepsiburadaItem,
+  toTrendyolItem,
+} from './listing.ts'
+import { MarketplaceApiError } from './marketplace-api-error.ts'
+import type { TrendyolApi } from './trendyol-api.ts'
+
+// Publishing listings (issue 30): a publication is one request of products to one marketplace,
+// stored with each product's listing and the item built from it, then moved along by the
+// publisher one step at a time (send; read the request's outcome; read the review) until every
+// product is live, rejected or failed. Every step is taken under a lease by one worker process,
+// within the seller account's request budgets (shared through rate_limit_buckets), and a send cut
+// off halfway is sent again so that products the marketplace already has are updated, not created
+// twice (channels.ts).
+
+export type PublisherDeps = {
+  db: Db
+  rateLimiter: RateLimiter
+  connections: ConnectionsDeps
+  log: Logger
+  now: () => Date
+  /** Image addresses may be http (the marketplaces' fakes only). */
+  allowHttpImages: boolean
+  /** How long to wait before reading a request's outcome again, and a review again. */
+  pollMs: { processing: number; review: number }
+}
+
+export type ListingToPublish = {
+  listing: Listing
+  generationId?: string | null
+  catalogueRowId?: string | null
+}
+
+/** Sends cut off or failed by the marketplace's outage before a publication fails for good. */
+export const maxSendAttempts = 8
+
+/** The seller's channel to a marketplace, from their connection; null when not connected. */
+export async function openChannel(
+  deps: ConnectionsDeps,
+  userId: string,
+  marketplace: IntegrationMarketplace,
+): Promise<{ channel: Channel; trendyol: TrendyolApi | null; accountId: string } | null> {
+  if (marketplace === 'trendyol') {
+    const api = await openTrendyol(deps, userId)
+    return api
+      ? { channel: trendyolChannel(api, api.sellerId), trendyol: api, accountId: api.sellerId }
+      : null
+  }
+  const api = await openHepsiburada(deps, userId)
+  return api
+    ? { channel: hepsiburadaChannel(api, api.merchantId), trendyol: null, accountId: api.merchantId }
+    : null
+}
+
+/** Folded for comparing names as Turkish sellers type them (İ/ı, case, spaces). */
+function foldName(text: string): string {
+  return text.trim().toLocaleLowerCase('tr-TR').replace(/\s+/g, ' ')
+}
+
+/** "paşabahçe ilk" → "Paşabahçe İlk", with Turkish dotted and dotless i. */
+function turkishTitleCase(text: string): string {
+  return text
+    .split(' ')
+    .map((word) => word.slice(0, 1).toLocaleUpperCase('tr-TR') + word.slice(1))
+    .join(' ')
+}
+
+/** Trendyol's id of each brand named, by an exact (case-insensitive) match; null when it has none. */
+async function trendyolBrandIds(api: TrendyolApi, names: string[]): Promise<Map<string, number | null>> {
+  const ids = new Map<string, number | null>()
+  for (const name of new Set(names.map(foldName))) {
+    if (name === '') {
+      ids.set(name, null)
+      continue
+    }
+    // Trendyol matches case-sensitively: ask as typed, then in Turkish title case and capitals,
+    // and keep the match that is the whole name.
+    const typed = names.filter((n) => foldName(n) === name).map((n) => n.trim())
+    const asked = [...new Set([...typed, turkishTitleCase(name), name.toLocaleUpperCase('tr-TR')])]
+    let id: number | null = null
+    for (const spelling of asked) {
+      const found = (await api.brandsByName(spelling)).find((brand) => foldName(brand.name) === name)
+      if (found) {
+        id = found.id
+        break
+      }
+    }
+    ids.set(name, id)
+  }
+  return ids
+}
+
+/**
+ * Stores the listings as publications to the marketplace (at most one request's worth each) and
+ * queues them. A listing with problems is stored `blocked` with them and not sent; the same key
+ * twice in one call is a problem of the second. Needs the seller's connection.
+ */
+export async function queuePublications(
+  deps: PublisherDeps,
+  userId: string,
+  marketplace: IntegrationMarketplace,
+  entries: ListingToPublish[],
+): Promise<string[]> {
+  const opened = await openChannel(deps.connections, userId, marketplace)
+  if (!opened) throw new AppError('NOT_FOUND', `No ${marketplace} connection`)
+  const { channel } = opened
+  const options: BuildOptions = { allowHttpImages: deps.allowHttpImages }
+  const brandIds = opened.trendyol
+    ? await trendyolBrandIds(
+        opened.trendyol,
+        entries.map((entry) => entry.listing.brand),
+      )
+    : null
+  const seen = new Set<string>()
+  const built = entries.map((entry) => {
+    const { listing } = entry
+    const key = channel.keyOf(listing)
+    const result: Built<unknown> =
+      marketplace === 'trendyol'
+        ? toTrendyolItem(listing, brandIds?.get(foldName(listing.brand)) ?? null, options)
+        : toHepsiburadaItem(listing, opened.accountId, options)
+    const problems: ListingProblem[] = result.ok ? [] : [...result.problems]
+    if (seen.has(key))
+      problems.push({ code: 'key-duplicate', field: marketplace === 'trendyol' ? 'barcode' : 'stockCode' })
+    seen.add(key)
+    return { entry, key, item: result.ok ? result.item : null, problems }
+  })
+
+  const now = deps.now()
+  const ids: string[] = []
+  await deps.db.transaction(async (tx) => {
+    for (let start = 0; start < built.length || start === 0; start += channel.maxItemsPerRequest) {
+      const chunk = built.slice(start, start + channel.maxItemsPerRequest)
+      const isSendable = chunk.some((row) => row.problems.length === 0)
+      const [publication] = await tx
+        .insert(publications)
+        .values({
+          userId,
+          marketplace,
+          status: isSendable ? 'queued' : 'done',
+          dueAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: publications.id })
+      if (!publication) throw new Error('publication insert returned nothing')
+      ids.push(publication.id)
+      if (chunk.length === 0) break
+      await tx.insert(publicationItems).values(
+        chunk.map((row) => ({
+          publicationId: publication.id,
+          userId,
+          barcode: row.entry.listing.barcode,
+          productKey: row.key,
+          status: row.problems.length === 0 ? ('queued' as const) : ('blocked' as const),
+          listing: row.entry.listing,
+          item: row.problems.length === 0 ? row.item : null,
+          problems: row.problems,
+          generationId: row.entry.generationId ?? null,
+          catalogueRowId: row.entry.catalogueRowId ?? null,
+          updatedAt: now,
+        })),
+      )
+    }
+  })
+  return ids
+}
+
+/**
+ * Takes the publication whose turn has come longest ago and that no live lease holds, for
+ * `holder` until the lease ends; null when none is due. Two processes never take the same one.
+ */
+export async function claimDuePublication(
+  db: Db,
+  holder: string,
+  leaseMs: number,
+  now: Date,
+): Promise<PublicationRow | null> {
+  const until = new Date(now.getTime() + leaseMs)
+  const claimed = (await db.execute(sql`
+    update publications set lease_owner = ${holder}, lease_until = ${until.toISOString()}
+    where id = (
+      select id from publications
+      where status in ('queued', 'sending', 'processing', 'reviewing')
+        and due_at <= ${now.toISOString()}
+        and (lease_until is null or lease_until < ${now.toISOString()})
+      order by due_at
+      limit 1
+      for update skip locked
+    )
+    returning id`)) as unknown as { rows: { id: string }[] }
+  const id = claimed.rows[0]?.id
+  if (!id) return null
+  const [row] = await db.select().from(publications).where(eq(publications.id, id))
+  return row ?? null
+}
+
+/** What the step did, for the loop: more to do later, or nothing more ever. */
+export type StepResult = 'later' | 'finished'
+
+/**
+ * Moves a claimed publication one step along and hands it back (its lease ended, its next turn
+ * set). Marketplace failures become the publication's state; only the database's own failures
+ * throw.
+ */
+export async function stepPublication(deps: PublisherDeps, publication: PublicationRow): Promise<StepResult> {
+  const log = deps.log.child({ publicationId: publication.id, marketplace: publication.marketplace })
+  const opened = await openChannel(deps.connections, publication.userId, publication.marketplace)
+  if (!opened) return fail(deps, publication, 'MARKETPLACE_NOT_CONNECTED', [])
+  const { channel } = opened
+  try {
+    switch (publication.status) {
+      case 'queued':
+      case 'sending':
+        return await send(deps, publication, channel)
+      case 'processing':
+        return await readRequests(deps, publication, channel)
+      case 'reviewing':
+        return await readReview(deps, publication, channel)
+      default:
+        return 'finished'
+    }
+  } catch (error) {
+    if (!(error instanceof MarketplaceApiError)) throw error
+    log.warn({ err: error, messages: error.messages }, 'marketplace request failed')
+    return failedRequest(deps, publication, error)
+  }
+}
+
+/** Sends the queued products: after a send that was cut off, the channel updates what exists. */
+async function send(deps: PublisherDeps, publication: PublicationRow, channel: Channel): Promise<StepResult> {
+  const budget = await spend(deps, channel, 'write')
+  if (budget !== null) return later(deps, publication, budget, { status: publication.status })
+  const rows = await deps.db
+    .select()
+    .from(publicationItems)
+    .where(and(eq(publicationItems.publicationId, publication.id), eq(publicationItems.status, 'queued')))
+  if (rows.length === 0) return finish(deps, publication)
+  // Written before the request: a process that stops while it is out leaves this behind, and the
+  // next send knows the marketplace may have the products.
+  await deps.db
+    .update(publications)
+    .set({ status: 'sending', attempts: sql`${publications.attempts} + 1`, updatedAt: deps.now() })
+    .where(eq(publications.id, publication.id))
+  const sent = await channel.send(new Map(rows.map((row) => [row.productKey, row.item])))
+  const now = deps.now()
+  await deps.db.transaction(async (tx) => {
+    for (const request of sent) {
+      await tx
+        .update(publicationItems)
+        .set({ status: 'sent', remoteId: request.remoteId, updatedAt: now })
+        .where(
+          and(
+            eq(publicationItems.publicationId, publication.id),
+            eq(publicationItems.status, 'queued'),
+            inArray(publicationItems.productKey, request.keys),
+          ),
+        )
+    }
+    await tx
+      .update(publications)
+      .set({
+        status: 'processing',
+        dueAt: new Date(now.getTime() + deps.pollMs.processing),
+        leaseOwner: null,
+        leaseUntil: null,
+        updatedAt: now,
+      })
+      .where(eq(publications.id, publication.id))
+  })
+  return 'later'
+}
+
+/** Reads each request's per-product outcome; once all are read, the review follows. */
+async function readRequests(
+  deps: PublisherDeps,
+  publication: PublicationRow,
+  channel: Channel,
+): Promise<StepResult> {
+  const rows = await deps.db
+    .select()
+    .from(publicationItems)
+    .where(and(eq(publicationItems.publicationId, publication.id), eq(publicationItems.status, 'sent')))
+  const remoteIds = [...new Set(rows.flatMap((row) => (row.remoteId ? [row.remoteId] : [])))]
+  let isWaiting = false
+  for (const remoteId of remoteIds) {
+    const budget = await spend(deps, channel, 'read')
+    if (budget !== null) return later(deps, publication, budget, {})
+    const outcomes = await channel.requestOutcome(remoteId)
+    if (!outcomes) {
+      isWaiting = true
+      continue
+    }
+    // A product the answer leaves out was taken without a word (Trendyol's already approved).
+    await recordOutcomes(
+      deps,
+      rows.filter((row) => row.remoteId === remoteId),
+      outcomes,
+      { status: 'pending', reasons: [] },
+    )
+  }
+  if (isWaiting) return later(deps, publication, deps.pollMs.processing, {})
+  return reviewOrFinish(deps, publication)
+}
+
+/** Reads the review of the products under it, until none is. */
+async function readReview(
+  deps: PublisherDeps,
+  publication: PublicationRow,
+  channel: Channel,
+): Promise<StepResult> {
+  const rows = await deps.db
+    .select()
+    .from(publicationItems)
+    .where(and(eq(publicationItems.publicationId, publication.id), eq(publicationItems.status, 'pending')))
+  const remoteIds = [...new Set(rows.flatMap((row) => (row.remoteId ? [row.remoteId] : [])))]
+  for (const remoteId of remoteIds) {
+    const budget = await spend(deps, channel, 'read')
+    if (budget !== null) return later(deps, publication, budget, {})
+    const ofRequest = rows.filter((row) => row.remoteId === remoteId)
+    const outcomes = await channel.review(
+      remoteId,
+      ofRequest.map((row) => row.productKey),
+    )
+    await recordOutcomes(deps, ofRequest, outcomes, null)
+  }
+  return reviewOrFinish(deps, publication)
+}
+
+async function recordOutcomes(
+  deps: PublisherDeps,
+  rows: { id: string; productKey: string }[],
+  outcomes: Map<string, ProductOutcome>,
+  fallback: ProductOutcome | null,
+) {
+  const now = deps.now()
+  await deps.db.transaction(async (tx) => {
+    for (const row of rows) {
+      const outcome = outcomes.get(row.productKey) ?? fallback
+      if (!outcome) continue
+      await tx
+        .update(publicationItems)
+        .set({
+          status: outcome.status,
+          reasons: outcome.reasons,
+          ...(outcome.productUrl ? { productUrl: outcome.productUrl } : {}),
+          updatedAt: now,
+        })
+        .where(eq(publicationItems.id, row.id))
+    }
+  })
+}
+
+/** Reviewing while a product is under review, else done. */
+async function reviewOrFinish(deps: PublisherDeps, publication: PublicationRow): Promise<StepResult> {
+  const [left] = await deps.db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(publicationItems)
+    .where(
+      and(
+        eq(publicationItems.publicationId, publication.id),
+        inArray(publicationItems.status, ['queued', 'sent', 'pending']),
+      ),
+    )
+  if ((left?.count ?? 0) === 0) return finish(deps, publication)
+  return later(deps, publication, deps.pollMs.review, { status: 'reviewing' })
+}
+
+/**
+ * A marketplace failure of a whole step: its budget spent or an outage → try again later (a send
+ * cut off by an outage may have arrived, so it stays `sending`); refused keys or a refused
+ * request → the publication fails, each unsent product with the marketplace's words.
+ */
+async function failedRequest(
+  deps: PublisherDeps,
+  publication: PublicationRow,
+  error: MarketplaceApiError,
+): Promise<StepResult> {
+  const isSend = publication.status === 'queued' || publication.status === 'sending'
+  if (error.failure === 'rate-limited') {
+    // Refused before it was taken: a send goes back to the queue as it was.
+    const wait = error.retryAfterMs ?? 60_000
+    return later(deps, publication, wait, isSend ? { status: publication.status } : {})
+  }
+  if (error.failure === 'unavailable') {
+    const attempts = publication.attempts + (isSend ? 1 : 0)
+    if (isSend && attempts >= maxSendAttempts)
+      return fail(deps, publication, 'MARKETPLACE_UNAVAILABLE', error.messages)
+    const wait = Math.min(60_000 * 2 ** Math.max(0, attempts - 1), 30 * 60_000)
+    return later(deps, publication, wait, isSend ? { status: 'sending' } : {})
+  }
+  const code =
+    error.failure === 'auth'
+      ? 'MARKETPLACE_KEYS_REFUSED'
+      : error.failure === 'forbidden'
+        ? 'MARKETPLACE_ACCOUNT_MISMATCH'
+        : 'MARKETPLACE_REQUEST_REFUSED'
+  return fail(deps, publication, code, error.messages)
+}
+
+async function fail(
+  deps: PublisherDeps,
+  publication: PublicationRow,
+  errorCode: string,
+  reasons: string[],
+): Promise<StepResult> {
+  const now = deps.now()
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(publicationItems)
+      .set({ status: 'failed', reasons, updatedAt: now })
+      .where(
+        and(
+          eq(publicationItems.publicationId, publication.id),
+          inArray(publicationItems.status, ['queued', 'sent', 'pending']),
+        ),
+      )
+    await tx
+      .update(publications)
+      .set({ status: 'failed', errorCode, leaseOwner: null, leaseUntil: null, updatedAt: now })
+      .where(eq(publications.id, publication.id))
+  })
+  return 'finished'
+}
+
+async function finish(deps: PublisherDeps, publication: PublicationRow): Promise<StepResult> {
+  await deps.db
+    .update(publications)
+    .set({ status: 'done', leaseOwner: null, leaseUntil: null, updatedAt: deps.now() })
+    .where(eq(publications.id, publication.id))
+  return 'finished'
+}
+
+/** Hands the publication back with its next turn `waitMs` from now. */
+async function later(
+  deps: PublisherDeps,
+  publication: PublicationRow,
+  waitMs: number,
+  set: { status?: PublicationRow['status'] },
+): Promise<StepResult> {
+  const now = deps.now()
+  await deps.db
+    .update(publications)
+    .set({
+      ...set,
+      dueAt: new Date(now.getTime() + waitMs),
+      leaseOwner: null,
+      leaseUntil: null,
+      updatedAt: now,
+    })
+    .where(eq(publications.id, publication.id))
+  return 'later'
+}
+
+/** Counts one request against the account's budget: null when allowed, else how long to wait. */
+async function spend(deps: PublisherDeps, channel: Channel, kind: 'read' | 'write'): Promise<number | null> {
+  const rule = kind === 'write' ? channel.writeRule : channel.readRule
+  const result = await deps.rateLimiter.hit(rule, channel.marketplace)
+  return result.isAllowed ? null : Math.max(1, result.retryAfterSeconds) * 1000
+}
