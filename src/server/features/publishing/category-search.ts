@@ -11,22 +11,25 @@ import { foldHeader } from '#shared/catalogue/columns.ts'
 /** A category with its path's words folded once, for searching many times. */
 export type IndexedCategory = {
   category: CachedMarketplaceCategory
-  /** The folded words of each path level, the category's own name last. */
-  levels: string[][]
+  /**
+   * Each path level's folded words as " word word", the category's own name last: a query word
+   * begins a word there when " " + it occurs in the text (one native search, no word lists).
+   */
+  levels: string[]
 }
 
 export function indexCategories(categories: CachedMarketplaceCategory[]): IndexedCategory[] {
-  const folded = new Map<string, string[]>()
-  const wordsOf = (name: string) => {
-    let words = folded.get(name)
-    if (!words) {
-      words = foldHeader(name).split(' ').filter(Boolean)
-      folded.set(name, words)
+  const folded = new Map<string, string>()
+  const foldedOf = (name: string) => {
+    let text = folded.get(name)
+    if (text === undefined) {
+      text = ` ${foldHeader(name)}`
+      folded.set(name, text)
     }
-    return words
+    return text
   }
-  // Path names repeat across thousands of categories: each is folded once, and levels share arrays.
-  return categories.map((category) => ({ category, levels: category.path.map(wordsOf) }))
+  // Path names repeat across thousands of categories: each is folded once, and the texts shared.
+  return categories.map((category) => ({ category, levels: category.path.map(foldedOf) }))
 }
 
 /** Possessive and plural endings, folded (ı → i, ü → u), longest first. */
@@ -40,14 +43,17 @@ export function turkishStem(word: string): string {
   return word
 }
 
+/** One collator for every sort: localeCompare with a locale builds one per call. */
+const byTurkish = new Intl.Collator('tr')
+
 type Match = { level: number; isExact: boolean }
 
 /** Where a query word begins a path word: the deepest level, preferring an exact beginning there. */
-function matchOf(levels: string[][], word: string, stem: string): Match | null {
+function matchOf(levels: string[], word: string, stem: string): Match | null {
   for (let level = levels.length - 1; level >= 0; level--) {
-    const words = levels[level] ?? []
-    if (words.some((w) => w.startsWith(word))) return { level, isExact: true }
-    if (stem !== word && words.some((w) => w.startsWith(stem))) return { level, isExact: false }
+    const text = levels[level] ?? ''
+    if (text.includes(word)) return { level, isExact: true }
+    if (stem !== word && text.includes(stem)) return { level, isExact: false }
   }
   return null
 }
@@ -64,7 +70,9 @@ export function searchCategories(
 ): CachedMarketplaceCategory[] {
   const words = [...new Set(foldHeader(query).split(' ').filter(Boolean))].slice(0, 8)
   if (words.length === 0) return []
-  const stems = words.map(turkishStem)
+  // With the space before them, `includes` finds only a word's beginning.
+  const stems = words.map((word) => ` ${turkishStem(word)}`)
+  const spaced = words.map((word) => ` ${word}`)
   const found: { category: CachedMarketplaceCategory; own: number; exact: number; sortKey: string }[] = []
   for (const entry of index) {
     const last = entry.levels.length - 1
@@ -72,7 +80,7 @@ export function searchCategories(
     let exact = 0
     let isMatch = true
     for (let i = 0; i < words.length; i++) {
-      const match = matchOf(entry.levels, words[i] ?? '', stems[i] ?? '')
+      const match = matchOf(entry.levels, spaced[i] ?? ' ', stems[i] ?? ' ')
       if (!match) {
         isMatch = false
         break
@@ -90,7 +98,7 @@ export function searchCategories(
       b.own - a.own ||
       b.exact - a.exact ||
       a.category.path.length - b.category.path.length ||
-      a.sortKey.localeCompare(b.sortKey, 'tr'),
+      byTurkish.compare(a.sortKey, b.sortKey),
   )
   return found.slice(0, limit).map((f) => f.category)
 }
