@@ -266,6 +266,32 @@ describe('marketplace taxonomy over HTTP', () => {
     expect((await busy.json()).error.code).toBe('MARKETPLACE_BUSY')
   })
 
+  it('answers from a day-old list and attributes while the marketplace is down, but a refresh says so', async () => {
+    const { browser } = await connected('trendyol')
+    await browser.request('/api/integrations/trendyol/categories?q=kupa')
+    await browser.request('/api/integrations/trendyol/categories/1112/attributes')
+    const dayAgo = new Date(Date.now() - 25 * 60 * 60 * 1000)
+    await server.database.db.update(marketplaceCategoryLists).set({ fetchedAt: dayAgo })
+    await server.database.db.update(marketplaceCategoryAttributes).set({ fetchedAt: dayAgo })
+
+    trendyol.script({ requests: 502 })
+    const search = await browser.request('/api/integrations/trendyol/categories?q=kupa')
+    expect(search.status).toBe(200)
+    const found = await search.json()
+    expect(found.categories.map((c: { id: string }) => c.id)).toEqual(['1112'])
+    expect(found.fetchedAt).toBe(dayAgo.toISOString())
+    const attributes = await browser.request('/api/integrations/trendyol/categories/1112/attributes')
+    expect(attributes.status).toBe(200)
+    expect((await attributes.json()).fetchedAt).toBe(dayAgo.toISOString())
+    // The marketplace was asked each time, and refused: the list for the search, the list again
+    // and the attributes for the attributes.
+    expect(trendyol.requests.filter((r) => r.status === 502)).toHaveLength(3)
+
+    const refresh = await browser.request('/api/integrations/trendyol/taxonomy/refresh', { method: 'POST' })
+    expect(refresh.status).toBe(502)
+    expect((await refresh.json()).error.code).toBe('MARKETPLACE_UNAVAILABLE')
+  })
+
   it('finds Trendyol brands however the name is capitalised, and reuses a recent answer', async () => {
     const { browser } = await connected('trendyol')
     const brandReads = /\/product\/brands\/by-name/

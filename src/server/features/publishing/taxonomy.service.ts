@@ -124,36 +124,51 @@ export function createTaxonomy(deps: TaxonomyDeps) {
     return list
   }
 
-  /** The category list: this process's copy, the database's while fresh, else the marketplace's. */
+  /** The list kept in the database (this process's copy when it is the same); null when there is none. */
+  async function storedList(marketplace: IntegrationMarketplace): Promise<CategoryList | null> {
+    const [row] = await deps.db
+      .select({ fetchedAt: marketplaceCategoryLists.fetchedAt })
+      .from(marketplaceCategoryLists)
+      .where(eq(marketplaceCategoryLists.marketplace, marketplace))
+    if (!row) return null
+    const kept = lists.get(marketplace)
+    if (kept && kept.fetchedAt.getTime() === row.fetchedAt.getTime()) return kept
+    const [full] = await deps.db
+      .select()
+      .from(marketplaceCategoryLists)
+      .where(eq(marketplaceCategoryLists.marketplace, marketplace))
+    return full ? remember(marketplace, full.categories, full.fetchedAt) : null
+  }
+
+  /**
+   * The category list: the stored one while fresh, else the marketplace's. When the marketplace is
+   * busy or down, an older stored list still answers (categories rarely change in a day); a refresh
+   * asked for by the seller says what went wrong instead.
+   */
   async function categoryList(client: Client, force = false): Promise<CategoryList> {
     const { marketplace } = client
-    if (!force) {
-      const [row] = await deps.db
-        .select({ fetchedAt: marketplaceCategoryLists.fetchedAt })
-        .from(marketplaceCategoryLists)
-        .where(eq(marketplaceCategoryLists.marketplace, marketplace))
-      if (row && isFresh(row.fetchedAt)) {
-        const kept = lists.get(marketplace)
-        if (kept && kept.fetchedAt.getTime() === row.fetchedAt.getTime()) return kept
-        const [full] = await deps.db
-          .select()
-          .from(marketplaceCategoryLists)
-          .where(eq(marketplaceCategoryLists.marketplace, marketplace))
-        if (full) return remember(marketplace, full.categories, full.fetchedAt)
-      }
+    const stored = force ? null : await storedList(marketplace)
+    if (stored && isFresh(stored.fetchedAt)) return stored
+    try {
+      return await once(`list ${marketplace}`, async () => {
+        const categories =
+          client.marketplace === 'trendyol'
+            ? flattenTrendyol(await ask(marketplace, 'categories', () => client.api.categoryTree()))
+            : hepsiburadaCategories(await ask(marketplace, 'categories', () => client.api.activeCategories()))
+        const fetchedAt = deps.now()
+        await deps.db
+          .insert(marketplaceCategoryLists)
+          .values({ marketplace, categories, fetchedAt })
+          .onConflictDoUpdate({
+            target: marketplaceCategoryLists.marketplace,
+            set: { categories, fetchedAt },
+          })
+        return remember(marketplace, categories, fetchedAt)
+      })
+    } catch (error) {
+      if (stored && isTransient(error)) return stored
+      throw error
     }
-    return once(`list ${marketplace}`, async () => {
-      const categories =
-        client.marketplace === 'trendyol'
-          ? flattenTrendyol(await ask(marketplace, 'categories', () => client.api.categoryTree()))
-          : hepsiburadaCategories(await ask(marketplace, 'categories', () => client.api.activeCategories()))
-      const fetchedAt = deps.now()
-      await deps.db
-        .insert(marketplaceCategoryLists)
-        .values({ marketplace, categories, fetchedAt })
-        .onConflictDoUpdate({ target: marketplaceCategoryLists.marketplace, set: { categories, fetchedAt } })
-      return remember(marketplace, categories, fetchedAt)
-    })
   }
 
   async function readAttributes(client: Client, categoryId: string): Promise<MarketplaceAttribute[]> {
@@ -224,21 +239,28 @@ export function createTaxonomy(deps: TaxonomyDeps) {
         eq(marketplaceCategoryAttributes.categoryId, categoryId),
       )
       const [row] = await deps.db.select().from(marketplaceCategoryAttributes).where(where)
-      if (row && isFresh(row.fetchedAt)) {
-        return { category, attributes: row.attributes, fetchedAt: row.fetchedAt.toISOString() }
+      const kept = row
+        ? { category, attributes: row.attributes, fetchedAt: row.fetchedAt.toISOString() }
+        : null
+      if (row && kept && isFresh(row.fetchedAt)) return kept
+      try {
+        return await once(`attributes ${marketplace} ${categoryId}`, async () => {
+          const attributes = await readAttributes(client, categoryId)
+          const fetchedAt = deps.now()
+          await deps.db
+            .insert(marketplaceCategoryAttributes)
+            .values({ marketplace, categoryId, attributes, fetchedAt })
+            .onConflictDoUpdate({
+              target: [marketplaceCategoryAttributes.marketplace, marketplaceCategoryAttributes.categoryId],
+              set: { attributes, fetchedAt },
+            })
+          return { category, attributes, fetchedAt: fetchedAt.toISOString() }
+        })
+      } catch (error) {
+        // As with the list: an older answer beats none while the marketplace is busy or down.
+        if (kept && isTransient(error)) return kept
+        throw error
       }
-      return once(`attributes ${marketplace} ${categoryId}`, async () => {
-        const attributes = await readAttributes(client, categoryId)
-        const fetchedAt = deps.now()
-        await deps.db
-          .insert(marketplaceCategoryAttributes)
-          .values({ marketplace, categoryId, attributes, fetchedAt })
-          .onConflictDoUpdate({
-            target: [marketplaceCategoryAttributes.marketplace, marketplaceCategoryAttributes.categoryId],
-            set: { attributes, fetchedAt },
-          })
-        return { category, attributes, fetchedAt: fetchedAt.toISOString() }
-      })
     },
 
     /**
@@ -277,6 +299,14 @@ export function createTaxonomy(deps: TaxonomyDeps) {
       return brands
     },
   }
+}
+
+/** A failure worth waiting out: the marketplace's rate limit, or the marketplace down. */
+function isTransient(error: unknown): boolean {
+  return (
+    error instanceof AppError &&
+    (error.code === 'MARKETPLACE_BUSY' || error.code === 'MARKETPLACE_UNAVAILABLE')
+  )
 }
 
 /** A marketplace's refusal as the error the seller reads (the same words as the connection's Test). */
