@@ -99,6 +99,8 @@ describe('marketplace taxonomy over HTTP', () => {
     }
     // Four searches within the day: one read of the tree, kept in the database.
     expect(asked(trendyol, trendyolTree)).toBe(1)
+    // Searching reads no category's attributes: those are read one category at a time, when asked for.
+    expect(asked(trendyol, /\/product\/categories\//)).toBe(0)
     const [row] = await server.database.db.select().from(marketplaceCategoryLists)
     expect(row?.marketplace).toBe('trendyol')
     expect(row?.categories.length).toBe(20)
