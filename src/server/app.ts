@@ -28,6 +28,7 @@ import {
   publicUploadPath,
 } from '#server/features/public-api/public-api.routes.ts'
 import { connectionsRoutes } from '#server/features/publishing/connections.routes.ts'
+import { taxonomyRoutes } from '#server/features/publishing/taxonomy.routes.ts'
 import { usageRoutes } from '#server/features/quota/usage.routes.ts'
 import { accountRoutes } from '#server/features/settings/account.routes.ts'
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts'
@@ -219,6 +220,16 @@ export function createApp(deps: AppDeps) {
   api.route(
     '/integrations',
     connectionsRoutes({
+      db,
+      box: deps.marketplaceBox,
+      apis: config.marketplaceApis,
+      log: deps.logger,
+      now: deps.now,
+    }),
+  )
+  api.route(
+    '/integrations',
+    taxonomyRoutes({
       db,
       box: deps.marketplaceBox,
       apis: config.marketplaceApis,

@@ -57,6 +57,10 @@ export const errorStatus = {
   MARKETPLACE_BUSY: 503,
   /** A marketplace's seller API did not answer, or failed; nothing was saved or sent. */
   MARKETPLACE_UNAVAILABLE: 502,
+  /** A marketplace read (categories, attributes, brands) for a seller who has not connected that marketplace. */
+  MARKETPLACE_NOT_CONNECTED: 409,
+  /** Attributes asked for a category that takes no products (it has subcategories, or the marketplace closed it). */
+  MARKETPLACE_CATEGORY_NOT_LEAF: 422,
   /** A payment-provider webhook whose signature, timestamp or body does not check out. */
   WEBHOOK_SIGNATURE_INVALID: 400,
   /** Auto top-up could not charge the saved card (declined, or the bank wants the customer): buy a pack by hand. */

@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { IntegrationMarketplace } from './integrations.ts'
 
 // What publishing to a marketplace works with, the same shape for Trendyol and Hepsiburada
@@ -46,3 +47,52 @@ export type FilledAttribute = {
   value: string
   source: FillSource
 }
+
+// The marketplaces' reference data (issue 30, point 2), under /api/integrations/:marketplace. The
+// category list and each category's attributes are cached for a day and read again on a refresh;
+// brands are asked of the marketplace each time.
+
+/** GET /api/integrations/:marketplace/categories?q=fincan takımı: a search in Turkish (or folded) words. */
+export const categorySearchQuerySchema = z.object({ q: z.string().trim().min(1).max(100) })
+export type CategorySearchQuery = z.infer<typeof categorySearchQuerySchema>
+
+/** The most categories a search answers with. */
+export const categorySearchLimit = 20
+
+/**
+ * The answer to a category search: at most `categorySearchLimit`, categories that take products
+ * first, then those whose own name matches before those matched through a parent.
+ */
+export type CategorySearchResponse = {
+  categories: MarketplaceCategory[]
+  /** When the category list was read from the marketplace (ISO 8601). */
+  fetchedAt: string
+}
+
+/** GET /api/integrations/:marketplace/categories/:id/attributes: a leaf category's attributes. */
+export type CategoryAttributesResponse = {
+  category: MarketplaceCategory
+  attributes: MarketplaceAttribute[]
+  /** When these attributes were read from the marketplace (ISO 8601). */
+  fetchedAt: string
+}
+
+/** POST /api/integrations/:marketplace/taxonomy/refresh: the category list read again now. */
+export type TaxonomyRefreshResponse = {
+  marketplace: IntegrationMarketplace
+  categoryCount: number
+  fetchedAt: string
+}
+
+/**
+ * GET /api/integrations/trendyol/brands?q=: Trendyol's brands whose name contains the words.
+ * Only Trendyol has a brand lookup: Hepsiburada takes the brand as free text (its "Marka"
+ * attribute), so there is no Hepsiburada brand route.
+ */
+export const brandSearchQuerySchema = z.object({ q: z.string().trim().min(2).max(100) })
+export type BrandSearchQuery = z.infer<typeof brandSearchQuerySchema>
+
+/** A marketplace brand: its id (as text) for the listing, and its name. */
+export type MarketplaceBrand = { id: string; name: string }
+
+export type BrandSearchResponse = { brands: MarketplaceBrand[] }

@@ -1,4 +1,5 @@
-import { pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import type { MarketplaceAttribute, MarketplaceCategory } from '#shared/contracts/publishing.ts'
 import { users } from './auth.ts'
 
 /**
@@ -29,3 +30,33 @@ export const marketplaceConnections = pgTable(
 )
 
 export type MarketplaceConnectionRow = typeof marketplaceConnections.$inferSelect
+
+/** A category as kept in the taxonomy cache: MarketplaceCategory without the marketplace (the row's). */
+export type CachedMarketplaceCategory = Omit<MarketplaceCategory, 'marketplace'>
+
+/**
+ * A marketplace's category list as Vitrin last read it, normalised (each category with its path
+ * of names): the same for every seller, so one row per marketplace, read with whichever
+ * connected seller asked. Read again once older than the taxonomy's age limit, or on a refresh.
+ */
+export const marketplaceCategoryLists = pgTable('marketplace_category_lists', {
+  marketplace: text('marketplace', { enum: ['trendyol', 'hepsiburada'] }).primaryKey(),
+  categories: jsonb('categories').$type<CachedMarketplaceCategory[]>().notNull(),
+  fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull(),
+})
+
+/**
+ * One category's attributes with their allowed values, read on demand (never the whole tree's:
+ * Trendyol has thousands of categories and one request per attribute for the values).
+ */
+export const marketplaceCategoryAttributes = pgTable(
+  'marketplace_category_attributes',
+  {
+    marketplace: text('marketplace', { enum: ['trendyol', 'hepsiburada'] }).notNull(),
+    /** The marketplace's category id, as text. */
+    categoryId: text('category_id').notNull(),
+    attributes: jsonb('attributes').$type<MarketplaceAttribute[]>().notNull(),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.marketplace, t.categoryId] })],
+)

@@ -22,6 +22,8 @@ export type HepsiburadaCategory = {
   categoryId: number
   name: string
   parentCategoryId?: number | null
+  /** The names from the root down to this category, when Hepsiburada sends them. */
+  paths?: string[]
   leaf: boolean
   status: string
   available: boolean
@@ -160,6 +162,14 @@ export function createHepsiburadaApi(options: HepsiburadaApiOptions) {
       return allPages<HepsiburadaCategory>(
         '/product/api/categories/get-all-categories?leaf=true&status=ACTIVE&available=true',
       )
+    },
+
+    /**
+     * Every active category, leaf or not: the parents give the leaves their paths (a leaf that
+     * takes products is `leaf` and `available`).
+     */
+    activeCategories(): Promise<HepsiburadaCategory[]> {
+      return allPages<HepsiburadaCategory>('/product/api/categories/get-all-categories?status=ACTIVE')
     },
 
     async categoryAttributes(categoryId: number): Promise<HepsiburadaCategoryAttributes> {

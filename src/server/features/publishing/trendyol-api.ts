@@ -33,6 +33,8 @@ export type TrendyolCategoryAttribute = {
   allowCustom: boolean
   varianter: boolean
   slicer: boolean
+  /** Whether a product may carry several of its values (absent on older answers: one). */
+  allowMultipleAttributeValues?: boolean
 }
 
 export type TrendyolAttributeValue = { attributeValueId: number; attributeValue: string }
