@@ -179,6 +179,27 @@ describe('synthetic products of known colours', () => {
     expect(nameOf(colour, allowed('Kırmızı', 'Yeşil', 'Mavi', 'Sarı'))).toBe('Kırmızı')
   })
 
+  it('takes a colour’s lit and shaded sides as one colour, but red and orange as two', async () => {
+    const shaded = await picture(
+      [255, 255, 255],
+      [
+        { rgb: [200, 30, 35], share: 0.5 },
+        { rgb: [90, 14, 18], share: 0.5 },
+      ],
+    )
+    const oneColour = await productColour(shaded.image, shaded.mask)
+    expect(oneColour?.isManyColoured).toBe(false)
+    expect(nameOf(oneColour, trendyolColours)).toBe('Kırmızı')
+    const twoTone = await picture(
+      [255, 255, 255],
+      [
+        { rgb: [200, 30, 35], share: 0.5 },
+        { rgb: [240, 130, 30], share: 0.5 },
+      ],
+    )
+    expect((await productColour(twoTone.image, twoTone.mask))?.isManyColoured).toBe(true)
+  })
+
   it('keeps a two-tone product one colour when one tone holds most of it', async () => {
     const { image, mask } = await picture(
       [255, 255, 255],

@@ -17,7 +17,7 @@ export type ProductMask = Pick<Segmentation, 'alpha' | 'width' | 'height'>
 
 /**
  * One colour of the product: its share of the product's pixels and what it looks like (CIELAB
- * and sRGB), the mean of its largest part: a colour's lit side, not its lit and shaded sides mixed.
+ * and sRGB), the mean of its main part: a colour's lit side, not its lit and shaded sides mixed.
  */
 export type ColourCluster = { lab: Lab; rgb: [number, number, number]; share: number }
 
@@ -261,7 +261,7 @@ type Group = {
   labSum: [number, number, number]
   rgbSum: [number, number, number]
   count: number
-  /** The largest of the clusters joined into this one: the colour it is named by. */
+  /** The cluster joined into this one that it is named by (see mainScore). */
   main: { lab: Lab; rgb: [number, number, number]; count: number }
 }
 
@@ -280,6 +280,12 @@ function groupOf(samples: readonly Sample[]): Group {
   }
   return group
 }
+
+/**
+ * Which joined cluster names the colour: the larger and the more saturated, since shade and
+ * glare both dull a colour (the lit side of a red cup is redder than its shaded side).
+ */
+const mainScore = (main: Group['main']) => main.count * Math.max(1, hueOf(main.lab).chroma)
 
 function hueOf(lab: Lab) {
   const degrees = (Math.atan2(lab[2], lab[1]) * 180) / Math.PI
@@ -370,7 +376,7 @@ export function clusterColours(pixels: readonly Rgb[]): ProductColour | null {
       into.rgbSum[c] = (into.rgbSum[c] as number) + (from.rgbSum[c] as number)
     }
     into.count += from.count
-    if (from.main.count > into.main.count) into.main = from.main
+    if (mainScore(from.main) > mainScore(into.main)) into.main = from.main
     groups.splice(j, 1)
   }
   const total = samples.length
