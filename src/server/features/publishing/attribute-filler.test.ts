@@ -4,7 +4,7 @@ import type { SeoContent } from '#shared/seo.ts'
 import { type HepsiburadaAttribute, hepsiburadaCategoryAttributes } from '#tests/fakes/hepsiburada-catalog.ts'
 import { type TrendyolCategoryAttribute, trendyolCategoryAttributes } from '#tests/fakes/trendyol-catalog.ts'
 import { type AttributeFill, askOnce, attributeKind, fillAttributes } from './attribute-filler.ts'
-import { clusterColours } from './product-colour.ts'
+import { clusterColours, knownColourName } from './product-colour.ts'
 
 // The categories as the fakes serve them, in the shared shape the category lookups give.
 function fromTrendyol(categoryId: number): MarketplaceAttribute[] {
@@ -90,6 +90,14 @@ describe('the colour attribute', () => {
     ])
     expect(attributeKind({ name: 'Marka' })).toBe('brand')
     expect(attributeKind({ name: 'Renk Tonu Kartelası' })).toBe('other')
+  })
+
+  it('knows a colour for every colour value both marketplaces’ categories list', () => {
+    const colourValues = [...cups, ...hbCups]
+      .filter((attribute) => attributeKind(attribute) === 'colour')
+      .flatMap((attribute) => attribute.values.map((value) => value.name))
+    expect(colourValues.length).toBeGreaterThan(20)
+    expect(colourValues.filter((name) => knownColourName(name) === undefined)).toEqual([])
   })
 
   it('takes the photo’s colour when the seller named none', async () => {
