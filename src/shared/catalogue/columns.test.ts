@@ -236,7 +236,8 @@ describe('suggestMapping', () => {
   it('lets a saved mapping win where its headers are present, and detects the rest', () => {
     const headers = ['Barkod', 'Stok Kodu', 'Başlık', 'Ürün Adı', 'Resim']
     const mapping = suggestMapping(headers, { sku: 'BARKOD', name: 'başlık', brand: 'Gone Column' })
-    expect(mapping).toEqual({ sku: 0, name: 2, image1: 4 })
+    // The SKU saved on the barcode column stays there, and that column is the barcode too.
+    expect(mapping).toEqual({ sku: 0, barcode: 0, name: 2, image1: 4 })
   })
 
   it('keeps a field the user left unmapped unmapped', () => {

@@ -258,6 +258,14 @@ export function suggestMapping(headers: readonly string[], saved?: SavedMapping)
     mapping.sku = mapping.barcode
     decided.add('sku')
   }
+  // And a SKU the user put on a barcode column (a mapping saved before barcodes were a field of
+  // their own) still gives the barcode.
+  const skuHeader = mapping.sku === undefined ? undefined : headers[mapping.sku]
+  const skuMatch = skuHeader === undefined ? null : matchHeader(skuHeader)
+  if (!decided.has('barcode') && skuMatch?.kind === 'text' && skuMatch.field === 'barcode') {
+    mapping.barcode = mapping.sku
+    decided.add('barcode')
+  }
 
   const unnumbered: number[] = []
   matches.forEach((match, column) => {
