@@ -127,6 +127,86 @@ export async function productsXlsx(): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer())
 }
 
+/** The header of Trendyol's product template, listing columns included (its Turkish words). */
+export const trendyolTemplateHeader = [
+  'Barkod',
+  'Model Kodu',
+  'Marka',
+  'Kategori',
+  'Para Birimi',
+  'Ürün Adı',
+  'Ürün Açıklaması',
+  'Piyasa Satış Fiyatı (KDV Dahil)',
+  "Trendyol'da Satılacak Fiyat (KDV Dahil)",
+  'Ürün Stok Adedi',
+  'Stok Kodu',
+  'KDV Oranı',
+  'Desi',
+  'Görsel 1',
+]
+
+/**
+ * A workbook on Trendyol's template as a seller fills it: prices typed as numbers and as Turkish
+ * text, a VAT column formatted as percent (the cell holds 0.2), a barcode as a number, and row 4
+ * with the values a seller gets wrong (the old 18 % VAT, a price in words, stock with decimals,
+ * a barcode Excel turned into 8,69E+12 text). `image` is the photo link of every row.
+ */
+export async function trendyolTemplateXlsx(image: string): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook()
+  const sheet = workbook.addWorksheet('Ürünler')
+  sheet.addRow(trendyolTemplateHeader)
+  sheet.addRow([
+    8690000000011,
+    'FNC-M',
+    'Çini',
+    'Fincan Takımı',
+    'TRY',
+    'İznik Desenli Kahve Fincanı',
+    'İki kişilik porselen fincan takımı.',
+    1499.9,
+    1299.9,
+    25,
+    'FNC-1',
+    0.2,
+    2,
+    image,
+  ])
+  sheet.addRow([
+    'TY-FNC_2.B',
+    'FNC-M',
+    'Çini',
+    'Fincan Takımı',
+    'TRY',
+    'Mavi Kahve Fincanı',
+    '',
+    '1.499,90 TL',
+    '₺1.199,90',
+    '1.000',
+    'FNC-2',
+    '%10',
+    '1,5',
+    image,
+  ])
+  sheet.addRow([
+    '8,69E+12',
+    'FNC-M',
+    'Çini',
+    'Fincan Takımı',
+    'TRY',
+    'Yeşil Kahve Fincanı',
+    '',
+    '',
+    'sorunuz',
+    12.5,
+    'FNC-3',
+    18,
+    '',
+    image,
+  ])
+  sheet.getColumn(12).numFmt = '0%'
+  return Buffer.from(await workbook.xlsx.writeBuffer())
+}
+
 export type ZipFixtureEntry = {
   name: string
   data?: Buffer | string

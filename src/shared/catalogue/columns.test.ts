@@ -26,8 +26,6 @@ describe('foldHeader', () => {
 describe('matchHeader', () => {
   it.each([
     ['SKU', 'sku'],
-    ['Barkod', 'sku'],
-    ['BARKOD', 'sku'],
     ['stok kodu', 'sku'],
     ['STOK KODU', 'sku'],
     ['Model Kodu', 'sku'],
@@ -50,6 +48,33 @@ describe('matchHeader', () => {
     ['Description', 'description'],
     ['Ürün Adı (Zorunlu)', 'name'],
     ['Brand name', 'brand'],
+    // A barcode column is the barcode (the SKU falls back to it only without a stock code).
+    ['Barkod', 'barcode'],
+    ['BARKOD', 'barcode'],
+    ['Barcode', 'barcode'],
+    ['EAN', 'barcode'],
+    ['GTIN', 'barcode'],
+    ['Satış Fiyatı', 'price'],
+    ["Trendyol'da Satılacak Fiyat (KDV Dahil)", 'price'],
+    ['Fiyat', 'price'],
+    ['Price', 'price'],
+    ['Sale price', 'price'],
+    ['Piyasa Satış Fiyatı', 'listPrice'],
+    ['Piyasa Satış Fiyatı (KDV Dahil)', 'listPrice'],
+    ['Liste Fiyatı', 'listPrice'],
+    ['List price', 'listPrice'],
+    ['Stok', 'stock'],
+    ['Stok Adedi', 'stock'],
+    ['Ürün Stok Adedi', 'stock'],
+    ['Quantity', 'stock'],
+    ['Stock', 'stock'],
+    ['KDV', 'vatRate'],
+    ['KDV Oranı', 'vatRate'],
+    ['VAT', 'vatRate'],
+    ['tax_vat_rate', 'vatRate'],
+    ['Desi', 'desi'],
+    ['Desi Miktarı', 'desi'],
+    ['Dimensional weight', 'desi'],
   ])('%s is %s', (header, field) => {
     expect(matchHeader(header)).toMatchObject({ kind: 'text', field })
   })
@@ -70,10 +95,12 @@ describe('matchHeader', () => {
   })
 
   it('names nothing for unrelated or short words inside other headers', () => {
-    expect(matchHeader('Fiyat')).toBeNull()
+    expect(matchHeader('Para Birimi')).toBeNull()
     expect(matchHeader('')).toBeNull()
     expect(matchHeader('Satıcı Adı')).toBeNull()
-    expect(matchHeader('KDV Oranı')).toBeNull()
+    // "KDV dahil" says a price includes VAT; it is not the VAT rate.
+    expect(matchHeader('KDV dahil')).toBeNull()
+    expect(matchHeader('Sevkiyat Süresi')).toBeNull()
   })
 })
 
@@ -92,12 +119,100 @@ describe('suggestMapping', () => {
     ]
     expect(suggestMapping(headers)).toEqual({
       sku: 2,
+      barcode: 0,
       name: 3,
       brand: 4,
       category: 5,
+      price: 6,
       image1: 7,
       image2: 8,
     })
+  })
+
+  it("maps Trendyol's product template, listing columns included", () => {
+    const headers = [
+      'Barkod',
+      'Model Kodu',
+      'Marka',
+      'Kategori',
+      'Para Birimi',
+      'Ürün Adı',
+      'Ürün Açıklaması',
+      'Piyasa Satış Fiyatı (KDV Dahil)',
+      "Trendyol'da Satılacak Fiyat (KDV Dahil)",
+      'Ürün Stok Adedi',
+      'Stok Kodu',
+      'KDV Oranı',
+      'Desi',
+      'Görsel 1',
+      'Görsel 2',
+      'Sevkiyat Süresi',
+      'Renk',
+    ]
+    expect(suggestMapping(headers)).toEqual({
+      barcode: 0,
+      brand: 2,
+      category: 3,
+      name: 5,
+      description: 6,
+      listPrice: 7,
+      price: 8,
+      stock: 9,
+      sku: 10,
+      vatRate: 11,
+      desi: 12,
+      image1: 13,
+      image2: 14,
+      color: 16,
+    })
+  })
+
+  it("maps Hepsiburada's template and its attribute names", () => {
+    expect(
+      suggestMapping(['Satıcı Stok Kodu', 'Barkod', 'Ürün Adı', 'Marka', 'KDV', 'Fiyat', 'Stok', 'Görsel1']),
+    ).toEqual({ sku: 0, barcode: 1, name: 2, brand: 3, vatRate: 4, price: 5, stock: 6, image1: 7 })
+    expect(
+      suggestMapping([
+        'merchantSku',
+        'Barcode',
+        'UrunAdi',
+        'UrunAciklamasi',
+        'tax_vat_rate',
+        'price',
+        'stock',
+        'Image1',
+      ]),
+    ).toEqual({ sku: 0, barcode: 1, name: 2, description: 3, vatRate: 4, price: 5, stock: 6, image1: 7 })
+  })
+
+  it('maps English listing headers', () => {
+    expect(
+      suggestMapping([
+        'SKU',
+        'Title',
+        'EAN',
+        'Sale price',
+        'List price',
+        'Quantity',
+        'VAT',
+        'Dimensional weight',
+      ]),
+    ).toEqual({ sku: 0, name: 1, barcode: 2, price: 3, listPrice: 4, stock: 5, vatRate: 6, desi: 7 })
+  })
+
+  it('takes the barcode column as the SKU too when the list has no stock code', () => {
+    expect(suggestMapping(['Barkod', 'Ürün Adı', 'Görsel 1'])).toEqual({
+      barcode: 0,
+      sku: 0,
+      name: 1,
+      image1: 2,
+    })
+    // A stock code anywhere in the list wins, whichever comes first.
+    expect(suggestMapping(['Barkod', 'Ürün Adı', 'Stok Kodu'])).toEqual({ barcode: 0, sku: 2, name: 1 })
+    // And that shared column is remembered and followed.
+    const saved = toSavedMapping(['GTIN', 'Title'], { barcode: 0, sku: 0, name: 1 })
+    expect(saved).toEqual({ sku: 'GTIN', barcode: 'GTIN', name: 'Title' })
+    expect(suggestMapping(['Title', 'Notes', 'GTIN'], saved)).toEqual({ barcode: 2, sku: 2, name: 0 })
   })
 
   it('maps English headers and gives unnumbered photo columns the free slots in order', () => {
@@ -121,7 +236,8 @@ describe('suggestMapping', () => {
   it('lets a saved mapping win where its headers are present, and detects the rest', () => {
     const headers = ['Barkod', 'Stok Kodu', 'Başlık', 'Ürün Adı', 'Resim']
     const mapping = suggestMapping(headers, { sku: 'BARKOD', name: 'başlık', brand: 'Gone Column' })
-    expect(mapping).toEqual({ sku: 0, name: 2, image1: 4 })
+    // The SKU saved on the barcode column stays there, and that column is the barcode too.
+    expect(mapping).toEqual({ sku: 0, barcode: 0, name: 2, image1: 4 })
   })
 
   it('keeps a field the user left unmapped unmapped', () => {

@@ -23,7 +23,19 @@ export const imageFields = [
 ] as const
 export type ImageField = (typeof imageFields)[number]
 
-export const catalogueFields = [...textFields, ...imageFields] as const
+/**
+ * What a marketplace listing needs beyond the text (issue 30): the barcode, the sale price (VAT
+ * included), the list price, the stock, the VAT rate and the desi. Optional; read and checked by
+ * listing-values.ts.
+ */
+export const listingFields = ['barcode', 'price', 'listPrice', 'stock', 'vatRate', 'desi'] as const
+export type ListingField = (typeof listingFields)[number]
+
+/** The fields a header names by its words (every field but the photos). */
+export type NamedField = TextField | ListingField
+const namedFields: readonly NamedField[] = [...textFields, ...listingFields]
+
+export const catalogueFields = [...textFields, ...listingFields, ...imageFields] as const
 export type CatalogueField = (typeof catalogueFields)[number]
 
 /** Without these a row cannot become a product (export folders are named by SKU). */
@@ -59,29 +71,30 @@ export function foldHeader(text: string): string {
 }
 
 /**
- * Header words per text field, already folded, best first: when a list has both "Stok Kodu" and
- * "Barkod", the SKU is the stock code (Trendyol and Hepsiburada templates have both).
+ * Header words per field, already folded, best first. The SKU is the seller's stock code; a
+ * barcode column ("Barkod", "EAN", "GTIN") is the barcode. When a list has no stock-code column,
+ * the SKU falls back to the barcode's column (suggestMapping), so a list keyed by barcode alone
+ * still imports.
  */
-const textSynonyms: Record<TextField, readonly string[]> = {
+const fieldSynonyms: Record<NamedField, readonly string[]> = {
   sku: [
     'sku',
     'stok kodu',
     'satici stok kodu',
     'stock code',
     'merchant sku',
+    // Hepsiburada's attribute names as its JSON and templates spell them (merchantSku, UrunAdi …).
+    'merchantsku',
     'seller sku',
     'urun kodu',
     'product code',
     'item code',
-    'barkod',
-    'barcode',
     'model kodu',
     'model code',
-    'ean',
-    'gtin',
   ],
   name: [
     'urun adi',
+    'urunadi',
     'urun ismi',
     'urun basligi',
     'product name',
@@ -101,10 +114,58 @@ const textSynonyms: Record<TextField, readonly string[]> = {
     'aciklama',
     'description',
     'urun aciklamasi',
+    'urunaciklamasi',
     'product description',
     'urun detayi',
     'details',
   ],
+  barcode: [
+    'barkod',
+    'barcode',
+    'ean',
+    'gtin',
+    'barkod no',
+    'barkod numarasi',
+    'ean kodu',
+    'ean code',
+    'upc',
+  ],
+  price: [
+    'satis fiyati',
+    'trendyol da satilacak fiyat kdv dahil',
+    'trendyol da satilacak fiyat',
+    'satilacak fiyat',
+    'indirimli fiyat',
+    'fiyat',
+    'price',
+    'sale price',
+    'selling price',
+    'satis fiyati kdv dahil',
+    'fiyat kdv dahil',
+  ],
+  listPrice: [
+    'piyasa satis fiyati',
+    'piyasa satis fiyati kdv dahil',
+    'piyasa fiyati',
+    'liste fiyati',
+    'list price',
+    'market price',
+    'rrp',
+    'msrp',
+  ],
+  stock: [
+    'stok',
+    'stok adedi',
+    'urun stok adedi',
+    'stok miktari',
+    'stock',
+    'quantity',
+    'qty',
+    'stock quantity',
+    'adet',
+  ],
+  vatRate: ['kdv', 'kdv orani', 'kdv yuzdesi', 'vat', 'vat rate', 'tax rate', 'tax vat rate'],
+  desi: ['desi', 'desi miktari', 'dimensional weight', 'kargo desi', 'desi kg'],
 }
 
 /** "Görsel 1", "Resim2", "Image URL 3", "Görsel Linki", "Fotoğraf 4 URL", "Product image 1". */
@@ -112,7 +173,7 @@ const imageHeaderPattern =
   /^(?:urun |product )?(?:gorsel|gorseli|gorseller|resim|resmi|resimler|image|images|img|foto|fotograf|fotograflar|photo|photos|picture|pictures|pic)(?: (?:url|link|linki|adresi|dosyasi|file|adi|name))?(?: ?(\d{1,2}))?(?: (?:url|link|linki|adresi|dosyasi|file|adi|name))?$/
 
 export type HeaderMatch =
-  | { kind: 'text'; field: TextField; rank: number; isExact: boolean }
+  | { kind: 'text'; field: NamedField; rank: number; isExact: boolean }
   | { kind: 'image'; position: number | null }
 
 /** What one header names, if it names a field: the rank orders synonyms (lower is better). */
@@ -122,10 +183,10 @@ export function matchHeader(header: string): HeaderMatch | null {
   const image = imageHeaderPattern.exec(folded.replace(/([a-z])(\d)/g, '$1 $2'))
   if (image) return { kind: 'image', position: image[1] === undefined ? null : Number(image[1]) }
 
-  let exact: { field: TextField; rank: number } | null = null
-  let partial: { field: TextField; rank: number; length: number } | null = null
-  for (const field of textFields) {
-    for (const [rank, synonym] of textSynonyms[field].entries()) {
+  let exact: { field: NamedField; rank: number } | null = null
+  let partial: { field: NamedField; rank: number; length: number } | null = null
+  for (const field of namedFields) {
+    for (const [rank, synonym] of fieldSynonyms[field].entries()) {
       if (folded === synonym) {
         if (!exact || rank < exact.rank) exact = { field, rank }
       } else if (
@@ -156,10 +217,16 @@ export function suggestMapping(headers: readonly string[], saved?: SavedMapping)
   const folded = headers.map(foldHeader)
   const decided = new Set<CatalogueField>()
 
+  // A saved SKU on the barcode's own column (a list keyed by barcode alone) shares that column.
+  const isSkuOnBarcode =
+    typeof saved?.sku === 'string' &&
+    typeof saved.barcode === 'string' &&
+    foldHeader(saved.sku) === foldHeader(saved.barcode)
+
   if (saved) {
     for (const field of catalogueFields) {
       const header = saved[field]
-      if (header === undefined) continue
+      if (header === undefined || (field === 'sku' && isSkuOnBarcode)) continue
       if (header === null) {
         decided.add(field)
         continue
@@ -175,7 +242,7 @@ export function suggestMapping(headers: readonly string[], saved?: SavedMapping)
   }
 
   const matches = headers.map((header) => matchHeader(header))
-  const textCandidates: { field: TextField; column: number; score: number }[] = []
+  const textCandidates: { field: NamedField; column: number; score: number }[] = []
   matches.forEach((match, column) => {
     if (match?.kind === 'text') textCandidates.push({ field: match.field, column, score: match.rank })
   })
@@ -185,6 +252,19 @@ export function suggestMapping(headers: readonly string[], saved?: SavedMapping)
     mapping[field] = column
     used.add(column)
     decided.add(field)
+  }
+  // No stock-code column: the barcode is the SKU too (one column, two fields).
+  if (!decided.has('sku') && mapping.barcode !== undefined) {
+    mapping.sku = mapping.barcode
+    decided.add('sku')
+  }
+  // And a SKU the user put on a barcode column (a mapping saved before barcodes were a field of
+  // their own) still gives the barcode.
+  const skuHeader = mapping.sku === undefined ? undefined : headers[mapping.sku]
+  const skuMatch = skuHeader === undefined ? null : matchHeader(skuHeader)
+  if (!decided.has('barcode') && skuMatch?.kind === 'text' && skuMatch.field === 'barcode') {
+    mapping.barcode = mapping.sku
+    decided.add('barcode')
   }
 
   const unnumbered: number[] = []

@@ -34,6 +34,23 @@ export const rowProblemCodes = [
   'imageNotAnImage',
   /** A cell is longer than the field limit; the cell is cut in the preview. */
   'fieldTooLong',
+  // The listing columns (listing-values.ts); an empty cell is never a problem, they are optional.
+  /** The barcode is longer than 40 characters (Trendyol's limit). */
+  'barcodeTooLong',
+  /** The barcode has a character other than a letter, a digit or . - _ (e.g. Excel's 8,69E+12). */
+  'barcodeInvalid',
+  /** Another row has the same barcode (the marketplaces key a listing by it); every such row is reported. */
+  'barcodeDuplicate',
+  /** The sale price is not a number above zero with at most two decimals. */
+  'priceInvalid',
+  /** The list price is not a number above zero with at most two decimals. */
+  'listPriceInvalid',
+  /** The stock is not a whole number, zero or more. */
+  'stockInvalid',
+  /** The VAT rate is not 0, 1, 10 or 20 percent. */
+  'vatRateInvalid',
+  /** The desi is not a number, zero or more, with at most two decimals. */
+  'desiInvalid',
 ] as const
 
 export type RowProblemCode = (typeof rowProblemCodes)[number]
@@ -48,7 +65,7 @@ export type RowProblem = {
   column?: number
   /** The value at fault, e.g. the photo name or URL (cut to 200 characters). */
   value?: string
-  /** For `skuDuplicate`: the other lines with the same SKU. */
+  /** For `skuDuplicate` and `barcodeDuplicate`: the other lines with the same value. */
   otherLines?: number[]
 }
 

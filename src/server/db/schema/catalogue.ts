@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core'
 import type { CatalogueField, SavedMapping } from '#shared/catalogue/columns.ts'
+import type { ListingValues } from '#shared/catalogue/listing-values.ts'
 import type { RowProblem } from '#shared/catalogue/row-problems.ts'
 import type { AspectRatio } from '#shared/scenes.ts'
 import type { SeoContent } from '#shared/seo.ts'
@@ -75,6 +76,11 @@ export const catalogueRows = pgTable(
     line: integer('line').notNull(),
     sku: text('sku').notNull().default(''),
     name: text('name').notNull().default(''),
+    /**
+     * The listing columns as read under the mapping (barcode, sale and list price in lira, stock,
+     * VAT rate, desi); a value that was empty or did not read is absent (the latter is a problem).
+     */
+    listing: jsonb('listing').$type<ListingValues>().notNull().default({}),
     /** Every cell of the row as text, in the list's column order (the export repeats them). */
     cells: jsonb('cells').$type<string[]>().notNull(),
     /** XLSX hyperlink cells: column index → the address the link points to. */

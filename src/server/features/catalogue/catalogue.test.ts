@@ -13,6 +13,7 @@ import {
   binaryRenamedCsv,
   csvOf,
   productRow,
+  trendyolTemplateXlsx,
   turkishExcelCsv,
   xlsxBomb,
   zipOf,
@@ -126,6 +127,82 @@ describe('catalogue', () => {
     expect(view.batch).toMatchObject({ status: 'draft', rowCount: 4, productCount: 4 })
     expect(view.photosChecked).toBe(false)
     expect(view.needsZip).toBe(true)
+  })
+
+  it("stores the listing columns of Trendyol's template as read, and bad values as row problems", async () => {
+    const client = await signedInClient(server)
+    const { response, view } = await importList(
+      client,
+      await trendyolTemplateXlsx(`${imageOrigin}/cup.jpg`),
+      'trendyol.xlsx',
+    )
+    expect(response.status).toBe(201)
+    expect(view.mapping).toEqual({
+      barcode: 0,
+      brand: 2,
+      category: 3,
+      name: 5,
+      description: 6,
+      listPrice: 7,
+      price: 8,
+      stock: 9,
+      sku: 10,
+      vatRate: 11,
+      desi: 12,
+      image1: 13,
+    })
+    expect(view.problems).toEqual([
+      { line: 4, code: 'barcodeInvalid', field: 'barcode', column: 0, value: '8,69E+12' },
+      { line: 4, code: 'priceInvalid', field: 'price', column: 8, value: 'sorunuz' },
+      { line: 4, code: 'stockInvalid', field: 'stock', column: 9, value: '12.5' },
+      { line: 4, code: 'vatRateInvalid', field: 'vatRate', column: 11, value: '18' },
+    ])
+    expect(view.batch).toMatchObject({ rowCount: 3, productCount: 2 })
+    const listings = async () =>
+      (
+        await server.database.db
+          .select({ line: catalogueRows.line, sku: catalogueRows.sku, listing: catalogueRows.listing })
+          .from(catalogueRows)
+          .where(eq(catalogueRows.batchId, view.batch.id))
+          .orderBy(catalogueRows.line)
+      ).map((row) => [row.line, row.sku, row.listing])
+    const read = [
+      [
+        2,
+        'FNC-1',
+        { barcode: '8690000000011', price: 1299.9, listPrice: 1499.9, stock: 25, vatRate: 20, desi: 2 },
+      ],
+      [
+        3,
+        'FNC-2',
+        { barcode: 'TY-FNC_2.B', price: 1199.9, listPrice: 1499.9, stock: 1000, vatRate: 10, desi: 1.5 },
+      ],
+      [4, 'FNC-3', {}],
+    ]
+    expect(await listings()).toEqual(read)
+
+    // The photo step stores the rows again: the values stay.
+    // The photos are links: the step gets a form without a file.
+    const checked = await client.request(`/api/catalogue/batches/${view.batch.id}/photos`, {
+      method: 'POST',
+      body: new FormData(),
+    })
+    expect(checked.status).toBe(200)
+    expect(((await checked.json()) as CatalogueImportView).batch.productCount).toBe(2)
+    expect(await listings()).toEqual(read)
+
+    // A column the seller unmaps is no longer read.
+    const { desi: _desi, ...withoutDesi } = view.mapping
+    const remapped = await client.request(`/api/catalogue/batches/${view.batch.id}/mapping`, {
+      method: 'PUT',
+      json: { mapping: withoutDesi },
+    })
+    expect(remapped.status).toBe(200)
+    expect((await listings()).map(([line, , listing]) => [line, listing])).toEqual([
+      [2, { barcode: '8690000000011', price: 1299.9, listPrice: 1499.9, stock: 25, vatRate: 20 }],
+      [3, { barcode: 'TY-FNC_2.B', price: 1199.9, listPrice: 1499.9, stock: 1000, vatRate: 10 }],
+      [4, {}],
+    ])
   })
 
   it('checks photos against the ZIP and image links, storing each good row photo like an upload', async () => {

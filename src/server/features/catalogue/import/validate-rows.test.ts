@@ -9,6 +9,7 @@ import {
   productRow,
   productsXlsx,
   turkishExcelCsv,
+  turkishHeader,
   zipOf,
 } from '#tests/support/catalogue-fixtures.ts'
 import { openPhotoZip, type PhotoZip } from './photo-zip.ts'
@@ -151,6 +152,102 @@ describe('validateRows', () => {
       imageUrls: ['https://cdn.example.com/ipek-sal.jpg'],
     })
     expect(result.rows[1]?.problems.map((problem) => problem.code)).toEqual(['photoNoZip'])
+  })
+
+  it('reads the listing columns, and reports each value that does not read with its cell', async () => {
+    const header = [
+      ...turkishHeader,
+      'Barkod',
+      'Satış Fiyatı',
+      'Piyasa Satış Fiyatı',
+      'Stok',
+      'KDV Oranı',
+      'Desi',
+    ]
+    const row = (index: number, listing: string[]) => [...productRow(index), ...listing]
+    const list = await readProductList(
+      csvOf(
+        [
+          row(1, ['8690000000001', '1.299,90 TL', '1.499,90', '25', '%20', '2,5']),
+          row(2, ['', '', '', '', '', '']),
+          row(3, ['8,69E+12', 'ücretsiz', '0', '12,5', '18', '-1']),
+          row(4, ['B'.repeat(41), '₺49,90', '59.90', '1.000', '0,1', '3']),
+          row(5, ['8690000000001', '1299.90', '', '0', '0', '']),
+        ],
+        header,
+      ),
+      'liste.csv',
+    )
+    expect(list.suggestedMapping).toMatchObject({
+      sku: 0,
+      barcode: 9,
+      price: 10,
+      listPrice: 11,
+      stock: 12,
+      vatRate: 13,
+      desi: 14,
+    })
+    const result = validateRows(list, list.suggestedMapping, null)
+    expect(result.rows.map((validated) => validated.listing)).toEqual([
+      { barcode: '8690000000001', price: 1299.9, listPrice: 1499.9, stock: 25, vatRate: 20, desi: 2.5 },
+      {},
+      {},
+      { price: 49.9, listPrice: 59.9, stock: 1000, vatRate: 10, desi: 3 },
+      { barcode: '8690000000001', price: 1299.9, stock: 0, vatRate: 0 },
+    ])
+    const listingProblems = result.problems.filter((problem) => problem.code !== 'photoNoZip')
+    expect(listingProblems).toEqual([
+      {
+        line: 2,
+        code: 'barcodeDuplicate',
+        field: 'barcode',
+        column: 9,
+        value: '8690000000001',
+        otherLines: [6],
+      },
+      { line: 4, code: 'barcodeInvalid', field: 'barcode', column: 9, value: '8,69E+12' },
+      { line: 4, code: 'priceInvalid', field: 'price', column: 10, value: 'ücretsiz' },
+      { line: 4, code: 'listPriceInvalid', field: 'listPrice', column: 11, value: '0' },
+      { line: 4, code: 'stockInvalid', field: 'stock', column: 12, value: '12,5' },
+      { line: 4, code: 'vatRateInvalid', field: 'vatRate', column: 13, value: '18' },
+      { line: 4, code: 'desiInvalid', field: 'desi', column: 14, value: '-1' },
+      { line: 5, code: 'barcodeTooLong', field: 'barcode', column: 9, value: 'B'.repeat(41) },
+      {
+        line: 6,
+        code: 'barcodeDuplicate',
+        field: 'barcode',
+        column: 9,
+        value: '8690000000001',
+        otherLines: [2],
+      },
+    ])
+    // Empty listing cells are no problem: those columns are optional.
+    expect(result.rows[1]?.problems.map((problem) => problem.code)).toEqual(['photoNoZip'])
+  })
+
+  it('with a barcode and no stock code, the barcode is the SKU and a repeat is reported once', async () => {
+    const list = await readProductList(
+      csvOf(
+        [
+          ['8690000000001', 'Fincan', 'https://example.com/a.jpg'],
+          ['8690000000002', 'Tabak', 'https://example.com/b.jpg'],
+          ['8690000000001', 'Kase', 'https://example.com/c.jpg'],
+        ],
+        ['Barkod', 'Ürün Adı', 'Görsel 1'],
+      ),
+      'liste.csv',
+    )
+    expect(list.suggestedMapping).toEqual({ barcode: 0, sku: 0, name: 1, image1: 2 })
+    const result = validateRows(list, list.suggestedMapping, null)
+    expect(result.rows.map((row) => [row.sku, row.listing.barcode])).toEqual([
+      ['8690000000001', '8690000000001'],
+      ['8690000000002', '8690000000002'],
+      ['8690000000001', '8690000000001'],
+    ])
+    expect(result.problems.map((problem) => [problem.line, problem.code])).toEqual([
+      [2, 'skuDuplicate'],
+      [4, 'skuDuplicate'],
+    ])
   })
 
   it('refuses a mapping without SKU or name, or past the columns', async () => {

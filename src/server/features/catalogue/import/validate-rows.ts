@@ -3,11 +3,14 @@ import {
   type ColumnMapping,
   catalogueFields,
   imageFields,
+  type ListingField,
+  listingFields,
   missingRequiredFields,
   type TextField,
   textFields,
 } from '#shared/catalogue/columns.ts'
 import { type CatalogueLimits, catalogueLimits } from '#shared/catalogue/limits.ts'
+import { type ListingValues, readListingValues } from '#shared/catalogue/listing-values.ts'
 import type { RowProblem, RowProblemCode } from '#shared/catalogue/row-problems.ts'
 import { AppError } from '#shared/errors.ts'
 import { photoReferencesOf } from './photo-refs.ts'
@@ -19,6 +22,8 @@ export type PhotoRef = { kind: 'zip'; reference: string; entry: PhotoZipEntry } 
 
 export type CatalogueRow = Record<TextField, string> & {
   line: number
+  /** The listing columns' values that read well (a bad one is a problem and left out). */
+  listing: ListingValues
   /** Usable photos in column order, at most `maxImagesPerRow`, without repeats. */
   photos: PhotoRef[]
   /** The http(s) addresses among `photos`: what the remote fetch has to get (and check) for this row. */
@@ -42,8 +47,9 @@ const maxValueChars = 200
  * Checks each row under a confirmed mapping, with the photo ZIP if one was given (`null` when the
  * photos are addresses in the list). A row is bad for an empty name or SKU, a SKU another row has
  * too (both rows reported), no photo, a photo not in (or not usable from) the ZIP, a photo file
- * named with no ZIP given, an image address that is not http(s), or a cell over the length limit.
- * A mapping without SKU or name, or pointing past the columns, is VALIDATION_FAILED.
+ * named with no ZIP given, an image address that is not http(s), a cell over the length limit, a
+ * listing value that does not read (barcode, prices, stock, VAT rate, desi: listing-values.ts), or
+ * a barcode another row has too. A mapping without SKU or name, or pointing past the columns, is VALIDATION_FAILED.
  */
 export function validateRows(
   list: { headers: readonly string[]; rows: readonly ListRow[] },
@@ -59,7 +65,11 @@ export function validateRows(
   }
 
   const rows = list.rows.map((row) => validateRow(row, mapping, fieldOfColumn, photos, limits))
-  markDuplicateSkus(rows, mapping.sku)
+  markDuplicates(rows, 'sku', mapping.sku, (row) => row.sku)
+  // A barcode that is the SKU's own column is already reported as a duplicate SKU.
+  if (mapping.barcode !== mapping.sku) {
+    markDuplicates(rows, 'barcode', mapping.barcode, (row) => row.listing.barcode ?? '')
+  }
 
   const problems = rows.flatMap((row) => row.problems)
   let validCount = 0
@@ -106,6 +116,16 @@ function validateRow(
   if (text.sku === '') problem('skuEmpty', { field: 'sku', column: mapping.sku })
   if (text.name === '') problem('nameEmpty', { field: 'name', column: mapping.name })
 
+  const listingCells: Partial<Record<ListingField, string>> = {}
+  for (const field of listingFields) {
+    const column = mapping[field]
+    if (column !== undefined) listingCells[field] = row.cells[column] ?? ''
+  }
+  const listing = readListingValues(listingCells)
+  for (const { field, problem: code } of listing.problems) {
+    problem(code, { field, column: mapping[field], value: (listingCells[field] ?? '').trim() })
+  }
+
   const photos: PhotoRef[] = []
   const seen = new Set<string>()
   let named = 0
@@ -150,6 +170,7 @@ function validateRow(
   return {
     line: row.line,
     ...text,
+    listing: listing.values,
     photos: kept,
     imageUrls: kept.flatMap((photo) => (photo.kind === 'url' ? [photo.url] : [])),
     problems,
@@ -157,26 +178,38 @@ function validateRow(
   }
 }
 
-/** SKUs compared trimmed and without case (an export folder per SKU must not collide on Windows). */
-function markDuplicateSkus(rows: CatalogueRow[], skuColumn: number | undefined): void {
-  const linesBySku = new Map<string, number[]>()
+/**
+ * Rows sharing a SKU or a barcode, compared trimmed and without case (an export folder per SKU
+ * must not collide on Windows; a marketplace keys a listing by its barcode): every such row is
+ * reported with the others' lines.
+ */
+function markDuplicates(
+  rows: CatalogueRow[],
+  field: 'sku' | 'barcode',
+  column: number | undefined,
+  keyOf: (row: CatalogueRow) => string,
+): void {
+  const code = field === 'sku' ? 'skuDuplicate' : 'barcodeDuplicate'
+  const linesByValue = new Map<string, number[]>()
   for (const row of rows) {
-    if (row.sku === '') continue
-    const key = foldName(row.sku)
-    const lines = linesBySku.get(key)
+    const value = keyOf(row)
+    if (value === '') continue
+    const key = foldName(value)
+    const lines = linesByValue.get(key)
     if (lines) lines.push(row.line)
-    else linesBySku.set(key, [row.line])
+    else linesByValue.set(key, [row.line])
   }
   for (const row of rows) {
-    if (row.sku === '') continue
-    const lines = linesBySku.get(foldName(row.sku)) ?? []
+    const value = keyOf(row)
+    if (value === '') continue
+    const lines = linesByValue.get(foldName(value)) ?? []
     if (lines.length < 2) continue
     row.problems.push({
       line: row.line,
-      code: 'skuDuplicate',
-      field: 'sku',
-      ...(skuColumn === undefined ? {} : { column: skuColumn }),
-      value: row.sku,
+      code,
+      field,
+      ...(column === undefined ? {} : { column }),
+      value,
       otherLines: lines.filter((line) => line !== row.line),
     })
   }

@@ -3,6 +3,7 @@ import {
   type CatalogueField,
   type ColumnMapping,
   imageFields,
+  listingFields,
   missingRequiredFields,
   requiredFields,
   textFields,
@@ -129,6 +130,15 @@ export function MappingStep(props: {
             {t('catalogue.mapping.textLegend')}
           </legend>
           <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">{textFields.map(fieldSelect)}</div>
+        </fieldset>
+        <fieldset>
+          <legend className="text-sm font-semibold text-slate-900">
+            {t('catalogue.mapping.listingLegend')}
+          </legend>
+          <p className="text-sm text-slate-600">{t('catalogue.mapping.listingHint')}</p>
+          <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {listingFields.map(fieldSelect)}
+          </div>
         </fieldset>
         <fieldset>
           <legend className="text-sm font-semibold text-slate-900">

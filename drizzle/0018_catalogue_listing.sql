@@ -1,0 +1,1 @@
+ALTER TABLE "catalogue_rows" ADD COLUMN "listing" jsonb DEFAULT '{}'::jsonb NOT NULL;
