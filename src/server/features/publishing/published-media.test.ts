@@ -20,9 +20,14 @@ import {
   type TrendyolFake,
   trendyolFailureReasons,
 } from '#tests/fakes/trendyol-server.ts'
-import { createUser } from '#tests/support/factories.ts'
+import { createUser, nextClientIp } from '#tests/support/factories.ts'
 import { productPhoto } from '#tests/support/test-photos.ts'
-import { resetDatabase, startTestServer, type TestServer } from '#tests/support/test-server.ts'
+import {
+  createTestClient,
+  resetDatabase,
+  startTestServer,
+  type TestServer,
+} from '#tests/support/test-server.ts'
 import {
   newMediaToken,
   type PublishedMediaDeps,
@@ -336,6 +341,33 @@ describe('published media', () => {
       'trendyol',
     )
     expect(published.url).toBe(`https://vitrin.example.com/media/${published.token}.jpg`)
+  })
+})
+
+describe('deleting the account', () => {
+  it('removes its published images with its other files, and their addresses answer 404', async () => {
+    const client = createTestClient(server, { clientIp: nextClientIp() })
+    const password = 'secret-pass-1'
+    const email = `publisher-${newMediaToken()}@example.com`
+    expect((await client.request('/api/auth/sign-up', { json: { email, password } })).status).toBe(201)
+    const userId = (await (await client.request('/api/session')).json()).user.id as string
+    const asset = await storeAsset(
+      { db: server.database.db, storage: server.deps.storage },
+      { userId, kind: 'result', bytes: photo, mime: 'image/jpeg', fileName: 'cup.jpg' },
+    )
+    const other = await userWithImage()
+    const kept = await publishMedia(deps(), other.userId, other.assetId, 'trendyol')
+    const published = await publishMedia(deps(), userId, asset.id, 'trendyol')
+    const revoked = await publishMedia(deps(), userId, asset.id, 'hepsiburada')
+    await revokeMedia(deps(), userId, revoked.token)
+    expect((await fetch(published.url)).status).toBe(200)
+
+    const deleted = await client.request('/api/account', { method: 'DELETE', json: { password } })
+    expect(deleted.status).toBe(204)
+    expect((await fetch(published.url)).status).toBe(404)
+    await expect(server.deps.storage.get(publishedStorageKey(published.token))).rejects.toThrow()
+    // Another account's published image is untouched.
+    expect((await fetch(kept.url)).status).toBe(200)
   })
 })
 
