@@ -1,7 +1,7 @@
 CREATE TABLE "published_media" (
 	"token" text PRIMARY KEY NOT NULL,
 	"user_id" text NOT NULL,
-	"asset_id" uuid NOT NULL,
+	"asset_id" uuid,
 	"profile" text NOT NULL,
 	"storage_key" text NOT NULL,
 	"mime" text NOT NULL,
@@ -15,6 +15,6 @@ CREATE TABLE "published_media" (
 );
 --> statement-breakpoint
 ALTER TABLE "published_media" ADD CONSTRAINT "published_media_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "published_media" ADD CONSTRAINT "published_media_asset_id_assets_id_fk" FOREIGN KEY ("asset_id") REFERENCES "public"."assets"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "published_media" ADD CONSTRAINT "published_media_asset_id_assets_id_fk" FOREIGN KEY ("asset_id") REFERENCES "public"."assets"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "published_media_live_asset_profile" ON "published_media" USING btree ("asset_id","profile") WHERE "published_media"."revoked_at" is null;--> statement-breakpoint
 CREATE INDEX "published_media_user_idx" ON "published_media" USING btree ("user_id");

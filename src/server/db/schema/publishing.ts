@@ -47,9 +47,11 @@ export const publishedMedia = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    assetId: uuid('asset_id')
-      .notNull()
-      .references(() => assets.id, { onDelete: 'cascade' }),
+    /**
+     * The image it was rendered from; null once that is deleted, which stops serving it at once
+     * and leaves the row for the sweep to revoke and its file to be removed (sweepOrphanedMedia).
+     */
+    assetId: uuid('asset_id').references(() => assets.id, { onDelete: 'set null' }),
     /** The marketplace profile it was rendered for (a MarketplaceId, e.g. trendyol). */
     profile: text('profile').notNull(),
     /** The rendered file in object storage: `published/<token>.jpg`, outside any user's folder. */

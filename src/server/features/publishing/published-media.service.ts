@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm'
 import sharp from 'sharp'
 import type { Db } from '#server/db/client.ts'
 import { type PublishedMediaRow, publishedMedia } from '#server/db/schema/index.ts'
@@ -65,7 +65,8 @@ export function publicMediaUrl(
 export type PublishedMedia = {
   url: string
   token: string
-  assetId: string
+  /** Null once the image it was rendered from is deleted (it is then no longer served). */
+  assetId: string | null
   profile: string
   mime: string
   bytes: number
@@ -210,6 +211,51 @@ export async function findServedMedia(
       checksum: publishedMedia.checksum,
     })
     .from(publishedMedia)
-    .where(and(eq(publishedMedia.token, token), isNull(publishedMedia.revokedAt)))
+    .where(
+      and(
+        eq(publishedMedia.token, token),
+        isNull(publishedMedia.revokedAt),
+        // Its image was deleted: gone at once, before the sweep revokes the row.
+        isNotNull(publishedMedia.assetId),
+      ),
+    )
   return row ?? null
+}
+
+/** Rows one sweep statement revokes; the sweep repeats until none are left. */
+const sweepBatchSize = 200
+
+/**
+ * Revokes published images whose image was deleted (a library item, a generation, an unused
+ * upload: their rows lose the asset by `on delete set null`) and removes their files, which with
+ * S3_PUBLIC_URL the bucket would otherwise go on serving. Run with the upload sweep in whichever
+ * process runs workers; each row is revoked once however many run. Returns how many went.
+ */
+export async function sweepOrphanedMedia(deps: {
+  db: Db
+  storage: ObjectStorage
+  log: Logger
+}): Promise<number> {
+  let total = 0
+  for (;;) {
+    const orphaned = deps.db
+      .select({ token: publishedMedia.token })
+      .from(publishedMedia)
+      .where(and(isNull(publishedMedia.assetId), isNull(publishedMedia.revokedAt)))
+      .limit(sweepBatchSize)
+    const revoked = await deps.db
+      .update(publishedMedia)
+      .set({ revokedAt: new Date() })
+      .where(and(inArray(publishedMedia.token, orphaned), isNull(publishedMedia.revokedAt)))
+      .returning({ storageKey: publishedMedia.storageKey })
+    await Promise.all(
+      revoked.map(({ storageKey }) =>
+        deps.storage.delete(storageKey).catch((error: unknown) => {
+          deps.log.error({ err: error, storageKey }, 'deleting an orphaned published image failed')
+        }),
+      ),
+    )
+    total += revoked.length
+    if (revoked.length < sweepBatchSize) return total
+  }
 }

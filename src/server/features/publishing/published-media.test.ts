@@ -5,12 +5,13 @@ import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { publishedMedia } from '#server/db/schema/index.ts'
-import { storeAsset } from '#server/features/assets/assets.service.ts'
+import { deleteUpload, storeAsset } from '#server/features/assets/assets.service.ts'
 import {
   createInspections,
   createVideoSlots,
   type MarketplaceDeps,
 } from '#server/features/marketplaces/marketplaces.service.ts'
+import { createLogger } from '#server/logger.ts'
 import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { AppError } from '#shared/errors.ts'
 import { trendyolCategoryAttributes } from '#tests/fakes/trendyol-catalog.ts'
@@ -35,6 +36,7 @@ import {
   publishedStorageKey,
   publishMedia,
   revokeMedia,
+  sweepOrphanedMedia,
   tokenPattern,
 } from './published-media.service.ts'
 import { createTrendyolApi, type TrendyolProductItem } from './trendyol-api.ts'
@@ -43,6 +45,7 @@ import { createTrendyolApi, type TrendyolProductItem } from './trendyol-api.ts'
 // served without a session at an unguessable, stable address with a year's caching, gone (404,
 // like an unknown token) once revoked; and downloaded by the fake Trendyol as it would be.
 
+const silentLog = createLogger({ level: 'silent' })
 let server: TestServer
 let photo: Buffer
 
@@ -341,6 +344,37 @@ describe('published media', () => {
       'trendyol',
     )
     expect(published.url).toBe(`https://vitrin.example.com/media/${published.token}.jpg`)
+  })
+})
+
+describe('deleting the image a published one was rendered from', () => {
+  it('stops serving it at once, and the sweep revokes it and removes its file', async () => {
+    const userId = await createUser(server.database.db)
+    const storageDeps = { db: server.database.db, storage: server.deps.storage }
+    const upload = await storeAsset(storageDeps, {
+      userId,
+      kind: 'upload',
+      bytes: photo,
+      mime: 'image/jpeg',
+      fileName: 'cup.jpg',
+    })
+    const kept = await userWithImage()
+    const keptMedia = await publishMedia(deps(), kept.userId, kept.assetId, 'trendyol')
+    const published = await publishMedia(deps(), userId, upload.id, 'trendyol')
+    expect((await fetch(published.url)).status).toBe(200)
+
+    await deleteUpload(storageDeps, userId, upload.id, silentLog)
+    expect((await fetch(published.url)).status).toBe(404)
+    expect(await sweepOrphanedMedia({ ...storageDeps, log: silentLog })).toBe(1)
+    await expect(server.deps.storage.get(publishedStorageKey(published.token))).rejects.toThrow()
+    const [row] = await server.database.db
+      .select()
+      .from(publishedMedia)
+      .where(eq(publishedMedia.token, published.token))
+    expect(row?.revokedAt).toBeInstanceOf(Date)
+    expect(await sweepOrphanedMedia({ ...storageDeps, log: silentLog })).toBe(0)
+    // Others' published images stay.
+    expect((await fetch(keptMedia.url)).status).toBe(200)
   })
 })
 
