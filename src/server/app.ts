@@ -28,6 +28,7 @@ import {
   publicUploadPath,
 } from '#server/features/public-api/public-api.routes.ts'
 import { connectionsRoutes } from '#server/features/publishing/connections.routes.ts'
+import { publishedMediaRoutes } from '#server/features/publishing/published-media.routes.ts'
 import { taxonomyRoutes } from '#server/features/publishing/taxonomy.routes.ts'
 import { usageRoutes } from '#server/features/quota/usage.routes.ts'
 import { accountRoutes } from '#server/features/settings/account.routes.ts'
@@ -371,6 +372,9 @@ export function createApp(deps: AppDeps) {
   // The API reference (Scalar, served from node_modules): before the web app, whose
   // client-side routing would otherwise answer /docs/api with index.html.
   app.route('/docs/api', apiReferenceRoutes({ isProduction: config.env === 'production' }))
+  // Images published to marketplaces (features/publishing): public by their unguessable token,
+  // with no session, key or cross-site check, since a marketplace's downloader has none.
+  app.route('/media', publishedMediaRoutes({ db, storage: deps.storage }))
   mountWebApp(app, {
     webDistDir: config.webDistDir,
     publicUrl: () => config.publicUrl,

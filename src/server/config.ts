@@ -130,6 +130,13 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: booleanFromString.default(false),
   /** Folder inside the bucket for Vitrin's objects, e.g. vitrin/, so a bucket can be shared. */
   S3_PREFIX: z.string().min(1).optional(),
+  /**
+   * The bucket's public address (a CDN or the store's public bucket URL, up to where object keys
+   * start), e.g. https://media.example.com; when set, images published to marketplaces are linked
+   * there (objects under `<S3_PREFIX>/published/`, which must be publicly readable) instead of
+   * served under PUBLIC_URL/media.
+   */
+  S3_PUBLIC_URL: z.url().optional(),
   /** Generation jobs one worker runs at once. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** Tries per job for transient failures (provider down, busy, or our own error). */
@@ -243,6 +250,9 @@ function crossCheck(env: Record<string, string>): string[] {
   if (env.S3_BUCKET && (!env.S3_ACCESS_KEY_ID || !env.S3_SECRET_ACCESS_KEY)) {
     problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: are both required with S3_BUCKET')
   }
+  if (env.S3_PUBLIC_URL && !env.S3_BUCKET) {
+    problems.push('S3_PUBLIC_URL: needs S3_BUCKET (published images are linked in that bucket)')
+  }
   if (env.NODE_ENV === 'production' && !env.PUBLIC_URL) {
     problems.push(
       'PUBLIC_URL: is required in production (e.g. https://vitrin.example.com): emailed links are built from it, never from the request',
@@ -350,6 +360,8 @@ export type Config = {
       secretAccessKey: string
       forcePathStyle: boolean
       prefix: string | undefined
+      /** S3_PUBLIC_URL without a trailing slash: where published images are linked instead of PUBLIC_URL/media. */
+      publicUrl?: string | undefined
     }
   }
   providers: {
@@ -518,6 +530,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
               forcePathStyle: e.S3_FORCE_PATH_STYLE,
               // Stored without slashes at either end; s3.ts joins it to each key with one.
               prefix: e.S3_PREFIX?.replace(/^\/+|\/+$/g, '') || undefined,
+              publicUrl: e.S3_PUBLIC_URL?.replace(/\/+$/, ''),
             },
           }
         : { kind: 'local' },

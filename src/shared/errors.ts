@@ -99,6 +99,17 @@ export const errorStatus = {
   URL_TOO_LARGE: 413,
   /** The link answered with an error status or too many redirects. */
   URL_BAD_STATUS: 422,
+  // Publishing needs images the marketplace can download (features/publishing/public-origin.ts):
+  // the server's public origin (PUBLIC_URL, or S3_PUBLIC_URL) must be public https. The operator's
+  // to fix, so 409 and never logged as our failure; refused before anything is rendered or sent.
+  /** The public origin is plain http: marketplaces fetch images over https only. */
+  PUBLIC_URL_NOT_HTTPS: 409,
+  /** The public origin is this machine (localhost, 127.0.0.0/8, ::1). */
+  PUBLIC_URL_LOOPBACK: 409,
+  /** The public origin is a private, link-local or otherwise non-public IP address. */
+  PUBLIC_URL_PRIVATE: 409,
+  /** The public origin is a name no public DNS answers for (no dot, .local, .internal, .lan …). */
+  PUBLIC_URL_NOT_PUBLIC_NAME: 409,
   ACCOUNT_DELETE_CONFIRMATION_INVALID: 400,
   // A product list or photo ZIP for the catalogue (src/server/features/catalogue/import/); the
   // limits they name are in src/shared/catalogue/limits.ts. A bad row is not an error: it is

@@ -3,6 +3,7 @@ import type { AppDeps } from '#server/deps.ts'
 import { sweepUnusedUploads } from '#server/features/assets/assets.service.ts'
 import { sweepStaleDrafts } from '#server/features/catalogue/catalogue.service.ts'
 import { sweepExpiredIdempotencyKeys } from '#server/features/idempotency/idempotency.service.ts'
+import { sweepOrphanedMedia } from '#server/features/publishing/published-media.service.ts'
 import { readFalKey } from '#server/features/settings/settings.service.ts'
 import { createProviders, describeProviders } from '#server/providers/index.ts'
 import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
@@ -42,6 +43,9 @@ export function startUploadSweep(deps: AppDeps, intervalMs = uploadSweepInterval
       // Keys past their 24 hours are ignored already; this keeps the table small.
       const keys = await sweepExpiredIdempotencyKeys({ db: deps.database.db, now: deps.now })
       if (keys > 0) log.info({ keys }, 'deleted expired idempotency keys')
+      // Published images whose image was deleted (just now, or by its owner since the last pass).
+      const media = await sweepOrphanedMedia({ db: deps.database.db, storage: deps.storage, log })
+      if (media > 0) log.info({ media }, 'revoked published images of deleted images')
     } catch (error) {
       log.warn({ err: error }, 'sweeping unused uploads failed; will try again')
     } finally {

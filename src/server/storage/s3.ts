@@ -47,7 +47,7 @@ export async function createS3Storage(options: S3StorageOptions): Promise<Object
 
   return {
     kind: 's3',
-    async put(key, bytes, contentType) {
+    async put(key, bytes, contentType, putOptions) {
       await client.send(
         new PutObjectCommand({
           Bucket: options.bucket,
@@ -55,6 +55,7 @@ export async function createS3Storage(options: S3StorageOptions): Promise<Object
           Body: bytes,
           ContentType: contentType,
           ContentLength: bytes.length,
+          ...(putOptions?.cacheControl ? { CacheControl: putOptions.cacheControl } : {}),
         }),
       )
     },

@@ -9,7 +9,7 @@ export function withSharedReads(storage: ObjectStorage): ObjectStorage {
   const reading = new Map<string, Promise<Buffer>>()
   return {
     kind: storage.kind,
-    put: (key, bytes, contentType) => storage.put(key, bytes, contentType),
+    put: (key, bytes, contentType, options) => storage.put(key, bytes, contentType, options),
     delete: (key) => storage.delete(key),
     // A stream has one reader, so streamed reads are not shared.
     getStream: (key) => storage.getStream(key),

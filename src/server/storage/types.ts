@@ -3,8 +3,11 @@ import type { Readable } from 'node:stream'
 /** Where uploads and results live: local disk by default, any S3-compatible store by configuration. */
 export interface ObjectStorage {
   readonly kind: 'local' | 's3'
-  /** Writes an object whole; a reader never sees a half-written one. */
-  put(key: string, bytes: Buffer, contentType: string): Promise<void>
+  /**
+   * Writes an object whole; a reader never sees a half-written one. `cacheControl` is stored with
+   * it where the store serves objects itself (S3: published images behind S3_PUBLIC_URL).
+   */
+  put(key: string, bytes: Buffer, contentType: string, options?: { cacheControl?: string }): Promise<void>
   /** Reads an object; throws StorageNotFoundError when it is not there. */
   get(key: string): Promise<Buffer>
   /**

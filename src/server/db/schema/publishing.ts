@@ -1,5 +1,17 @@
-import { jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
 import type { MarketplaceAttribute, MarketplaceCategory } from '#shared/contracts/publishing.ts'
+import { assets } from './assets.ts'
 import { users } from './auth.ts'
 
 /**
@@ -60,3 +72,47 @@ export const marketplaceCategoryAttributes = pgTable(
   },
   (t) => [primaryKey({ columns: [t.marketplace, t.categoryId] })],
 )
+
+/**
+ * A seller's image rendered once in a marketplace's size and served at a public address the
+ * marketplace fetches (issue 30): `PUBLIC_URL/media/<token>.jpg`, or the bucket's public URL of
+ * `storage_key` with S3_PUBLIC_URL. The token is the only secret in the address. Revoking keeps
+ * the row (so the address is never reused) and removes the stored file. At most one live row per
+ * asset and marketplace, so publishing again gives the same address.
+ */
+export const publishedMedia = pgTable(
+  'published_media',
+  {
+    /** 192 random bits, base64url (32 characters): the address's only secret. */
+    token: text('token').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * The image it was rendered from; null once that is deleted, which stops serving it at once
+     * and leaves the row for the sweep to revoke and its file to be removed (sweepOrphanedMedia).
+     */
+    assetId: uuid('asset_id').references(() => assets.id, { onDelete: 'set null' }),
+    /** The marketplace profile it was rendered for (a MarketplaceId, e.g. trendyol). */
+    profile: text('profile').notNull(),
+    /** The rendered file in object storage: `published/<token>.jpg`, outside any user's folder. */
+    storageKey: text('storage_key').notNull().unique(),
+    mime: text('mime').notNull(),
+    /** Size in bytes. */
+    bytes: integer('bytes').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    /** SHA-256 of the rendered bytes, hex: the ETag. */
+    checksum: text('checksum').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('published_media_live_asset_profile')
+      .on(t.assetId, t.profile)
+      .where(sql`${t.revokedAt} is null`),
+    index('published_media_user_idx').on(t.userId),
+  ],
+)
+
+export type PublishedMediaRow = typeof publishedMedia.$inferSelect

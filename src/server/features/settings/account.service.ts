@@ -2,7 +2,14 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import type { Auth } from '#server/auth/auth.ts'
 import type { Db } from '#server/db/client.ts'
-import { accounts, assets, emailOutbox, users, verifications } from '#server/db/schema/index.ts'
+import {
+  accounts,
+  assets,
+  emailOutbox,
+  publishedMedia,
+  users,
+  verifications,
+} from '#server/db/schema/index.ts'
 import type { RequestUser } from '#server/http/context.ts'
 import type { Logger } from '#server/logger.ts'
 import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
@@ -82,11 +89,19 @@ export async function deleteAccount(
         .where(sql`${emailOutbox.toAddress} in (select ${removedUser.email} from ${removedUser})`)
         .returning({ id: emailOutbox.id }),
     )
+  // Images published to marketplaces are files of the account too, and with S3_PUBLIC_URL the
+  // bucket would go on serving them to anyone: they go with the rest (a revoked one's file is
+  // gone already, and deleting a missing object is no error).
+  const storedFiles = sql`(
+    select ${assets.storageKey} as storage_key, ${assets.userId} as user_id from ${assets}
+    union all
+    select ${publishedMedia.storageKey}, ${publishedMedia.userId} from ${publishedMedia}
+  ) as stored_files`
   const files = await deps.db
     .with(removedUser, removedTokens, removedMail)
-    .select({ storageKey: assets.storageKey })
-    .from(assets)
-    .where(sql`${assets.userId} in (select ${removedUser.id} from ${removedUser})`)
+    .select({ storageKey: sql<string>`stored_files.storage_key` })
+    .from(storedFiles)
+    .where(sql`stored_files.user_id in (select ${removedUser.id} from ${removedUser})`)
   await Promise.all(
     files.map(({ storageKey }) =>
       deps.storage
