@@ -28,6 +28,9 @@ import {
   publicUploadPath,
 } from '#server/features/public-api/public-api.routes.ts'
 import { connectionsRoutes } from '#server/features/publishing/connections.routes.ts'
+import { isUnderTest } from '#server/features/publishing/public-origin.ts'
+import { publicationsRoutes } from '#server/features/publishing/publications.routes.ts'
+import { publisherPollMs } from '#server/features/publishing/publications.service.ts'
 import { publishedMediaRoutes } from '#server/features/publishing/published-media.routes.ts'
 import { taxonomyRoutes } from '#server/features/publishing/taxonomy.routes.ts'
 import { usageRoutes } from '#server/features/quota/usage.routes.ts'
@@ -308,6 +311,20 @@ export function createApp(deps: AppDeps) {
   // A result's marketplace check and export, beside the generations routes; measuring runs the
   // process's one segmentation model, which the offline studio shares.
   api.route('/generations', marketplaceRoutes(marketplaces))
+  api.route(
+    '/publications',
+    publicationsRoutes({
+      db,
+      rateLimiter: deps.rateLimiter,
+      connections: { db, box: deps.marketplaceBox, apis: config.marketplaceApis, log: deps.logger },
+      log: deps.logger,
+      now: deps.now,
+      allowHttpImages: isUnderTest(config),
+      pollMs: publisherPollMs,
+      marketplaces,
+      media: { storage: deps.storage, config, log: deps.logger },
+    }),
+  )
   api.route('/marketplace', marketplaceSummaryRoutes(marketplaces))
   api.route('/preferences', preferencesRoutes({ db }))
   if (config.enableTestHooks) api.route('/test', testHookRoutes({ db: database.db, now: deps.now }))

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { IntegrationMarketplace } from './integrations.ts'
+import { type IntegrationMarketplace, integrationMarketplaces } from './integrations.ts'
 
 // What publishing to a marketplace works with, the same shape for Trendyol and Hepsiburada
 // (issue 30): a category with its path, the attributes it takes with their allowed values, and
@@ -96,3 +96,105 @@ export type BrandSearchQuery = z.infer<typeof brandSearchQuerySchema>
 export type MarketplaceBrand = { id: string; name: string }
 
 export type BrandSearchResponse = { brands: MarketplaceBrand[] }
+
+// Publishing (issue 30, points 4–5): POST /api/publications sends studio results to a marketplace;
+// GET /api/publications/:id follows each product until it is live or rejected.
+
+const money = z.number().positive().max(10_000_000).multipleOf(0.01)
+
+/** What the seller says about a product that no photo or copy can: codes, prices, stock, tax. */
+export const listingFieldsSchema = z.object({
+  barcode: z.string().trim().min(1).max(40),
+  stockCode: z.string().trim().min(1).max(100),
+  brand: z.string().trim().min(1).max(100),
+  salePrice: money,
+  listPrice: money.nullable().default(null),
+  stock: z.number().int().min(0).max(1_000_000),
+  vatRate: z.union([z.literal(0), z.literal(1), z.literal(10), z.literal(20)]),
+  desi: z.number().min(0).max(10_000),
+  /** Two capital letters (Trendyol requires it). */
+  origin: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{2}$/)
+    .nullable()
+    .default(null),
+  /** Months (Hepsiburada requires it). */
+  warrantyMonths: z.number().int().min(0).max(240).nullable().default(null),
+  /** The title and description, when the seller writes them instead of taking the SEO copy's. */
+  title: z.string().trim().min(1).max(300).nullable().default(null),
+  description: z.string().trim().min(1).max(30_000).nullable().default(null),
+})
+export type ListingFields = z.infer<typeof listingFieldsSchema>
+
+export const filledAttributeSchema = z.object({
+  attributeId: z.string().min(1).max(100),
+  valueId: z.string().min(1).max(200).nullable(),
+  value: z.string().trim().min(1).max(200),
+  source: z.enum(fillSources),
+})
+
+/** The most products one publish request takes: one marketplace request's worth. */
+export const maxProductsPerPublish = 1000
+
+export const publishRequestSchema = z.object({
+  marketplace: z.enum(integrationMarketplaces),
+  categoryId: z.string().trim().min(1).max(40),
+  products: z
+    .array(
+      z.object({
+        /** Image results, the main image first, each rendered in the marketplace's size. */
+        imageGenerationIds: z.array(z.uuid()).min(1).max(10),
+        /** An SEO result whose title, description and features the listing takes. */
+        copyGenerationId: z.uuid().nullable().default(null),
+        listing: listingFieldsSchema,
+        attributes: z.array(filledAttributeSchema).max(100).default([]),
+      }),
+    )
+    .min(1)
+    .max(maxProductsPerPublish),
+})
+export type PublishRequest = z.infer<typeof publishRequestSchema>
+
+export const publicationStatuses = ['queued', 'sending', 'processing', 'reviewing', 'done', 'failed'] as const
+export type PublicationStatus = (typeof publicationStatuses)[number]
+
+export const publicationItemStatuses = [
+  'blocked',
+  'queued',
+  'sent',
+  'pending',
+  'live',
+  'rejected',
+  'failed',
+] as const
+export type PublicationItemStatus = (typeof publicationItemStatuses)[number]
+
+/** One product of a publication, as the seller follows it. */
+export type PublicationItemView = {
+  id: string
+  barcode: string
+  title: string
+  status: PublicationItemStatus
+  /** Why it was not sent (listing.ts problem codes, and `checker:<rule>` for a failed pre-publish check). */
+  problems: { code: string; field: string }[]
+  /** The marketplace's own words for a rejection or failure. */
+  reasons: string[]
+  productUrl: string | null
+  generationId: string | null
+  updatedAt: string
+}
+
+export type PublicationView = {
+  id: string
+  marketplace: IntegrationMarketplace
+  status: PublicationStatus
+  errorCode: string | null
+  counts: Record<PublicationItemStatus, number>
+  items: PublicationItemView[]
+  createdAt: string
+  updatedAt: string
+}
+
+/** POST /api/publications: accepted (202), one publication per marketplace request. */
+export type PublishResponse = { publications: PublicationView[] }

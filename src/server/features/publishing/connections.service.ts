@@ -12,7 +12,7 @@ import {
 } from '#shared/contracts/integrations.ts'
 import { AppError } from '#shared/errors.ts'
 import { createHepsiburadaApi, type HepsiburadaApi, type HepsiburadaCredentials } from './hepsiburada-api.ts'
-import { MarketplaceApiError } from './marketplace-api-error.ts'
+import { appErrorOf, MarketplaceApiError } from './marketplace-api-error.ts'
 import { createTrendyolApi, type TrendyolApi, type TrendyolCredentials } from './trendyol-api.ts'
 
 // A seller's connections to the marketplaces' seller APIs. Credentials are tried against the
@@ -172,16 +172,7 @@ async function verifyOrExplain(
       { marketplace, accountId, failure: error.failure, status: error.status, messages: error.messages },
       'marketplace refused or failed a connection check',
     )
-    if (error.failure === 'auth') {
-      throw new AppError('MARKETPLACE_KEYS_REFUSED', 'The marketplace did not accept these credentials')
-    }
-    if (error.failure === 'forbidden') {
-      throw new AppError('MARKETPLACE_ACCOUNT_MISMATCH', 'The credentials belong to another account')
-    }
-    if (error.failure === 'rate-limited') {
-      throw new AppError('MARKETPLACE_BUSY', 'The marketplace is refusing requests for a while')
-    }
-    throw new AppError('MARKETPLACE_UNAVAILABLE', 'The marketplace did not answer')
+    throw appErrorOf(error)
   }
 }
 

@@ -63,6 +63,8 @@ export const listingProblemCodes = [
   'attribute-invalid',
   'origin-missing',
   'warranty-missing',
+  /** The pre-publish checker fails an image on a rule the marketplace's export does not fix. */
+  'checker-failed',
 ] as const
 export type ListingProblemCode = (typeof listingProblemCodes)[number]
 export type ListingProblem = { code: ListingProblemCode; field: string }

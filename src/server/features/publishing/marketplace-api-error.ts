@@ -1,3 +1,4 @@
+import { AppError } from '#shared/errors.ts'
 // How a marketplace's seller API failed, in the few kinds publishing acts on differently. The
 // marketplace's own words (its error messages, in Turkish on the Turkish storefronts) are kept for
 // the log and for the seller's rejection list; an HTTP body is never shown raw.
@@ -78,4 +79,31 @@ export function parseJsonBody(text: string): unknown {
   } catch {
     return undefined
   }
+}
+
+/** A marketplace's refusal as the error the seller reads (the same words everywhere: connecting, Test, lookups,
+ * publishing). The marketplace's own words are for the log. */
+export function appErrorOf(error: MarketplaceApiError): AppError {
+  if (error.failure === 'auth') {
+    return new AppError('MARKETPLACE_KEYS_REFUSED', 'The marketplace did not accept the saved credentials')
+  }
+  if (error.failure === 'forbidden') {
+    return new AppError('MARKETPLACE_ACCOUNT_MISMATCH', 'The credentials belong to another account')
+  }
+  if (error.failure === 'rate-limited') {
+    return new AppError('MARKETPLACE_BUSY', 'The marketplace is refusing requests for a while')
+  }
+  return new AppError('MARKETPLACE_UNAVAILABLE', 'The marketplace did not answer')
+}
+
+/**
+ * How a brand name may be spelled at Trendyol, whose brand search is case-sensitive: as typed,
+ * in Turkish title case ("paşabahçe ilk" → "Paşabahçe İlk") and in Turkish capitals.
+ */
+export function brandSpellings(name: string): string[] {
+  const titled = name
+    .split(' ')
+    .map((word) => word.charAt(0).toLocaleUpperCase('tr-TR') + word.slice(1))
+    .join(' ')
+  return [...new Set([name, titled, name.toLocaleUpperCase('tr-TR')])]
 }

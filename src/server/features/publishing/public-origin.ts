@@ -76,12 +76,20 @@ export function mediaOrigin(config: Pick<Config, 'publicUrl' | 'storage'>): {
 }
 
 /**
+ * Tests and the end-to-end run (NODE_ENV=test, or the test hooks, which production refuses): the
+ * marketplaces are local fakes that may fetch images over http from 127.0.0.1.
+ */
+export function isUnderTest(config: Pick<Config, 'env' | 'enableTestHooks'>): boolean {
+  return config.env === 'test' || config.enableTestHooks
+}
+
+/**
  * Why publishing must refuse on this server (null: it may publish). Under test (NODE_ENV=test,
  * or the test hooks of the end-to-end run, which production refuses) any origin is allowed, so
  * the fake marketplaces can fetch from http://127.0.0.1.
  */
 export function publicOriginProblem(config: OriginConfig): PublicOriginProblem | null {
-  if (config.env === 'test' || config.enableTestHooks) return null
+  if (isUnderTest(config)) return null
   return originProblem(mediaOrigin(config).origin)
 }
 

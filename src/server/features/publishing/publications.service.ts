@@ -15,7 +15,7 @@ import {
   toHepsiburadaItem,
   toTrendyolItem,
 } from './listing.ts'
-import { MarketplaceApiError } from './marketplace-api-error.ts'
+import { appErrorOf, brandSpellings, MarketplaceApiError } from './marketplace-api-error.ts'
 import type { TrendyolApi } from './trendyol-api.ts'
 
 // Publishing listings (issue 30): a publication is one request of products to one marketplace,
@@ -40,9 +40,14 @@ export type PublisherDeps = {
 
 export type ListingToPublish = {
   listing: Listing
+  /** Problems found before (the pre-publish checker's): the listing is held back with them. */
+  problems?: ListingProblem[]
   generationId?: string | null
   catalogueRowId?: string | null
 }
+
+/** How long the publisher waits before reading a request's outcome again, and a review again. */
+export const publisherPollMs = { processing: 5000, review: 60_000 } as const
 
 /** Sends cut off or failed by the marketplace's outage before a publication fails for good. */
 export const maxSendAttempts = 8
@@ -70,14 +75,6 @@ function foldName(text: string): string {
   return text.trim().toLocaleLowerCase('tr-TR').replace(/\s+/g, ' ')
 }
 
-/** "paşabahçe ilk" → "Paşabahçe İlk", with Turkish dotted and dotless i. */
-function turkishTitleCase(text: string): string {
-  return text
-    .split(' ')
-    .map((word) => word.slice(0, 1).toLocaleUpperCase('tr-TR') + word.slice(1))
-    .join(' ')
-}
-
 /** Trendyol's id of each brand named, by an exact (case-insensitive) match; null when it has none. */
 async function trendyolBrandIds(api: TrendyolApi, names: string[]): Promise<Map<string, number | null>> {
   const ids = new Map<string, number | null>()
@@ -89,7 +86,7 @@ async function trendyolBrandIds(api: TrendyolApi, names: string[]): Promise<Map<
     // Trendyol matches case-sensitively: ask as typed, then in Turkish title case and capitals,
     // and keep the match that is the whole name.
     const typed = names.filter((n) => foldName(n) === name).map((n) => n.trim())
-    const asked = [...new Set([...typed, turkishTitleCase(name), name.toLocaleUpperCase('tr-TR')])]
+    const asked = [...new Set([...typed, ...brandSpellings(name)])]
     let id: number | null = null
     for (const spelling of asked) {
       const found = (await api.brandsByName(spelling)).find((brand) => foldName(brand.name) === name)
@@ -115,14 +112,16 @@ export async function queuePublications(
   entries: ListingToPublish[],
 ): Promise<string[]> {
   const opened = await openChannel(deps.connections, userId, marketplace)
-  if (!opened) throw new AppError('NOT_FOUND', `No ${marketplace} connection`)
+  if (!opened) throw new AppError('MARKETPLACE_NOT_CONNECTED', `No ${marketplace} connection`)
   const { channel } = opened
   const options: BuildOptions = { allowHttpImages: deps.allowHttpImages }
   const brandIds = opened.trendyol
     ? await trendyolBrandIds(
         opened.trendyol,
         entries.map((entry) => entry.listing.brand),
-      )
+      ).catch((error: unknown) => {
+        throw error instanceof MarketplaceApiError ? appErrorOf(error) : error
+      })
     : null
   const seen = new Set<string>()
   const built = entries.map((entry) => {
@@ -132,7 +131,7 @@ export async function queuePublications(
       marketplace === 'trendyol'
         ? toTrendyolItem(listing, brandIds?.get(foldName(listing.brand)) ?? null, options)
         : toHepsiburadaItem(listing, opened.accountId, options)
-    const problems: ListingProblem[] = result.ok ? [] : [...result.problems]
+    const problems: ListingProblem[] = [...(entry.problems ?? []), ...(result.ok ? [] : result.problems)]
     if (seen.has(key))
       problems.push({ code: 'key-duplicate', field: marketplace === 'trendyol' ? 'barcode' : 'stockCode' })
     seen.add(key)

@@ -19,7 +19,7 @@ import { AppError } from '#shared/errors.ts'
 import { type IndexedCategory, indexCategories, searchCategories } from './category-search.ts'
 import { type ConnectionsDeps, openHepsiburada, openTrendyol } from './connections.service.ts'
 import type { HepsiburadaApi, HepsiburadaAttribute, HepsiburadaCategory } from './hepsiburada-api.ts'
-import { MarketplaceApiError } from './marketplace-api-error.ts'
+import { appErrorOf, brandSpellings, MarketplaceApiError } from './marketplace-api-error.ts'
 import type { TrendyolApi, TrendyolCategory } from './trendyol-api.ts'
 
 // The marketplaces' reference data, in the shared shapes: the category list with paths (searched
@@ -287,7 +287,7 @@ export function createTaxonomy(deps: TaxonomyDeps) {
       const now = deps.now().getTime()
       const kept = brandMemo.get(name)
       if (kept && now - kept.at < brandMemoMs) return kept.brands
-      const spellings = [...new Set([name, titleCaseTr(name), name.toLocaleUpperCase('tr-TR')])]
+      const spellings = brandSpellings(name)
       const byId = new Map<string, MarketplaceBrand>()
       for (const spelling of spellings) {
         const found = await ask('trendyol', 'brands', () => client.api.brandsByName(spelling))
@@ -307,27 +307,6 @@ function isTransient(error: unknown): boolean {
     error instanceof AppError &&
     (error.code === 'MARKETPLACE_BUSY' || error.code === 'MARKETPLACE_UNAVAILABLE')
   )
-}
-
-/** A marketplace's refusal as the error the seller reads (the same words as the connection's Test). */
-export function appErrorOf(error: MarketplaceApiError): AppError {
-  if (error.failure === 'auth') {
-    return new AppError('MARKETPLACE_KEYS_REFUSED', 'The marketplace did not accept the saved credentials')
-  }
-  if (error.failure === 'forbidden') {
-    return new AppError('MARKETPLACE_ACCOUNT_MISMATCH', 'The credentials belong to another account')
-  }
-  if (error.failure === 'rate-limited') {
-    return new AppError('MARKETPLACE_BUSY', 'The marketplace is refusing requests for a while')
-  }
-  return new AppError('MARKETPLACE_UNAVAILABLE', 'The marketplace did not answer')
-}
-
-function titleCaseTr(text: string): string {
-  return text
-    .split(' ')
-    .map((word) => word.charAt(0).toLocaleUpperCase('tr-TR') + word.slice(1))
-    .join(' ')
 }
 
 /** Trendyol's tree, flattened root first, each category with its path; a leaf has no subcategories. */

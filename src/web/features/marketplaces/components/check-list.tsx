@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react'
 import type { CheckResult, CheckStatus, FixAction } from '#shared/marketplaces/check.ts'
-import type { MarketplaceProfile } from '#shared/marketplaces/types.ts'
 import {
   CheckCircleIcon,
   CrossCircleIcon,
@@ -29,22 +28,6 @@ const statusStyles: Record<CheckStatus, { badge: string; icon: string }> = {
 
 export function sortResults(results: readonly CheckResult[]): CheckResult[] {
   return [...results].sort((a, b) => statusOrder[a.status] - statusOrder[b.status])
-}
-
-/**
- * The fixes the profile's export carries out (it re-renders to the profile's size and
- * background, as a JPEG within the size limit in sRGB; on white it re-composes the product to
- * the profile's fill; a video is lengthened past the floor), so they lead to the download.
- * Other fixes are the seller's to make and are shown as advice.
- */
-export function isExportFix(fix: FixAction, profile: MarketplaceProfile, kind: 'image' | 'video'): boolean {
-  if (kind === 'video') return fix === 'lengthen-video'
-  if (fix === 'white-background') return profile.export.background === 'white'
-  if (fix === 'fill-frame') {
-    const fill = profile.image.main?.minFillShare ?? profile.image.all.minFillShare
-    return profile.export.background === 'white' && fill !== undefined
-  }
-  return fix === 'resize' || fix === 'compress' || fix === 'convert-jpeg' || fix === 'convert-srgb'
 }
 
 /**

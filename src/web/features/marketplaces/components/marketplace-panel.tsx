@@ -2,6 +2,7 @@ import { useId, useState } from 'react'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import type { ImageSlot, MarketplaceCheckView } from '#shared/contracts/marketplaces.ts'
 import type { CheckResult, FixAction } from '#shared/marketplaces/check.ts'
+import { isExportFix } from '#shared/marketplaces/export-fix.ts'
 import { isMarketplaceId, type MarketplaceId, marketplaceIds } from '#shared/marketplaces/ids.ts'
 import { getProfile } from '#shared/marketplaces/profiles.ts'
 import type { MarketplaceProfile } from '#shared/marketplaces/types.ts'
@@ -16,7 +17,7 @@ import { useI18n } from '#web/lib/i18n.tsx'
 import { useResource } from '#web/lib/use-resource.ts'
 import { getMarketplaceCheck } from '../api/marketplaces-api.ts'
 import { useMarketplacePreference } from '../hooks/use-marketplace-preference.ts'
-import { CheckList, isExportFix } from './check-list.tsx'
+import { CheckList } from './check-list.tsx'
 
 /**
  * The "Marketplace" panel on a finished result: choose a profile (starting from the saved

@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createSecretBox } from '#server/crypto/secret-box.ts'
+import { createLogger } from '#server/logger.ts'
+import { createOfflineStudio } from '#server/providers/offline-studio/index.ts'
+import { createRateLimiter } from '#server/rate-limit/rate-limiter.ts'
+import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
+import type { GenerationView } from '#shared/contracts/generations.ts'
+import type { PublicationView, PublishResponse } from '#shared/contracts/publishing.ts'
+import { trendyolCategoryAttributes } from '#tests/fakes/trendyol-catalog.ts'
+import {
+  defaultTrendyolSeller,
+  startTrendyolFake,
+  type TrendyolFake,
+  trendyolFakeDefaults,
+} from '#tests/fakes/trendyol-server.ts'
+import { createGeneration, signedInClient, upload, waitForStatus } from '#tests/support/generation-client.ts'
+import { productPhoto } from '#tests/support/test-photos.ts'
+import {
+  resetDatabase,
+  startTestServer,
+  type TestClient,
+  type TestServer,
+} from '#tests/support/test-server.ts'
+import { claimDuePublication, type PublisherDeps, stepPublication } from './publications.service.ts'
+
+// A studio result published to Trendyol over HTTP, on the offline studio, against the fake
+// seller API: the image is checked, rendered in Trendyol's size at a public address the fake
+// downloads, the copy comes from the SEO result, and the product is followed until it is live.
+
+describe('publishing studio results (/api/publications)', () => {
+  let trendyol: TrendyolFake
+  let server: TestServer
+  const studio = createOfflineStudio({ ffmpegPath: 'ffmpeg', segmenter: sharedSegmenter() })
+  let clock = Date.now()
+
+  beforeAll(async () => {
+    trendyol = await startTrendyolFake({ allowHttpImages: true })
+    server = await startTestServer(
+      { TRUST_PROXY: 'true', GENERATIONS_PER_MINUTE: '1000', TRENDYOL_API_BASE: trendyol.apiBase },
+      { providers: { image: studio, video: studio, seo: studio } },
+    )
+  })
+  beforeEach(async () => {
+    await resetDatabase(server.database)
+    trendyol.reset()
+    trendyol.requests.length = 0
+  })
+  afterAll(async () => {
+    await server.close()
+    await trendyol.close()
+  })
+
+  /** The publisher as a worker runs it, stepped by hand with the test's clock. */
+  function publisher(): PublisherDeps {
+    const now = () => new Date(clock)
+    return {
+      db: server.database.db,
+      rateLimiter: createRateLimiter(server.database.db, now),
+      connections: {
+        db: server.database.db,
+        box: createSecretBox(server.config.appSecret ?? '', 'marketplace-connections v1'),
+        apis: { trendyol: trendyol.apiBase, hepsiburada: 'http://127.0.0.1:9' },
+        log: createLogger({ level: 'silent' }),
+      },
+      log: createLogger({ level: 'silent' }),
+      now,
+      allowHttpImages: true,
+      pollMs: { processing: 1000, review: 60_000 },
+    }
+  }
+
+  async function runDue(deps: PublisherDeps) {
+    for (;;) {
+      const claimed = await claimDuePublication(deps.db, 'test', 60_000, deps.now())
+      if (!claimed) return
+      await stepPublication(deps, claimed)
+      await trendyol.idle()
+    }
+  }
+
+  async function generated(client: TestClient, body: Record<string, unknown>): Promise<GenerationView> {
+    const response = await createGeneration(client, body)
+    expect(response.status).toBe(202)
+    const { generation } = (await response.json()) as { generation: GenerationView }
+    return waitForStatus(client, generation.id, ['succeeded'], 60_000)
+  }
+
+  async function connected(): Promise<TestClient> {
+    const client = await signedInClient(server)
+    const put = await client.request('/api/integrations/trendyol', {
+      method: 'PUT',
+      json: {
+        sellerId: defaultTrendyolSeller.sellerId,
+        apiKey: defaultTrendyolSeller.apiKey,
+        apiSecret: defaultTrendyolSeller.apiSecret,
+      },
+    })
+    expect(put.status).toBe(200)
+    return client
+  }
+
+  const cupAttributes = trendyolCategoryAttributes.get(1111) ?? []
+  function attribute(name: string, value: string) {
+    const found = cupAttributes.find((a) => a.attribute.name === name)
+    const valueRow = found?.attributeValues.find((v) => v.name === value)
+    if (!found || !valueRow) throw new Error(`no ${name}=${value}`)
+    return { attributeId: String(found.attribute.id), valueId: String(valueRow.id), value, source: 'seller' }
+  }
+
+  const listing = {
+    barcode: 'VTR-CUP-100',
+    stockCode: 'FNC-100',
+    brand: 'Paşabahçe',
+    salePrice: 749.9,
+    listPrice: 899.9,
+    stock: 20,
+    vatRate: 20,
+    desi: 2,
+    origin: 'TR',
+  }
+
+  it('publishes a studio result with its SEO copy and follows it until it is live', async () => {
+    const client = await connected()
+    const uploaded = await upload(client, await productPhoto({ width: 900, height: 900 }))
+    const imageAssetId = ((await uploaded.json()) as { asset: { id: string } }).asset.id
+    const image = await generated(client, { mode: 'image', imageAssetId })
+    const copy = await generated(client, {
+      mode: 'seo',
+      imageAssetId,
+      details: { name: 'Kahve Fincan Takımı', brand: 'Paşabahçe', material: 'porselen', color: 'Beyaz' },
+    })
+
+    const response = await client.request('/api/publications', {
+      json: {
+        marketplace: 'trendyol',
+        categoryId: '1111',
+        products: [
+          {
+            imageGenerationIds: [image.id],
+            copyGenerationId: copy.id,
+            listing,
+            attributes: [
+              attribute('Renk', 'Beyaz'),
+              attribute('Materyal', 'Porselen'),
+              attribute('Boyut/Ebat', 'Tek Ebat'),
+              attribute('Parça Sayısı', '12'),
+            ],
+          },
+        ],
+      },
+    })
+    expect(response.status).toBe(202)
+    const [started] = ((await response.json()) as PublishResponse).publications
+    if (!started) throw new Error('no publication')
+    expect(started).toMatchObject({ marketplace: 'trendyol', status: 'queued' })
+    expect(started.items).toEqual([
+      expect.objectContaining({ barcode: 'VTR-CUP-100', status: 'queued', problems: [] }),
+    ])
+    if (copy.result?.type !== 'seo') throw new Error('no copy')
+    expect(copy.result.title.startsWith(started.items[0]?.title ?? '-')).toBe(true)
+
+    // The publisher's clock from here (the app queued it at the real time).
+    clock = Date.now()
+    const deps = publisher()
+    await runDue(deps)
+    // The one create request carried the image at its public address, in Trendyol's size.
+    const create = trendyol.requests.find((r) => r.method === 'POST' && r.path.endsWith('/v2/products'))
+    const sent = (create?.body as { items: { images: { url: string }[]; title: string }[] }).items[0]
+    expect(sent?.images[0]?.url).toMatch(new RegExp(`^${server.url}/media/[A-Za-z0-9_-]{32}\\.jpg$`))
+    clock += 1000
+    await runDue(deps)
+    trendyol.advance(trendyolFakeDefaults.approvalMs)
+    clock += 60_000
+    await runDue(deps)
+
+    const read = await client.request(`/api/publications/${started.id}`)
+    const { publication } = (await read.json()) as { publication: PublicationView }
+    expect(publication.status).toBe('done')
+    expect(publication.items[0]).toMatchObject({ status: 'live', reasons: [] })
+    expect(publication.items[0]?.productUrl).toMatch(/^https:\/\//)
+    expect(publication.counts.live).toBe(1)
+    const listed = (await (await client.request('/api/publications')).json()) as {
+      publications: PublicationView[]
+    }
+    expect(listed.publications.map((p) => p.id)).toEqual([started.id])
+  }, 180_000)
+
+  it('refuses without a connection, and for results that are not the seller’s own finished images', async () => {
+    const stranger = await signedInClient(server)
+    const body = (ids: string[]) => ({
+      marketplace: 'trendyol',
+      categoryId: '1111',
+      products: [{ imageGenerationIds: ids, listing, attributes: [] }],
+    })
+    const notConnected = await stranger.request('/api/publications', { json: body([crypto.randomUUID()]) })
+    expect(notConnected.status).toBe(409)
+    expect((await notConnected.json()).error.code).toBe('MARKETPLACE_NOT_CONNECTED')
+
+    const client = await connected()
+    const unknown = await client.request('/api/publications', { json: body([crypto.randomUUID()]) })
+    expect(unknown.status).toBe(404)
+    const uploaded = await upload(client, await productPhoto({ width: 600, height: 600 }))
+    const imageAssetId = ((await uploaded.json()) as { asset: { id: string } }).asset.id
+    const copy = await generated(client, { mode: 'seo', imageAssetId, details: { name: 'Fincan' } })
+    const notImage = await client.request('/api/publications', { json: body([copy.id]) })
+    expect(notImage.status).toBe(400)
+    expect((await notImage.json()).error.code).toBe('VALIDATION_FAILED')
+    const badListing = await client.request('/api/publications', {
+      json: {
+        ...body([copy.id]),
+        products: [{ imageGenerationIds: [copy.id], listing: { ...listing, vatRate: 18 } }],
+      },
+    })
+    expect(badListing.status).toBe(400)
+    // Nothing was sent anywhere.
+    expect(trendyol.requests.filter((r) => r.method === 'POST')).toHaveLength(0)
+    expect(await (await client.request('/api/publications/not-an-id')).json()).toMatchObject({
+      error: { code: 'NOT_FOUND' },
+    })
+  }, 120_000)
+})

@@ -1,0 +1,241 @@
+import { and, desc, eq, inArray } from 'drizzle-orm'
+import type { Db } from '#server/db/client.ts'
+import {
+  type PublicationItemRow,
+  type PublicationRow,
+  publicationItems,
+  publications,
+} from '#server/db/schema/index.ts'
+import { getOwnedRowWithResult } from '#server/features/generations/generations.service.ts'
+import {
+  checkForMarketplace,
+  type MarketplaceDeps,
+} from '#server/features/marketplaces/marketplaces.service.ts'
+import {
+  type PublicationItemStatus,
+  type PublicationItemView,
+  type PublicationView,
+  type PublishRequest,
+  type PublishResponse,
+  publicationItemStatuses,
+} from '#shared/contracts/publishing.ts'
+import { AppError } from '#shared/errors.ts'
+import { isExportFix } from '#shared/marketplaces/export-fix.ts'
+import { getProfile } from '#shared/marketplaces/profiles.ts'
+import type { Listing, ListingProblem } from './listing.ts'
+import {
+  type ListingToPublish,
+  openChannel,
+  type PublisherDeps,
+  queuePublications,
+} from './publications.service.ts'
+import { type PublishedMediaDeps, publishMedia } from './published-media.service.ts'
+
+// Studio results published to a marketplace (POST /api/publications): each product's images
+// checked by the pre-publish checker in the marketplace's slot, rendered in its size at a public
+// address, its copy taken from an SEO result (or the seller's own), and the listing queued for the
+// publisher. A failing check that the marketplace's export does not fix holds the product back
+// with the rule, before anything is sent.
+
+export type PublishDeps = PublisherDeps & {
+  marketplaces: MarketplaceDeps
+  media: Omit<PublishedMediaDeps, 'marketplaces' | 'db'>
+}
+
+type Product = PublishRequest['products'][number]
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** A product's images: the check's problems, and the public addresses when there are none. */
+async function imagesOf(
+  deps: PublishDeps,
+  userId: string,
+  marketplace: PublishRequest['marketplace'],
+  product: Product,
+): Promise<{ urls: string[]; problems: ListingProblem[] }> {
+  const profile = getProfile(marketplace)
+  const problems: ListingProblem[] = []
+  const assetIds: string[] = []
+  for (const [index, generationId] of product.imageGenerationIds.entries()) {
+    const { row, resultAsset } = await getOwnedRowWithResult(deps.db, userId, generationId)
+    if (row.mode !== 'image' || row.status !== 'succeeded' || !resultAsset) {
+      throw new AppError('VALIDATION_FAILED', 'Only finished image results are published', {
+        fields: { [`products.imageGenerationIds.${index}`]: 'invalid' },
+      })
+    }
+    const view = await checkForMarketplace(deps.marketplaces, userId, {
+      generationId,
+      profile: marketplace,
+      slot: index === 0 ? 'main' : 'additional',
+    })
+    for (const result of view.image?.results ?? []) {
+      const isFixedByExport = result.fix !== undefined && isExportFix(result.fix, profile, 'image')
+      if (result.status === 'fail' && !isFixedByExport) {
+        problems.push({ code: 'checker-failed', field: `images.${index}.${result.ruleId}` })
+      }
+    }
+    assetIds.push(resultAsset.id)
+  }
+  if (problems.length > 0) return { urls: [], problems }
+  const urls: string[] = []
+  for (const assetId of assetIds) {
+    const media = await publishMedia(
+      { ...deps.media, db: deps.db, marketplaces: deps.marketplaces },
+      userId,
+      assetId,
+      marketplace,
+    )
+    urls.push(media.url)
+  }
+  return { urls, problems }
+}
+
+/** The copy: the seller's own title and description over the SEO result's. */
+async function copyOf(
+  deps: PublishDeps,
+  userId: string,
+  product: Product,
+): Promise<{ title: string; description: string; features: string[] }> {
+  let copy = { title: '', description: '', features: [] as string[] }
+  if (product.copyGenerationId) {
+    const { row } = await getOwnedRowWithResult(deps.db, userId, product.copyGenerationId)
+    if (row.status !== 'succeeded' || row.result?.type !== 'seo') {
+      throw new AppError('VALIDATION_FAILED', 'The copy must be a finished SEO result', {
+        fields: { 'products.copyGenerationId': 'invalid' },
+      })
+    }
+    copy = { title: row.result.title, description: row.result.description, features: row.result.features }
+  }
+  return {
+    title: product.listing.title ?? copy.title,
+    description: product.listing.description ?? copy.description,
+    features: copy.features,
+  }
+}
+
+/**
+ * Queues the products for the marketplace and answers with the publications as they start. The
+ * seller must be connected (MARKETPLACE_NOT_CONNECTED) and may publish only their own results.
+ */
+export async function publishResults(
+  deps: PublishDeps,
+  userId: string,
+  request: PublishRequest,
+): Promise<PublishResponse> {
+  // Before any rendering: without a connection nothing can be sent.
+  if (!(await openChannel(deps.connections, userId, request.marketplace))) {
+    throw new AppError('MARKETPLACE_NOT_CONNECTED', `No ${request.marketplace} connection`)
+  }
+  const entries: ListingToPublish[] = []
+  for (const product of request.products) {
+    const images = await imagesOf(deps, userId, request.marketplace, product)
+    const copy = await copyOf(deps, userId, product)
+    const { listing: fields } = product
+    const listing: Listing = {
+      barcode: fields.barcode,
+      stockCode: fields.stockCode,
+      variantGroup: null,
+      title: copy.title,
+      description: copy.description,
+      features: copy.features,
+      brand: fields.brand,
+      categoryId: request.categoryId,
+      salePrice: fields.salePrice,
+      listPrice: fields.listPrice,
+      stock: fields.stock,
+      vatRate: fields.vatRate,
+      desi: fields.desi,
+      imageUrls: images.urls,
+      attributes: product.attributes,
+      origin: fields.origin,
+      warrantyMonths: fields.warrantyMonths,
+    }
+    entries.push({
+      listing,
+      problems: images.problems,
+      generationId: product.imageGenerationIds[0] ?? null,
+    })
+  }
+  const ids = await queuePublications(deps, userId, request.marketplace, entries)
+  return { publications: await publicationViews(deps.db, userId, ids) }
+}
+
+function itemView(row: PublicationItemRow): PublicationItemView {
+  const listing = row.listing as Partial<Listing>
+  return {
+    id: row.id,
+    barcode: row.barcode,
+    title: typeof listing.title === 'string' ? listing.title : '',
+    status: row.status,
+    problems: row.problems as ListingProblem[],
+    reasons: row.reasons as string[],
+    productUrl: row.productUrl,
+    generationId: row.generationId,
+    updatedAt: row.updatedAt.toISOString(),
+  }
+}
+
+function view(publication: PublicationRow, items: PublicationItemRow[]): PublicationView {
+  const counts = Object.fromEntries(publicationItemStatuses.map((status) => [status, 0])) as Record<
+    PublicationItemStatus,
+    number
+  >
+  for (const item of items) counts[item.status] += 1
+  return {
+    id: publication.id,
+    marketplace: publication.marketplace,
+    status: publication.status,
+    errorCode: publication.errorCode,
+    counts,
+    items: items.map(itemView),
+    createdAt: publication.createdAt.toISOString(),
+    updatedAt: publication.updatedAt.toISOString(),
+  }
+}
+
+/** The user's publications by id, in the order asked; others' and unknown ids are left out. */
+export async function publicationViews(db: Db, userId: string, asked: string[]): Promise<PublicationView[]> {
+  const ids = asked.filter((id) => uuidPattern.test(id))
+  if (ids.length === 0) return []
+  const rows = await db
+    .select()
+    .from(publications)
+    .where(and(eq(publications.userId, userId), inArray(publications.id, ids)))
+  const items = await db
+    .select()
+    .from(publicationItems)
+    .where(inArray(publicationItems.publicationId, ids))
+    .orderBy(publicationItems.barcode)
+  return ids.flatMap((id) => {
+    const row = rows.find((publication) => publication.id === id)
+    return row
+      ? [
+          view(
+            row,
+            items.filter((item) => item.publicationId === id),
+          ),
+        ]
+      : []
+  })
+}
+
+export async function getPublication(db: Db, userId: string, id: string): Promise<PublicationView> {
+  const [found] = await publicationViews(db, userId, [id])
+  if (!found) throw new AppError('NOT_FOUND', 'No such publication')
+  return found
+}
+
+/** The user's newest publications, newest first. */
+export async function listPublications(db: Db, userId: string, limit = 50): Promise<PublicationView[]> {
+  const rows = await db
+    .select({ id: publications.id })
+    .from(publications)
+    .where(eq(publications.userId, userId))
+    .orderBy(desc(publications.createdAt))
+    .limit(limit)
+  return publicationViews(
+    db,
+    userId,
+    rows.map((row) => row.id),
+  )
+}
