@@ -165,7 +165,7 @@ describe('publishing studio results (/api/publications)', () => {
     await runDue(deps)
     // The one create request carried the image at its public address, in Trendyol's size.
     const create = trendyol.requests.find((r) => r.method === 'POST' && r.path.endsWith('/v2/products'))
-    const sent = (create?.body as { items: { images: { url: string }[]; title: string }[] }).items[0]
+    const sent = ((create?.body ?? { items: [] }) as { items: { images: { url: string }[] }[] }).items[0]
     expect(sent?.images[0]?.url).toMatch(new RegExp(`^${server.url}/media/[A-Za-z0-9_-]{32}\\.jpg$`))
     clock += 1000
     await runDue(deps)
