@@ -179,7 +179,7 @@ const description = /\b(aciklama\w*|urunaciklamasi|description)\b/
 const barcode = /\b(barkod\w*|barcode|ean|gtin)\b/
 const category = /\b(kategori\w*|category\w*)\b/
 const attribute = /\bozelli\w*/
-const missing = /\b(zorunlu\w*|eksik|bos|en az bir|girilmeli\w*|gonderilmeli\w*)\b/
+const missing = /\b(zorunlu\w*|eksik|bos|en az bir|girilme\w*|gonderilmeli\w*|belirtilme\w*)\b/
 const tooLong = /\b(en fazla|uzun|asmamali|asiyor|karakter\w*)\b/
 
 type Rule = { code: RejectionCode; all: RegExp[] }
@@ -240,7 +240,7 @@ const rules: Rule[] = [
   rule(
     'barcode-duplicate',
     barcode,
-    /\b(kayitli|birden fazla kez|zaten|mukerrer|kullanilmakta|kullaniliyor|ayni)\b/,
+    /\b(kayitli\w*|birden fazla kez|zaten|mukerrer|kullanilmakta\w*|kullaniliyor|ayni)\b/,
   ),
   rule('barcode-invalid', barcode),
   rule(
@@ -304,7 +304,7 @@ const attributeCodes = new Set<RejectionCode>([
 /** The attribute a reason names: "eksik: Renk", "Renk özelliği …", "Renk için geçersiz değer", "Renk değeri …", "X alanı zorunludur". */
 function attributeNamed(text: string, folded: string): string | undefined {
   const patterns = [
-    /\beksik(?: bilgi)? *: *([^.:;(]+)/,
+    /\b(?:eksik|girilmemis|girilmedi|belirtilmemis)(?: bilgi)? *: *([^.:;(]+)/,
     /(?:^|[:.;] *)([^:.;]+?) +(?:ozelligi|ozelliginin|ozelligine|icin gecersiz|degeri|alani zorunlu)(?![a-z])/,
   ]
   for (const pattern of patterns) {
