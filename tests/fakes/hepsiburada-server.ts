@@ -25,6 +25,7 @@ import {
   hepsiburadaBaseAttributes,
   hepsiburadaCategories,
   hepsiburadaCategoryAttributes,
+  hepsiburadaLockReasons,
 } from './hepsiburada-catalog.ts'
 import {
   basicCredentials,
@@ -43,6 +44,18 @@ import {
 
 export type HepsiburadaMerchant = { merchantId: string; serviceKey: string }
 
+/** A review rejection in a script: free text, or one of the documented lock reasons. */
+export type HepsiburadaBlockReason = string | { lockReason: HepsiburadaLockReason }
+
+/**
+ * The message a BLOCKED product carries for a documented lock reason. Hepsiburada documents the
+ * reasons and their Turkish labels (changelog Ocak 2025), not the wording of rejectReasonsMessages:
+ * the fake gives the label, so every documented reason can be scripted and read back.
+ */
+export function hepsiburadaBlockMessage(reason: HepsiburadaBlockReason): string {
+  return typeof reason === 'string' ? reason : hepsiburadaLockReasons[reason.lockReason]
+}
+
 export type HepsiburadaFakeScript = {
   /** The next authenticated requests answer these statuses ('ok' works normally). */
   requests?: FakeStep[] | FakeStep
@@ -50,10 +63,14 @@ export type HepsiburadaFakeScript = {
   processingMs?: number
   /** Time a product waits for Hepsiburada's review (WAITING) before it is MATCHED. Not documented; default 5000. */
   approvalMs?: number
-  /** merchantSku → messages: Hepsiburada rejects the product at review (productStatus BLOCKED, rejectReasonsMessages). */
-  block?: Record<string, string[]>
+  /**
+   * merchantSku → why Hepsiburada rejects the product at review (productStatus BLOCKED,
+   * rejectReasonsMessages): a message of its own, or `{ lockReason }` for one of the documented
+   * reasons, given as its Turkish label (`hepsiburadaBlockMessage`).
+   */
+  block?: Record<string, HepsiburadaBlockReason[]>
   /** The same, for the merchantSku's next review only: a fixed and re-imported product is then MATCHED. */
-  blockOnce?: Record<string, string[]>
+  blockOnce?: Record<string, HepsiburadaBlockReason[]>
   /** merchantSku → lockReasons its listing carries once the product is on sale. */
   lock?: Record<string, HepsiburadaLockReason[]>
   /** Catalogue requests a second per merchant (documented: 100). */
@@ -268,10 +285,11 @@ export async function startHepsiburadaFake(options: HepsiburadaFakeOptions = {})
   setScript({})
 
   function blockFor(merchantSku: string): string[] {
-    const messages = script.block?.[merchantSku] ?? []
-    if (messages.length > 0 || !script.blockOnce?.[merchantSku] || usedOnce.has(merchantSku)) return messages
+    const reasons = script.block?.[merchantSku] ?? []
+    if (reasons.length > 0 || !script.blockOnce?.[merchantSku] || usedOnce.has(merchantSku))
+      return reasons.map(hepsiburadaBlockMessage)
     usedOnce.add(merchantSku)
-    return script.blockOnce[merchantSku] ?? []
+    return (script.blockOnce[merchantSku] ?? []).map(hepsiburadaBlockMessage)
   }
 
   function statusOf(product: HepsiburadaProduct): HepsiburadaProductStatus {

@@ -241,6 +241,49 @@ export const trendyolFailureReasons = {
     `Onaylı ürün bu servisle güncellenemez; içerik için content-bulk-update kullanılmalıdır: ${barcode}`,
 } as const
 
+/**
+ * Rejections a reviewer gives (filterUnapprovedProducts' rejectReasonDetails), one per kind of
+ * problem Trendyol's seller guidance names: images, brand and authority, category, attributes,
+ * title and description, duplicates. Trendyol publishes no list of these texts, so the wording is
+ * the fake's own; scripts take them (`reject: { barcode: [trendyolReviewReasons.imageBackground] }`)
+ * and a client's reason mapping can be checked against every one.
+ */
+export const trendyolReviewReasons = {
+  imageBackground: { rejectReason: 'Görsel', rejectReasonDetail: 'Ürün görseli beyaz fonda değil.' },
+  imageOtherBrand: {
+    rejectReason: 'Sakıncalı Görsel',
+    rejectReasonDetail: 'Görselde başka marka logosu var',
+  },
+  imageSize: {
+    rejectReason: 'Görsel Boyutu',
+    rejectReasonDetail: 'Görseller 1200x1800 boyutunda değil.',
+  },
+  wrongBrand: {
+    rejectReason: 'Hatalı Marka Bilgisi',
+    rejectReasonDetail: 'Ürünün markası gönderilen marka ile uyuşmuyor.',
+  },
+  brandAuthority: {
+    rejectReason: 'Marka Yetki Belgesi',
+    rejectReasonDetail: 'Bu markada satış için marka yetki belgesi gerekir.',
+  },
+  wrongCategory: { rejectReason: 'Hatalı Kategori', rejectReasonDetail: 'Ürün yanlış kategoride açılmış.' },
+  wrongAttribute: {
+    rejectReason: 'Hatalı Özellik',
+    rejectReasonDetail: 'Renk özelliği görseldeki ürünle uyuşmuyor.',
+  },
+  forbiddenWords: {
+    rejectReason: 'Ürün Başlığı',
+    rejectReasonDetail: 'Başlıkta yasaklı ya da tanıtım amaçlı ifadeler var (ör. "ücretsiz kargo").',
+  },
+  titleWrong: { rejectReason: 'Ürün Adı', rejectReasonDetail: 'Başlık ürünü doğru tanımlamıyor.' },
+  descriptionWrong: { rejectReason: 'Ürün Açıklaması', rejectReasonDetail: 'Açıklama ürünle ilgili değil.' },
+  counterfeit: { rejectReason: 'Sahte Ürün', rejectReasonDetail: 'Ürünün orijinal olduğu doğrulanamadı.' },
+  duplicate: {
+    rejectReason: 'Mükerrer Ürün',
+    rejectReasonDetail: 'Aynı ürün mağazanızda başka bir barkodla zaten satışta.',
+  },
+} as const satisfies Record<string, TrendyolRejectReason>
+
 const allowedVatRates = new Set([0, 1, 10, 20])
 
 /** The documented endpoint a path belongs to (ids, barcodes and batch ids replaced by placeholders). */

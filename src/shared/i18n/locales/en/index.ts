@@ -12,6 +12,7 @@ import marketplaces from './marketplaces.json'
 import pages from './pages.json'
 import plans from './plans.json'
 import pricing from './pricing.json'
+import publishing from './publishing.json'
 import seo from './seo.json'
 import settings from './settings.json'
 import studio from './studio.json'
@@ -33,6 +34,7 @@ export const enMessages = {
   pages,
   plans,
   pricing,
+  publishing,
   seo,
   settings,
   studio,

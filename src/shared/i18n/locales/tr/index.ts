@@ -13,6 +13,7 @@ import marketplaces from './marketplaces.json'
 import pages from './pages.json'
 import plans from './plans.json'
 import pricing from './pricing.json'
+import publishing from './publishing.json'
 import seo from './seo.json'
 import settings from './settings.json'
 import studio from './studio.json'
@@ -34,6 +35,7 @@ export const trMessages: AppMessages = {
   pages,
   plans,
   pricing,
+  publishing,
   seo,
   settings,
   studio,
