@@ -5,7 +5,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 // Every delivery is a POST with a JSON body and these headers:
 //   Vitrin-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with your endpoint's secret>
 //   Vitrin-Event-Id:  the event's id (the same on a retry or a resend: use it to drop duplicates)
-//   Vitrin-Event-Type: generation.succeeded | generation.failed | batch.completed | webhook.test
+//   Vitrin-Event-Type: generation.succeeded | generation.failed | batch.completed |
+//                     publication.succeeded | publication.failed | webhook.test
 // The secret is the whole `whsec_…` string from Settings → API → Webhooks.
 //
 // Check the raw body exactly as received, before parsing it: parsing and serializing again may

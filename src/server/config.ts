@@ -150,6 +150,12 @@ const envSchema = z.object({
    * Unset: one fewer than WORKER_CONCURRENCY (at least 1), so one user never takes every slot.
    */
   WORKER_MAX_RUNNING_PER_USER: z.coerce.number().int().min(1).max(1000).optional(),
+  /** Publication steps (a send to a marketplace, a status read) one worker process takes at once. */
+  PUBLISHER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** Wait before a marketplace's answer to a sent request is read, and read again while it is not ready. */
+  PUBLISHER_PROCESSING_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** Wait before products under the marketplace's review are read again. */
+  PUBLISHER_REVIEW_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Jobs one user may have waiting or running at once; more are refused (QUEUE_FULL) until some finish. */
   MAX_QUEUED_PER_USER: z.coerce.number().int().min(1).max(100_000).default(50),
   /** Generations (image, video and SEO together) one account may start per minute. */
@@ -331,6 +337,19 @@ export type Config = {
     /** Image results the worker measures for the checker at once, after their jobs (0: none). */
     factsConcurrency: number
   }
+  /** The publisher beside each worker (jobs/publisher.ts). */
+  publisher: {
+    /** PUBLISHER_CONCURRENCY: publication steps one process takes at once. */
+    concurrency: number
+    /** PUBLISHER_PROCESSING_POLL_MS, PUBLISHER_REVIEW_POLL_MS. */
+    pollMs: { processing: number; review: number }
+    /**
+     * Listings may link images over plain http: only under test (NODE_ENV=test, or the test hooks
+     * of the end-to-end run), where the marketplaces are local fakes fetching from 127.0.0.1; the
+     * same exemption as PUBLIC_URL's public-origin check (publishing/public-origin.ts).
+     */
+    allowHttpImages: boolean
+  }
   limits: {
     generationsPerMinute: number
     generationsPerMinutePerClient: number
@@ -501,6 +520,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxRunningPerUser: e.WORKER_MAX_RUNNING_PER_USER ?? defaultMaxRunningPerUser(e.WORKER_CONCURRENCY),
       maxQueuedPerUser: e.MAX_QUEUED_PER_USER,
       factsConcurrency: e.WORKER_FACTS_CONCURRENCY,
+    },
+    publisher: {
+      concurrency: e.PUBLISHER_CONCURRENCY,
+      pollMs: { processing: e.PUBLISHER_PROCESSING_POLL_MS, review: e.PUBLISHER_REVIEW_POLL_MS },
+      allowHttpImages: e.NODE_ENV === 'test' || e.ENABLE_TEST_HOOKS,
     },
     limits: {
       generationsPerMinute: e.GENERATIONS_PER_MINUTE,

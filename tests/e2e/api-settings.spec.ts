@@ -161,7 +161,13 @@ for (const lang of langs) {
       await page.getByRole('button', { name: m(lang, 'webhooks.add'), exact: true }).click()
       const addDialog = page.getByRole('dialog', { name: m(lang, 'webhooks.addDialog.title') })
       await addDialog.getByLabel(m(lang, 'webhooks.addDialog.urlLabel')).fill(endpointUrl)
-      for (const type of ['generation.succeeded', 'generation.failed', 'batch.completed']) {
+      for (const type of [
+        'generation.succeeded',
+        'generation.failed',
+        'batch.completed',
+        'publication.succeeded',
+        'publication.failed',
+      ]) {
         await expect(
           addDialog.getByRole('checkbox', { name: m(lang, `webhooks.events.${type}`) }),
         ).toBeChecked()

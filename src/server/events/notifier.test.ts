@@ -45,11 +45,14 @@ describe('the in-process notifier', () => {
     signals.onGenerationChanged('gen-1', generation)
     signals.onUserGenerationsChanged('user-1', owner)
     signals.onWorkAvailable(work)
+    const publications = vi.fn()
+    signals.onPublicationsDue(publications)
 
     signals.emitResync()
 
     expect(generation.mock.calls).toEqual([[undefined, undefined]])
     expect(owner.mock.calls).toEqual([[null, undefined]])
     expect(work).toHaveBeenCalledTimes(1)
+    expect(publications).toHaveBeenCalledTimes(1)
   })
 })

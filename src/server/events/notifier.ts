@@ -14,6 +14,9 @@ export type Notifier = {
   /** Webhook deliveries are due (an event, a resend, a test): webhook dispatchers look. */
   webhooksDue(): void
   onWebhooksDue(listener: () => void): () => void
+  /** Publications are queued (or due again): publishers look. */
+  publicationsDue(): void
+  onPublicationsDue(listener: () => void): () => void
   /**
    * Says a generation changed. With `row` (the row as the statement that changed it returned
    * it), listeners in this process can skip reading it back; without, they read the database
@@ -48,10 +51,15 @@ export type UserGenerationsListener = (id: string | null, row: GenerationRow | u
 /** The in-memory half every notifier has: who listens to what in this process. */
 export type LocalSignals = Pick<
   Notifier,
-  'onWorkAvailable' | 'onWebhooksDue' | 'onGenerationChanged' | 'onUserGenerationsChanged'
+  | 'onWorkAvailable'
+  | 'onWebhooksDue'
+  | 'onPublicationsDue'
+  | 'onGenerationChanged'
+  | 'onUserGenerationsChanged'
 > & {
   emitWork(): void
   emitWebhooks(): void
+  emitPublications(): void
   emitGeneration(id: string, row?: GenerationRow, assets?: AssetRow[], userId?: string): void
   /** Changes may have been missed: every listener hears "look again" (no row, null id, work). */
   emitResync(): void
@@ -69,6 +77,7 @@ export function createLocalSignals(): LocalSignals {
   return {
     emitWork: () => emitter.emit('work'),
     emitWebhooks: () => emitter.emit('webhooks'),
+    emitPublications: () => emitter.emit('publications'),
     emitGeneration(id, row, assets, userId) {
       emitter.emit(`generation:${id}`, row, assets)
       const owner = row?.userId ?? userId
@@ -82,9 +91,11 @@ export function createLocalSignals(): LocalSignals {
       }
       emitter.emit('work')
       emitter.emit('webhooks')
+      emitter.emit('publications')
     },
     onWorkAvailable: (listener) => subscribe('work', listener),
     onWebhooksDue: (listener) => subscribe('webhooks', listener),
+    onPublicationsDue: (listener) => subscribe('publications', listener),
     onGenerationChanged: (id, listener) => subscribe(`generation:${id}`, listener),
     onUserGenerationsChanged: (userId, listener) => subscribe(`user:${userId}`, listener),
   }
@@ -98,6 +109,8 @@ export function createNotifier(): Notifier {
     onWorkAvailable: local.onWorkAvailable,
     webhooksDue: local.emitWebhooks,
     onWebhooksDue: local.onWebhooksDue,
+    publicationsDue: local.emitPublications,
+    onPublicationsDue: local.onPublicationsDue,
     generationChanged: local.emitGeneration,
     onGenerationChanged: local.onGenerationChanged,
     onUserGenerationsChanged: local.onUserGenerationsChanged,

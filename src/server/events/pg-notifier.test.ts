@@ -124,6 +124,24 @@ describe.skipIf(testEngine !== 'postgres')('notices between processes on Postgre
     ])
   })
 
+  it("brings publications due and webhooks due to another process's publishers and dispatchers", async () => {
+    const sender = await start(first)
+    const receiver = await start(second)
+    const publications = nextCall((listener) => receiver.onPublicationsDue(listener))
+    const webhooks = nextCall((listener) => receiver.onWebhooksDue(listener))
+    const local = vi.fn()
+    sender.onPublicationsDue(local)
+    const wrongChannel = vi.fn()
+    receiver.onWorkAvailable(wrongChannel)
+    sender.publicationsDue()
+    sender.webhooksDue()
+    await publications
+    await webhooks
+    // Heard once here, at once; and it did not arrive as another signal over there.
+    expect(local).toHaveBeenCalledTimes(1)
+    expect(wrongChannel).not.toHaveBeenCalled()
+  })
+
   it('sends at most one work notice per 50 ms however often work is announced', async () => {
     const sender = await start(first)
     const receiver = await start(second)
@@ -177,6 +195,7 @@ describe.skipIf(testEngine !== 'postgres')('notices between processes on Postgre
       notifier.onUserGenerationsChanged('user-1', listener),
     )
     const workResync = nextCall((listener) => notifier.onWorkAvailable(listener))
+    const publicationsResync = nextCall((listener) => notifier.onPublicationsDue(listener))
 
     const killed = await rowsOf<{ pid: number }>(
       second,
@@ -188,6 +207,7 @@ describe.skipIf(testEngine !== 'postgres')('notices between processes on Postgre
     // Nobody sent anything: these come from the resync once it listens again.
     expect(await userResync).toEqual([null, undefined])
     await workResync
+    await publicationsResync
     expect(generation.mock.calls).toEqual([[undefined, undefined]])
     expect(notifier.isCrossProcess()).toBe(true)
     const log = logLines.join('')

@@ -15,6 +15,8 @@ import { createLocalSignals, type Notifier } from './notifier.ts'
 export const workChannel = 'vitrin_work'
 /** "Webhook deliveries are due": webhook dispatchers look. Payload `{ o }`. */
 export const webhooksChannel = 'vitrin_webhooks'
+/** "Publications are due": publishers look. Payload `{ o }`. */
+export const publicationsChannel = 'vitrin_publications'
 /** "This generation changed": event streams read it. Payload `{ o, g, u }`. */
 export const generationsChannel = 'vitrin_generations'
 
@@ -86,6 +88,7 @@ export async function startPgNotifier(options: PgNotifierOptions): Promise<PgNot
     if (notice.o === origin) return
     if (message.channel === workChannel) local.emitWork()
     else if (message.channel === webhooksChannel) local.emitWebhooks()
+    else if (message.channel === publicationsChannel) local.emitPublications()
     else if (message.channel === generationsChannel && typeof notice.g === 'string') {
       local.emitGeneration(
         notice.g,
@@ -125,7 +128,9 @@ export async function startPgNotifier(options: PgNotifierOptions): Promise<PgNot
     client.on('end', drop)
     client.on('notification', handleNotification)
     try {
-      await client.query(`listen ${workChannel}; listen ${webhooksChannel}; listen ${generationsChannel}`)
+      await client.query(
+        `listen ${workChannel}; listen ${webhooksChannel}; listen ${publicationsChannel}; listen ${generationsChannel}`,
+      )
     } catch (error) {
       if (!isClosing && !isDropped) log.warn({ err: error }, 'could not listen for notices; trying again')
       drop()
@@ -219,6 +224,12 @@ export async function startPgNotifier(options: PgNotifierOptions): Promise<PgNot
       if (!isClosing) send(webhooksChannel, [JSON.stringify({ o: origin })])
     },
     onWebhooksDue: local.onWebhooksDue,
+    // One per queuing request (a whole batch is one): not coalesced either.
+    publicationsDue() {
+      local.emitPublications()
+      if (!isClosing) send(publicationsChannel, [JSON.stringify({ o: origin })])
+    },
+    onPublicationsDue: local.onPublicationsDue,
     generationChanged(id, row, assets, userId) {
       local.emitGeneration(id, row, assets, userId)
       if (isClosing) return

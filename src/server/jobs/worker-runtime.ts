@@ -8,6 +8,7 @@ import { readFalKey } from '#server/features/settings/settings.service.ts'
 import { createProviders, describeProviders } from '#server/providers/index.ts'
 import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { webhookAttemptTimeoutSeconds } from '#shared/contracts/webhooks.ts'
+import { type PublisherOptions, startPublisher } from './publisher.ts'
 import { startWebhookDispatcher, type WebhookDispatcherOptions } from './webhook-dispatcher.ts'
 import { startWorker, type Worker } from './worker.ts'
 
@@ -116,6 +117,35 @@ export function webhookDispatcherOptions(deps: AppDeps): WebhookDispatcherOption
   }
 }
 
+/**
+ * How publications are moved along (jobs/publisher.ts): PUBLISHER_CONCURRENCY steps at once, each
+ * under a lease longer than a step's requests may take, and the marketplaces' status read again
+ * after PUBLISHER_PROCESSING_POLL_MS / PUBLISHER_REVIEW_POLL_MS.
+ */
+export function publisherOptions(deps: AppDeps): PublisherOptions {
+  const { config } = deps
+  return {
+    db: deps.database.db,
+    rateLimiter: deps.rateLimiter,
+    connections: {
+      db: deps.database.db,
+      box: deps.marketplaceBox,
+      apis: config.marketplaceApis,
+      log: deps.logger,
+    },
+    log: deps.logger,
+    now: deps.now,
+    notifier: deps.notifier,
+    allowHttpImages: config.publisher.allowHttpImages,
+    pollMs: config.publisher.pollMs,
+    concurrency: config.publisher.concurrency,
+    // A send and its retries of a cut-off connection take at most a few 30 s requests.
+    leaseMs: 5 * 60_000,
+    idlePollMs: 1000,
+    crossProcessIdlePollMs: 5000,
+  }
+}
+
 /** Builds the configured providers, says which serve what, and starts a worker on them (and the upload sweep and email retries). */
 export async function startConfiguredWorker(
   deps: AppDeps,
@@ -159,12 +189,14 @@ export async function startConfiguredWorker(
   })
   // Webhooks go out from every process that runs generation jobs, beside the worker.
   const webhooks = startWebhookDispatcher(webhookDispatcherOptions(deps))
+  // And so do listings to the marketplaces: every such process shares the publications' steps.
+  const publisher = startPublisher(publisherOptions(deps))
   return {
     id: worker.id,
     warmUp: providers.warmUp,
     stop: async () => {
       stopSweep()
-      await Promise.all([worker.stop(), webhooks.stop(), stopEmailRetry()])
+      await Promise.all([worker.stop(), webhooks.stop(), publisher.stop(), stopEmailRetry()])
     },
   }
 }

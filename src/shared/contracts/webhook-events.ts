@@ -78,6 +78,64 @@ export const batchCompletedEventSchema = z
     description: 'Every output of a catalogue batch has settled; `GET /v1/batches/{id}` has the rows.',
   })
 
+const webhookPublicationSchema = (outcome: 'succeeded' | 'failed') =>
+  z.object({
+    id: z.uuid().meta({ description: 'The publication (one request of products to one marketplace).' }),
+    marketplace: z.enum(['trendyol', 'hepsiburada']),
+    barcode: z.string(),
+    status:
+      outcome === 'succeeded'
+        ? z.literal('live')
+        : z.enum(['rejected', 'failed']).meta({
+            description:
+              '`rejected`: refused by the marketplace’s import or review; `failed`: the request could not be made (see `errorCode`).',
+          }),
+    reasons: z.array(z.string()).meta({
+      description:
+        'The marketplace’s reasons in its own words (usually Turkish), for a rejection or failure; empty when live.',
+    }),
+    errorCode:
+      outcome === 'succeeded'
+        ? z.null()
+        : z.string().nullable().meta({
+            description:
+              'Why the whole publication failed, an error code of the API (e.g. MARKETPLACE_KEYS_REFUSED); null for a rejection.',
+          }),
+    productUrl:
+      outcome === 'succeeded'
+        ? z
+            .string()
+            .nullable()
+            .meta({ description: 'The product’s page on the marketplace, when it gives one.' })
+        : z.null(),
+    generationId: z.uuid().nullable().meta({ description: 'The generation its content came from, if any.' }),
+    catalogueRowId: z.uuid().nullable().meta({ description: 'The catalogue row it came from, if any.' }),
+    decidedAt: isoTimestamp(),
+  })
+
+export const publicationSucceededEventSchema = z
+  .object({
+    ...eventBase,
+    type: z.literal('publication.succeeded'),
+    data: z.object({ publication: webhookPublicationSchema('succeeded') }),
+  })
+  .meta({
+    id: 'PublicationSucceededEvent',
+    description: 'A product published to a marketplace went live there.',
+  })
+
+export const publicationFailedEventSchema = z
+  .object({
+    ...eventBase,
+    type: z.literal('publication.failed'),
+    data: z.object({ publication: webhookPublicationSchema('failed') }),
+  })
+  .meta({
+    id: 'PublicationFailedEvent',
+    description:
+      'A product published to a marketplace was rejected (with the marketplace’s reasons) or could not be sent.',
+  })
+
 export const webhookTestEventSchema = z
   .object({
     ...eventBase,
@@ -94,6 +152,8 @@ export const webhookEventSchemas = {
   'generation.succeeded': generationSucceededEventSchema,
   'generation.failed': generationFailedEventSchema,
   'batch.completed': batchCompletedEventSchema,
+  'publication.succeeded': publicationSucceededEventSchema,
+  'publication.failed': publicationFailedEventSchema,
   [webhookTestEventType]: webhookTestEventSchema,
 } as const satisfies Record<AnyWebhookEventType, z.ZodType>
 

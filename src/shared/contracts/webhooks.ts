@@ -7,7 +7,13 @@ import { z } from 'zod'
  */
 
 /** The events an endpoint can subscribe to. */
-export const webhookEventTypes = ['generation.succeeded', 'generation.failed', 'batch.completed'] as const
+export const webhookEventTypes = [
+  'generation.succeeded',
+  'generation.failed',
+  'batch.completed',
+  'publication.succeeded',
+  'publication.failed',
+] as const
 export type WebhookEventType = (typeof webhookEventTypes)[number]
 
 /**
@@ -155,6 +161,30 @@ export type WebhookBatch = {
   counts: { done: number; failed: number; canceled: number }
 }
 
+/**
+ * One product published to a marketplace, once the marketplace has decided: `live` (succeeded), or
+ * `rejected` by its import or review, or `failed` (the request itself could not be made: keys
+ * refused, the marketplace down for too long). ISO timestamps.
+ */
+export type WebhookPublication = {
+  /** The publication (one request of products to one marketplace) the product went out in. */
+  id: string
+  marketplace: 'trendyol' | 'hepsiburada'
+  barcode: string
+  status: 'live' | 'rejected' | 'failed'
+  /** The marketplace's reasons, in its own words (Turkish), for a rejection or failure; empty when live. */
+  reasons: string[]
+  /** Why the whole publication failed (an error code of the API), null unless `failed`. */
+  errorCode: string | null
+  /** The product's page on the marketplace, when live and the marketplace gives one. */
+  productUrl: string | null
+  /** The generation its content came from, when it was published from a result. */
+  generationId: string | null
+  /** The catalogue row it came from, when it was published from a catalogue batch. */
+  catalogueRowId: string | null
+  decidedAt: string
+}
+
 /** The JSON body of every delivery. `created`: when the event happened (ISO). */
 export type WebhookEvent =
   | {
@@ -164,4 +194,10 @@ export type WebhookEvent =
       data: { generation: WebhookGeneration }
     }
   | { id: string; type: 'batch.completed'; created: string; data: { batch: WebhookBatch } }
+  | {
+      id: string
+      type: 'publication.succeeded' | 'publication.failed'
+      created: string
+      data: { publication: WebhookPublication }
+    }
   | { id: string; type: typeof webhookTestEventType; created: string; data: { endpointId: string } }

@@ -60,7 +60,13 @@ export const idempotencyKeys = pgTable(
 
 export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect
 
-export const webhookEventTypes = ['generation.succeeded', 'generation.failed', 'batch.completed'] as const
+export const webhookEventTypes = [
+  'generation.succeeded',
+  'generation.failed',
+  'batch.completed',
+  'publication.succeeded',
+  'publication.failed',
+] as const
 export type WebhookEventType = (typeof webhookEventTypes)[number]
 
 /**

@@ -551,6 +551,8 @@ const webhookDescriptions: Record<AnyWebhookEventType, string> = {
   'generation.succeeded': 'A generation succeeded.',
   'generation.failed': 'A generation failed or was canceled.',
   'batch.completed': 'Every output of a catalogue batch has settled.',
+  'publication.succeeded': 'A product published to a marketplace went live.',
+  'publication.failed': 'A product published to a marketplace was rejected or could not be sent.',
   'webhook.test': 'The test event of “Send test event” (Settings → API).',
 }
 

@@ -206,6 +206,8 @@ describe('the public API (/v1)', () => {
       'batch.completed',
       'generation.failed',
       'generation.succeeded',
+      'publication.failed',
+      'publication.succeeded',
       'webhook.test',
     ])
     expect(
@@ -213,6 +215,33 @@ describe('the public API (/v1)', () => {
     ).toEqual({
       $ref: '#/components/schemas/GenerationSucceededEvent',
     })
+    // A product's outcome on a marketplace, named like the others.
+    for (const [type, name] of [
+      ['publication.succeeded', 'PublicationSucceeded'],
+      ['publication.failed', 'PublicationFailed'],
+    ] as const) {
+      expect(document.webhooks[type].post).toMatchObject({
+        operationId: `${name.slice(0, 1).toLowerCase()}${name.slice(1)}Webhook`,
+        requestBody: {
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}Event` } } },
+        },
+      })
+    }
+    expect(
+      Object.keys(
+        document.components.schemas.PublicationFailedEvent.properties.data.properties.publication.properties,
+      ),
+    ).toEqual(
+      expect.arrayContaining([
+        'id',
+        'marketplace',
+        'barcode',
+        'status',
+        'reasons',
+        'productUrl',
+        'generationId',
+      ]),
+    )
     // The shapes are named components, and nothing in them links to the cookie-only /api routes.
     expect(Object.keys(document.components.schemas)).toEqual(
       expect.arrayContaining([

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSecretBox } from '#server/crypto/secret-box.ts'
 import type { Database } from '#server/db/client.ts'
 import { publicationItems, publications } from '#server/db/schema/index.ts'
+import { createNotifier } from '#server/events/notifier.ts'
 import { createLogger } from '#server/logger.ts'
 import { createRateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import { trendyolCategoryAttributes } from '#tests/fakes/trendyol-catalog.ts'
@@ -78,6 +79,7 @@ function deps(): PublisherDeps {
     connections: connections(),
     log: createLogger({ level: 'silent' }),
     now,
+    notifier: createNotifier(),
     allowHttpImages: true,
     pollMs: { processing: 1000, review: 60_000 },
   }

@@ -1,9 +1,17 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
-import { type PublicationRow, publicationItems, publications } from '#server/db/schema/index.ts'
+import {
+  type PublicationItemRow,
+  type PublicationRow,
+  publicationItems,
+  publications,
+} from '#server/db/schema/index.ts'
+import type { Notifier } from '#server/events/notifier.ts'
+import { insertPublicationEvents } from '#server/features/webhooks/webhooks.service.ts'
 import type { Logger } from '#server/logger.ts'
 import type { RateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
+import type { WebhookPublication } from '#shared/contracts/webhooks.ts'
 import { AppError } from '#shared/errors.ts'
 import { type Channel, hepsiburadaChannel, type ProductOutcome, trendyolChannel } from './channels.ts'
 import { type ConnectionsDeps, openHepsiburada, openTrendyol } from './connections.service.ts'
@@ -32,6 +40,8 @@ export type PublisherDeps = {
   connections: ConnectionsDeps
   log: Logger
   now: () => Date
+  /** Wakes publishers when publications are queued, and webhook dispatchers when outcomes are written. */
+  notifier: Pick<Notifier, 'publicationsDue' | 'webhooksDue'>
   /** Image addresses may be http (the marketplaces' fakes only). */
   allowHttpImages: boolean
   /** How long to wait before reading a request's outcome again, and a review again. */
@@ -175,6 +185,8 @@ export async function queuePublications(
       )
     }
   })
+  // Every process's publisher looks at once, rather than at its next poll.
+  if (built.some((row) => row.problems.length === 0)) deps.notifier.publicationsDue()
   return ids
 }
 
@@ -306,6 +318,7 @@ async function readRequests(
     // A product the answer leaves out was taken without a word (Trendyol's already approved).
     await recordOutcomes(
       deps,
+      publication,
       rows.filter((row) => row.remoteId === remoteId),
       outcomes,
       { status: 'pending', reasons: [] },
@@ -334,23 +347,29 @@ async function readReview(
       remoteId,
       ofRequest.map((row) => row.productKey),
     )
-    await recordOutcomes(deps, ofRequest, outcomes, null)
+    await recordOutcomes(deps, publication, ofRequest, outcomes, null)
   }
   return reviewOrFinish(deps, publication)
 }
 
+/**
+ * Writes each product's outcome, and in the same transaction a webhook event for each product it
+ * decides (live, rejected): an item already decided is left as it is, so no event is written twice.
+ */
 async function recordOutcomes(
   deps: PublisherDeps,
-  rows: { id: string; productKey: string }[],
+  publication: PublicationRow,
+  rows: PublicationItemRow[],
   outcomes: Map<string, ProductOutcome>,
   fallback: ProductOutcome | null,
 ) {
   const now = deps.now()
-  await deps.db.transaction(async (tx) => {
+  const events = await deps.db.transaction(async (tx) => {
+    const decided: PublicationItemRow[] = []
     for (const row of rows) {
       const outcome = outcomes.get(row.productKey) ?? fallback
       if (!outcome) continue
-      await tx
+      const [updated] = await tx
         .update(publicationItems)
         .set({
           status: outcome.status,
@@ -358,9 +377,39 @@ async function recordOutcomes(
           ...(outcome.productUrl ? { productUrl: outcome.productUrl } : {}),
           updatedAt: now,
         })
-        .where(eq(publicationItems.id, row.id))
+        .where(and(eq(publicationItems.id, row.id), inArray(publicationItems.status, ['sent', 'pending'])))
+        .returning()
+      if (updated && updated.status !== 'pending') decided.push(updated)
     }
+    return insertPublicationEvents(tx, {
+      userId: publication.userId,
+      publications: decided.map((item) => webhookPublicationOf(publication, item, null, now)),
+      now,
+    })
   })
+  if (events > 0) deps.notifier.webhooksDue()
+}
+
+/** A decided product as its webhook event carries it. */
+function webhookPublicationOf(
+  publication: PublicationRow,
+  item: PublicationItemRow,
+  errorCode: string | null,
+  now: Date,
+): WebhookPublication {
+  const status = item.status === 'live' ? 'live' : item.status === 'rejected' ? 'rejected' : 'failed'
+  return {
+    id: publication.id,
+    marketplace: publication.marketplace,
+    barcode: item.barcode,
+    status,
+    reasons: status === 'live' ? [] : (item.reasons as string[]),
+    errorCode: status === 'failed' ? errorCode : null,
+    productUrl: status === 'live' ? (item.productUrl ?? null) : null,
+    generationId: item.generationId,
+    catalogueRowId: item.catalogueRowId,
+    decidedAt: now.toISOString(),
+  }
 }
 
 /** Reviewing while a product is under review, else done. */
@@ -417,8 +466,8 @@ async function fail(
   reasons: string[],
 ): Promise<StepResult> {
   const now = deps.now()
-  await deps.db.transaction(async (tx) => {
-    await tx
+  const events = await deps.db.transaction(async (tx) => {
+    const failed = await tx
       .update(publicationItems)
       .set({ status: 'failed', reasons, updatedAt: now })
       .where(
@@ -427,11 +476,18 @@ async function fail(
           inArray(publicationItems.status, ['queued', 'sent', 'pending']),
         ),
       )
+      .returning()
     await tx
       .update(publications)
       .set({ status: 'failed', errorCode, leaseOwner: null, leaseUntil: null, updatedAt: now })
       .where(eq(publications.id, publication.id))
+    return insertPublicationEvents(tx, {
+      userId: publication.userId,
+      publications: failed.map((item) => webhookPublicationOf(publication, item, errorCode, now)),
+      now,
+    })
   })
+  if (events > 0) deps.notifier.webhooksDue()
   return 'finished'
 }
 

@@ -35,6 +35,7 @@ import {
   type WebhookEvent,
   type WebhookEventType,
   type WebhookGeneration,
+  type WebhookPublication,
   webhookDeliveriesShown,
   webhookRetryWindowHours,
   webhookSecretPrefix,
@@ -187,6 +188,38 @@ export async function insertBatchCompletedEvent(
   const result = (await tx.execute(deliveriesFor(event, input.userId, input.now))) as unknown as {
     rows: unknown[]
   }
+  return result.rows.length
+}
+
+/**
+ * Writes a `publication.succeeded` (live) or `publication.failed` (rejected, failed) event for each
+ * product whose outcome a publishing transaction records (publishing/publications.service.ts), in
+ * that transaction and in one statement, so an event exists exactly when its outcome does.
+ * Returns how many deliveries were written (then call the notifier's webhooksDue).
+ */
+export async function insertPublicationEvents(
+  tx: Db,
+  input: { userId: string; publications: WebhookPublication[]; now: Date },
+): Promise<number> {
+  const { userId, now } = input
+  if (input.publications.length === 0) return 0
+  const events = input.publications.map((publication) =>
+    newEvent(
+      publication.status === 'live' ? 'publication.succeeded' : 'publication.failed',
+      { publication },
+      now,
+    ),
+  )
+  const result = (await tx.execute(sql`insert into ${webhookDeliveries}
+      (endpoint_id, user_id, event_id, event_type, payload, next_attempt_at, give_up_at, created_at)
+    select e.id, e.user_id, (event.body->>'id')::uuid, event.body->>'type', event.body,
+      ${now.toISOString()}::timestamptz, ${new Date(now.getTime() + retryWindowMs).toISOString()}::timestamptz,
+      ${now.toISOString()}::timestamptz
+    from ${webhookEndpoints} e
+    cross join jsonb_array_elements(${JSON.stringify(events)}::jsonb) as event(body)
+    where e.user_id = ${userId} and e.disabled_at is null
+      and e.events @> jsonb_build_array(event.body->>'type')
+    returning id`)) as unknown as { rows: unknown[] }
   return result.rows.length
 }
 

@@ -75,9 +75,16 @@ describe('WebhooksSection', () => {
     await user.type(within(dialog).getByLabelText('Endpoint URL'), endpoint.url)
     await user.click(within(dialog).getByRole('checkbox', { name: /Generation succeeded/ }))
     await user.click(within(dialog).getByRole('checkbox', { name: /Generation failed/ }))
+    // Every event is offered, the marketplaces' outcomes too: leave one of those on.
+    await user.click(
+      within(dialog).getByRole('checkbox', { name: /Product rejected by a marketplace or not sent/ }),
+    )
     await user.click(within(dialog).getByRole('button', { name: 'Add endpoint' }))
     const [, init] = requests('POST', '/api/webhooks')[0] ?? []
-    expect(JSON.parse(String(init?.body))).toEqual({ url: endpoint.url, events: ['batch.completed'] })
+    expect(JSON.parse(String(init?.body))).toEqual({
+      url: endpoint.url,
+      events: ['batch.completed', 'publication.succeeded'],
+    })
     const secretDialog = await screen.findByRole('dialog', { name: "Your endpoint's signing secret" })
     expect(within(secretDialog).getByTestId('new-webhook-secret').textContent).toBe(secret)
     expect(within(secretDialog).getByRole('button', { name: /Copy/ })).toBeTruthy()
