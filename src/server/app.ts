@@ -28,9 +28,7 @@ import {
   publicUploadPath,
 } from '#server/features/public-api/public-api.routes.ts'
 import { connectionsRoutes } from '#server/features/publishing/connections.routes.ts'
-import { isUnderTest } from '#server/features/publishing/public-origin.ts'
 import { publicationsRoutes } from '#server/features/publishing/publications.routes.ts'
-import { publisherPollMs } from '#server/features/publishing/publications.service.ts'
 import { publishedMediaRoutes } from '#server/features/publishing/published-media.routes.ts'
 import { taxonomyRoutes } from '#server/features/publishing/taxonomy.routes.ts'
 import { usageRoutes } from '#server/features/quota/usage.routes.ts'
@@ -319,8 +317,9 @@ export function createApp(deps: AppDeps) {
       connections: { db, box: deps.marketplaceBox, apis: config.marketplaceApis, log: deps.logger },
       log: deps.logger,
       now: deps.now,
-      allowHttpImages: isUnderTest(config),
-      pollMs: publisherPollMs,
+      allowHttpImages: config.publisher.allowHttpImages,
+      pollMs: config.publisher.pollMs,
+      notifier: deps.notifier,
       marketplaces,
       media: { storage: deps.storage, config, log: deps.logger },
     }),

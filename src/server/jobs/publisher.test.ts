@@ -191,9 +191,13 @@ const sentBarcodes = () =>
     (r.body as { items: { barcode: string }[] }).items.map((item) => item.barcode),
   )
 
-const patience = { timeout: 10_000, interval: 20 }
+/**
+ * An upper bound, not a wait: each step is a few local requests, but a 2-core machine running
+ * the whole suite has taken over 10 s to get through one publication.
+ */
+const patience = { timeout: 30_000, interval: 20 }
 
-describe('the publisher', () => {
+describe('the publisher', { timeout: 90_000 }, () => {
   it('sends a queued publication once it is woken, and follows it to live by itself', async () => {
     const notifier = createNotifier()
     start(notifier)

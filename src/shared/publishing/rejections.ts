@@ -48,6 +48,8 @@ export const rejectionCodes = [
   'desi-invalid',
   'origin-missing',
   'warranty-missing',
+  /** An image fails the pre-publish checklist on a rule its export does not fix (blocked here only). */
+  'checker-failed',
   'lot-number-invalid',
   'duplicate-product',
   'missing-content',
@@ -121,6 +123,8 @@ export const rejectionFixes: Record<RejectionCode, PublishFix | null> = {
   'desi-invalid': 'edit-listing',
   'origin-missing': 'edit-listing',
   'warranty-missing': 'edit-listing',
+  // The image's own checklist (the marketplace panel) names the rule and its fix.
+  'checker-failed': null,
   'lot-number-invalid': 'edit-listing',
   'duplicate-product': null,
   'missing-content': null,
@@ -364,6 +368,7 @@ export const listingProblemRejections: Record<string, RejectionCode> = {
   'attribute-invalid': 'attribute-value-invalid',
   'origin-missing': 'origin-missing',
   'warranty-missing': 'warranty-missing',
+  'checker-failed': 'checker-failed',
 }
 
 /** A listing problem ({ code, field }) as a rejection; `text` is the field it is about. */

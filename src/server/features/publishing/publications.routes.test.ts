@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSecretBox } from '#server/crypto/secret-box.ts'
+import { createNotifier } from '#server/events/notifier.ts'
 import { createLogger } from '#server/logger.ts'
 import { createOfflineStudio } from '#server/providers/offline-studio/index.ts'
 import { createRateLimiter } from '#server/rate-limit/rate-limiter.ts'
@@ -66,6 +67,7 @@ describe('publishing studio results (/api/publications)', () => {
       now,
       allowHttpImages: true,
       pollMs: { processing: 1000, review: 60_000 },
+      notifier: createNotifier(),
     }
   }
 

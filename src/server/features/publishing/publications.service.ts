@@ -56,9 +56,6 @@ export type ListingToPublish = {
   catalogueRowId?: string | null
 }
 
-/** How long the publisher waits before reading a request's outcome again, and a review again. */
-export const publisherPollMs = { processing: 5000, review: 60_000 } as const
-
 /** Sends cut off or failed by the marketplace's outage before a publication fails for good. */
 export const maxSendAttempts = 8
 
