@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { eq } from 'drizzle-orm'
-import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSecretBox } from '#server/crypto/secret-box.ts'
 import type { Database } from '#server/db/client.ts'
@@ -23,7 +22,6 @@ import {
   publicationFailedEventSchema,
   publicationSucceededEventSchema,
 } from '#shared/contracts/webhook-events.ts'
-import { trendyolCategoryAttributes } from '#tests/fakes/trendyol-catalog.ts'
 import {
   defaultTrendyolSeller,
   startTrendyolFake,
@@ -31,6 +29,7 @@ import {
   trendyolFakeDefaults,
 } from '#tests/fakes/trendyol-server.ts'
 import { createUser } from '#tests/support/factories.ts'
+import { cupListing, type ImageServer, startImageServer } from '#tests/support/publishing-fixtures.ts'
 import { openTestDatabase } from '#tests/support/test-database.ts'
 import { type Publisher, type PublisherOptions, startPublisher } from './publisher.ts'
 
@@ -41,27 +40,20 @@ import { type Publisher, type PublisherOptions, startPublisher } from './publish
 
 let database: Database
 let trendyol: TrendyolFake
-let imageServer: Server
+let imageServer: ImageServer
 let images = ''
 const started: Publisher[] = []
 
 beforeAll(async () => {
   database = await openTestDatabase()
-  const photo = await sharp({ create: { width: 1200, height: 1800, channels: 3, background: '#fff' } })
-    .jpeg()
-    .toBuffer()
-  imageServer = createServer((req, res) => {
-    if (!req.url?.startsWith('/m/')) return res.writeHead(404).end()
-    res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo)
-  })
-  await new Promise<void>((resolve) => imageServer.listen(0, '127.0.0.1', resolve))
-  images = `http://127.0.0.1:${(imageServer.address() as AddressInfo).port}`
+  imageServer = await startImageServer()
+  images = imageServer.origin
   trendyol = await startTrendyolFake({ allowHttpImages: true })
 })
 
 afterAll(async () => {
   await trendyol.close()
-  await new Promise((resolve) => imageServer.close(resolve))
+  await imageServer.close()
   await database.close()
 })
 
@@ -126,45 +118,7 @@ async function connectedSeller(): Promise<string> {
   return userId
 }
 
-const cupAttributes = trendyolCategoryAttributes.get(1111) ?? []
-function attribute(name: string, value: string) {
-  const found = cupAttributes.find((a) => a.attribute.name === name)
-  const valueRow = found?.attributeValues.find((v) => v.name === value)
-  if (!found || !valueRow) throw new Error(`no ${name}=${value}`)
-  return {
-    attributeId: String(found.attribute.id),
-    valueId: String(valueRow.id),
-    value,
-    source: 'details' as const,
-  }
-}
-
-function listing(barcode: string): Listing {
-  return {
-    barcode,
-    stockCode: `STK-${barcode}`,
-    variantGroup: null,
-    title: 'Atölye Kahve Fincan Takımı 6 Kişilik Porselen Beyaz',
-    description: 'Altı kişilik porselen kahve fincan takımı.',
-    features: ['6 fincan, 6 tabak'],
-    brand: 'paşabahçe',
-    categoryId: '1111',
-    salePrice: 749.9,
-    listPrice: 899.9,
-    stock: 20,
-    vatRate: 20,
-    desi: 2,
-    imageUrls: [`${images}/m/${barcode}.jpg`],
-    attributes: [
-      attribute('Renk', 'Beyaz'),
-      attribute('Materyal', 'Porselen'),
-      attribute('Boyut/Ebat', 'Tek Ebat'),
-      attribute('Parça Sayısı', '12'),
-    ],
-    origin: 'TR',
-    warrantyMonths: null,
-  }
-}
+const listing = (barcode: string): Listing => cupListing(barcode, images)
 
 /** Queues with deps like the publisher's (its notifier wakes the publishers). */
 function queue(notifier: Notifier, userId: string, entries: Parameters<typeof queuePublications>[3]) {

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defaultHepsiburadaMerchant, startHepsiburadaFake } from '#tests/fakes/hepsiburada-server.ts'
-import { trendyolCategoryAttributes } from '#tests/fakes/trendyol-catalog.ts'
 import { defaultTrendyolSeller, startTrendyolFake } from '#tests/fakes/trendyol-server.ts'
+import { cupAttribute } from '#tests/support/publishing-fixtures.ts'
 import { createHepsiburadaApi } from './hepsiburada-api.ts'
 import {
   descriptionHtml,
@@ -19,18 +19,7 @@ import { createTrendyolApi } from './trendyol-api.ts'
 // text fitted to its limits, and a named problem for anything it would refuse. The items are
 // sent to the fake seller APIs, which check them as the marketplaces document.
 
-const cupAttributes = trendyolCategoryAttributes.get(1111) ?? []
-function trendyolValue(attributeName: string, value: string) {
-  const attribute = cupAttributes.find((a) => a.attribute.name === attributeName)
-  const found = attribute?.attributeValues.find((v) => v.name === value)
-  if (!attribute || !found) throw new Error(`no ${attributeName}=${value}`)
-  return {
-    attributeId: String(attribute.attribute.id),
-    valueId: String(found.id),
-    value,
-    source: 'details' as const,
-  }
-}
+const trendyolValue = (name: string, value: string) => cupAttribute(name, value)
 
 function listing(overrides: Partial<Listing> = {}): Listing {
   return {
