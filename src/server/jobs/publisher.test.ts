@@ -171,6 +171,13 @@ describe('the publisher', { timeout: 90_000 }, () => {
     expect(sentBarcodes()).toEqual(['PUB-1'])
   })
 
+  it('stops at once when told to while it is claiming', { timeout: 10_000 }, async () => {
+    // Its first look starts at once, so the stop comes while that claim is in flight; a
+    // publisher that went on to wait for its next poll (a minute here) would outlive the test.
+    const publisher = startPublisher(options(createNotifier()))
+    await publisher.stop()
+  })
+
   it('shares the work between two publishers on one database without sending anything twice', async () => {
     const gate = await startGate()
     try {

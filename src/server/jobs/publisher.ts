@@ -113,6 +113,8 @@ export function startPublisher(options: PublisherOptions): Publisher {
   }
 
   function waitForWakeUp(): Promise<void> {
+    // Told to stop while it was claiming: stop() found no one waiting to wake, so do not wait.
+    if (isStopping) return Promise.resolve()
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer)
