@@ -31,6 +31,7 @@ import { connectionsRoutes } from '#server/features/publishing/connections.route
 import { publicationsRoutes } from '#server/features/publishing/publications.routes.ts'
 import { publishedMediaRoutes } from '#server/features/publishing/published-media.routes.ts'
 import { taxonomyRoutes } from '#server/features/publishing/taxonomy.routes.ts'
+import { createTaxonomy } from '#server/features/publishing/taxonomy.service.ts'
 import { usageRoutes } from '#server/features/quota/usage.routes.ts'
 import { accountRoutes } from '#server/features/settings/account.routes.ts'
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts'
@@ -229,16 +230,15 @@ export function createApp(deps: AppDeps) {
       now: deps.now,
     }),
   )
-  api.route(
-    '/integrations',
-    taxonomyRoutes({
-      db,
-      box: deps.marketplaceBox,
-      apis: config.marketplaceApis,
-      log: deps.logger,
-      now: deps.now,
-    }),
-  )
+  // One per process: it keeps its category index and brand answers in memory.
+  const taxonomy = createTaxonomy({
+    db,
+    box: deps.marketplaceBox,
+    apis: config.marketplaceApis,
+    log: deps.logger,
+    now: deps.now,
+  })
+  api.route('/integrations', taxonomyRoutes(taxonomy))
   api.route(
     '/account',
     accountRoutes({
@@ -322,6 +322,12 @@ export function createApp(deps: AppDeps) {
       notifier: deps.notifier,
       marketplaces,
       media: { storage: deps.storage, config, log: deps.logger },
+      draft: {
+        db,
+        storage: deps.storage,
+        segmenter: sharedSegmenter(),
+        taxonomy,
+      },
     }),
   )
   api.route('/marketplace', marketplaceSummaryRoutes(marketplaces))

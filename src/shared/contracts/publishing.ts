@@ -145,7 +145,10 @@ export const publishRequestSchema = z.object({
       z.object({
         /** Image results, the main image first, each rendered in the marketplace's size. */
         imageGenerationIds: z.array(z.uuid()).min(1).max(10),
-        /** An SEO result whose title, description and features the listing takes. */
+        /**
+         * An SEO result whose title, description and features the listing takes; by default the
+         * newest finished one made from the same photo as the main image.
+         */
         copyGenerationId: z.uuid().nullable().default(null),
         listing: listingFieldsSchema,
         attributes: z.array(filledAttributeSchema).max(100).default([]),
@@ -198,3 +201,31 @@ export type PublicationView = {
 
 /** POST /api/publications: accepted (202), one publication per marketplace request. */
 export type PublishResponse = { publications: PublicationView[] }
+
+/**
+ * POST /api/publications/draft: a product's attributes for a category, filled from what Vitrin
+ * knows (the SEO result's details and copy, the photo's colour), for the seller to check.
+ */
+export const publishDraftRequestSchema = z.object({
+  marketplace: z.enum(integrationMarketplaces),
+  categoryId: z.string().trim().min(1).max(40),
+  imageGenerationId: z.uuid(),
+  copyGenerationId: z.uuid().nullable().default(null),
+})
+export type PublishDraftRequest = z.infer<typeof publishDraftRequestSchema>
+
+export type PublishDraftResponse = {
+  category: MarketplaceCategory
+  attributes: MarketplaceAttribute[]
+  /** Each with its source; the seller may change any. */
+  filled: FilledAttribute[]
+  /** Required attributes nothing could fill: the seller's to answer. */
+  missing: string[]
+  /** The seller's brand from the details, for the listing's brand field. */
+  brand: string | null
+  /**
+   * The SEO result the listing's copy comes from (the one asked for, else the newest made from the
+   * same photo); null when there is none, and the seller writes the title and description.
+   */
+  copy: { generationId: string; title: string; description: string } | null
+}

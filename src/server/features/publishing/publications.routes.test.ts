@@ -6,8 +6,7 @@ import { createOfflineStudio } from '#server/providers/offline-studio/index.ts'
 import { createRateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import type { GenerationView } from '#shared/contracts/generations.ts'
-import type { PublicationView, PublishResponse } from '#shared/contracts/publishing.ts'
-import { trendyolCategoryAttributes } from '#tests/fakes/trendyol-catalog.ts'
+import type { PublicationView, PublishDraftResponse, PublishResponse } from '#shared/contracts/publishing.ts'
 import {
   defaultTrendyolSeller,
   startTrendyolFake,
@@ -15,6 +14,7 @@ import {
   trendyolFakeDefaults,
 } from '#tests/fakes/trendyol-server.ts'
 import { createGeneration, signedInClient, upload, waitForStatus } from '#tests/support/generation-client.ts'
+import { cupAttributes } from '#tests/support/publishing-fixtures.ts'
 import { productPhoto } from '#tests/support/test-photos.ts'
 import {
   resetDatabase,
@@ -101,14 +101,6 @@ describe('publishing studio results (/api/publications)', () => {
     return client
   }
 
-  const cupAttributes = trendyolCategoryAttributes.get(1111) ?? []
-  function attribute(name: string, value: string) {
-    const found = cupAttributes.find((a) => a.attribute.name === name)
-    const valueRow = found?.attributeValues.find((v) => v.name === value)
-    if (!found || !valueRow) throw new Error(`no ${name}=${value}`)
-    return { attributeId: String(found.attribute.id), valueId: String(valueRow.id), value, source: 'seller' }
-  }
-
   const listing = {
     barcode: 'VTR-CUP-100',
     stockCode: 'FNC-100',
@@ -141,12 +133,7 @@ describe('publishing studio results (/api/publications)', () => {
             imageGenerationIds: [image.id],
             copyGenerationId: copy.id,
             listing,
-            attributes: [
-              attribute('Renk', 'Beyaz'),
-              attribute('Materyal', 'Porselen'),
-              attribute('Boyut/Ebat', 'Tek Ebat'),
-              attribute('Parça Sayısı', '12'),
-            ],
+            attributes: cupAttributes('seller'),
           },
         ],
       },
@@ -185,6 +172,48 @@ describe('publishing studio results (/api/publications)', () => {
       publications: PublicationView[]
     }
     expect(listed.publications.map((p) => p.id)).toEqual([started.id])
+  }, 180_000)
+
+  it('drafts the attributes: the seller’s facts first, the photo’s colour, and what is left to ask', async () => {
+    const client = await connected()
+    const uploaded = await upload(client, await productPhoto({ width: 900, height: 900 }))
+    const imageAssetId = ((await uploaded.json()) as { asset: { id: string } }).asset.id
+    const image = await generated(client, { mode: 'image', imageAssetId })
+    const copy = await generated(client, {
+      mode: 'seo',
+      imageAssetId,
+      details: { name: 'Kahve Fincan Takımı', brand: 'Paşabahçe', material: 'porselen', color: 'Beyaz' },
+    })
+    const draft = async (imageGenerationId: string, copyGenerationId: string | null) => {
+      const response = await client.request('/api/publications/draft', {
+        json: { marketplace: 'trendyol', categoryId: '1111', imageGenerationId, copyGenerationId },
+      })
+      expect(response.status).toBe(200)
+      return (await response.json()) as PublishDraftResponse
+    }
+    const byName = (answer: PublishDraftResponse, name: string) => {
+      const attribute = answer.attributes.find((a) => a.name === name)
+      return answer.filled.find((f) => f.attributeId === attribute?.id)
+    }
+    // Without naming it, the copy is the newest SEO result made from the same photo.
+    const withFacts = await draft(image.id, null)
+    expect(withFacts.copy?.generationId).toBe(copy.id)
+    expect(withFacts.category.path.at(-1)).toBe('Fincan Takımı')
+    expect(withFacts.brand).toBe('Paşabahçe')
+    expect(byName(withFacts, 'Renk')).toMatchObject({ value: 'Beyaz', source: 'details' })
+    expect(byName(withFacts, 'Materyal')).toMatchObject({ value: 'Porselen', source: 'details' })
+    // Nothing says how many pieces: asked, not guessed.
+    const pieces = withFacts.attributes.find((a) => a.name === 'Parça Sayısı')
+    expect(withFacts.missing).toContain(pieces?.id)
+
+    // Another photo with no copy: the colour comes from the photo (an amber glass bottle).
+    const other = await upload(client, await productPhoto({ width: 800, height: 800 }))
+    const otherAssetId = ((await other.json()) as { asset: { id: string } }).asset.id
+    const bare = await generated(client, { mode: 'image', imageAssetId: otherAssetId })
+    const fromPhoto = await draft(bare.id, null)
+    expect(fromPhoto.copy).toBeNull()
+    expect(byName(fromPhoto, 'Renk')).toMatchObject({ source: 'photo' })
+    expect(byName(fromPhoto, 'Renk')?.value).not.toBe('Beyaz')
   }, 180_000)
 
   it('refuses without a connection, and for results that are not the seller’s own finished images', async () => {

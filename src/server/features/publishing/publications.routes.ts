@@ -4,15 +4,21 @@ import { currentUser, requireUser } from '#server/http/session.ts'
 import { validate } from '#server/http/validate.ts'
 import {
   type PublicationView,
+  type PublishDraftResponse,
   type PublishResponse,
+  publishDraftRequestSchema,
   publishRequestSchema,
 } from '#shared/contracts/publishing.ts'
 import { getPublication, listPublications, type PublishDeps, publishResults } from './publish.service.ts'
+import { type DraftDeps, draftAttributes } from './publish-draft.service.ts'
 
 /** /api/publications: studio results published to a marketplace, and how each product fares there. */
-export function publicationsRoutes(deps: PublishDeps) {
+export function publicationsRoutes(deps: PublishDeps & { draft: DraftDeps }) {
   return new Hono<AppEnv>()
     .use(requireUser)
+    .post('/draft', validate('json', publishDraftRequestSchema), async (c) =>
+      c.json<PublishDraftResponse>(await draftAttributes(deps.draft, currentUser(c).id, c.req.valid('json'))),
+    )
     .post('/', validate('json', publishRequestSchema), async (c) =>
       c.json<PublishResponse>(await publishResults(deps, currentUser(c).id, c.req.valid('json')), 202),
     )

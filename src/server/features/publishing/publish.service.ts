@@ -1,6 +1,8 @@
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import {
+  type GenerationRow,
+  generations,
   type PublicationItemRow,
   type PublicationRow,
   publicationItems,
@@ -52,8 +54,9 @@ async function imagesOf(
   userId: string,
   marketplace: PublishRequest['marketplace'],
   product: Product,
-): Promise<{ urls: string[]; problems: ListingProblem[] }> {
+): Promise<{ urls: string[]; problems: ListingProblem[]; main: GenerationRow }> {
   const profile = getProfile(marketplace)
+  let main: GenerationRow | null = null
   const problems: ListingProblem[] = []
   const assetIds: string[] = []
   for (const [index, generationId] of product.imageGenerationIds.entries()) {
@@ -75,8 +78,10 @@ async function imagesOf(
       }
     }
     assetIds.push(resultAsset.id)
+    main ??= row
   }
-  if (problems.length > 0) return { urls: [], problems }
+  if (!main) throw new Error('a product without images passed validation')
+  if (problems.length > 0) return { urls: [], problems, main }
   const urls: string[] = []
   for (const assetId of assetIds) {
     const media = await publishMedia(
@@ -87,7 +92,35 @@ async function imagesOf(
     )
     urls.push(media.url)
   }
-  return { urls, problems }
+  return { urls, problems, main }
+}
+
+/**
+ * The SEO result a product's copy comes from: the one asked for, else the newest finished SEO
+ * result made from the same photo as its main image (null when there is none).
+ */
+export async function copyGenerationFor(
+  db: Db,
+  userId: string,
+  asked: string | null,
+  mainImage: Pick<GenerationRow, 'inputAssetId'>,
+): Promise<string | null> {
+  if (asked) return asked
+  if (!mainImage.inputAssetId) return null
+  const [newest] = await db
+    .select({ id: generations.id })
+    .from(generations)
+    .where(
+      and(
+        eq(generations.userId, userId),
+        eq(generations.mode, 'seo'),
+        eq(generations.status, 'succeeded'),
+        eq(generations.inputAssetId, mainImage.inputAssetId),
+      ),
+    )
+    .orderBy(desc(generations.createdAt))
+    .limit(1)
+  return newest?.id ?? null
 }
 
 /** The copy: the seller's own title and description over the SEO result's. */
@@ -95,10 +128,12 @@ async function copyOf(
   deps: PublishDeps,
   userId: string,
   product: Product,
+  mainImage: GenerationRow,
 ): Promise<{ title: string; description: string; features: string[] }> {
   let copy = { title: '', description: '', features: [] as string[] }
-  if (product.copyGenerationId) {
-    const { row } = await getOwnedRowWithResult(deps.db, userId, product.copyGenerationId)
+  const copyGenerationId = await copyGenerationFor(deps.db, userId, product.copyGenerationId, mainImage)
+  if (copyGenerationId) {
+    const { row } = await getOwnedRowWithResult(deps.db, userId, copyGenerationId)
     if (row.status !== 'succeeded' || row.result?.type !== 'seo') {
       throw new AppError('VALIDATION_FAILED', 'The copy must be a finished SEO result', {
         fields: { 'products.copyGenerationId': 'invalid' },
@@ -129,7 +164,7 @@ export async function publishResults(
   const entries: ListingToPublish[] = []
   for (const product of request.products) {
     const images = await imagesOf(deps, userId, request.marketplace, product)
-    const copy = await copyOf(deps, userId, product)
+    const copy = await copyOf(deps, userId, product, images.main)
     const { listing: fields } = product
     const listing: Listing = {
       barcode: fields.barcode,

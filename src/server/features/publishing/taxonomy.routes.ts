@@ -13,7 +13,7 @@ import {
   type TaxonomyRefreshResponse,
 } from '#shared/contracts/publishing.ts'
 import { AppError } from '#shared/errors.ts'
-import { createTaxonomy, type TaxonomyDeps } from './taxonomy.service.ts'
+import type { Taxonomy } from './taxonomy.service.ts'
 
 const categoryParamSchema = z.object({ id: z.string().regex(/^\d{1,18}$/) })
 
@@ -22,8 +22,7 @@ const categoryParamSchema = z.object({ id: z.string().regex(/^\d{1,18}$/) })
  * category's attributes, a refresh of the cached list, and Trendyol's brands. Each is read with
  * the asking seller's own connection.
  */
-export function taxonomyRoutes(deps: TaxonomyDeps) {
-  const taxonomy = createTaxonomy(deps)
+export function taxonomyRoutes(taxonomy: Taxonomy) {
   return new Hono<AppEnv>()
     .use(requireUser)
     .get('/trendyol/brands', validate('query', brandSearchQuerySchema), async (c) =>

@@ -1,0 +1,99 @@
+import { and, eq } from 'drizzle-orm'
+import sharp from 'sharp'
+import type { Db } from '#server/db/client.ts'
+import { assets } from '#server/db/schema/index.ts'
+import { getOwnedRowWithResult } from '#server/features/generations/generations.service.ts'
+import type { Segmenter } from '#server/segmentation/segmenter.ts'
+import type { ObjectStorage } from '#server/storage/types.ts'
+import type { PublishDraftRequest, PublishDraftResponse } from '#shared/contracts/publishing.ts'
+import { AppError } from '#shared/errors.ts'
+import type { ProductDetails, SeoContent } from '#shared/seo.ts'
+import { fillAttributes } from './attribute-filler.ts'
+import { type ProductColour, productColour } from './product-colour.ts'
+import { copyGenerationFor } from './publish.service.ts'
+import type { Taxonomy } from './taxonomy.service.ts'
+
+// The attribute form's starting point (POST /api/publications/draft): the category's attributes,
+// filled from the seller's own details, the SEO copy and the colour of the product in the seller's
+// photo, each value saying where it came from. Nothing is saved: the seller checks and publishes.
+
+export type DraftDeps = {
+  db: Db
+  storage: ObjectStorage
+  segmenter: Segmenter
+  taxonomy: Taxonomy
+}
+
+/** The side the photo is segmented at for its colour: as the marketplace check measures. */
+const colourSide = 640
+
+/** The product's colour in the seller's photo (the image result's input), or null without one. */
+async function photoColour(
+  deps: DraftDeps,
+  userId: string,
+  assetId: string | null,
+): Promise<ProductColour | null> {
+  if (!assetId) return null
+  const [asset] = await deps.db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.id, assetId), eq(assets.userId, userId)))
+  if (!asset) return null
+  // Stored upright and without metadata (assets.service.ts); productColour scales it to the mask.
+  const photo = await deps.storage.get(asset.storageKey)
+  const { data, info } = await sharp(photo)
+    .resize({ width: colourSide, height: colourSide, fit: 'inside', withoutEnlargement: true })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  const mask = await deps.segmenter.segment({ data, width: info.width, height: info.height, channels: 3 })
+  return productColour(photo, { alpha: mask.alpha, width: info.width, height: info.height })
+}
+
+export async function draftAttributes(
+  deps: DraftDeps,
+  userId: string,
+  request: PublishDraftRequest,
+): Promise<PublishDraftResponse> {
+  const { row: image } = await getOwnedRowWithResult(deps.db, userId, request.imageGenerationId)
+  if (image.mode !== 'image' || image.status !== 'succeeded') {
+    throw new AppError('VALIDATION_FAILED', 'Only finished image results are published', {
+      fields: { imageGenerationId: 'invalid' },
+    })
+  }
+  let details: ProductDetails = image.context
+  let copy: SeoContent | null = null
+  const copyGenerationId = await copyGenerationFor(deps.db, userId, request.copyGenerationId, image)
+  if (copyGenerationId) {
+    const { row } = await getOwnedRowWithResult(deps.db, userId, copyGenerationId)
+    if (row.status !== 'succeeded' || row.result?.type !== 'seo') {
+      throw new AppError('VALIDATION_FAILED', 'The copy must be a finished SEO result', {
+        fields: { copyGenerationId: 'invalid' },
+      })
+    }
+    details = { ...row.context, ...details }
+    const { title, description, features, keywords } = row.result
+    copy = { title, description, features, keywords }
+  }
+  const { category, attributes } = await deps.taxonomy.attributes(
+    userId,
+    request.marketplace,
+    request.categoryId,
+  )
+  const fill = await fillAttributes({
+    attributes,
+    details,
+    copy,
+    photoColour: await photoColour(deps, userId, image.inputAssetId),
+  })
+  return {
+    category,
+    attributes,
+    filled: fill.filled,
+    missing: fill.missing.map((attribute) => attribute.id),
+    brand: details.brand?.trim() || null,
+    copy: copy
+      ? { generationId: copyGenerationId ?? '', title: copy.title, description: copy.description }
+      : null,
+  }
+}
