@@ -18,6 +18,7 @@ const suites = [
   ['tsx', ['bench/marketplace-check.ts']],
   ['tsx', ['bench/studio-conformance.ts']],
   ['tsx', ['bench/webhooks.ts']],
+  ['tsx', ['bench/publish.ts']],
   ['tsx', ['bench/v1-read.ts']],
 ] as const
 let failed = 0
