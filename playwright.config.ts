@@ -85,7 +85,8 @@ export default defineConfig({
     // The marketplaces' seller APIs the offline app connects to (Settings → Integrations),
     // listed before it so that they answer before it starts.
     {
-      command: `tsx tests/fakes/trendyol-server.ts --port ${trendyolFakePort}`,
+      // Images come from the app at http://127.0.0.1 here; Trendyol itself fetches https only.
+      command: `tsx tests/fakes/trendyol-server.ts --port ${trendyolFakePort} --allow-http-images`,
       url: `${trendyolFakeURL}/__control/health`,
       reuseExistingServer: false,
       timeout: 30_000,
@@ -116,6 +117,9 @@ export default defineConfig({
         WORKER_CONCURRENCY: '4',
         TRENDYOL_API_BASE: `${trendyolFakeURL}/integration`,
         HEPSIBURADA_API_BASE: hepsiburadaFakeURL,
+        // A published product is followed without the production pauses between reads.
+        PUBLISHER_PROCESSING_POLL_MS: '500',
+        PUBLISHER_REVIEW_POLL_MS: '1000',
       },
     },
     {

@@ -5,12 +5,14 @@ import enApp from '#shared/i18n/locales/en/app.json' with { type: 'json' }
 import enBilling from '#shared/i18n/locales/en/billing.json' with { type: 'json' }
 import enCommon from '#shared/i18n/locales/en/common.json' with { type: 'json' }
 import enErrors from '#shared/i18n/locales/en/errors.json' with { type: 'json' }
+import enPublishing from '#shared/i18n/locales/en/publishing.json' with { type: 'json' }
 import enSettings from '#shared/i18n/locales/en/settings.json' with { type: 'json' }
 import enStudio from '#shared/i18n/locales/en/studio.json' with { type: 'json' }
 import trApp from '#shared/i18n/locales/tr/app.json' with { type: 'json' }
 import trBilling from '#shared/i18n/locales/tr/billing.json' with { type: 'json' }
 import trCommon from '#shared/i18n/locales/tr/common.json' with { type: 'json' }
 import trErrors from '#shared/i18n/locales/tr/errors.json' with { type: 'json' }
+import trPublishing from '#shared/i18n/locales/tr/publishing.json' with { type: 'json' }
 import trSettings from '#shared/i18n/locales/tr/settings.json' with { type: 'json' }
 import trStudio from '#shared/i18n/locales/tr/studio.json' with { type: 'json' }
 import type { PlanId } from '#shared/plans.ts'
@@ -24,6 +26,7 @@ const messages = {
     billing: enBilling,
     common: enCommon,
     errors: enErrors,
+    publishing: enPublishing,
     settings: enSettings,
     studio: enStudio,
   },
@@ -32,12 +35,13 @@ const messages = {
     billing: trBilling,
     common: trCommon,
     errors: trErrors,
+    publishing: trPublishing,
     settings: trSettings,
     studio: trStudio,
   },
 } as const
 
-/** Looks up `app.*`, `billing.*`, `settings.*`, `studio.*`, `common.*` or `errors.*` and fills placeholders. */
+/** Looks up `app.*`, `billing.*`, `publishing.*`, `settings.*`, `studio.*`, `common.*` or `errors.*` and fills placeholders. */
 export function appMsg(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
   let node: unknown = messages[lang]
   for (const part of key.split('.')) {

@@ -9,6 +9,7 @@ import { useStudioJob } from '#web/features/generations/hooks/use-studio-job.ts'
 import { isBlocked, modeQuota } from '#web/features/generations/mode-quota.ts'
 import { MarketplacePanel } from '#web/features/marketplaces/components/marketplace-panel.tsx'
 import { usePreferredRatio } from '#web/features/marketplaces/hooks/use-preferred-ratio.ts'
+import { LazyPublishPanel } from '#web/features/publishing/components/publish-panel-lazy.tsx'
 import { getSettings } from '#web/features/settings/api/settings-api.ts'
 import { KeepProductOption } from '#web/features/studio/components/keep-product-option.tsx'
 import { PhotoDropZone } from '#web/features/studio/components/photo-drop-zone.tsx'
@@ -87,7 +88,12 @@ export function CreatePage() {
           studio={studio}
           videoQuota={modeQuota('video', usage, settings)}
           isVideoAi={settings.status === 'ready' && settings.data.studio.video === 'ai'}
-          marketplace={(generation) => <MarketplacePanel key={generation.id} generation={generation} />}
+          marketplace={(generation) => (
+            <div key={generation.id} className="space-y-4">
+              <MarketplacePanel generation={generation} />
+              <LazyPublishPanel generation={generation} />
+            </div>
+          )}
         />
       }
     >

@@ -22,6 +22,7 @@ import { filterFromSearch } from '#web/features/generations/library-filter.ts'
 import { MarketplaceCardSummary } from '#web/features/marketplaces/components/marketplace-card-summary.tsx'
 import { MarketplacePanel } from '#web/features/marketplaces/components/marketplace-panel.tsx'
 import { useMarketplaceSummaries } from '#web/features/marketplaces/hooks/use-marketplace-summaries.ts'
+import { LazyPublishPanel } from '#web/features/publishing/components/publish-panel-lazy.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
@@ -179,7 +180,12 @@ export function LibraryPage() {
           onClose={handleClose}
           onDelete={handleDeleteRequest}
           onChange={list.replace}
-          marketplace={(generation) => <MarketplacePanel key={generation.id} generation={generation} />}
+          marketplace={(generation) => (
+            <div key={generation.id} className="space-y-4">
+              <MarketplacePanel generation={generation} />
+              <LazyPublishPanel generation={generation} />
+            </div>
+          )}
         />
       ) : null}
       {deleting ? (

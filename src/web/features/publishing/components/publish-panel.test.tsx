@@ -1,0 +1,251 @@
+import { screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import type { GenerationView } from '#shared/contracts/generations.ts'
+import type { IntegrationsResponse } from '#shared/contracts/integrations.ts'
+import type { PublicationView, PublishDraftResponse } from '#shared/contracts/publishing.ts'
+import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
+import { renderWeb } from '#tests/support/render-web.tsx'
+import { PublicationStatus, PublishPanel } from './publish-panel.tsx'
+
+const fetchMock = stubFetchForEachTest()
+
+const asset = (id: string) => ({
+  id,
+  url: `/files/${id}.jpg`,
+  downloadUrl: `/files/${id}.jpg?download=1`,
+  mime: 'image/jpeg',
+  width: 1200,
+  height: 1800,
+  fileName: `${id}.jpg`,
+})
+
+const imageGeneration: GenerationView = {
+  id: 'img-1',
+  tool: 'product',
+  mode: 'image',
+  aspectRatio: '2:3',
+  prompt: '',
+  isRetrying: false,
+  status: 'succeeded',
+  queuePosition: null,
+  errorCode: null,
+  provider: 'offline',
+  usesOwnKey: false,
+  isSaved: false,
+  input: asset('in'),
+  result: {
+    type: 'image',
+    image: asset('out'),
+    description: null,
+    promptUsed: 'studio',
+    provider: 'offline',
+  },
+  sourceGenerationId: null,
+  createdAt: '2026-11-29T11:05:00.000Z',
+  startedAt: '2026-11-29T11:05:00.000Z',
+  finishedAt: '2026-11-29T11:05:02.000Z',
+}
+
+const connections = (isConnected: boolean): IntegrationsResponse => ({
+  integrations: [
+    {
+      marketplace: 'trendyol',
+      isConnected,
+      accountId: isConnected ? '123456' : null,
+      secretMask: isConnected ? '••••abcd' : null,
+      verifiedAt: isConnected ? '2026-11-29T10:00:00.000Z' : null,
+    },
+    { marketplace: 'hepsiburada', isConnected: false, accountId: null, secretMask: null, verifiedAt: null },
+  ],
+})
+
+const category = {
+  marketplace: 'trendyol' as const,
+  id: '1111',
+  name: 'Fincan Takımı',
+  path: ['Ev & Mobilya', 'Mutfak', 'Sofra & Servis', 'Fincan Takımı'],
+  isLeaf: true,
+}
+
+const draft: PublishDraftResponse = {
+  category,
+  attributes: [
+    {
+      id: '47',
+      name: 'Renk',
+      isRequired: true,
+      isMultiple: false,
+      allowsCustom: false,
+      values: [
+        { id: '1', name: 'Beyaz' },
+        { id: '2', name: 'Kırmızı' },
+      ],
+    },
+    {
+      id: '711',
+      name: 'Parça Sayısı',
+      isRequired: true,
+      isMultiple: false,
+      allowsCustom: false,
+      values: [
+        { id: '6', name: '6' },
+        { id: '12', name: '12' },
+      ],
+    },
+  ],
+  filled: [{ attributeId: '47', valueId: '1', value: 'Beyaz', source: 'details' }],
+  missing: ['711'],
+  brand: 'Paşabahçe',
+  copy: { generationId: 'seo-1', title: 'Paşabahçe Kahve Fincan Takımı', description: 'Altı kişilik.' },
+}
+
+function publication(
+  status: PublicationView['status'],
+  itemStatus: PublicationView['items'][number]['status'],
+  reasons: string[] = [],
+): PublicationView {
+  return {
+    id: 'pub-1',
+    marketplace: 'trendyol',
+    status,
+    errorCode: null,
+    counts: { blocked: 0, queued: 0, sent: 0, pending: 0, live: 0, rejected: 0, failed: 0, [itemStatus]: 1 },
+    items: [
+      {
+        id: 'item-1',
+        barcode: 'VTR-1',
+        title: 'Paşabahçe Kahve Fincan Takımı',
+        status: itemStatus,
+        problems: [],
+        reasons,
+        productUrl: itemStatus === 'live' ? 'https://www.trendyol.com/fake/p-1' : null,
+        generationId: 'img-1',
+        updatedAt: '2026-11-29T11:06:00.000Z',
+      },
+    ],
+    createdAt: '2026-11-29T11:06:00.000Z',
+    updatedAt: '2026-11-29T11:06:00.000Z',
+  }
+}
+
+const calls = () => fetchMock.mock.calls.map(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}`)
+
+describe('PublishPanel', () => {
+  it('sends a seller without a connection to Settings → Integrations', async () => {
+    fetchMock.mockImplementation(async () => json(200, connections(false)))
+    await renderWeb(<PublishPanel generation={imageGeneration} />)
+    const panel = await screen.findByRole('region', { name: 'Publish' })
+    expect((await within(panel).findByTestId('publish-not-connected')).textContent).toContain(
+      'Connect your Trendyol or Hepsiburada seller account',
+    )
+    expect(
+      within(panel).getByRole('link', { name: 'Settings → Integrations' }).getAttribute('href'),
+    ).toContain('tab=integrations')
+  })
+
+  it('finds the category, starts from the filled attributes, asks for the missing one, publishes and follows it', async () => {
+    const user = userEvent.setup()
+    let reads = 0
+    let sent: unknown = null
+    fetchMock.mockImplementation(async (input, init) => {
+      const url = String(input)
+      if (url === '/api/integrations') return json(200, connections(true))
+      if (url.startsWith('/api/integrations/trendyol/categories?')) {
+        return json(200, { categories: [category], fetchedAt: '2026-11-29T10:00:00.000Z' })
+      }
+      if (url === '/api/publications/draft') return json(200, draft)
+      if (url === '/api/publications' && init?.method === 'POST') {
+        sent = JSON.parse(String(init.body))
+        return json(202, { publications: [publication('queued', 'queued')] })
+      }
+      if (url === '/api/publications/pub-1') {
+        reads++
+        return json(200, {
+          publication: reads < 2 ? publication('reviewing', 'pending') : publication('done', 'live'),
+        })
+      }
+      return json(404, { error: { code: 'NOT_FOUND', message: 'x' } })
+    })
+    await renderWeb(<PublishPanel generation={imageGeneration} />)
+    const panel = await screen.findByRole('region', { name: 'Publish' })
+    await user.type(await within(panel).findByLabelText('Category'), 'fincan takımı')
+    await user.click(within(panel).getByRole('button', { name: 'Search' }))
+    const results = await within(panel).findByRole('list', { name: 'Categories found' })
+    expect(results.textContent).toContain('Ev & Mobilya › Mutfak › Sofra & Servis › Fincan Takımı')
+    await user.click(within(results).getByRole('button', { name: 'Choose Fincan Takımı' }))
+    expect(calls()).toContain('GET /api/integrations/trendyol/categories?q=fincan+tak%C4%B1m%C4%B1')
+
+    // The filled colour says where it came from; the brand and copy come from the seller's details.
+    const colour = (await within(panel).findByLabelText('Renk')) as HTMLSelectElement
+    expect(colour.value).toBe('1')
+    const described = (colour.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((descriptionId) => document.getElementById(descriptionId)?.textContent ?? '')
+    expect(described).toContain('From your product details')
+    expect((within(panel).getByLabelText('Brand') as HTMLInputElement).value).toBe('Paşabahçe')
+    expect(within(panel).getByTestId('publish-copy').textContent).toContain('Paşabahçe Kahve Fincan Takımı')
+
+    await user.type(within(panel).getByLabelText('Barcode'), 'VTR-1')
+    await user.type(within(panel).getByLabelText('Sale price (TL, VAT included)'), '1.299,90')
+    await user.type(within(panel).getByLabelText('Stock'), '20')
+    await user.type(within(panel).getByLabelText('Desi'), '2')
+    await user.type(within(panel).getByLabelText('Country of origin'), 'tr')
+    const submit = within(panel).getByRole('button', { name: 'Publish to Trendyol' })
+    await user.click(submit)
+    // The required piece count is asked, not guessed: nothing is sent yet.
+    expect(await within(panel).findByText(/required attributes marked below/)).toBeTruthy()
+    expect(sent).toBeNull()
+    await user.selectOptions(within(panel).getByLabelText('Parça Sayısı'), '12')
+    await user.click(submit)
+
+    const status = await within(panel).findByTestId('publication-status')
+    expect(sent).toEqual({
+      marketplace: 'trendyol',
+      categoryId: '1111',
+      products: [
+        {
+          imageGenerationIds: ['img-1'],
+          copyGenerationId: 'seo-1',
+          listing: {
+            barcode: 'VTR-1',
+            stockCode: 'VTR-1',
+            brand: 'Paşabahçe',
+            salePrice: 1299.9,
+            listPrice: null,
+            stock: 20,
+            vatRate: 20,
+            desi: 2,
+            origin: 'TR',
+            warrantyMonths: null,
+            title: null,
+            description: null,
+          },
+          attributes: [
+            { attributeId: '47', valueId: '1', value: 'Beyaz', source: 'details' },
+            { attributeId: '711', valueId: '12', value: '12', source: 'seller' },
+          ],
+        },
+      ],
+    })
+    // Followed until the marketplace decides.
+    expect(await within(status).findByText('Live', {}, { timeout: 6000 })).toBeTruthy()
+    expect(within(status).getByRole('status').textContent).toContain('Trendyol has decided.')
+    expect(within(status).getByRole('link', { name: 'View on Trendyol' }).getAttribute('href')).toBe(
+      'https://www.trendyol.com/fake/p-1',
+    )
+  }, 15_000)
+
+  it('shows a rejection in the seller’s words and the marketplace’s own', async () => {
+    fetchMock.mockImplementation(async () =>
+      json(200, {
+        publication: publication('done', 'rejected', ['Görsel: Ürün görseli beyaz fonda değil.']),
+      }),
+    )
+    await renderWeb(<PublicationStatus id="pub-1" onAgain={() => {}} />)
+    const status = await screen.findByTestId('publication-status')
+    expect(within(status).getByText('Rejected')).toBeTruthy()
+    expect(status.textContent).toContain('An image is not on a plain white background.')
+    expect(status.textContent).toContain('Trendyol said: “Görsel: Ürün görseli beyaz fonda değil.”')
+  })
+})
