@@ -28,6 +28,7 @@ import {
   publicUploadPath,
 } from '#server/features/public-api/public-api.routes.ts'
 import { connectionsRoutes } from '#server/features/publishing/connections.routes.ts'
+import { isUnderTest } from '#server/features/publishing/public-origin.ts'
 import { publicationsRoutes } from '#server/features/publishing/publications.routes.ts'
 import { publishedMediaRoutes } from '#server/features/publishing/published-media.routes.ts'
 import { taxonomyRoutes } from '#server/features/publishing/taxonomy.routes.ts'
@@ -317,7 +318,7 @@ export function createApp(deps: AppDeps) {
       connections: { db, box: deps.marketplaceBox, apis: config.marketplaceApis, log: deps.logger },
       log: deps.logger,
       now: deps.now,
-      allowHttpImages: config.publisher.allowHttpImages,
+      allowHttpImages: isUnderTest(config),
       pollMs: config.publisher.pollMs,
       notifier: deps.notifier,
       marketplaces,

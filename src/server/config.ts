@@ -343,12 +343,6 @@ export type Config = {
     concurrency: number
     /** PUBLISHER_PROCESSING_POLL_MS, PUBLISHER_REVIEW_POLL_MS. */
     pollMs: { processing: number; review: number }
-    /**
-     * Listings may link images over plain http: only under test (NODE_ENV=test, or the test hooks
-     * of the end-to-end run), where the marketplaces are local fakes fetching from 127.0.0.1; the
-     * same exemption as PUBLIC_URL's public-origin check (publishing/public-origin.ts).
-     */
-    allowHttpImages: boolean
   }
   limits: {
     generationsPerMinute: number
@@ -524,7 +518,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publisher: {
       concurrency: e.PUBLISHER_CONCURRENCY,
       pollMs: { processing: e.PUBLISHER_PROCESSING_POLL_MS, review: e.PUBLISHER_REVIEW_POLL_MS },
-      allowHttpImages: e.NODE_ENV === 'test' || e.ENABLE_TEST_HOOKS,
     },
     limits: {
       generationsPerMinute: e.GENERATIONS_PER_MINUTE,

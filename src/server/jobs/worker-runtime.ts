@@ -3,6 +3,7 @@ import type { AppDeps } from '#server/deps.ts'
 import { sweepUnusedUploads } from '#server/features/assets/assets.service.ts'
 import { sweepStaleDrafts } from '#server/features/catalogue/catalogue.service.ts'
 import { sweepExpiredIdempotencyKeys } from '#server/features/idempotency/idempotency.service.ts'
+import { isUnderTest } from '#server/features/publishing/public-origin.ts'
 import { sweepOrphanedMedia } from '#server/features/publishing/published-media.service.ts'
 import { readFalKey } from '#server/features/settings/settings.service.ts'
 import { createProviders, describeProviders } from '#server/providers/index.ts'
@@ -136,7 +137,7 @@ export function publisherOptions(deps: AppDeps): PublisherOptions {
     log: deps.logger,
     now: deps.now,
     notifier: deps.notifier,
-    allowHttpImages: config.publisher.allowHttpImages,
+    allowHttpImages: isUnderTest(config),
     pollMs: config.publisher.pollMs,
     concurrency: config.publisher.concurrency,
     // A send and its retries of a cut-off connection take at most a few 30 s requests.
