@@ -3,6 +3,7 @@ import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import type { MarketplaceAttributeValue } from '#shared/contracts/publishing.ts'
+import { trendyolCategoryAttributes } from '#tests/fakes/trendyol-catalog.ts'
 import {
   chooseColourValue,
   clusterColours,
@@ -19,26 +20,10 @@ const photo = (name: string) =>
 const allowed = (...names: string[]): MarketplaceAttributeValue[] =>
   names.map((name, index) => ({ id: `v${index}`, name }))
 
-// Trendyol's colour list as the fake serves it (tests/fakes/trendyol-catalog.ts).
-const trendyolColours = allowed(
-  'Beyaz',
-  'Siyah',
-  'Gri',
-  'Kırmızı',
-  'Mavi',
-  'Lacivert',
-  'Yeşil',
-  'Sarı',
-  'Turuncu',
-  'Pembe',
-  'Mor',
-  'Kahverengi',
-  'Bej',
-  'Krem',
-  'Altın',
-  'Gümüş',
-  'Çok Renkli',
-)
+// Trendyol's colour list as the fake serves it, for its cup-set category.
+const trendyolColours: MarketplaceAttributeValue[] = (
+  trendyolCategoryAttributes.get(1111)?.find((a) => a.attribute.name === 'Renk')?.attributeValues ?? []
+).map((value) => ({ id: String(value.id), name: value.name }))
 
 const nameOf = (colour: ProductColour | null, values: MarketplaceAttributeValue[]) =>
   colour ? chooseColourValue(colour, values)?.value.name : undefined
