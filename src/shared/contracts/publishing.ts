@@ -185,12 +185,17 @@ export type PublicationItemView = {
   reasons: string[]
   productUrl: string | null
   generationId: string | null
+  catalogueRowId: string | null
   updatedAt: string
 }
 
 export type PublicationView = {
   id: string
   marketplace: IntegrationMarketplace
+  /** The catalogue batch it was published from; null for studio results. */
+  catalogueBatchId: string | null
+  /** The publication whose products this one sent again; null for a first send. */
+  resubmitOf: string | null
   status: PublicationStatus
   errorCode: string | null
   counts: Record<PublicationItemStatus, number>
@@ -229,3 +234,92 @@ export type PublishDraftResponse = {
    */
   copy: { generationId: string; title: string; description: string } | null
 }
+
+// Fix and resubmit (issue 30, point 5): POST /api/publications/:id/resubmit sends a publication's
+// refused products again, each with the fixes its reasons name that Vitrin can make by itself
+// (images rendered again in the marketplace's size, the title or description fitted to its limit,
+// promotional words taken out) and the seller's answers (the attribute form, the listing's fields).
+// The products go as a new publication; the marketplace updates what it already has by barcode.
+
+/** The listing fields the seller may correct when resubmitting (never the barcode: it is the key). */
+export const listingCorrectionSchema = listingFieldsSchema.omit({ barcode: true }).partial()
+export type ListingCorrection = z.infer<typeof listingCorrectionSchema>
+
+export const resubmitRequestSchema = z.object({
+  /**
+   * The products to send again (items of this publication); null for every product of it that
+   * was rejected, failed or blocked.
+   */
+  itemIds: z.array(z.uuid()).min(1).max(maxProductsPerPublish).nullable().default(null),
+  /** Attribute values from the form; each replaces the value of the same attribute in every product. */
+  attributes: z.array(filledAttributeSchema).max(100).default([]),
+  /** Corrected listing fields, for every product sent again. */
+  listing: listingCorrectionSchema.default({}),
+  /** Another category, when the reason was the category. */
+  categoryId: z.string().trim().min(1).max(40).nullable().default(null),
+})
+export type ResubmitRequest = z.infer<typeof resubmitRequestSchema>
+
+/** What was done to one product before it was sent again (rejections.ts PublishFix names). */
+export type AppliedFix = { itemId: string; barcode: string; fixes: string[] }
+
+/** POST /api/publications/:id/resubmit: accepted (202), the new publication and what was fixed. */
+export type ResubmitResponse = { publication: PublicationView; applied: AppliedFix[] }
+
+// A whole catalogue batch published (issue 30, point 4): each finished row becomes a listing from
+// its columns (barcode, stock code, brand, price, stock, VAT, desi), its image results in order,
+// its SEO copy (the seller's edit first) and attributes filled as for one product. A required
+// attribute no row could fill is asked once for the batch.
+
+/** POST /api/publications/catalogue/draft: what publishing the batch would send, before it is sent. */
+export const cataloguePublishDraftRequestSchema = z.object({
+  marketplace: z.enum(integrationMarketplaces),
+  categoryId: z.string().trim().min(1).max(40),
+  batchId: z.uuid(),
+})
+export type CataloguePublishDraftRequest = z.infer<typeof cataloguePublishDraftRequestSchema>
+
+/** The values a batch's rows may lack, given once for all of them. */
+export const batchListingDefaultsSchema = listingFieldsSchema
+  .pick({ brand: true, vatRate: true, desi: true, stock: true, origin: true, warrantyMonths: true })
+  .partial()
+export type BatchListingDefaults = z.infer<typeof batchListingDefaultsSchema>
+
+export type CatalogueDraftRow = {
+  rowId: string
+  /** The row's line in the seller's file (1 is the first product). */
+  line: number
+  sku: string
+  title: string
+  barcode: string | null
+  imageCount: number
+  filled: FilledAttribute[]
+  /** Required attributes this row lacks that are not batch questions. */
+  missing: string[]
+  /**
+   * Listing fields the row lacks and no default gives (`barcode`, `salePrice`, `stock`, `vatRate`,
+   * `desi`, `brand`, `title`, `images`): the row is held back until given.
+   */
+  lacking: string[]
+}
+
+export type CataloguePublishDraftResponse = {
+  category: MarketplaceCategory
+  attributes: MarketplaceAttribute[]
+  /** The rows that would be published (finished, with at least one image result). */
+  rows: CatalogueDraftRow[]
+  /** Required attribute ids that rows lack, asked once: the answer is used for every row lacking it. */
+  questions: string[]
+  /** Listing fields some rows lack that a batch default can give. */
+  defaultsAsked: (keyof BatchListingDefaults)[]
+}
+
+/** POST /api/publications/catalogue: the batch queued (202) as publications, with the answers. */
+export const cataloguePublishRequestSchema = cataloguePublishDraftRequestSchema.extend({
+  /** Answers to the batch questions, used for every row that lacks the attribute. */
+  answers: z.array(filledAttributeSchema).max(100).default([]),
+  defaults: batchListingDefaultsSchema.default({}),
+  /** Rows left out by the seller. */
+  excludedRowIds: z.array(z.uuid()).max(maxProductsPerPublish).default([]),
+})
+export type CataloguePublishRequest = z.infer<typeof cataloguePublishRequestSchema>

@@ -1,5 +1,6 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { users } from './auth.ts'
+import { catalogueBatches } from './catalogue.ts'
 
 /**
  * One request of listings to one marketplace (issue 30): Trendyol's createProducts batch or
@@ -35,6 +36,12 @@ export const publications = pgTable(
     leaseOwner: text('lease_owner'),
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
     errorCode: text('error_code'),
+    /** The catalogue batch it was published from, when it was. */
+    catalogueBatchId: uuid('catalogue_batch_id').references(() => catalogueBatches.id, {
+      onDelete: 'set null',
+    }),
+    /** The publication whose refused products this one sends again (Fix and resubmit). */
+    resubmitOf: uuid('resubmit_of'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -206,6 +206,7 @@ function itemView(row: PublicationItemRow): PublicationItemView {
     reasons: row.reasons as string[],
     productUrl: row.productUrl,
     generationId: row.generationId,
+    catalogueRowId: row.catalogueRowId,
     updatedAt: row.updatedAt.toISOString(),
   }
 }
@@ -219,6 +220,8 @@ function view(publication: PublicationRow, items: PublicationItemRow[]): Publica
   return {
     id: publication.id,
     marketplace: publication.marketplace,
+    catalogueBatchId: publication.catalogueBatchId,
+    resubmitOf: publication.resubmitOf,
     status: publication.status,
     errorCode: publication.errorCode,
     counts,

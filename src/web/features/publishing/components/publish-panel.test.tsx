@@ -108,6 +108,8 @@ function publication(
   return {
     id: 'pub-1',
     marketplace: 'trendyol',
+    catalogueBatchId: null,
+    resubmitOf: null,
     status,
     errorCode: null,
     counts: { blocked: 0, queued: 0, sent: 0, pending: 0, live: 0, rejected: 0, failed: 0, [itemStatus]: 1 },
@@ -121,6 +123,7 @@ function publication(
         reasons,
         productUrl: itemStatus === 'live' ? 'https://www.trendyol.com/fake/p-1' : null,
         generationId: 'img-1',
+        catalogueRowId: null,
         updatedAt: '2026-11-29T11:06:00.000Z',
       },
     ],
