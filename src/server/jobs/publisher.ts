@@ -7,6 +7,7 @@ import {
   type PublisherDeps,
   stepPublication,
 } from '#server/features/publishing/publications.service.ts'
+import { type ClaimedWork, startClaimLoop } from './claim-loop.ts'
 
 export type PublisherOptions = PublisherDeps & {
   notifier: Pick<Notifier, 'onPublicationsDue' | 'isCrossProcess'>
@@ -26,43 +27,18 @@ export type PublisherOptions = PublisherDeps & {
 export type Publisher = { readonly id: string; stop: () => Promise<void> }
 
 /**
- * Publishes beside the generation worker, in the same processes (worker-runtime.ts): a loop that
- * claims due publications while it has free slots and moves each one step along
- * (publications.service.ts), woken by the notifier (publications queued) and by timers for the
- * next turns of the steps it took, with a poll as the fallback (other processes' publications,
- * leases of stopped ones). Any number of processes may run one: a claim is a lease, and each
+ * Publishes beside the generation worker, in the same processes (worker-runtime.ts): a claim loop
+ * (claim-loop.ts) that takes due publications while it has free slots and moves each one step
+ * along (publications.service.ts), woken by the notifier (publications queued) and by timers for
+ * the next turns of the steps it took, with a poll as the fallback (other processes'
+ * publications, leases of stopped ones). Any number of processes may run one: a claim is a lease, and each
  * publication's step is taken by one of them at a time.
  */
 export function startPublisher(options: PublisherOptions): Publisher {
   const id = `publisher-${randomUUID().slice(0, 8)}`
   const log = options.log.child({ publisher: id })
-  const { concurrency, leaseMs, idlePollMs, crossProcessIdlePollMs } = options
+  const { leaseMs, idlePollMs, crossProcessIdlePollMs } = options
   const deps: PublisherDeps = { ...options, log }
-  const running = new Set<Promise<void>>()
-  const wakers = new Set<() => void>()
-  const timers = new Set<NodeJS.Timeout>()
-  let isStopping = false
-  let hasNews = true
-
-  const wake = () => {
-    hasNews = true
-    for (const waker of [...wakers]) waker()
-  }
-  const unsubscribe = options.notifier.onPublicationsDue(wake)
-
-  /** Wakes the loop when a publication we stepped comes due again (by the app clock, read now). */
-  const wakeAt = (due: Date) => {
-    if (isStopping) return
-    const timer = setTimeout(
-      () => {
-        timers.delete(timer)
-        wake()
-      },
-      Math.max(0, due.getTime() - options.now().getTime()),
-    )
-    timer.unref()
-    timers.add(timer)
-  }
 
   /** Its next turn, when nobody holds it and it is not finished. */
   async function nextTurnOf(publicationId: string): Promise<Date | null> {
@@ -73,83 +49,43 @@ export function startPublisher(options: PublisherOptions): Publisher {
     return row?.dueAt ?? null
   }
 
-  /** Claims for the free slots and starts each step. False when a claim failed. */
-  async function round(free: number): Promise<boolean> {
-    hasNews = false
-    let claimed = 0
-    while (claimed < free && !isStopping) {
-      let publication: Awaited<ReturnType<typeof claimDuePublication>>
-      try {
-        publication = await claimDuePublication(options.db, id, leaseMs, options.now())
-      } catch (error) {
-        log.error({ err: error }, 'claiming a publication failed')
-        return false
-      }
-      if (!publication) return true
-      claimed++
+  /** Claims due publications one at a time for the free slots, and starts each one's step. */
+  async function claim(free: number): Promise<ClaimedWork[]> {
+    const started: ClaimedWork[] = []
+    while (started.length < free) {
+      const publication = await claimDuePublication(options.db, id, leaseMs, options.now())
+      if (!publication) break
       const claimedId = publication.id
-      const work: Promise<void> = stepPublication(deps, publication)
-        .then(async (result) => {
-          if (result !== 'later') return
-          const due = await nextTurnOf(claimedId)
-          if (due) wakeAt(due)
-        })
-        // Its lease ends on its own; then this or another process takes the step again.
-        .catch((error: unknown) =>
-          log.error(
-            { err: error, publicationId: claimedId },
-            'a publication step failed; it will be taken again',
-          ),
-        )
-        .finally(() => {
-          running.delete(work)
-          // A slot is free: what waited for one is taken now.
-          wake()
-        })
-      running.add(work)
+      started.push(
+        stepPublication(deps, publication)
+          .then((result) => (result === 'later' ? nextTurnOf(claimedId) : null))
+          // Its lease ends on its own; then this or another process takes the step again.
+          .catch((error: unknown) => {
+            log.error(
+              { err: error, publicationId: claimedId },
+              'a publication step failed; it will be taken again',
+            )
+            return null
+          }),
+      )
     }
-    // Every slot taken: more may be due, so a freed slot looks again at once (the wake above).
-    return true
+    return started
   }
 
-  function waitForWakeUp(): Promise<void> {
-    // Told to stop while it was claiming: stop() found no one waiting to wake, so do not wait.
-    if (isStopping) return Promise.resolve()
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer)
-        wakers.delete(done)
-        resolve()
-      }
-      const pollMs = options.notifier.isCrossProcess() ? (crossProcessIdlePollMs ?? idlePollMs) : idlePollMs
-      const timer = setTimeout(() => {
-        hasNews = true
-        done()
-      }, pollMs)
-      wakers.add(done)
-    })
-  }
-
-  const loop = (async () => {
-    while (!isStopping) {
-      const free = concurrency - running.size
-      const isClaimOk = free > 0 && hasNews ? await round(free) : true
-      if (hasNews && isClaimOk && concurrency - running.size > 0) continue
-      await waitForWakeUp()
-    }
-    await Promise.all(running)
-  })()
-
-  log.info({ concurrency }, 'publisher started')
+  const loop = startClaimLoop({
+    log,
+    now: options.now,
+    concurrency: options.concurrency,
+    onDue: (wake) => options.notifier.onPublicationsDue(wake),
+    pollMs: () => (options.notifier.isCrossProcess() ? (crossProcessIdlePollMs ?? idlePollMs) : idlePollMs),
+    claim,
+    claimFailed: 'claiming a publication failed',
+  })
+  log.info({ concurrency: options.concurrency }, 'publisher started')
   return {
     id,
     async stop() {
-      isStopping = true
-      unsubscribe()
-      for (const timer of timers) clearTimeout(timer)
-      timers.clear()
-      for (const waker of [...wakers]) waker()
-      await loop
+      await loop.stop()
       log.info('publisher stopped')
     },
   }
