@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
 import enMarketplaces from '#shared/i18n/locales/en/marketplaces.json' with { type: 'json' }
 import trMarketplaces from '#shared/i18n/locales/tr/marketplaces.json' with { type: 'json' }
@@ -6,6 +5,7 @@ import { type Messages, translate } from '#shared/i18n/translate.ts'
 import { appMsg, signUpWithPlan } from './app-support.ts'
 import { browserLocale, type Lang, langs } from './support/i18n.ts'
 import { productPhotoPng } from './support/images.ts'
+import { shotPath } from './support/shots.ts'
 import { studioScreen } from './support/studio-screens.ts'
 
 // "Keep my product exactly" on Create, and the marketplace checklist summary on the library's
@@ -28,11 +28,10 @@ function mm(lang: Lang, key: string, vars: Record<string, string | number> = {})
 
 /** Screenshots to look at (not compared): desktop, then a phone's width. */
 async function shoot(page: Page, name: string) {
-  mkdirSync('/tmp/shots', { recursive: true })
   const desktop = page.viewportSize()
-  await page.screenshot({ path: `/tmp/shots/${name}-desktop.png`, fullPage: true })
+  await page.screenshot({ path: shotPath(`${name}-desktop`), fullPage: true })
   await page.setViewportSize({ width: 390, height: 844 })
-  await page.screenshot({ path: `/tmp/shots/${name}-phone.png`, fullPage: true })
+  await page.screenshot({ path: shotPath(`${name}-phone`), fullPage: true })
   if (desktop) await page.setViewportSize(desktop)
 }
 

@@ -11,6 +11,7 @@ import { trendyol } from '#shared/marketplaces/trendyol.ts'
 import { appMsg, signUpWithPlan } from './app-support.ts'
 import { browserLocale, type Lang, langs } from './support/i18n.ts'
 import { productPhotoPng } from './support/images.ts'
+import { shotPath } from './support/shots.ts'
 import { studioScreen } from './support/studio-screens.ts'
 
 // The Marketplace panel on a Create result, on the offline studio, in both languages: choose a
@@ -167,7 +168,7 @@ async function shootWholePanel(page: Page, panel: Locator, path: string) {
  */
 async function shootPanel(page: Page, panel: Locator, name: string) {
   const desktop = page.viewportSize()
-  await shootWholePanel(page, panel, `/tmp/shots/marketplace-${name}-desktop.png`)
+  await shootWholePanel(page, panel, shotPath(`marketplace-${name}-desktop`))
   await page.setViewportSize({ width: 390, height: 844 })
   await expect
     .poll(() => page.evaluate(() => document.documentElement.scrollWidth), {
@@ -179,8 +180,8 @@ async function shootPanel(page: Page, panel: Locator, name: string) {
     element.scrollIntoView({ block: 'start', behavior: 'instant' })
     window.scrollBy({ top: -80, behavior: 'instant' })
   })
-  await page.screenshot({ path: `/tmp/shots/marketplace-${name}-phone.png` })
-  await shootWholePanel(page, panel, `/tmp/shots/marketplace-${name}-phone-full.png`)
+  await page.screenshot({ path: shotPath(`marketplace-${name}-phone`) })
+  await shootWholePanel(page, panel, shotPath(`marketplace-${name}-phone-full`))
   if (desktop) await page.setViewportSize(desktop)
 }
 

@@ -3,6 +3,7 @@ import { expect, type Page, test } from '@playwright/test'
 import { appMsg, signUpWithPlan } from './app-support.ts'
 import { browserLocale, type Lang, langs } from './support/i18n.ts'
 import { productPhotoPng } from './support/images.ts'
+import { shotPath } from './support/shots.ts'
 import { studioScreen } from './support/studio-screens.ts'
 
 // Publishing a studio result to Trendyol, in Chromium, on the offline studio, against the fake
@@ -84,7 +85,7 @@ for (const lang of langs) {
       await panel.getByLabel(msg('publishing.panel.fields.stock'), { exact: true }).fill('20')
       await panel.getByLabel(msg('publishing.panel.fields.desi'), { exact: true }).fill('2')
       await panel.getByLabel(msg('publishing.panel.fields.origin'), { exact: true }).fill('TR')
-      await page.screenshot({ path: `/tmp/shots/publish-form-${lang}.png`, fullPage: true })
+      await page.screenshot({ path: shotPath(`publish-form-${lang}`), fullPage: true })
       await panel
         .getByRole('button', { name: msg('publishing.panel.publish', { marketplace: 'Trendyol' }) })
         .click()
@@ -102,7 +103,7 @@ for (const lang of langs) {
       ).toHaveAttribute('href', /^https:\/\//)
       await expect(status).toContainText(barcode)
       await panel.scrollIntoViewIfNeeded()
-      await page.screenshot({ path: `/tmp/shots/publish-live-${lang}.png`, fullPage: true })
+      await page.screenshot({ path: shotPath(`publish-live-${lang}`), fullPage: true })
 
       const axe = await new AxeBuilder({ page }).include('[data-testid="publish-panel"]').analyze()
       expect(axe.violations).toEqual([])
