@@ -130,8 +130,8 @@ describe('Fix and resubmit (/api/publications/:id/resubmit)', () => {
     return waitForStatus(client, generation.id, ['succeeded'], 60_000)
   }
 
-  /** A seller connected to both fakes, with one image result and its SEO copy. */
-  async function seller() {
+  /** A seller connected to both fakes, with one image result and (unless told) its SEO copy. */
+  async function seller(options: { withCopy?: boolean } = {}) {
     const client = await signedInClient(server)
     const trendyolPut = await client.request('/api/integrations/trendyol', {
       method: 'PUT',
@@ -146,12 +146,14 @@ describe('Fix and resubmit (/api/publications/:id/resubmit)', () => {
     const uploaded = await upload(client, await productPhoto({ width: 900, height: 900 }))
     const imageAssetId = ((await uploaded.json()) as { asset: { id: string } }).asset.id
     const image = await generated(client, { mode: 'image', imageAssetId })
-    const copy = await generated(client, {
-      mode: 'seo',
-      imageAssetId,
-      details: { name: 'Kahve Fincan Takımı', brand: 'Paşabahçe', material: 'porselen', color: 'Beyaz' },
-    })
-    return { client, image, copy }
+    const writeCopy = () =>
+      generated(client, {
+        mode: 'seo',
+        imageAssetId,
+        details: { name: 'Kahve Fincan Takımı', brand: 'Paşabahçe', material: 'porselen', color: 'Beyaz' },
+      })
+    const copy = options.withCopy === false ? null : await writeCopy()
+    return { client, image, copy, writeCopy }
   }
 
   async function read(client: TestClient, id: string): Promise<PublicationView> {
@@ -352,6 +354,16 @@ describe('Fix and resubmit (/api/publications/:id/resubmit)', () => {
     await runToTheEnd(deps, hepsiburada.url, hepsiburadaFakeDefaults.approvalMs)
     expect(byBarcode(await read(client, one.publication.id))['HB-B']?.status).toBe('live')
 
+    // Hepsiburada knows a product by its stock code: a sent one cannot take another.
+    const renamed = await client.request(`/api/publications/${first.id}/resubmit`, {
+      json: { itemIds: [refused['HB-C']?.id], listing: { stockCode: 'STK-NEW' } },
+    })
+    expect(renamed.status).toBe(400)
+    expect((await renamed.json()).error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { fields: { 'listing.stockCode': 'invalid' } },
+    })
+
     // The rest, with a listing correction for all of them (the stock, say).
     const all = await resubmit(client, first.id, {
       itemIds: [refused['HB-C']?.id, refused['HB-D']?.id],
@@ -376,26 +388,32 @@ describe('Fix and resubmit (/api/publications/:id/resubmit)', () => {
     expect(productC?.attributes.stock).toBe('35')
   }, 240_000)
 
-  it('refuses a live product (422) and another seller’s publication (404)', async () => {
-    const { client, image } = await seller()
+  it('sends blocked products again with the seller’s answer and the SEO copy, and refuses what is not refused', async () => {
+    // No SEO copy yet: a product without its own title and description is held back.
+    const { client, image, writeCopy } = await seller({ withCopy: false })
+    const own = { title: 'Atölye Kahve Fincan Takımı', description: 'Altı kişilik porselen takım.' }
+    const products = [
+      listing('VTR-L', own),
+      listing('VTR-O', { ...own, origin: null }),
+      listing('VTR-T'),
+    ].map((fields) => ({ imageGenerationIds: [image.id], listing: fields, attributes: cupAttributes() }))
     const published = await client.request('/api/publications', {
-      json: {
-        marketplace: 'trendyol',
-        categoryId: '1111',
-        products: [
-          { imageGenerationIds: [image.id], listing: listing('VTR-L'), attributes: cupAttributes() },
-        ],
-      },
+      json: { marketplace: 'trendyol', categoryId: '1111', products },
     })
+    expect(published.status).toBe(202)
     const [first] = ((await published.json()) as PublishResponse).publications
     if (!first) throw new Error('no publication')
     clock = Date.now()
-    await runToTheEnd(publisher(), trendyol.url, trendyolFakeDefaults.approvalMs)
-    const [live] = (await read(client, first.id)).items
-    expect(live?.status).toBe('live')
+    const deps = publisher()
+    await runToTheEnd(deps, trendyol.url, trendyolFakeDefaults.approvalMs)
+    const sent = byBarcode(await read(client, first.id))
+    expect(sent['VTR-L']?.status).toBe('live')
+    expect(sent['VTR-O']).toMatchObject({ status: 'blocked', problems: [{ code: 'origin-missing' }] })
+    expect(sent['VTR-T']?.status).toBe('blocked')
+    expect(sent['VTR-T']?.problems.map((p) => p.code)).toEqual(['title-missing', 'description-missing'])
 
     const named = await client.request(`/api/publications/${first.id}/resubmit`, {
-      json: { itemIds: [live?.id] },
+      json: { itemIds: [sent['VTR-L']?.id] },
     })
     expect(named.status).toBe(422)
     expect((await named.json()).error).toMatchObject({
@@ -403,19 +421,36 @@ describe('Fix and resubmit (/api/publications/:id/resubmit)', () => {
       details: { fields: { 'itemIds.0': 'invalid' } },
     })
     const notIn = await client.request(`/api/publications/${first.id}/resubmit`, {
-      json: { itemIds: [crypto.randomUUID()] },
+      json: { itemIds: [sent['VTR-O']?.id, crypto.randomUUID()] },
     })
     expect(notIn.status).toBe(422)
-    const none = await client.request(`/api/publications/${first.id}/resubmit`, { json: {} })
-    expect(none.status).toBe(422)
-    expect((await none.json()).error.details).toEqual({ fields: { itemIds: 'invalid' } })
-
+    expect((await notIn.json()).error.details).toEqual({ fields: { 'itemIds.1': 'invalid' } })
     const stranger = await signedInClient(server)
     const other = await stranger.request(`/api/publications/${first.id}/resubmit`, { json: {} })
     expect(other.status).toBe(404)
     expect((await other.json()).error.code).toBe('NOT_FOUND')
-    // Nothing new was queued by any of these.
-    const rows = await server.database.db.select().from(publications)
-    expect(rows).toHaveLength(1)
+    expect(await server.database.db.select().from(publications)).toHaveLength(1)
+
+    // The copy written since; every held-back product sent again with the origin answered.
+    const copy = await writeCopy()
+    if (copy.result?.type !== 'seo') throw new Error('no copy')
+    const again = await resubmit(client, first.id, { itemIds: null, listing: { origin: 'TR' } })
+    expect(Object.fromEntries(again.applied.map((entry) => [entry.barcode, entry.fixes]))).toEqual({
+      'VTR-O': ['edit-listing'],
+      'VTR-T': ['edit-listing', 'fit-title', 'fit-description'],
+    })
+    const queued = byBarcode(again.publication)
+    expect(queued['VTR-O']).toMatchObject({ status: 'queued', title: own.title })
+    // The SEO result's title, fitted to Trendyol's 100 characters.
+    expect(queued['VTR-T']?.status).toBe('queued')
+    expect(queued['VTR-T']?.title).not.toBe('')
+    expect(queued['VTR-T']?.title.length).toBeLessThanOrEqual(100)
+    expect(copy.result.title.startsWith(queued['VTR-T']?.title ?? '-')).toBe(true)
+    await runToTheEnd(deps, trendyol.url, trendyolFakeDefaults.approvalMs)
+    expect((await read(client, again.publication.id)).counts.live).toBe(2)
+    // Nothing in the new publication is refused: there is nothing to send again.
+    const none = await client.request(`/api/publications/${again.publication.id}/resubmit`, { json: {} })
+    expect(none.status).toBe(422)
+    expect((await none.json()).error.details).toEqual({ fields: { itemIds: 'invalid' } })
   }, 180_000)
 })
