@@ -434,13 +434,22 @@ describe('Fix and resubmit (/api/publications/:id/resubmit)', () => {
     // The copy written since; every held-back product sent again with the origin answered.
     const copy = await writeCopy()
     if (copy.result?.type !== 'seo') throw new Error('no copy')
-    const again = await resubmit(client, first.id, { itemIds: null, listing: { origin: 'TR' } })
+    // The description cleared: the SEO copy's is taken, as when publishing.
+    const again = await resubmit(client, first.id, {
+      itemIds: null,
+      listing: { origin: 'TR', description: null },
+    })
     expect(Object.fromEntries(again.applied.map((entry) => [entry.barcode, entry.fixes]))).toEqual({
       'VTR-O': ['edit-listing'],
       'VTR-T': ['edit-listing', 'fit-title', 'fit-description'],
     })
     const queued = byBarcode(again.publication)
     expect(queued['VTR-O']).toMatchObject({ status: 'queued', title: own.title })
+    const [stored] = await server.database.db
+      .select()
+      .from(publicationItems)
+      .where(eq(publicationItems.id, queued['VTR-O']?.id ?? ''))
+    expect(stored?.listing).toMatchObject({ origin: 'TR', description: copy.result.description })
     // The SEO result's title, fitted to Trendyol's 100 characters.
     expect(queued['VTR-T']?.status).toBe('queued')
     expect(queued['VTR-T']?.title).not.toBe('')

@@ -95,6 +95,16 @@ export async function resubmitPublication(
   }
 
   /** Rendered again in this call: by image and marketplace, and by the address each replaces. */
+  const copies = new Map<string, Promise<{ title: string; description: string } | null>>()
+  const seoCopyFor = (item: PublicationItemRow) => {
+    if (!item.generationId) return Promise.resolve(null)
+    let copy = copies.get(item.generationId)
+    if (!copy) {
+      copy = seoCopyOf(deps, userId, item.generationId)
+      copies.set(item.generationId, copy)
+    }
+    return copy
+  }
   const images = new Map<string, Promise<string>>()
   const renewed = new Map<string, Promise<string>>()
   const entries: ListingToPublish[] = []
@@ -114,9 +124,14 @@ export async function resubmitPublication(
       listing = { ...listing, attributes: withAnswers(listing.attributes, request.attributes) }
       fixes.push('attribute-form')
     }
-    const correction = Object.entries(request.listing).filter(([, value]) => value !== undefined)
-    if (correction.length > 0) {
+    const { title, description, ...fields } = request.listing
+    const correction = Object.entries(fields).filter(([, value]) => value !== undefined)
+    if (correction.length > 0 || title !== undefined || description !== undefined) {
       listing = { ...listing, ...Object.fromEntries(correction) } as Listing
+      // A title or description cleared (null) is the SEO copy's again, as when publishing.
+      const copy = title === null || description === null ? await seoCopyFor(item) : null
+      if (title !== undefined) listing.title = title ?? copy?.title ?? ''
+      if (description !== undefined) listing.description = description ?? copy?.description ?? ''
       fixes.push('edit-listing')
     }
 
@@ -132,7 +147,7 @@ export async function resubmitPublication(
     const fitsTitle = named.has('fit-title')
     const fitsDescription = named.has('fit-description')
     if (fitsTitle || fitsDescription) {
-      listing = await fittedCopy(deps, userId, marketplace, item, listing, {
+      listing = await fittedCopy(marketplace, listing, () => seoCopyFor(item), {
         title: fitsTitle,
         description: fitsDescription,
       })
@@ -211,18 +226,16 @@ function withAnswers(attributes: FilledAttribute[], answers: FilledAttribute[]):
  * the SEO copy of the product's photo first (the newest finished SEO result made from it).
  */
 async function fittedCopy(
-  deps: PublishDeps,
-  userId: string,
   marketplace: IntegrationMarketplace,
-  item: PublicationItemRow,
   listing: Listing,
+  seoCopy: () => Promise<{ title: string; description: string } | null>,
   fit: { title: boolean; description: boolean },
 ): Promise<Listing> {
   let { title, description } = listing
   const isTitleMissing = fit.title && title.trim() === ''
   const isDescriptionMissing = fit.description && description.trim() === ''
-  if ((isTitleMissing || isDescriptionMissing) && item.generationId) {
-    const copy = await seoCopyOf(deps, userId, item.generationId)
+  if (isTitleMissing || isDescriptionMissing) {
+    const copy = await seoCopy()
     if (copy && isTitleMissing) title = copy.title
     if (copy && isDescriptionMissing) description = copy.description
   }
