@@ -1,6 +1,10 @@
 import { and, eq } from 'drizzle-orm'
-import type { PublicationItemRow } from '#server/db/schema/index.ts'
-import { publicationItems, publications, publishedMedia } from '#server/db/schema/index.ts'
+import {
+  type PublicationItemRow,
+  publicationItems,
+  publications,
+  publishedMedia,
+} from '#server/db/schema/index.ts'
 import { getOwnedRowWithResult } from '#server/features/generations/generations.service.ts'
 import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
 import type {
@@ -94,7 +98,7 @@ export async function resubmitPublication(
     throw new AppError('MARKETPLACE_NOT_CONNECTED', `No ${marketplace} connection`)
   }
 
-  /** Rendered again in this call: by image and marketplace, and by the address each replaces. */
+  /** The SEO copy of each image result, read once per call. */
   const copies = new Map<string, Promise<{ title: string; description: string } | null>>()
   const seoCopyFor = (item: PublicationItemRow) => {
     if (!item.generationId) return Promise.resolve(null)
@@ -105,6 +109,7 @@ export async function resubmitPublication(
     }
     return copy
   }
+  /** Rendered again in this call: by image and marketplace, and by the address each replaces. */
   const images = new Map<string, Promise<string>>()
   const renewed = new Map<string, Promise<string>>()
   const entries: ListingToPublish[] = []
@@ -154,7 +159,12 @@ export async function resubmitPublication(
       if (fitsTitle) fixes.push('fit-title')
       if (fitsDescription) fixes.push('fit-description')
     }
-    if (named.has('re-export-images')) {
+    // An image the pre-publish checker fails on a rule no export fixes stays held back with it
+    // (and is not rendered again for nothing).
+    const checkerProblems = (item.problems as ListingProblem[]).filter(
+      (problem) => problem.code === 'checker-failed',
+    )
+    if (named.has('re-export-images') && checkerProblems.length === 0) {
       listing = {
         ...listing,
         imageUrls: await reExported(deps, userId, marketplace, item, listing, { images, renewed }),
@@ -162,10 +172,6 @@ export async function resubmitPublication(
       fixes.push('re-export-images')
     }
 
-    // An image the pre-publish checker fails on a rule no export fixes stays held back with it.
-    const checkerProblems = (item.problems as ListingProblem[]).filter(
-      (problem) => problem.code === 'checker-failed',
-    )
     entries.push({
       listing,
       problems: checkerProblems,
