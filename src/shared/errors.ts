@@ -61,6 +61,12 @@ export const errorStatus = {
   MARKETPLACE_NOT_CONNECTED: 409,
   /** Attributes asked for a category that takes no products (it has subcategories, or the marketplace closed it). */
   MARKETPLACE_CATEGORY_NOT_LEAF: 422,
+  /**
+   * Fix and resubmit asked for products that are not refused (live, under review, on their way) or
+   * not in that publication; `details.fields` names each (`itemIds.<index>`, or `itemIds` when the
+   * publication has none refused).
+   */
+  PUBLICATION_NOT_RESUBMITTABLE: 422,
   /** A payment-provider webhook whose signature, timestamp or body does not check out. */
   WEBHOOK_SIGNATURE_INVALID: 400,
   /** Auto top-up could not charge the saved card (declined, or the bank wants the customer): buy a pack by hand. */

@@ -6,6 +6,7 @@ import {
   factViolations,
   keywordProblems,
   promotionalPhrasesIn,
+  withoutPromotionalPhrases,
 } from './seo-facts.ts'
 
 const copy = (overrides: Partial<SeoContent> = {}): SeoContent => ({
@@ -73,5 +74,22 @@ describe('the seller facts check', () => {
     expect(keywordProblems('mutfak > fincan')).toEqual(['path'])
     expect(keywordProblems('fincan takımı, 2 kişilik')).toEqual(['separator'])
     expect(keywordProblems('porselen fincan')).toEqual([])
+  })
+
+  it('takes promotional phrases out of copy, suffixed forms too, and tidies what is left', () => {
+    expect(withoutPromotionalPhrases('Kahve Fincan Takımı İndirimli Ücretsiz Kargo')).toBe(
+      'Kahve Fincan Takımı',
+    )
+    expect(withoutPromotionalPhrases('Hemen sepete ekleyin! Porselen fincan, kampanya fiyatıyla.')).toBe(
+      'Porselen fincan, fiyatıyla.',
+    )
+    expect(withoutPromotionalPhrases('Porselen fincan.\n\nBEDAVA kargo, son şans!')).toBe(
+      'Porselen fincan.\n\nkargo',
+    )
+    // Words that only contain a phrase, and text without any, stay as they are.
+    expect(withoutPromotionalPhrases('Şehmen bir sepet')).toBe('Şehmen bir sepet')
+    for (const text of ['Fırsatçı değil, fırsat: ücretsiz kargo', 'Acele edin, stoklarla sınırlı!']) {
+      expect(promotionalPhrasesIn(withoutPromotionalPhrases(text))).toEqual([])
+    }
   })
 })

@@ -165,6 +165,49 @@ export function promotionalPhrasesIn(text: string): string[] {
 }
 
 /**
+ * The text with its promotional phrases taken out (the checker's "remove promotional words" fix),
+ * each as promotionalPhrasesIn finds it: from a word's start, its last word with any suffix
+ * ("İndirimli", "Hemen sepete ekleyin"). The spaces and punctuation left around a removed phrase
+ * are tidied; line breaks stay.
+ */
+export function withoutPromotionalPhrases(text: string): string {
+  const found = promotionalPhrasesIn(text).map((phrase) => phrase.split(' '))
+  if (found.length === 0) return text
+  const words = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((match) => ({
+    start: match.index,
+    end: match.index + match[0].length,
+    folded: match[0].toLocaleLowerCase(locale),
+  }))
+  const cuts: { start: number; end: number }[] = []
+  for (let index = 0; index < words.length; index += 1) {
+    const phrase = found.find((parts) =>
+      parts.every((part, offset) => {
+        const word = words[index + offset]?.folded
+        return offset === parts.length - 1 ? word?.startsWith(part) : word === part
+      }),
+    )
+    if (!phrase) continue
+    const last = words[index + phrase.length - 1]
+    const first = words[index]
+    if (first && last) cuts.push({ start: first.start, end: last.end })
+    index += phrase.length - 1
+  }
+  let result = text
+  for (const cut of cuts.reverse()) result = result.slice(0, cut.start) + result.slice(cut.end)
+  return result
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/[ \t]+([,.;:!?])/g, '$1')
+        .replace(/([,;:!?.-])(?:[ \t]*[,;:!?.-])+/g, '$1')
+        .replace(/[ \t]{2,}/g, ' ')
+        .replace(/^[ \t,;:!?-]+|[ \t,;:-]+$/g, ''),
+    )
+    .join('\n')
+    .trim()
+}
+
+/**
  * What makes a keyword unusable in a marketplace's keyword field: a comma or semicolon (the
  * field's separator), a category path ("mutfak > fincan"), or a promotional phrase.
  */

@@ -102,28 +102,37 @@ export type BrandSearchResponse = { brands: MarketplaceBrand[] }
 
 const money = z.number().positive().max(10_000_000).multipleOf(0.01)
 
+// The fields that may be null, without their default: a correction (below) must tell "not given"
+// from "cleared", so it takes them bare, and the listing gives each its default.
+const nullableListingFields = {
+  listPrice: money.nullable(),
+  /** Two capital letters (Trendyol requires it). */
+  origin: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{2}$/)
+    .nullable(),
+  /** Months (Hepsiburada requires it). */
+  warrantyMonths: z.number().int().min(0).max(240).nullable(),
+  /** The title and description, when the seller writes them instead of taking the SEO copy's. */
+  title: z.string().trim().min(1).max(300).nullable(),
+  description: z.string().trim().min(1).max(30_000).nullable(),
+}
+
 /** What the seller says about a product that no photo or copy can: codes, prices, stock, tax. */
 export const listingFieldsSchema = z.object({
   barcode: z.string().trim().min(1).max(40),
   stockCode: z.string().trim().min(1).max(100),
   brand: z.string().trim().min(1).max(100),
   salePrice: money,
-  listPrice: money.nullable().default(null),
+  listPrice: nullableListingFields.listPrice.default(null),
   stock: z.number().int().min(0).max(1_000_000),
   vatRate: z.union([z.literal(0), z.literal(1), z.literal(10), z.literal(20)]),
   desi: z.number().min(0).max(10_000),
-  /** Two capital letters (Trendyol requires it). */
-  origin: z
-    .string()
-    .trim()
-    .regex(/^[A-Z]{2}$/)
-    .nullable()
-    .default(null),
-  /** Months (Hepsiburada requires it). */
-  warrantyMonths: z.number().int().min(0).max(240).nullable().default(null),
-  /** The title and description, when the seller writes them instead of taking the SEO copy's. */
-  title: z.string().trim().min(1).max(300).nullable().default(null),
-  description: z.string().trim().min(1).max(30_000).nullable().default(null),
+  origin: nullableListingFields.origin.default(null),
+  warrantyMonths: nullableListingFields.warrantyMonths.default(null),
+  title: nullableListingFields.title.default(null),
+  description: nullableListingFields.description.default(null),
 })
 export type ListingFields = z.infer<typeof listingFieldsSchema>
 
@@ -242,7 +251,10 @@ export type PublishDraftResponse = {
 // The products go as a new publication; the marketplace updates what it already has by barcode.
 
 /** The listing fields the seller may correct when resubmitting (never the barcode: it is the key). */
-export const listingCorrectionSchema = listingFieldsSchema.omit({ barcode: true }).partial()
+export const listingCorrectionSchema = listingFieldsSchema
+  .omit({ barcode: true })
+  .extend(nullableListingFields)
+  .partial()
 export type ListingCorrection = z.infer<typeof listingCorrectionSchema>
 
 export const resubmitRequestSchema = z.object({

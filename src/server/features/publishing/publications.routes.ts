@@ -8,9 +8,12 @@ import {
   type PublishResponse,
   publishDraftRequestSchema,
   publishRequestSchema,
+  type ResubmitResponse,
+  resubmitRequestSchema,
 } from '#shared/contracts/publishing.ts'
 import { getPublication, listPublications, type PublishDeps, publishResults } from './publish.service.ts'
 import { type DraftDeps, draftAttributes } from './publish-draft.service.ts'
+import { resubmitPublication } from './resubmit.service.ts'
 
 /** /api/publications: studio results published to a marketplace, and how each product fares there. */
 export function publicationsRoutes(deps: PublishDeps & { draft: DraftDeps }) {
@@ -21,6 +24,12 @@ export function publicationsRoutes(deps: PublishDeps & { draft: DraftDeps }) {
     )
     .post('/', validate('json', publishRequestSchema), async (c) =>
       c.json<PublishResponse>(await publishResults(deps, currentUser(c).id, c.req.valid('json')), 202),
+    )
+    .post('/:id/resubmit', validate('json', resubmitRequestSchema), async (c) =>
+      c.json<ResubmitResponse>(
+        await resubmitPublication(deps, currentUser(c).id, c.req.param('id'), c.req.valid('json')),
+        202,
+      ),
     )
     .get('/', async (c) =>
       c.json<{ publications: PublicationView[] }>({

@@ -107,6 +107,14 @@ async function trendyolBrandIds(api: TrendyolApi, names: string[]): Promise<Map<
   return ids
 }
 
+/** Where queued publications come from, stored with them. */
+export type QueueOptions = {
+  /** The publication whose refused products these send again (Fix and resubmit). */
+  resubmitOf?: string | null
+  /** The catalogue batch the listings were made from. */
+  catalogueBatchId?: string | null
+}
+
 /**
  * Stores the listings as publications to the marketplace (at most one request's worth each) and
  * queues them. A listing with problems is stored `blocked` with them and not sent; the same key
@@ -117,11 +125,12 @@ export async function queuePublications(
   userId: string,
   marketplace: IntegrationMarketplace,
   entries: ListingToPublish[],
+  options: QueueOptions = {},
 ): Promise<string[]> {
   const opened = await openChannel(deps.connections, userId, marketplace)
   if (!opened) throw new AppError('MARKETPLACE_NOT_CONNECTED', `No ${marketplace} connection`)
   const { channel } = opened
-  const options: BuildOptions = { allowHttpImages: deps.allowHttpImages }
+  const buildOptions: BuildOptions = { allowHttpImages: deps.allowHttpImages }
   const brandIds = opened.trendyol
     ? await trendyolBrandIds(
         opened.trendyol,
@@ -136,8 +145,8 @@ export async function queuePublications(
     const key = channel.keyOf(listing)
     const result: Built<unknown> =
       marketplace === 'trendyol'
-        ? toTrendyolItem(listing, brandIds?.get(foldName(listing.brand)) ?? null, options)
-        : toHepsiburadaItem(listing, opened.accountId, options)
+        ? toTrendyolItem(listing, brandIds?.get(foldName(listing.brand)) ?? null, buildOptions)
+        : toHepsiburadaItem(listing, opened.accountId, buildOptions)
     const problems: ListingProblem[] = [...(entry.problems ?? []), ...(result.ok ? [] : result.problems)]
     if (seen.has(key))
       problems.push({ code: 'key-duplicate', field: marketplace === 'trendyol' ? 'barcode' : 'stockCode' })
@@ -157,6 +166,8 @@ export async function queuePublications(
           userId,
           marketplace,
           status: isSendable ? 'queued' : 'done',
+          resubmitOf: options.resubmitOf ?? null,
+          catalogueBatchId: options.catalogueBatchId ?? null,
           dueAt: now,
           createdAt: now,
           updatedAt: now,
