@@ -568,6 +568,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     control: true,
   })
   console.log(`OpenAI fake listening on ${fake.url}`)
-  console.log(`run the app with: SEO_PROVIDER=openai OPENAI_API_KEY=fake OPENAI_BASE_URL=${fake.url}`)
+  console.log(
+    `run the app with: SEO_PROVIDER=openai VISION_MODEL=gpt-4o-mini OPENAI_API_KEY=fake OPENAI_BASE_URL=${fake.url}`,
+  )
   exitOnStop(fake.close)
 }

@@ -99,9 +99,10 @@ describe('the drafts’ vision model', () => {
       source: 'details',
     })
     // Only the open attributes were asked about: the colour and material were the seller's.
-    const schema = (
-      fake.requests[0]?.body as { response_format: { json_schema: { schema: { required: string[] } } } }
-    ).response_format.json_schema.schema
+    const body = fake.requests[0]?.body as
+      | { response_format?: { json_schema?: { schema?: { required?: string[] } } } }
+      | undefined
+    const schema = { required: body?.response_format?.json_schema?.schema?.required ?? [] }
     expect(schema.required).toContain(pieces.id)
     expect(schema.required).not.toContain(colour?.id)
   })
