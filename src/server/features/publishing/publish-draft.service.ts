@@ -87,19 +87,14 @@ export async function draftAttributes(
     request.categoryId,
   )
   const photo = await sellersPhoto(deps, userId, image.inputAssetId)
-  const vision =
-    photo && deps.vision
-      ? deps.vision(photo, {
-          log,
-          product: { name: details.name, category: category.path.join(' > ') },
-        })
-      : undefined
   const fill = await fillAttributes({
     attributes,
     details,
     copy,
     photoColour: photo ? await photoColour(deps, photo) : null,
-    ...(vision ? { vision } : {}),
+    vision: photo
+      ? deps.vision?.(photo, { log, product: { name: details.name, category: category.path.join(' > ') } })
+      : undefined,
   })
   return {
     category,
