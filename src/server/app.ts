@@ -27,6 +27,7 @@ import {
   publicApiRoutes,
   publicUploadPath,
 } from '#server/features/public-api/public-api.routes.ts'
+import { visionFromConfig } from '#server/features/publishing/attribute-vision.ts'
 import { connectionsRoutes } from '#server/features/publishing/connections.routes.ts'
 import { isUnderTest } from '#server/features/publishing/public-origin.ts'
 import { publicationsRoutes } from '#server/features/publishing/publications.routes.ts'
@@ -240,6 +241,9 @@ export function createApp(deps: AppDeps) {
     now: deps.now,
   })
   api.route('/integrations', taxonomyRoutes(taxonomy))
+  // One per process, beside the taxonomy: the single-product draft and the catalogue batch's
+  // drafts choose attributes from the photo through it (null without VISION_MODEL).
+  const vision = visionFromConfig(config.providers, deps.logger)
   api.route(
     '/account',
     accountRoutes({
@@ -328,6 +332,7 @@ export function createApp(deps: AppDeps) {
         storage: deps.storage,
         segmenter: sharedSegmenter(),
         taxonomy,
+        vision,
       },
     }),
   )

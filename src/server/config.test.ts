@@ -124,6 +124,25 @@ describe('loadConfig', () => {
     )
   })
 
+  it('has no vision model unless VISION_MODEL is set, and then needs the OpenAI-compatible key', () => {
+    expect(loadConfig({}).providers.openai.visionModel).toBeUndefined()
+    expect(problemsOf({ VISION_MODEL: 'gpt-4o-mini' })).toEqual([
+      expect.stringMatching(/^OPENAI_API_KEY: is required with VISION_MODEL/),
+    ])
+    // The SEO copy may stay offline: the vision model uses the same base URL and key on its own.
+    const config = loadConfig({
+      VISION_MODEL: 'qwen2.5vl:7b',
+      OPENAI_API_KEY: 'ollama',
+      OPENAI_BASE_URL: 'http://localhost:11434/v1/',
+    })
+    expect(config.providers.seo).toBe('offline')
+    expect(config.providers.openai).toMatchObject({
+      visionModel: 'qwen2.5vl:7b',
+      baseUrl: 'http://localhost:11434/v1',
+      apiKey: 'ollama',
+    })
+  })
+
   it('refuses an APP_SECRET shorter than 32 characters', () => {
     expect(problemsOf({ APP_SECRET: 'a'.repeat(31) })).toEqual([expect.stringMatching(/^APP_SECRET:.*32/)])
     expect(loadConfig({ APP_SECRET: secret }).appSecret).toBe(secret)

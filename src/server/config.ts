@@ -112,6 +112,12 @@ const envSchema = z.object({
   OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
   /** Chat model for SEO copy; it must accept an image. */
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /**
+   * Vision model (at OPENAI_BASE_URL, with OPENAI_API_KEY) that chooses a marketplace category's
+   * remaining attributes among their allowed values from the product photo; unset: none, the
+   * seller answers them.
+   */
+  VISION_MODEL: z.string().min(1).optional(),
   /** The ffmpeg binary the offline studio uses for videos. */
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   /** Read text and watermarks on results for the marketplace checker (OCR, about 110 MB while in use); false: "check by eye". */
@@ -246,6 +252,11 @@ function crossCheck(env: Record<string, string>): string[] {
   if (env.SEO_PROVIDER === 'openai' && !env.OPENAI_API_KEY) {
     problems.push(
       'OPENAI_API_KEY: is required with SEO_PROVIDER=openai (any non-empty value for a local Ollama)',
+    )
+  }
+  if (env.VISION_MODEL && !env.OPENAI_API_KEY) {
+    problems.push(
+      'OPENAI_API_KEY: is required with VISION_MODEL (the vision model is reached at OPENAI_BASE_URL; any non-empty value for a local Ollama)',
     )
   }
   if (['false', '0', 'no'].includes(env.IN_PROCESS_WORKER ?? '') && !env.DATABASE_URL) {
@@ -388,7 +399,13 @@ export type Config = {
       baseUrl: string | undefined
       statusUpdates: 'stream' | 'poll'
     }
-    openai: { apiKey: string | undefined; baseUrl: string; model: string }
+    openai: {
+      apiKey: string | undefined
+      baseUrl: string
+      model: string
+      /** VISION_MODEL: chooses publishing attributes from the photo; undefined: no vision. */
+      visionModel: string | undefined
+    }
     ffmpegPath: string
   }
   /** The marketplaces' seller APIs publishing talks to (TRENDYOL_API_BASE, HEPSIBURADA_API_BASE). */
@@ -566,6 +583,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         apiKey: e.OPENAI_API_KEY,
         baseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''),
         model: e.OPENAI_MODEL,
+        visionModel: e.VISION_MODEL,
       },
       ffmpegPath: e.FFMPEG_PATH,
     },

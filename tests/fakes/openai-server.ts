@@ -1,6 +1,8 @@
 // A fake OpenAI-compatible chat API (POST /v1/chat/completions), for adapter tests and for
 // running the app by hand: `npx tsx tests/fakes/openai-server.ts --port 4600` (see README.md).
-// Replies are scripted per test; with nothing scripted it answers valid Turkish SEO copy.
+// Replies are scripted per test; with nothing scripted it answers valid Turkish SEO copy, or,
+// for a request with another strict json_schema (the attribute chooser's), JSON that follows
+// that schema: the first allowed value of each enum.
 
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -21,6 +23,7 @@ export type OpenAiFakeReply =
   | 'refusal'
   | 'drops-facts' // valid copy that ignores the seller's details (a fact dropped or contradicted)
   | 'hang' // never answers (until the fake closes): for client timeouts
+  | 'outside-enum' // a schema answer naming values outside each enum (a server that ignores the schema)
   | number // e.g. 429 (with retry-after-ms), 500, 503, 401
   | { status: number; body: unknown; headers?: Record<string, string> }
   | { content: string }
@@ -158,6 +161,120 @@ export function copyKeepingFacts(copy: Copy, details: ProductDetails): Copy {
   return { title: title || copy.title, description, features, keywords }
 }
 
+type JsonSchema = {
+  type?: string | string[]
+  enum?: unknown[]
+  anyOf?: JsonSchema[]
+  items?: JsonSchema
+  properties?: Record<string, JsonSchema>
+  required?: string[]
+  additionalProperties?: unknown
+}
+
+/** The json_schema of a request's response_format, if it asks for one. */
+function requestedSchema(body: unknown): { name: string; strict: boolean; schema: JsonSchema } | null {
+  const format = (body as { response_format?: { type?: string; json_schema?: Record<string, unknown> } })
+    ?.response_format
+  if (format?.type !== 'json_schema' || !format.json_schema) return null
+  const { name, strict, schema } = format.json_schema
+  return { name: String(name), strict: strict === true, schema: (schema ?? {}) as JsonSchema }
+}
+
+/** Most enum values one strict schema may hold, as OpenAI's structured outputs document. */
+const maxEnumValues = 1000
+
+/**
+ * What a strict schema breaks of OpenAI's structured-output rules (the subset the fake checks):
+ * an object root, every object closed (`additionalProperties: false`) with every property
+ * required, and at most 1,000 enum values in all. Empty when it is acceptable.
+ */
+export function strictSchemaProblems(schema: JsonSchema): string[] {
+  const problems: string[] = []
+  let enumValues = 0
+  const visit = (node: JsonSchema, path: string) => {
+    if (node.enum) enumValues += node.enum.length
+    if (node.type === 'object' || node.properties) {
+      const keys = Object.keys(node.properties ?? {})
+      if (node.additionalProperties !== false) {
+        problems.push(
+          `In context=${path}, 'additionalProperties' is required to be supplied and to be false.`,
+        )
+      }
+      const missing = keys.filter((key) => !(node.required ?? []).includes(key))
+      if (missing.length > 0) {
+        problems.push(
+          `In context=${path}, 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing[0]}'.`,
+        )
+      }
+      for (const key of keys) visit(node.properties?.[key] ?? {}, `${path}, 'properties', '${key}'`)
+    }
+    if (node.items) visit(node.items, `${path}, 'items'`)
+    for (const [index, branch] of (node.anyOf ?? []).entries()) visit(branch, `${path}, 'anyOf', '${index}'`)
+  }
+  if (schema.type !== 'object') problems.push("Invalid schema: the root must be of type 'object'.")
+  visit(schema, '()')
+  if (enumValues > maxEnumValues) {
+    problems.push(
+      `Expected at most ${maxEnumValues} enum values in total within a schema, but got ${enumValues}.`,
+    )
+  }
+  return problems
+}
+
+/**
+ * A value following `schema`, as a model constrained to it answers: the first allowed value of
+ * each enum (the first branch of a choice that has one, one item in a list). `outside` answers
+ * a value no enum allows instead, and one allowed item after it in a list.
+ */
+export function answerFollowing(schema: JsonSchema, outside = false): unknown {
+  if (schema.anyOf) {
+    const branch = schema.anyOf.find((option) => option.enum || option.type === 'array') ?? schema.anyOf[0]
+    return branch ? answerFollowing(branch, outside) : null
+  }
+  if (schema.enum) return outside ? 'not-an-allowed-value' : (schema.enum[0] ?? null)
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type
+  switch (type) {
+    case 'object':
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([key, value]) => [key, answerFollowing(value, outside)]),
+      )
+    case 'array': {
+      const item = schema.items ? answerFollowing(schema.items) : null
+      if (item === null) return []
+      return outside && schema.items?.enum ? ['not-an-allowed-value', item] : [item]
+    }
+    case 'string':
+      return ''
+    case 'number':
+    case 'integer':
+      return 0
+    case 'boolean':
+      return false
+    default:
+      return null
+  }
+}
+
+/** Why an image part cannot be read, as the API says it, or null when it is a data URL or a link. */
+function imagePartProblem(body: unknown): string | null {
+  const messages = (body as { messages?: Array<{ content?: unknown }> } | null)?.messages
+  if (!Array.isArray(messages)) return null
+  for (const message of messages) {
+    if (!Array.isArray(message.content)) continue
+    for (const part of message.content as Array<{ type?: string; image_url?: { url?: unknown } }>) {
+      if (part.type !== 'image_url') continue
+      const url = part.image_url?.url
+      const isData =
+        typeof url === 'string' && /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=*$/.test(url)
+      const isLink = typeof url === 'string' && /^https?:\/\//.test(url)
+      if (!isData && !isLink) {
+        return "Invalid 'image_url'. Expected a base64-encoded data URL with an image MIME type (e.g. 'data:image/png;base64,...'), or a URL."
+      }
+    }
+  }
+  return null
+}
+
 function completion(model: string, content: string | null, refusal: string | null = null) {
   return {
     id: `chatcmpl-${randomUUID()}`,
@@ -258,10 +375,13 @@ export async function startOpenAiFake(
     model: string,
     requestText: string,
     key: string,
+    schema: JsonSchema | null,
   ) {
     const plain = options.echoProductName ? seoCopyFor(requestText) : validSeoCopy
     // A model that follows the prompt keeps the seller's facts; 'drops-facts' is one that does not.
     const copy = copyKeepingFacts(plain, factsInPrompt(requestText))
+    // A request with a schema of its own (not the SEO copy's) gets an answer following it.
+    const valid = schema ? JSON.stringify(answerFollowing(schema)) : JSON.stringify(copy)
     if (typeof reply === 'number') {
       // Short waits keep the SDK's retries fast in tests; it honours retry-after-ms.
       const retryHeaders = { 'retry-after-ms': '5' }
@@ -289,14 +409,16 @@ export async function startOpenAiFake(
     }
     switch (reply) {
       case 'valid':
-        return send(res, 200, completion(model, JSON.stringify(copy)))
+        return send(res, 200, completion(model, valid))
+      case 'outside-enum':
+        return send(res, 200, completion(model, JSON.stringify(answerFollowing(schema ?? {}, true))))
       case 'prose':
         return send(
           res,
           200,
           completion(
             model,
-            `Elbette! İşte ürününüz için SEO içeriği:\n\n\`\`\`json\n${JSON.stringify(copy, null, 2)}\n\`\`\`\n\nBaşka bir şey ister misiniz?`,
+            `Elbette! İşte ürününüz için SEO içeriği:\n\n\`\`\`json\n${JSON.stringify(JSON.parse(valid), null, 2)}\n\`\`\`\n\nBaşka bir şey ister misiniz?`,
           ),
         )
       case 'malformed':
@@ -382,7 +504,29 @@ export async function startOpenAiFake(
     const match = [...keyed.keys()].find((candidate) => text.includes(candidate))
     if (match) logged.match = match
     const reply = match ? nextReply(keyed.get(match)) : nextReply(replies)
-    answer(res, reply ?? 'valid', model, text, key)
+    const imageProblem = imagePartProblem(body)
+    if (imageProblem) {
+      return send(res, 400, apiError(imageProblem, 'invalid_request_error', 'invalid_image_url', 'messages'))
+    }
+    const format = requestedSchema(body)
+    // A scripted 'schema-unsupported' is the server's answer before it looks at the schema.
+    if (format?.strict && reply !== 'schema-unsupported') {
+      const [problem] = strictSchemaProblems(format.schema)
+      if (problem) {
+        return send(
+          res,
+          400,
+          apiError(
+            `Invalid schema for response_format '${format.name}': ${problem}`,
+            'invalid_request_error',
+            'invalid_json_schema',
+            'response_format',
+          ),
+        )
+      }
+    }
+    const schema = format && format.name !== 'seo_content' ? format.schema : null
+    answer(res, reply ?? 'valid', model, text, key, schema)
   }
 
   const server = createServer((req, res) => {
@@ -424,6 +568,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     control: true,
   })
   console.log(`OpenAI fake listening on ${fake.url}`)
-  console.log(`run the app with: SEO_PROVIDER=openai OPENAI_API_KEY=fake OPENAI_BASE_URL=${fake.url}`)
+  console.log(
+    `run the app with: SEO_PROVIDER=openai VISION_MODEL=gpt-4o-mini OPENAI_API_KEY=fake OPENAI_BASE_URL=${fake.url}`,
+  )
   exitOnStop(fake.close)
 }

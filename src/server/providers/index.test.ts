@@ -6,7 +6,7 @@ import { type Config, loadConfig } from '#server/config.ts'
 import { createLogger } from '#server/logger.ts'
 import { type FalFake, startFalFake } from '#tests/fakes/fal-server.ts'
 import { type OpenAiFake, startOpenAiFake } from '#tests/fakes/openai-server.ts'
-import { createProviders, describeProviders } from './index.ts'
+import { createAttributeVision, createProviders, describeProviders } from './index.ts'
 
 const logger = createLogger({ level: 'silent' })
 const hasOfflineStudio = existsSync(fileURLToPath(new URL('./offline-studio/index.ts', import.meta.url)))
@@ -116,6 +116,32 @@ describe('createProviders', () => {
   })
 })
 
+describe('createAttributeVision', () => {
+  it('is none without VISION_MODEL, and with it chooses through OPENAI_BASE_URL', async () => {
+    expect(await createAttributeVision(providersConfig({ OPENAI_API_KEY: 'sk-fake' }))).toBeNull()
+    const vision = await createAttributeVision(
+      providersConfig({
+        VISION_MODEL: 'gpt-4o-mini-vision',
+        OPENAI_API_KEY: 'sk-fake',
+        OPENAI_BASE_URL: openai.url,
+      }),
+    )
+    const photo = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#c00' } })
+      .png()
+      .toBuffer()
+    const attribute = {
+      id: '347',
+      name: 'Parça Sayısı',
+      isRequired: true,
+      isMultiple: false,
+      values: [{ id: '6001', name: '6' }],
+    }
+    const chosen = await vision?.chooseAttributes({ photo, attributes: [attribute] }, silentCtx())
+    expect(chosen).toEqual([{ attributeId: '347', valueIds: ['6001'] }])
+    expect(openai.requests.at(-1)?.body).toMatchObject({ model: 'gpt-4o-mini-vision' })
+  })
+})
+
 describe('describeProviders', () => {
   it('says which provider serves each capability, with no warnings by default', () => {
     expect(describeProviders(providersConfig())).toEqual([
@@ -154,9 +180,28 @@ describe('describeProviders', () => {
     )
     expect(lines.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
       'FAL_KEY is set but not used: IMAGE_PROVIDER and VIDEO_PROVIDER are offline (set either to fal to use it)',
-      'OPENAI_API_KEY is set but not used: SEO_PROVIDER is offline (set SEO_PROVIDER=openai to use it)',
+      'OPENAI_API_KEY is set but not used: SEO_PROVIDER is offline and VISION_MODEL is unset (set SEO_PROVIDER=openai or VISION_MODEL to use it)',
     ])
     expect(JSON.stringify(lines)).not.toContain('secret')
+  })
+
+  it('names the attribute vision model, whose key is then in use with offline SEO copy', () => {
+    const lines = describeProviders(
+      providersConfig({
+        VISION_MODEL: 'qwen2.5vl:7b',
+        OPENAI_API_KEY: 'sk-secret-openai-value',
+        OPENAI_BASE_URL: 'http://user:pass@127.0.0.1:11434/v1',
+      }),
+    )
+    expect(lines).toEqual([
+      { level: 'info', message: 'image provider: offline studio (built-in, no AI)' },
+      { level: 'info', message: 'video provider: offline studio (built-in, no AI)' },
+      { level: 'info', message: 'SEO provider: offline studio (built-in, no AI)' },
+      {
+        level: 'info',
+        message: 'attribute vision: OpenAI-compatible (qwen2.5vl:7b at http://127.0.0.1:11434/v1)',
+      },
+    ])
   })
 
   it('does not warn about FAL_KEY when only one of image and video uses fal', () => {

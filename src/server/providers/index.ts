@@ -2,7 +2,8 @@ import type { Config } from '#server/config.ts'
 import type { Logger } from '#server/logger.ts'
 import type { FalAdapterOptions } from './fal/fal-queue.ts'
 import type { OpenAiSeoOptions } from './openai-compatible/openai-seo.ts'
-import type { ImageProvider, SeoProvider, VideoProvider } from './types.ts'
+import type { OpenAiVisionOptions } from './openai-compatible/openai-vision.ts'
+import type { AttributeVisionProvider, ImageProvider, SeoProvider, VideoProvider } from './types.ts'
 
 /**
  * One provider per capability, chosen by configuration; `warmUp` loads what the first job would
@@ -99,6 +100,36 @@ export async function createProviders(
   return { image, video, seo }
 }
 
+/** Knobs of the attribute chooser (tests shorten the wait); production uses the defaults. */
+export type VisionTuning = Pick<OpenAiVisionOptions, 'maxRetries' | 'timeoutMs' | 'fetch'>
+
+/**
+ * The attribute chooser's defaults: the seller waits on the form, so one retry (429/5xx) and
+ * 30 s a try, not the SDK's two retries of 10 minutes.
+ */
+export const visionDefaults = { maxRetries: 1, timeoutMs: 30_000 }
+
+/**
+ * The vision model that chooses publishing attributes from the photo (VISION_MODEL, at the
+ * OpenAI-compatible OPENAI_BASE_URL with OPENAI_API_KEY), or null when none is configured. The
+ * SDK loads on the first call only.
+ */
+export async function createAttributeVision(
+  config: ProvidersConfig,
+  tuning: VisionTuning = {},
+): Promise<AttributeVisionProvider | null> {
+  const model = config.openai.visionModel
+  if (!model) return null
+  const { createOpenAiVisionProvider } = await import('./openai-compatible/openai-vision.ts')
+  return createOpenAiVisionProvider({
+    apiKey: config.openai.apiKey,
+    baseUrl: config.openai.baseUrl,
+    model,
+    ...visionDefaults,
+    ...tuning,
+  })
+}
+
 export type ProviderLogLine = { level: 'info' | 'warn'; message: string }
 
 /** A URL without user:password, so a base URL with credentials is safe to log. */
@@ -137,6 +168,12 @@ export function describeProviders(config: ProvidersConfig): ProviderLogLine[] {
         : offline
     }`,
   })
+  if (config.openai.visionModel) {
+    lines.push({
+      level: 'info',
+      message: `attribute vision: OpenAI-compatible (${config.openai.visionModel} at ${withoutCredentials(config.openai.baseUrl)})`,
+    })
+  }
 
   const falUsers = [
     ...(config.image === 'fal' ? ['IMAGE_PROVIDER'] : []),
@@ -167,11 +204,11 @@ export function describeProviders(config: ProvidersConfig): ProviderLogLine[] {
       lines.push({ level: 'warn', message: 'FAL_BASE_URL is set but not used: no capability uses fal' })
     }
   }
-  if (config.seo !== 'openai' && config.openai.apiKey) {
+  if (config.seo !== 'openai' && !config.openai.visionModel && config.openai.apiKey) {
     lines.push({
       level: 'warn',
       message:
-        'OPENAI_API_KEY is set but not used: SEO_PROVIDER is offline (set SEO_PROVIDER=openai to use it)',
+        'OPENAI_API_KEY is set but not used: SEO_PROVIDER is offline and VISION_MODEL is unset (set SEO_PROVIDER=openai or VISION_MODEL to use it)',
     })
   }
   return lines

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fashionStyles, productScenes } from '#shared/scenes.ts'
 import {
+  buildAttributePrompt,
   buildImagePrompt,
   buildSeoPrompt,
   buildVideoPrompt,
@@ -154,5 +155,40 @@ describe('buildSeoPrompt: the seller’s facts are fixed', () => {
     expect(prompt).toContain('- Ürün adı başlıkta aynen geçmeli: "Fincan Takımı"')
     expect(prompt).toContain('- Anahtar kelime kategori yolu olmamalı: "mutfak > fincan"')
     expect(prompt).toContain('- Tanıtım ifadesi kullanma: "hemen"')
+  })
+})
+
+describe('buildAttributePrompt', () => {
+  const attributes = [
+    { key: '347', name: 'Parça Sayısı', isMultiple: false, values: [{ id: '6001', name: '2' }] },
+    {
+      key: '912',
+      name: '  Özellik ',
+      isMultiple: true,
+      values: [
+        { id: '7101', name: 'Kulplu' },
+        { id: 'a"b', name: 'Tabaklı' },
+      ],
+    },
+  ]
+
+  it('lists each attribute under its key with every allowed value by id, and how many it takes', () => {
+    const prompt = buildAttributePrompt(attributes)
+    expect(prompt).toContain('- "347": Parça Sayısı (tek değer): "6001" = 2')
+    expect(prompt).toContain('- "912": Özellik (bir ya da birkaç değer): "7101" = Kulplu; "a\\"b" = Tabaklı')
+    expect(prompt).toContain('null')
+    // Nothing about the product when the seller gave nothing.
+    expect(prompt).not.toContain('Satıcının verdiği ürün adı')
+    expect(prompt).not.toContain('Kategori:')
+  })
+
+  it('names the seller’s product and its category, cleaned', () => {
+    const prompt = buildAttributePrompt(attributes, {
+      name: '  Kahve   Fincan Takımı. ',
+      category: 'Mutfak > Fincan Takımı',
+    })
+    expect(prompt).toContain(
+      'Satıcının verdiği ürün adı: Kahve Fincan Takımı\nKategori: Mutfak > Fincan Takımı',
+    )
   })
 })

@@ -179,3 +179,45 @@ export function buildSeoPrompt(
   }
   return parts.join('\n')
 }
+
+/** An attribute as the chooser's prompt lists it: the key its answer goes under, and its values. */
+export type PromptAttribute = {
+  key: string
+  name: string
+  isMultiple: boolean
+  values: readonly { id: string; name: string }[]
+}
+
+/**
+ * The Turkish instruction for the attribute chooser (a vision model picking marketplace
+ * attribute values from the photo). It names every allowed value with its id, because the
+ * schema's enums carry only ids, and spells out the answer's shape for servers that ignore
+ * `response_format`. Not knowing is an answer (null, or an empty list): a guess would reach
+ * the listing as if the photo had shown it.
+ */
+export function buildAttributePrompt(
+  attributes: readonly PromptAttribute[],
+  product: { name?: string | undefined; category?: string | undefined } = {},
+): string {
+  const parts = [
+    'Fotoğraftaki ürüne bak ve aşağıdaki pazaryeri özelliklerinin her biri için izin verilen değerler arasından fotoğrafta açıkça görüleni seç.',
+    'Yanıtı yalnızca tek bir JSON nesnesi olarak ver, başka metin ekleme. Anahtarlar özelliklerin kimlikleridir; değer olarak yalnızca o özelliğin listesindeki değer kimliklerini yaz.',
+    '- Tek değerli özellik: bir değer kimliği (metin), fotoğraftan anlaşılmıyorsa null.',
+    '- Çok değerli özellik: değer kimliklerinden oluşan bir dizi, fotoğraftan anlaşılmıyorsa boş dizi.',
+    'Tahmin etme: fotoğrafta görmediğin ya da emin olmadığın bir özellik için null ya da boş dizi yaz.',
+  ]
+  const name = product.name ? cleanUserText(product.name) : ''
+  const category = product.category ? cleanUserText(product.category) : ''
+  if (name || category) {
+    parts.push('')
+    if (name) parts.push(`Satıcının verdiği ürün adı: ${name}`)
+    if (category) parts.push(`Kategori: ${category}`)
+  }
+  parts.push('', 'Özellikler:')
+  for (const attribute of attributes) {
+    const kind = attribute.isMultiple ? 'bir ya da birkaç değer' : 'tek değer'
+    const values = attribute.values.map((value) => `${JSON.stringify(value.id)} = ${value.name}`).join('; ')
+    parts.push(`- ${JSON.stringify(attribute.key)}: ${cleanUserText(attribute.name)} (${kind}): ${values}`)
+  }
+  return parts.join('\n')
+}

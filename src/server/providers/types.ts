@@ -1,4 +1,5 @@
 import type { Logger } from '#server/logger.ts'
+import type { MarketplaceAttribute } from '#shared/contracts/publishing.ts'
 import type { AspectRatio, ViewChoice } from '#shared/scenes.ts'
 import type { ProductDetails, SeoContent } from '#shared/seo.ts'
 
@@ -107,6 +108,30 @@ export interface SeoProvider {
   readonly name: 'offline' | 'openai'
   /** Turkish SEO copy within every limit (see shared/seo.ts), or a ProviderError. */
   writeSeo(request: SeoRequest, ctx: ProviderCallContext): Promise<SeoCopy>
+}
+
+/** A marketplace attribute as the chooser sees it: its allowed values are the only answers. */
+export type ChoosableAttribute = Pick<
+  MarketplaceAttribute,
+  'id' | 'name' | 'isRequired' | 'isMultiple' | 'values'
+>
+
+export type AttributeChoiceRequest = {
+  /** The product photo, in any format the image library reads. */
+  photo: Buffer
+  attributes: readonly ChoosableAttribute[]
+  /** What the seller called the product and its marketplace category, to look at it rightly. */
+  product?: { name?: string | undefined; category?: string | undefined } | undefined
+}
+
+/** Allowed value ids only, for the attributes the photo shows; none for the ones it does not. */
+export type AttributeChoice = { attributeId: string; valueIds: string[] }
+
+export interface AttributeVisionProvider {
+  readonly name: 'openai'
+  readonly model: string
+  /** Chooses among each attribute's allowed values by looking at the photo, or a ProviderError. */
+  chooseAttributes(request: AttributeChoiceRequest, ctx: ProviderCallContext): Promise<AttributeChoice[]>
 }
 
 /**

@@ -28,8 +28,9 @@ export type CatalogueFacts = {
 }
 
 /**
- * A vision model choosing among allowed values for the attributes nothing else filled (not
- * built yet; the caller binds the photo). It answers allowed value ids; anything else is dropped.
+ * A vision model choosing among allowed values for the attributes nothing else filled, the
+ * photo already bound (attribute-vision.ts). It answers allowed value ids; anything else is
+ * dropped. It never throws: a failure answers nothing, and the attributes are asked.
  */
 export type VisionChooser = (
   attributes: readonly MarketplaceAttribute[],

@@ -20,7 +20,9 @@ export function publicationsRoutes(deps: PublishDeps & { draft: DraftDeps }) {
   return new Hono<AppEnv>()
     .use(requireUser)
     .post('/draft', validate('json', publishDraftRequestSchema), async (c) =>
-      c.json<PublishDraftResponse>(await draftAttributes(deps.draft, currentUser(c).id, c.req.valid('json'))),
+      c.json<PublishDraftResponse>(
+        await draftAttributes(deps.draft, currentUser(c).id, c.req.valid('json'), c.get('log')),
+      ),
     )
     .post('/', validate('json', publishRequestSchema), async (c) =>
       c.json<PublishResponse>(await publishResults(deps, currentUser(c).id, c.req.valid('json')), 202),

@@ -3,44 +3,49 @@ import sharp from 'sharp'
 import type { Db } from '#server/db/client.ts'
 import { assets } from '#server/db/schema/index.ts'
 import { getOwnedRowWithResult } from '#server/features/generations/generations.service.ts'
+import type { Logger } from '#server/logger.ts'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import type { PublishDraftRequest, PublishDraftResponse } from '#shared/contracts/publishing.ts'
 import { AppError } from '#shared/errors.ts'
 import type { ProductDetails, SeoContent } from '#shared/seo.ts'
 import { fillAttributes } from './attribute-filler.ts'
+import type { VisionFor } from './attribute-vision.ts'
 import { type ProductColour, productColour } from './product-colour.ts'
 import { copyGenerationFor } from './publish.service.ts'
 import type { Taxonomy } from './taxonomy.service.ts'
 
 // The attribute form's starting point (POST /api/publications/draft): the category's attributes,
 // filled from the seller's own details, the SEO copy and the colour of the product in the seller's
-// photo, each value saying where it came from. Nothing is saved: the seller checks and publishes.
+// photo, then, with a vision model configured, the rest chosen from the photo among their allowed
+// values; each value says where it came from. Nothing is saved: the seller checks and publishes.
 
 export type DraftDeps = {
   db: Db
   storage: ObjectStorage
   segmenter: Segmenter
   taxonomy: Taxonomy
+  /** The vision model bound to a photo (attribute-vision.ts); absent or null: none configured. */
+  vision?: VisionFor | null | undefined
 }
 
 /** The side the photo is segmented at for its colour: as the marketplace check measures. */
 const colourSide = 640
 
-/** The product's colour in the seller's photo (the image result's input), or null without one. */
-async function photoColour(
-  deps: DraftDeps,
-  userId: string,
-  assetId: string | null,
-): Promise<ProductColour | null> {
+/** The seller's photo (the image result's input), or null without one. */
+async function sellersPhoto(deps: DraftDeps, userId: string, assetId: string | null): Promise<Buffer | null> {
   if (!assetId) return null
   const [asset] = await deps.db
     .select()
     .from(assets)
     .where(and(eq(assets.id, assetId), eq(assets.userId, userId)))
   if (!asset) return null
-  // Stored upright and without metadata (assets.service.ts); productColour scales it to the mask.
-  const photo = await deps.storage.get(asset.storageKey)
+  // Stored upright and without metadata (assets.service.ts).
+  return deps.storage.get(asset.storageKey)
+}
+
+/** The product's colour in the seller's photo; productColour scales the photo to the mask. */
+async function photoColour(deps: DraftDeps, photo: Buffer): Promise<ProductColour | null> {
   const { data, info } = await sharp(photo)
     .resize({ width: colourSide, height: colourSide, fit: 'inside', withoutEnlargement: true })
     .removeAlpha()
@@ -54,6 +59,7 @@ export async function draftAttributes(
   deps: DraftDeps,
   userId: string,
   request: PublishDraftRequest,
+  log?: Logger,
 ): Promise<PublishDraftResponse> {
   const { row: image } = await getOwnedRowWithResult(deps.db, userId, request.imageGenerationId)
   if (image.mode !== 'image' || image.status !== 'succeeded') {
@@ -80,11 +86,15 @@ export async function draftAttributes(
     request.marketplace,
     request.categoryId,
   )
+  const photo = await sellersPhoto(deps, userId, image.inputAssetId)
   const fill = await fillAttributes({
     attributes,
     details,
     copy,
-    photoColour: await photoColour(deps, userId, image.inputAssetId),
+    photoColour: photo ? await photoColour(deps, photo) : null,
+    vision: photo
+      ? deps.vision?.(photo, { log, product: { name: details.name, category: category.path.join(' > ') } })
+      : undefined,
   })
   return {
     category,

@@ -1,9 +1,8 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai'
+import type OpenAI from 'openai'
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
 } from 'openai/resources/chat/completions'
-import type { Logger } from '#server/logger.ts'
 import { normalizeSeoContent } from '#shared/seo.ts'
 import { buildSeoPrompt } from '../prompts.ts'
 import { breaksFacts, type SeoProblem, seoProblems } from '../seo-problems.ts'
@@ -15,21 +14,18 @@ import {
   type SeoProvider,
   type SeoRequest,
 } from '../types.ts'
+import {
+  completeWithSchemaFallback,
+  createOpenAiClient,
+  describeOpenAiFailure,
+  type OpenAiClientOptions,
+  scrub,
+} from './openai-client.ts'
 import { extractJsonObject } from './parse-json.ts'
 
-export type OpenAiSeoOptions = {
-  /** OPENAI_API_KEY (any non-empty value for a local Ollama). */
-  apiKey: string | undefined
-  /** OPENAI_BASE_URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1 */
-  baseUrl: string
+export type OpenAiSeoOptions = OpenAiClientOptions & {
   /** A chat model that accepts an image. */
   model: string
-  /** SDK retries on 408/409/429/5xx and connection errors (default 2). */
-  maxRetries?: number | undefined
-  /** Per-request timeout in ms (default 10 minutes). */
-  timeoutMs?: number | undefined
-  /** The fetch to use (tests may wrap it). */
-  fetch?: typeof fetch | undefined
 }
 
 /** Strict structured output: every field required, nothing else allowed (limits from #shared/seo.ts). */
@@ -65,27 +61,6 @@ function seoError(failure: ProviderFailure, cause?: unknown): ProviderError {
  * seller's facts (or carries a broken keyword or a promotional phrase).
  */
 const maxAttempts = 2
-const logTextMax = 1000
-
-/** Removes the key from text bound for logs or error causes (some servers echo it on 401). */
-function scrub(text: string, secret: string | undefined): string {
-  const clean = secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text
-  return clean.length > logTextMax ? `${clean.slice(0, logTextMax)}… (${clean.length} chars)` : clean
-}
-
-/** True for a 400 saying the server does not do `response_format`/json_schema. */
-function isSchemaUnsupported(error: unknown): boolean {
-  if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return false
-  if (error.param === 'response_format') return true
-  return /response_format|json_schema|structured output/i.test(error.message)
-}
-
-/** Routes the SDK's own log lines (retries, response summaries) into our logger, quietly. */
-function sdkLogger(log: Logger, secret: string | undefined) {
-  const line = (level: 'debug' | 'warn' | 'error') => (message: string) =>
-    log[level]({ provider: 'openai', sdk: true }, scrub(message, secret))
-  return { debug: line('debug'), info: line('debug'), warn: line('warn'), error: line('error') }
-}
 
 function imageDataUrl(request: SeoRequest): string {
   return `data:${request.image.mime};base64,${request.image.bytes.toString('base64')}`
@@ -138,34 +113,21 @@ export function createOpenAiSeoProvider(options: OpenAiSeoOptions): SeoProvider 
 
   function toProviderError(error: unknown, ctx: ProviderCallContext): ProviderError {
     if (error instanceof ProviderError) return error
-    if (ctx.signal.aborted || error instanceof APIUserAbortError) return seoError('canceled')
-    let failure: ProviderFailure
-    if (error instanceof APIConnectionTimeoutError) failure = 'timeout'
-    else if (error instanceof APIConnectionError) failure = 'unavailable'
-    else if (error instanceof APIError && typeof error.status === 'number') {
-      const status = error.status
-      if (status === 401 || status === 403) failure = 'unauthorized'
-      else if (status === 429) failure = 'rate_limited'
-      else if (status === 408) failure = 'timeout'
-      else if (status >= 500) failure = 'unavailable'
-      else failure = 'rejected'
-    } else failure = 'unavailable'
-    const status = error instanceof APIError ? error.status : undefined
-    const message = error instanceof Error ? scrub(error.message, secret) : scrub(String(error), secret)
+    const failed = describeOpenAiFailure(error, ctx.signal, secret)
+    if (failed.failure === 'canceled') return seoError('canceled')
     ctx.log.warn(
       {
         provider: 'openai',
         model: options.model,
-        status,
-        requestId: error instanceof APIError ? error.requestID : undefined,
-        // Auth failures may echo (part of) the key: their text is not worth the risk.
-        error: status === 401 || status === 403 ? '(omitted)' : message,
-        failure,
+        status: failed.status,
+        requestId: failed.requestId,
+        error: failed.message,
+        failure: failed.failure,
       },
       'SEO request failed',
     )
     // The cause keeps status and the scrubbed text only: the SDK error holds the raw body.
-    return seoError(failure, Object.assign(new Error(message), { status }))
+    return seoError(failed.failure, Object.assign(new Error(failed.causeMessage), { status: failed.status }))
   }
 
   async function complete(
@@ -175,37 +137,17 @@ export function createOpenAiSeoProvider(options: OpenAiSeoOptions): SeoProvider 
     retry: { isRetry: boolean; problems?: readonly SeoProblem[] },
     ctx: ProviderCallContext,
   ): Promise<ChatCompletion> {
-    const send = () =>
+    const send = (useSchema: boolean) =>
       client.chat.completions.create(
-        buildSeoRequestBody(request, { model: options.model, useSchema: state.useSchema, ...retry }),
+        buildSeoRequestBody(request, { model: options.model, useSchema, ...retry }),
         { signal: ctx.signal },
       )
-    try {
-      return await send()
-    } catch (error) {
-      if (!state.useSchema || !isSchemaUnsupported(error)) throw error
-      // Older or other compatible servers refuse json_schema: ask once more without it; the
-      // prompt itself asks for JSON, and the reply is parsed leniently.
-      ctx.log.info(
-        { provider: 'openai', model: options.model },
-        'server does not support json_schema response_format; retrying without it',
-      )
-      state.useSchema = false
-      return await send()
-    }
+    return completeWithSchemaFallback(send, state, { log: ctx.log, model: options.model })
   }
 
   async function writeSeo(request: SeoRequest, ctx: ProviderCallContext): Promise<SeoCopy> {
     if (!options.apiKey) throw seoError('unauthorized', new Error('OPENAI_API_KEY is not set'))
-    const client = new OpenAI({
-      apiKey: options.apiKey,
-      baseURL: options.baseUrl,
-      maxRetries: options.maxRetries ?? 2,
-      timeout: options.timeoutMs ?? 600_000,
-      logger: sdkLogger(ctx.log, secret),
-      logLevel: 'info',
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    })
+    const client = createOpenAiClient({ ...options, apiKey: options.apiKey }, ctx.log)
     const state = { useSchema: true }
     // What was wrong with the last readable answer: named in the next prompt, and the reason
     // for refusing when no attempt is left.
