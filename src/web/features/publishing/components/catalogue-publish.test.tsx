@@ -166,6 +166,9 @@ describe('CataloguePublish', () => {
         return json(200, { categories: [category], fetchedAt: '2026-11-29T10:00:00.000Z' })
       }
       if (url === '/api/publications/catalogue/draft' && init?.method === 'POST') return json(200, draft)
+      if (url === '/api/integrations/trendyol/categories/1111/attributes') {
+        return json(200, { category, attributes: draft.attributes, fetchedAt: '2026-11-29T10:00:00.000Z' })
+      }
       if (url === '/api/publications/catalogue' && init?.method === 'POST') {
         published = true
         return json(202, { publications: [publication('queued', [item('2', 'queued')])] })
@@ -236,9 +239,13 @@ describe('CataloguePublish', () => {
       expect(within(status).getByTestId('publication-item-status').textContent).toBe('Rejected'),
     )
     expect(status.textContent).toContain('A required attribute of the category is missing.')
-    expect(within(status).getByRole('button', { name: 'Fix and resubmit all rejected (1)' })).toBeTruthy()
     expect(within(section).queryByTestId('batch-publish-form')).toBeNull()
-  })
+    // Resubmitting knows the batch's category: the attribute form opens without asking for it.
+    await user.click(within(status).getByRole('button', { name: 'Fix and resubmit all rejected (1)' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Fix and resubmit' })
+    expect(await within(dialog).findByLabelText('Renk')).toBeTruthy()
+    expect(within(dialog).queryByLabelText('Category')).toBeNull()
+  }, 15_000)
 
   it('shows the batch’s earlier publications first, in Turkish, and publishes again on request', async () => {
     const user = userEvent.setup()

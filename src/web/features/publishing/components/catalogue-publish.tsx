@@ -50,6 +50,8 @@ export function CataloguePublish(props: { batchId: string }) {
   const [marketplace, setMarketplace] = useState<IntegrationMarketplace | null>(null)
   const [category, setCategory] = useState<MarketplaceCategory | null>(null)
   const [isComposing, setComposing] = useState(false)
+  // The category the batch was last published in here, for the attribute form of a resubmission.
+  const [publishedCategory, setPublishedCategory] = useState<MarketplaceCategory | null>(null)
   const [announcement, announce] = useAnnouncer()
   const followRef = useRef<HTMLHeadingElement>(null)
   // Once published, the form is gone: the seller continues at the publications being followed.
@@ -74,6 +76,7 @@ export function CataloguePublish(props: { batchId: string }) {
   function handlePublished(next: PublicationView[]) {
     published.update((current) => ({ publications: [...next, ...current.publications] }))
     setComposing(false)
+    setPublishedCategory(category)
     setCategory(null)
     announce(t('publishing.batch.queued', { count: next.length }))
     setFocusingFollow(true)
@@ -108,7 +111,7 @@ export function CataloguePublish(props: { batchId: string }) {
                 <PublicationStatus
                   id={publication.id}
                   initial={publication}
-                  category={category}
+                  category={publishedCategory}
                   onResubmitted={published.reload}
                 />
               </li>
