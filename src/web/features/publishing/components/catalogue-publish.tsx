@@ -24,7 +24,7 @@ import {
   listPublications,
   publishCatalogue,
 } from '../api/publishing-api.ts'
-import { numberOf } from '../listing-input.ts'
+import { fieldsAtFault, numberOf } from '../listing-input.ts'
 import { AttributeField } from './attribute-field.tsx'
 import { CategoryFinder } from './category-finder.tsx'
 import { PublicationStatus } from './publication-status.tsx'
@@ -264,7 +264,7 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
               ? trimmed.toLocaleUpperCase('en')
               : trimmed
     }
-    // Checked against the schema but sent as read: parsing adds null defaults the seller never gave.
+    // Checked against the schema but sent as read: a default the seller left empty is never sent.
     const parsed = batchListingDefaultsSchema.safeParse(raw)
     return parsed.success
       ? { success: true as const, data: raw as BatchListingDefaults }
@@ -297,6 +297,7 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
       })
       props.onPublished(response.publications)
     } catch (caught) {
+      setInvalid(fieldsAtFault(caught, 'defaults.'))
       setFailure(t(errorMessageKey(caught)))
       setSending(false)
     }

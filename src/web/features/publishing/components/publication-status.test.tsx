@@ -227,7 +227,7 @@ describe('Fix and resubmit', () => {
       }
       if (url === '/api/integrations/trendyol/categories/1111/attributes') return json(200, attributes)
       if (url === '/api/publications/pub-1/resubmit') {
-        return json(400, { error: { code: 'VALIDATION', message: 'x' } })
+        return json(422, { error: { code: 'MARKETPLACE_CATEGORY_NOT_LEAF', message: 'x' } })
       }
       return json(404, { error: { code: 'NOT_FOUND', message: 'x' } })
     })
@@ -251,7 +251,37 @@ describe('Fix and resubmit', () => {
       listing: {},
       categoryId: '1111',
     })
-    expect(within(dialog).getByRole('alert').textContent).not.toBe('')
+    expect(within(dialog).getByRole('alert').textContent).toBe(
+      'Bu kategoriye doğrudan ürün eklenemez. Alt kategorilerinden birini seçin.',
+    )
+    expect(screen.getByRole('dialog')).toBe(dialog)
+  })
+
+  it('marks the field the server refuses and keeps the dialog open', async () => {
+    const user = userEvent.setup()
+    const first = publication('pub-1', 'done', [item('1', 'rejected', ['Stok kodu geçersiz'])])
+    fetchMock.mockImplementation(async () =>
+      json(400, {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: 'x',
+          details: { fields: { 'listing.stockCode': 'invalid' } },
+        },
+      }),
+    )
+    await renderWeb(<PublicationStatus id="pub-1" initial={first} />)
+    await user.click(screen.getByRole('button', { name: 'Fix and resubmit Fincan 1' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Fix and resubmit' })
+    const stockCode = within(dialog).getByLabelText('Stock code')
+    await user.type(stockCode, 'STK-NEW')
+    await user.click(within(dialog).getByRole('button', { name: 'Resubmit (1)' }))
+    await waitFor(() => expect(stockCode.getAttribute('aria-invalid')).toBe('true'))
+    expect(sentTo('/api/publications/pub-1/resubmit')).toEqual({
+      itemIds: ['1'],
+      attributes: [],
+      listing: { stockCode: 'STK-NEW' },
+      categoryId: null,
+    })
     expect(screen.getByRole('dialog')).toBe(dialog)
   })
 })

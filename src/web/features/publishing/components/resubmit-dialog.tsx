@@ -18,7 +18,7 @@ import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useResource } from '#web/lib/use-resource.ts'
 import { getCategoryAttributes, resubmitPublication } from '../api/publishing-api.ts'
-import { numberOf } from '../listing-input.ts'
+import { fieldsAtFault, numberOf } from '../listing-input.ts'
 import { attributesToAsk, planResubmit } from '../resubmit-plan.ts'
 import { AttributeField } from './attribute-field.tsx'
 import { CategoryFinder } from './category-finder.tsx'
@@ -32,10 +32,9 @@ const numericFields = new Set<keyof ListingCorrection>([
 ])
 
 /**
- * The corrected fields as typed, read into the shape the server takes, empty ones left out. The
- * fields given are checked against the schema but sent as read: parsing would add the schema's
- * defaults (null for the list price, origin, warranty, title and description), which would say
- * "clear it" where the seller said nothing.
+ * The corrected fields as typed, read into the shape the server takes, empty ones left out: a
+ * field the seller left alone is never sent, so it can never be read as "cleared". They are
+ * checked against the schema, but sent as read, without any default the schema would add.
  */
 function correctionOf(
   values: Partial<Record<keyof ListingCorrection, string>>,
@@ -125,6 +124,7 @@ export function ResubmitDialog(props: {
       })
       props.onResubmitted(response)
     } catch (caught) {
+      setInvalidFields(fieldsAtFault(caught, 'listing.'))
       setFailure(t(errorMessageKey(caught)))
       setBusy(false)
     }
