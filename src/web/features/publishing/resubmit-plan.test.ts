@@ -48,6 +48,7 @@ describe('planResubmit', () => {
       attributes: [],
       listingFields: [],
       hasKeyProblem: false,
+      isStockCodeFixed: false,
       needsCategory: false,
       unfixable: 0,
     })
@@ -74,6 +75,15 @@ describe('planResubmit', () => {
     expect(plan.listingFields).toEqual(['salePrice', 'listPrice', 'origin'])
     expect(plan.hasKeyProblem).toBe(true)
     expect(plan.unfixable).toBe(1)
+  })
+
+  it('opens the stock code on Trendyol, never on Hepsiburada, which knows a sent product by it', () => {
+    const refused = [item('rejected', ['Stok kodu geçersiz'])]
+    expect(planResubmit(refused, 'trendyol')).toMatchObject({
+      listingFields: ['stockCode'],
+      isStockCodeFixed: false,
+    })
+    expect(planResubmit(refused, 'hepsiburada')).toMatchObject({ listingFields: [], isStockCodeFixed: true })
   })
 
   it('asks for the category when a reason is the category', () => {

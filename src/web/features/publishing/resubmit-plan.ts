@@ -74,6 +74,11 @@ export type ResubmitPlan = {
   /** The listing fields to open; `hasKeyProblem` when a reason is about the barcode, which stays. */
   listingFields: (keyof ListingCorrection)[]
   hasKeyProblem: boolean
+  /**
+   * Hepsiburada knows a sent product by its stock code, so a resubmission cannot change it: the
+   * field is not opened there, and this says why.
+   */
+  isStockCodeFixed: boolean
   needsCategory: boolean
   /** Reasons only the seller (or the marketplace's support) can act on. */
   unfixable: number
@@ -99,6 +104,8 @@ export function planResubmit(
         : [],
     ),
   )
+  const isStockCodeFixed = marketplace === 'hepsiburada' && wanted.has('stockCode')
+  if (isStockCodeFixed) wanted.delete('stockCode')
   return {
     automatic: automaticFixes.filter((fix) => fixes.has(fix)),
     needsAttributes: fixes.has('attribute-form'),
@@ -107,6 +114,7 @@ export function planResubmit(
     hasKeyProblem: rejections.some(
       (rejection) => rejection.code === 'barcode-invalid' || rejection.code === 'barcode-duplicate',
     ),
+    isStockCodeFixed,
     needsCategory: fixes.has('choose-category'),
     unfixable: rejections.filter((rejection) => rejection.fix === null).length,
   }

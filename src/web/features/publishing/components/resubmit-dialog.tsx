@@ -99,7 +99,12 @@ export function ResubmitDialog(props: {
     attributes.status === 'ready' ? attributesToAsk(attributes.data.attributes, plan.attributes) : []
   const needsFinder = plan.needsCategory || (plan.needsAttributes && attributeCategory === null)
   const isSilent =
-    plan.automatic.length === 0 && !plan.needsAttributes && plan.listingFields.length === 0 && !needsFinder
+    plan.automatic.length === 0 &&
+    !plan.needsAttributes &&
+    plan.listingFields.length === 0 &&
+    !needsFinder &&
+    !plan.hasKeyProblem &&
+    !plan.isStockCodeFixed
 
   async function handleSubmit() {
     setFailure(null)
@@ -293,6 +298,9 @@ export function ResubmitDialog(props: {
         ) : null}
         {plan.hasKeyProblem ? (
           <p className="text-sm text-slate-700">{t('publishing.resubmit.barcodeStays')}</p>
+        ) : null}
+        {plan.isStockCodeFixed ? (
+          <p className="text-sm text-slate-700">{t('publishing.resubmit.stockCodeStays')}</p>
         ) : null}
 
         {failure ? <FormAlert message={failure} className="mb-0" /> : null}
