@@ -406,7 +406,7 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
           <p className="text-sm text-slate-700">{t('publishing.batch.noRows')}</p>
         ) : (
           <div className="-mx-5 overflow-x-auto px-5 sm:mx-0 sm:px-0">
-            <table aria-labelledby={`${id}-rows`} className="w-full min-w-[36rem] text-left text-sm">
+            <table aria-labelledby={`${id}-rows`} className="w-full text-left text-sm">
               <thead className="border-b border-slate-200 text-xs text-slate-600">
                 <tr>
                   <th scope="col" className="py-2 pr-3 font-medium">
@@ -415,10 +415,11 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
                   <th scope="col" className="py-2 pr-3 font-medium">
                     {t('publishing.batch.columns.product')}
                   </th>
-                  <th scope="col" className="py-2 pr-3 font-medium">
+                  {/* On a phone the row's barcode and image count give way to what it lacks. */}
+                  <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">
                     {t('publishing.panel.fields.barcode')}
                   </th>
-                  <th scope="col" className="py-2 pr-3 font-medium">
+                  <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">
                     {t('publishing.batch.images')}
                   </th>
                   <th scope="col" className="py-2 font-medium">
@@ -452,8 +453,10 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
                         {row.sku} · {t('catalogue.preview.lineN', { line: row.line })}
                       </span>
                     </td>
-                    <td className="py-2 pr-3 text-slate-800">{row.barcode ?? '—'}</td>
-                    <td className="py-2 pr-3 text-slate-800 tabular-nums">{formatNumber(row.imageCount)}</td>
+                    <td className="hidden py-2 pr-3 text-slate-800 sm:table-cell">{row.barcode ?? '—'}</td>
+                    <td className="hidden py-2 pr-3 text-slate-800 tabular-nums sm:table-cell">
+                      {formatNumber(row.imageCount)}
+                    </td>
                     <td className="py-2" data-testid="batch-publish-lacks">
                       {lacks.length === 0 ? (
                         <span className="text-emerald-800">{t('publishing.batch.ready')}</span>

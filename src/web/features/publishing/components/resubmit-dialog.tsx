@@ -181,7 +181,9 @@ export function ResubmitDialog(props: {
         {needsFinder ? (
           <section aria-labelledby={`${id}-category`} className="space-y-2">
             <h3 id={`${id}-category`} className="text-sm font-semibold text-slate-900">
-              {t('publishing.resubmit.categoryTitle')}
+              {plan.needsCategory
+                ? t('publishing.resubmit.categoryTitle')
+                : t('publishing.resubmit.categoryAttributesTitle')}
             </h3>
             {chosenCategory ? (
               <div className="flex flex-wrap items-baseline justify-between gap-2">
