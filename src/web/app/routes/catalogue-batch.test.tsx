@@ -134,7 +134,12 @@ const count = (key: string) => screen.getByTestId(`count-${key}`).querySelector(
 
 describe('CatalogueBatchPage', () => {
   it('shows the counts, then applies the live update from the batch events', async () => {
-    fetchMock.mockImplementation(async () => json(200, running))
+    // Once finished, the page also asks for the marketplace connections and the batch's publications.
+    fetchMock.mockImplementation(async (input) =>
+      String(input).startsWith('/api/catalogue/')
+        ? json(200, running)
+        : json(200, { integrations: [], publications: [] }),
+    )
     await renderBatch()
     expect(await screen.findByRole('heading', { level: 1, name: 'kış listesi.csv' })).toBeTruthy()
     expect([count('queued'), count('running'), count('done'), count('failed')]).toEqual(['2', '1', '0', '0'])
@@ -233,5 +238,42 @@ describe('CatalogueBatchPage', () => {
     await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
     expect(calls).toEqual(['/api/catalogue/batches/batch-1/retry', '/api/catalogue/batches/batch-1/cancel'])
     expect(count('canceled')).toBe('1')
+  })
+
+  it('offers to publish the batch to a marketplace once it has finished, not before', async () => {
+    const finished: BatchView = {
+      ...later,
+      batch: { ...later.batch, status: 'finished', finishedAt: '2026-06-03T11:20:00.000Z' },
+      counts: { queued: 0, running: 0, done: 2, failed: 1, canceled: 0 },
+    }
+    fetchMock.mockImplementation(async (input) =>
+      String(input).startsWith('/api/catalogue/')
+        ? json(200, running)
+        : String(input) === '/api/integrations'
+          ? json(200, {
+              integrations: [
+                {
+                  marketplace: 'trendyol',
+                  isConnected: false,
+                  accountId: null,
+                  secretMask: null,
+                  verifiedAt: null,
+                },
+              ],
+            })
+          : json(200, { publications: [] }),
+    )
+    await renderBatch('tr')
+    await screen.findByTestId('batch-counts')
+    expect(screen.queryByTestId('catalogue-publish')).toBeNull()
+    await vi.waitFor(() => expect(FakeEventSource.opened).toHaveLength(1))
+    act(() => FakeEventSource.opened[0]?.emit('batch', finished))
+    const section = await screen.findByRole('region', { name: 'Trendyol / Hepsiburada’da yayınla' })
+    expect(within(section).getByRole('link', { name: 'Ayarlar → Entegrasyonlar' }).getAttribute('href')).toBe(
+      '/settings?tab=integrations',
+    )
+    expect(fetchMock.mock.calls.map(([input]) => String(input))).toContain(
+      '/api/publications?batchId=batch-1',
+    )
   })
 })

@@ -4,11 +4,12 @@ import { LoadState } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { BatchDetails } from '#web/features/catalogue/components/batch-details.tsx'
 import { useLiveBatch } from '#web/features/catalogue/hooks/use-live-batch.ts'
+import { LazyCataloguePublish } from '#web/features/publishing/components/catalogue-publish-lazy.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
-/** One batch: its progress, live while it runs, its rows, and its ZIP. */
+/** One batch: its progress, live while it runs, its rows, its ZIP, and publishing it once finished. */
 export function CatalogueBatchPage() {
   const { t } = useI18n()
   const { id = '' } = useParams()
@@ -33,7 +34,13 @@ export function CatalogueBatchPage() {
           errorTitle={t('catalogue.batch.error')}
           retryLabel={t('catalogue.list.retry')}
         >
-          {(view) => <BatchDetails view={view} onChange={batch.replace} />}
+          {(view) => (
+            <BatchDetails
+              view={view}
+              onChange={batch.replace}
+              publish={<LazyCataloguePublish batchId={view.batch.id} />}
+            />
+          )}
         </LoadState>
       </Container>
     </div>

@@ -246,6 +246,29 @@ describe('LibraryPage', () => {
     expect(screen.queryByTestId('marketplace-card-summary-loading')).toBeNull()
     expect(fetchMock.mock.calls.some(([input]) => String(input).includes('/summaries'))).toBe(false)
   })
+
+  it('has a Publications tab, kept in the address, that lists what was published', async () => {
+    fetchMock.mockImplementation(async (input) =>
+      String(input) === '/api/publications'
+        ? json(200, { publications: [] })
+        : json(200, { items: [newer], nextCursor: null }),
+    )
+    const user = userEvent.setup()
+    await renderLibrary('/app/library?view=publications')
+    const tabs = screen.getByRole('tablist', { name: 'Library sections' })
+    const publicationsTab = within(tabs).getByRole('tab', { name: 'Publications' })
+    expect(publicationsTab.getAttribute('aria-selected')).toBe('true')
+    expect((await screen.findByTestId('publications-empty')).textContent).toContain('Nothing published yet')
+    expect(listCalls()).toEqual([])
+
+    await user.click(within(tabs).getByRole('tab', { name: 'Images, videos and copy' }))
+    expect(await screen.findAllByTestId('library-item')).toHaveLength(1)
+    expect(screen.queryByTestId('publications-empty')).toBeNull()
+    // Arrow keys move between the tabs, as the tabs pattern has it.
+    await user.keyboard('{ArrowRight}')
+    expect(document.activeElement).toBe(publicationsTab)
+    expect(await screen.findByTestId('publications-empty')).toBeTruthy()
+  })
 })
 
 describe('LatestGenerations', () => {

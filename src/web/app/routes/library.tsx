@@ -6,6 +6,7 @@ import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { Tabs } from '#web/components/ui/tabs.tsx'
 import { deleteGeneration } from '#web/features/generations/api/generations-api.ts'
 import { GenerationCard, openButtonId } from '#web/features/generations/components/generation-card.tsx'
 import { GenerationDialog } from '#web/features/generations/components/generation-dialog.tsx'
@@ -22,6 +23,7 @@ import { filterFromSearch } from '#web/features/generations/library-filter.ts'
 import { MarketplaceCardSummary } from '#web/features/marketplaces/components/marketplace-card-summary.tsx'
 import { MarketplacePanel } from '#web/features/marketplaces/components/marketplace-panel.tsx'
 import { useMarketplaceSummaries } from '#web/features/marketplaces/hooks/use-marketplace-summaries.ts'
+import { LazyPublicationsList } from '#web/features/publishing/components/publications-list-lazy.tsx'
 import { LazyPublishPanel } from '#web/features/publishing/components/publish-panel-lazy.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
@@ -29,13 +31,54 @@ import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 
 const pageSize = 20
 
+const views = ['items', 'publications'] as const
+type LibraryView = (typeof views)[number]
+
 /**
  * The library: every generation, newest first, filtered by type and "Saved" (kept in the URL),
- * opened in a dialog (`?open=<id>`, which the dashboard links to), downloaded and deleted.
+ * opened in a dialog (`?open=<id>`, which the dashboard links to), downloaded and deleted; and,
+ * on its own tab (`?view=publications`), what was published to the marketplaces.
  */
 export function LibraryPage() {
-  const { t, locale } = useI18n()
+  const { t } = useI18n()
   useDocumentTitle(t('studio.library.documentTitle'))
+  const [params, setParams] = useSearchParams()
+  const requested = params.get('view')
+  const view: LibraryView = requested === 'publications' ? 'publications' : 'items'
+
+  function handleSelect(next: LibraryView) {
+    setParams(
+      (current) => {
+        const search = new URLSearchParams(current)
+        if (next === 'items') search.delete('view')
+        else search.set('view', next)
+        return search
+      },
+      { replace: true, preventScrollReset: true },
+    )
+  }
+
+  return (
+    <div className="min-h-[60vh] bg-slate-50">
+      <PageHeader title={t('studio.library.title')} subtitle={t('studio.library.subtitle')} />
+      <Container className="py-8 sm:py-10">
+        <Tabs
+          idPrefix="library"
+          label={t('publishing.library.tabsLabel')}
+          tabs={views.map((id) => ({ id, label: t(`publishing.library.tabs.${id}`) }))}
+          selected={view}
+          onSelect={handleSelect}
+        >
+          {view === 'publications' ? <LazyPublicationsList /> : <LibraryItems />}
+        </Tabs>
+      </Container>
+    </div>
+  )
+}
+
+/** The generations tab: the grid, its filters, the open item's dialog and deleting. */
+function LibraryItems() {
+  const { t, locale } = useI18n()
   const [params, setParams] = useSearchParams()
   const filter = filterFromSearch(params)
   const openId = params.get('open')
@@ -107,9 +150,8 @@ export function LibraryPage() {
   }
 
   return (
-    <div className="min-h-[60vh] bg-slate-50">
-      <PageHeader title={t('studio.library.title')} subtitle={t('studio.library.subtitle')} />
-      <Container className="space-y-6 py-8 sm:py-10">
+    <>
+      <div className="space-y-6">
         <LibraryFilters filter={filter} />
         <p role="status" aria-live="polite" className="sr-only" data-testid="library-announcer">
           {announcement}
@@ -171,7 +213,7 @@ export function LibraryPage() {
             )
           }
         </LoadState>
-      </Container>
+      </div>
       {openId && !deleting ? (
         <GenerationDialog
           key={openId}
@@ -205,6 +247,6 @@ export function LibraryPage() {
           onClose={() => setDeleting(null)}
         />
       ) : null}
-    </div>
+    </>
   )
 }

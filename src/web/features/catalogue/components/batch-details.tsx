@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
 import type { BatchRowView, BatchView } from '#shared/contracts/catalogue.ts'
 import { isErrorCode } from '#shared/errors.ts'
@@ -30,9 +30,15 @@ function downloadName(fileName: string): string {
 /**
  * A batch's page body: where it stands (counts, progress, time left), what can be done
  * (retry failed rows, cancel what has not started, download the ZIP; each disabled with its
- * reason), and every product row with its picture, state and error.
+ * reason), publishing it to a marketplace once finished (`publish`, which the page composes), and
+ * every product row with its picture, state and error.
  */
-export function BatchDetails(props: { view: BatchView; onChange: (view: BatchView) => void }) {
+export function BatchDetails(props: {
+  view: BatchView
+  onChange: (view: BatchView) => void
+  /** Shown once the batch has finished with at least one product done. */
+  publish?: ReactNode
+}) {
   const { t, locale, formatNumber } = useI18n()
   const navigate = useNavigate()
   const { view } = props
@@ -233,6 +239,8 @@ export function BatchDetails(props: { view: BatchView; onChange: (view: BatchVie
           </div>
         </section>
       )}
+
+      {batch.status === 'finished' && counts.done > 0 ? props.publish : null}
 
       {view.rows.length > 0 ? (
         <section aria-labelledby="batch-rows-title" className={cardClass}>

@@ -1,11 +1,17 @@
 import type { IntegrationMarketplace, IntegrationsResponse } from '#shared/contracts/integrations.ts'
 import type {
+  CataloguePublishDraftRequest,
+  CataloguePublishDraftResponse,
+  CataloguePublishRequest,
+  CategoryAttributesResponse,
   CategorySearchResponse,
   PublicationView,
   PublishDraftRequest,
   PublishDraftResponse,
   PublishRequest,
   PublishResponse,
+  ResubmitRequest,
+  ResubmitResponse,
 } from '#shared/contracts/publishing.ts'
 import { apiRequest } from '#web/lib/api-client.ts'
 
@@ -36,4 +42,47 @@ export function getPublication(id: string, signal?: AbortSignal): Promise<{ publ
   return apiRequest<{ publication: PublicationView }>(`/api/publications/${encodeURIComponent(id)}`, {
     signal,
   })
+}
+
+/** The seller's publications, newest first; with `batchId`, only those of that catalogue batch. */
+export function listPublications(
+  options: { batchId?: string } = {},
+  signal?: AbortSignal,
+): Promise<{ publications: PublicationView[] }> {
+  const search = options.batchId ? `?${new URLSearchParams({ batchId: options.batchId })}` : ''
+  return apiRequest<{ publications: PublicationView[] }>(`/api/publications${search}`, { signal })
+}
+
+export function getCategoryAttributes(
+  marketplace: IntegrationMarketplace,
+  categoryId: string,
+  signal?: AbortSignal,
+): Promise<CategoryAttributesResponse> {
+  return apiRequest<CategoryAttributesResponse>(
+    `/api/integrations/${marketplace}/categories/${encodeURIComponent(categoryId)}/attributes`,
+    { signal },
+  )
+}
+
+export function resubmitPublication(
+  id: string,
+  request: Partial<ResubmitRequest>,
+): Promise<ResubmitResponse> {
+  return apiRequest<ResubmitResponse>(`/api/publications/${encodeURIComponent(id)}/resubmit`, {
+    method: 'POST',
+    body: request,
+  })
+}
+
+export function draftCataloguePublish(
+  request: CataloguePublishDraftRequest,
+): Promise<CataloguePublishDraftResponse> {
+  return apiRequest<CataloguePublishDraftResponse>('/api/publications/catalogue/draft', {
+    method: 'POST',
+    body: request,
+  })
+}
+
+export function publishCatalogue(request: CataloguePublishRequest): Promise<PublishResponse> {
+  return apiRequest<PublishResponse>('/api/publications/catalogue', { method: 'POST', body: request })
 }

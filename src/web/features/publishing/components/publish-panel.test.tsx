@@ -6,7 +6,8 @@ import type { IntegrationsResponse } from '#shared/contracts/integrations.ts'
 import type { PublicationView, PublishDraftResponse } from '#shared/contracts/publishing.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
-import { PublicationStatus, PublishPanel } from './publish-panel.tsx'
+import { PublicationStatus } from './publication-status.tsx'
+import { PublishPanel } from './publish-panel.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
@@ -234,9 +235,9 @@ describe('PublishPanel', () => {
     // Followed until the marketplace decides.
     expect(await within(status).findByText('Live', {}, { timeout: 6000 })).toBeTruthy()
     expect(within(status).getByRole('status').textContent).toContain('Trendyol has decided.')
-    expect(within(status).getByRole('link', { name: 'View on Trendyol' }).getAttribute('href')).toBe(
-      'https://www.trendyol.com/fake/p-1',
-    )
+    const live = within(status).getByRole('link', { name: 'View on Trendyol (opens in a new tab)' })
+    expect(live.getAttribute('href')).toBe('https://www.trendyol.com/fake/p-1')
+    expect(live.getAttribute('rel')).toContain('noopener')
   }, 15_000)
 
   it('shows a rejection in the seller’s words and the marketplace’s own', async () => {

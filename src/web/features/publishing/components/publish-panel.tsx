@@ -1,21 +1,12 @@
-import { type FormEvent, useEffect, useId, useState } from 'react'
+import { type FormEvent, useId, useState } from 'react'
 import { Link } from 'react-router'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
 import type {
   FilledAttribute,
-  MarketplaceAttribute,
   MarketplaceCategory,
-  PublicationItemView,
   PublishDraftResponse,
 } from '#shared/contracts/publishing.ts'
-import { isErrorCode } from '#shared/errors.ts'
-import {
-  classifyListingProblem,
-  classifyReason,
-  publishFixMessageKeys,
-  rejectionMessageKey,
-} from '#shared/publishing/rejections.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
@@ -24,16 +15,11 @@ import { errorMessageKey } from '#web/lib/error-message.ts'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useResource } from '#web/lib/use-resource.ts'
-import {
-  draftListing,
-  getConnections,
-  getPublication,
-  publish,
-  searchCategories,
-} from '../api/publishing-api.ts'
-
-/** How often a publication under way is read again. */
-const followMs = 2000
+import { draftListing, getConnections, publish } from '../api/publishing-api.ts'
+import { numberOf } from '../listing-input.ts'
+import { AttributeField } from './attribute-field.tsx'
+import { CategoryFinder } from './category-finder.tsx'
+import { PublicationStatus } from './publication-status.tsx'
 
 const sectionClass = 'space-y-4 rounded-2xl border border-slate-200 bg-white p-4'
 
@@ -51,7 +37,7 @@ export function PublishPanel(props: { generation: GenerationView }) {
   const connections = useResource(getConnections, { isEnabled: isImage })
   const [marketplace, setMarketplace] = useState<IntegrationMarketplace | null>(null)
   const [category, setCategory] = useState<MarketplaceCategory | null>(null)
-  const [publicationId, setPublicationId] = useState<string | null>(null)
+  const [published, setPublished] = useState<{ id: string; category: MarketplaceCategory } | null>(null)
   if (!isImage) return null
 
   const connected =
@@ -82,8 +68,12 @@ export function PublishPanel(props: { generation: GenerationView }) {
             {t('publishing.panel.connectLink')}
           </Link>
         </p>
-      ) : publicationId ? (
-        <PublicationStatus id={publicationId} onAgain={() => setPublicationId(null)} />
+      ) : published ? (
+        <PublicationStatus
+          id={published.id}
+          category={published.category}
+          onAgain={() => setPublished(null)}
+        />
       ) : (
         <>
           <div>
@@ -115,7 +105,7 @@ export function PublishPanel(props: { generation: GenerationView }) {
                 category={category}
                 generation={generation}
                 onChangeCategory={() => setCategory(null)}
-                onPublished={setPublicationId}
+                onPublished={(publicationId) => setPublished({ id: publicationId, category })}
               />
             ) : (
               <CategoryFinder marketplace={chosen} onChoose={setCategory} />
@@ -124,80 +114,6 @@ export function PublishPanel(props: { generation: GenerationView }) {
         </>
       )}
     </section>
-  )
-}
-
-/** A search in the marketplace's categories; a category that takes products is chosen from the results. */
-function CategoryFinder(props: {
-  marketplace: IntegrationMarketplace
-  onChoose: (category: MarketplaceCategory) => void
-}) {
-  const { t } = useI18n()
-  const id = useId()
-  const [query, setQuery] = useState('')
-  const [asked, setAsked] = useState('')
-  const results = useResource((signal) => searchCategories(props.marketplace, asked, signal), {
-    key: `${props.marketplace}:${asked}`,
-    isEnabled: asked !== '',
-  })
-  function handleSubmit(event: FormEvent) {
-    event.preventDefault()
-    setAsked(query.trim())
-  }
-  return (
-    <div className="space-y-3">
-      <form onSubmit={handleSubmit} className="flex flex-wrap items-end gap-2">
-        <div className="min-w-0 flex-1">
-          <label htmlFor={`${id}-query`} className="block text-sm font-medium text-slate-900">
-            {t('publishing.panel.categoryLabel')}
-          </label>
-          <input
-            id={`${id}-query`}
-            type="search"
-            className={`${inputClasses} mt-1`}
-            value={query}
-            placeholder={t('publishing.panel.categoryPlaceholder')}
-            onChange={(event) => setQuery(event.currentTarget.value)}
-            data-testid="publish-category-query"
-          />
-        </div>
-        <button type="submit" className={buttonClasses('secondary')} disabled={query.trim() === ''}>
-          {t('publishing.panel.search')}
-        </button>
-      </form>
-      {asked === '' ? null : results.status === 'loading' ? (
-        <Spinner label={t('publishing.panel.searching')} className="text-brand-700" />
-      ) : results.status === 'error' ? (
-        <FormAlert message={t(errorMessageKey(results.error))} />
-      ) : results.data.categories.length === 0 ? (
-        <p role="status" className="text-sm text-slate-700">
-          {t('publishing.panel.noCategories', { query: asked })}
-        </p>
-      ) : (
-        <ul
-          aria-label={t('publishing.panel.categoryResults')}
-          className="divide-y divide-slate-200 rounded-xl border border-slate-200"
-        >
-          {results.data.categories.map((category) => (
-            <li key={category.id} className="flex items-center justify-between gap-3 p-3">
-              <span className="text-sm text-slate-800">{category.path.join(' › ')}</span>
-              {category.isLeaf ? (
-                <button
-                  type="button"
-                  className={buttonClasses('secondary')}
-                  onClick={() => props.onChoose(category)}
-                  aria-label={t('publishing.panel.chooseCategoryNamed', { category: category.name })}
-                >
-                  {t('publishing.panel.chooseCategory')}
-                </button>
-              ) : (
-                <span className="text-xs text-slate-500">{t('publishing.panel.notLeaf')}</span>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
   )
 }
 
@@ -214,15 +130,6 @@ type ListingValues = {
   warrantyMonths: string
   title: string
   description: string
-}
-
-/** A price or quantity as typed in Turkish or English ("1.299,90", "1299.90"); NaN when unreadable. */
-function numberOf(text: string): number {
-  const cleaned = text.replace(/[\s₺]|TL/gi, '')
-  const normalised = /,\d{1,2}$/.test(cleaned)
-    ? cleaned.replace(/\./g, '').replace(',', '.')
-    : cleaned.replace(/,/g, '')
-  return normalised === '' ? Number.NaN : Number(normalised)
 }
 
 type ListingFormProps = {
@@ -448,166 +355,5 @@ function DraftedForm(props: ListingFormProps & { data: PublishDraftResponse }) {
             })}
       </button>
     </form>
-  )
-}
-
-/** One attribute: a choice among its allowed values (or text where it takes any), with where the value came from. */
-function AttributeField(props: {
-  attribute: MarketplaceAttribute
-  answer: FilledAttribute | undefined
-  isMissing: boolean
-  onAnswer: (answer: FilledAttribute | null) => void
-}) {
-  const { t } = useI18n()
-  const { attribute, answer } = props
-  const source = answer ? t(`publishing.panel.sources.${answer.source}`) : undefined
-  return (
-    <FormField
-      label={attribute.name}
-      hint={attribute.isRequired ? t('publishing.panel.required') : t('publishing.panel.optional')}
-      description={source}
-      error={props.isMissing ? t('publishing.panel.attributeMissing') : undefined}
-    >
-      {(control) =>
-        attribute.values.length > 0 ? (
-          <select
-            {...control}
-            className={inputClasses}
-            value={answer?.valueId ?? ''}
-            onChange={(event) => {
-              const value = attribute.values.find((v) => v.id === event.currentTarget.value)
-              props.onAnswer(
-                value
-                  ? { attributeId: attribute.id, valueId: value.id, value: value.name, source: 'seller' }
-                  : null,
-              )
-            }}
-            data-testid={`publish-attribute-${attribute.id}`}
-          >
-            <option value="">{t('publishing.panel.chooseValue')}</option>
-            {attribute.values.map((value) => (
-              <option key={value.id} value={value.id}>
-                {value.name}
-              </option>
-            ))}
-          </select>
-        ) : (
-          <input
-            {...control}
-            className={inputClasses}
-            value={answer?.value ?? ''}
-            onChange={(event) => {
-              const value = event.currentTarget.value
-              props.onAnswer(
-                value.trim() === ''
-                  ? null
-                  : { attributeId: attribute.id, valueId: null, value, source: 'seller' },
-              )
-            }}
-            data-testid={`publish-attribute-${attribute.id}`}
-          />
-        )
-      }
-    </FormField>
-  )
-}
-
-/** A publication followed until every product is final: its status, and each reason with its fix. */
-export function PublicationStatus(props: { id: string; onAgain: () => void }) {
-  const { t } = useI18n()
-  const publication = useResource((signal) => getPublication(props.id, signal), { key: props.id })
-  const latest = publication.status === 'ready' ? publication.data.publication : null
-  const isFinal = latest?.status === 'done' || latest?.status === 'failed'
-  const { reload } = publication
-  // Read again while it is under way (a reload keeps the last answer shown).
-  useEffect(() => {
-    if (!latest || isFinal) return
-    const timer = setTimeout(reload, followMs)
-    return () => clearTimeout(timer)
-  }, [latest, isFinal, reload])
-
-  if (publication.status === 'error' && !latest) {
-    return <FormAlert message={t(errorMessageKey(publication.error))} />
-  }
-  if (!latest) return <Spinner label={t('publishing.panel.following')} className="text-brand-700" />
-  const marketplace = t(`settings.integrations.${latest.marketplace}.name`)
-  return (
-    <div className="space-y-3" data-testid="publication-status">
-      <p role="status" className="text-sm font-semibold text-slate-900">
-        {isFinal
-          ? t('publishing.panel.finished', { marketplace })
-          : t('publishing.panel.underWay', { marketplace })}
-      </p>
-      {latest.errorCode ? (
-        <FormAlert
-          message={t(isErrorCode(latest.errorCode) ? `errors.${latest.errorCode}` : 'errors.INTERNAL')}
-        />
-      ) : null}
-      <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200">
-        {latest.items.map((item) => (
-          <ItemRow key={item.id} item={item} marketplace={marketplace} marketplaceId={latest.marketplace} />
-        ))}
-      </ul>
-      {isFinal ? (
-        <button type="button" className={buttonClasses('secondary')} onClick={props.onAgain}>
-          {t('publishing.panel.publishAgain')}
-        </button>
-      ) : null}
-    </div>
-  )
-}
-
-function ItemRow(props: {
-  item: PublicationItemView
-  marketplace: string
-  marketplaceId: IntegrationMarketplace
-}) {
-  const { t } = useI18n()
-  const { item } = props
-  const rejections = [
-    ...item.problems.map((problem) => classifyListingProblem(problem)),
-    ...item.reasons.map((reason) => classifyReason(props.marketplaceId, reason)),
-  ]
-  return (
-    <li className="space-y-2 p-3" data-testid="publication-item">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <span className="text-sm font-medium text-slate-900">
-          {item.title || item.barcode} <span className="text-slate-500">({item.barcode})</span>
-        </span>
-        <span className="text-sm font-semibold text-slate-800" data-testid="publication-item-status">
-          {t(`publishing.panel.statuses.${item.status}`)}
-        </span>
-      </div>
-      {item.productUrl ? (
-        <a
-          href={item.productUrl}
-          target="_blank"
-          rel="noreferrer"
-          className="text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-        >
-          {t('publishing.panel.viewOn', { marketplace: props.marketplace })}
-        </a>
-      ) : null}
-      {rejections.length > 0 ? (
-        <ul className="space-y-2">
-          {rejections.map((rejection) => (
-            <li key={`${rejection.code}:${rejection.text}`} className="text-sm text-slate-800">
-              <p>{t(rejectionMessageKey(rejection.code))}</p>
-              {item.reasons.includes(rejection.text) ? (
-                <p className="text-xs text-slate-600">
-                  {t('publishing.rejections.marketplaceSaid', {
-                    marketplace: props.marketplace,
-                    text: rejection.text,
-                  })}
-                </p>
-              ) : null}
-              {rejection.fix ? (
-                <p className="text-xs text-slate-700">{t(publishFixMessageKeys(rejection.fix).does)}</p>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </li>
   )
 }

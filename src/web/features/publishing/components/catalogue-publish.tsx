@@ -1,0 +1,500 @@
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { Link } from 'react-router'
+import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
+import {
+  type BatchListingDefaults,
+  batchListingDefaultsSchema,
+  type CataloguePublishDraftResponse,
+  type FilledAttribute,
+  type MarketplaceCategory,
+  type PublicationView,
+} from '#shared/contracts/publishing.ts'
+import { buttonClasses } from '#web/components/ui/button.tsx'
+import { FormAlert } from '#web/components/ui/form-alert.tsx'
+import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { Spinner } from '#web/components/ui/spinner.tsx'
+import { errorMessageKey } from '#web/lib/error-message.ts'
+import { href } from '#web/lib/href.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useAnnouncer } from '#web/lib/use-announcer.ts'
+import { useResource } from '#web/lib/use-resource.ts'
+import {
+  draftCataloguePublish,
+  getConnections,
+  listPublications,
+  publishCatalogue,
+} from '../api/publishing-api.ts'
+import { fieldsAtFault, numberOf } from '../listing-input.ts'
+import { AttributeField } from './attribute-field.tsx'
+import { CategoryFinder } from './category-finder.tsx'
+import { PublicationStatus } from './publication-status.tsx'
+
+const cardClass = 'space-y-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6'
+
+type DefaultName = keyof BatchListingDefaults
+const numericDefaults = new Set<DefaultName>(['desi', 'stock', 'warrantyMonths'])
+
+/**
+ * "Publish to Trendyol / Hepsiburada" on a finished catalogue batch: a connected marketplace, the
+ * category, then the draft (what each row would send and what it lacks), the batch's questions
+ * asked once and the defaults for what rows lack, then the publications of this batch followed
+ * with the same status, reasons and Fix and resubmit as everywhere else.
+ */
+export function CataloguePublish(props: { batchId: string }) {
+  const { t } = useI18n()
+  const id = useId()
+  const connections = useResource(getConnections)
+  const published = useResource((signal) => listPublications({ batchId: props.batchId }, signal), {
+    key: props.batchId,
+  })
+  const [marketplace, setMarketplace] = useState<IntegrationMarketplace | null>(null)
+  const [category, setCategory] = useState<MarketplaceCategory | null>(null)
+  const [isComposing, setComposing] = useState(false)
+  // The category the batch was last published in here, for the attribute form of a resubmission.
+  const [publishedCategory, setPublishedCategory] = useState<MarketplaceCategory | null>(null)
+  const [announcement, announce] = useAnnouncer()
+  const followRef = useRef<HTMLHeadingElement>(null)
+  // Once published, the form is gone: the seller continues at the publications being followed.
+  const [isFocusingFollow, setFocusingFollow] = useState(false)
+  useEffect(() => {
+    if (!isFocusingFollow) return
+    followRef.current?.focus()
+    setFocusingFollow(false)
+  }, [isFocusingFollow])
+
+  const connected =
+    connections.status === 'ready'
+      ? connections.data.integrations.filter((integration) => integration.isConnected)
+      : []
+  const chosen = marketplace ?? connected[0]?.marketplace ?? null
+  const publications =
+    published.status === 'ready'
+      ? [...published.data.publications].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      : []
+  const showsForm = isComposing || (published.status === 'ready' && publications.length === 0)
+
+  function handlePublished(next: PublicationView[]) {
+    published.update((current) => ({ publications: [...next, ...current.publications] }))
+    setComposing(false)
+    setPublishedCategory(category)
+    setCategory(null)
+    announce(t('publishing.batch.queued', { count: next.length }))
+    setFocusingFollow(true)
+  }
+
+  return (
+    <section aria-labelledby={`${id}-title`} className={cardClass} data-testid="catalogue-publish">
+      <p role="status" aria-live="polite" className="sr-only">
+        {announcement}
+      </p>
+      <div>
+        <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
+          {t('publishing.batch.title')}
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">{t('publishing.batch.intro')}</p>
+      </div>
+
+      {published.status === 'error' ? <FormAlert message={t(errorMessageKey(published.error))} /> : null}
+      {publications.length > 0 ? (
+        <div className="space-y-4">
+          <h3
+            ref={followRef}
+            tabIndex={-1}
+            className="font-semibold text-slate-900 focus:outline-none"
+            data-testid="batch-publications-title"
+          >
+            {t('publishing.batch.publicationsTitle')}
+          </h3>
+          <ul className="space-y-4">
+            {publications.map((publication) => (
+              <li key={publication.id} className="rounded-xl border border-slate-200 p-3 sm:p-4">
+                <PublicationStatus
+                  id={publication.id}
+                  initial={publication}
+                  category={publishedCategory}
+                  onResubmitted={published.reload}
+                />
+              </li>
+            ))}
+          </ul>
+          {isComposing ? null : (
+            <button type="button" className={buttonClasses('secondary')} onClick={() => setComposing(true)}>
+              {t('publishing.batch.publishAgain')}
+            </button>
+          )}
+        </div>
+      ) : null}
+
+      {!showsForm ? null : connections.status === 'loading' || published.status === 'loading' ? (
+        <Spinner label={t('publishing.panel.loading')} className="text-brand-700" />
+      ) : connections.status === 'error' ? (
+        <FormAlert message={t('publishing.panel.loadError')} />
+      ) : connected.length === 0 ? (
+        <p className="text-sm text-slate-700" data-testid="batch-publish-not-connected">
+          {t('publishing.panel.notConnected')}{' '}
+          <Link
+            to={`${href('settings')}?tab=integrations`}
+            className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
+          >
+            {t('publishing.panel.connectLink')}
+          </Link>
+        </p>
+      ) : (
+        <div className="space-y-4">
+          <div>
+            <label htmlFor={`${id}-marketplace`} className="block text-sm font-medium text-slate-900">
+              {t('publishing.panel.marketplace')}
+            </label>
+            <select
+              id={`${id}-marketplace`}
+              className={`${inputClasses} mt-1 sm:max-w-xs`}
+              value={chosen ?? ''}
+              onChange={(event) => {
+                setMarketplace(event.currentTarget.value as IntegrationMarketplace)
+                setCategory(null)
+              }}
+            >
+              {connected.map((integration) => (
+                <option key={integration.marketplace} value={integration.marketplace}>
+                  {t(`settings.integrations.${integration.marketplace}.name`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          {chosen ? (
+            category ? (
+              <BatchDraft
+                key={`${chosen}:${category.id}`}
+                batchId={props.batchId}
+                marketplace={chosen}
+                category={category}
+                onChangeCategory={() => setCategory(null)}
+                onPublished={handlePublished}
+              />
+            ) : (
+              <CategoryFinder marketplace={chosen} onChoose={setCategory} />
+            )
+          ) : null}
+        </div>
+      )}
+    </section>
+  )
+}
+
+type BatchDraftProps = {
+  batchId: string
+  marketplace: IntegrationMarketplace
+  category: MarketplaceCategory
+  onChangeCategory: () => void
+  onPublished: (publications: PublicationView[]) => void
+}
+
+function BatchDraft(props: BatchDraftProps) {
+  const { t } = useI18n()
+  const draft = useResource(
+    () =>
+      draftCataloguePublish({
+        marketplace: props.marketplace,
+        categoryId: props.category.id,
+        batchId: props.batchId,
+      }),
+    { key: `${props.marketplace}:${props.category.id}:${props.batchId}` },
+  )
+  if (draft.status === 'loading') {
+    return <Spinner label={t('publishing.batch.drafting')} className="text-brand-700" />
+  }
+  if (draft.status === 'error') {
+    return (
+      <div className="space-y-3">
+        <FormAlert message={t(errorMessageKey(draft.error))} />
+        <button type="button" className={buttonClasses('secondary')} onClick={props.onChangeCategory}>
+          {t('publishing.panel.changeCategory')}
+        </button>
+      </div>
+    )
+  }
+  return <BatchDraftForm {...props} data={draft.data} />
+}
+
+/** What a row lacks, in words: its own required attributes and the listing fields no default gives. */
+function lacksOf(
+  row: CataloguePublishDraftResponse['rows'][number],
+  data: CataloguePublishDraftResponse,
+  defaults: Partial<Record<DefaultName, string>>,
+  fieldLabel: (field: string) => string,
+): string[] {
+  const attributeName = (attributeId: string) =>
+    data.attributes.find((attribute) => attribute.id === attributeId)?.name ?? attributeId
+  const fields = row.lacking.filter((field) => !(defaults[field as DefaultName] ?? '').trim())
+  return [...row.missing.map(attributeName), ...fields.map(fieldLabel)]
+}
+
+function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftResponse }) {
+  const { t, formatNumber } = useI18n()
+  const id = useId()
+  const { data } = props
+  const [answers, setAnswers] = useState<Record<string, FilledAttribute>>({})
+  const [defaults, setDefaults] = useState<Partial<Record<DefaultName, string>>>({})
+  const [excluded, setExcluded] = useState<Set<string>>(new Set())
+  const [invalid, setInvalid] = useState<Set<string>>(new Set())
+  const [isSending, setSending] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
+
+  const questions = data.questions.flatMap((questionId) => {
+    const attribute = data.attributes.find((candidate) => candidate.id === questionId)
+    return attribute ? [attribute] : []
+  })
+  const unanswered = questions.filter((question) => !answers[question.id]).length
+  const fieldLabel = (field: string) =>
+    field === 'images' ? t('publishing.batch.images') : t(`publishing.panel.fields.${field as DefaultName}`)
+  const rows = data.rows.map((row) => ({ row, lacks: lacksOf(row, data, defaults, fieldLabel) }))
+  const sending = rows.filter(({ row, lacks }) => !excluded.has(row.rowId) && lacks.length === 0).length
+
+  function readDefaults() {
+    const raw: Record<string, unknown> = {}
+    for (const [name, text] of Object.entries(defaults) as [DefaultName, string][]) {
+      const trimmed = text.trim()
+      if (trimmed === '') continue
+      raw[name] =
+        name === 'vatRate'
+          ? Number(trimmed)
+          : numericDefaults.has(name)
+            ? numberOf(trimmed)
+            : name === 'origin'
+              ? trimmed.toLocaleUpperCase('en')
+              : trimmed
+    }
+    // Checked against the schema but sent as read: a default the seller left empty is never sent.
+    const parsed = batchListingDefaultsSchema.safeParse(raw)
+    return parsed.success
+      ? { success: true as const, data: raw as BatchListingDefaults }
+      : { success: false as const, error: parsed.error }
+  }
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault()
+    setFailure(null)
+    const parsed = readDefaults()
+    if (!parsed.success) {
+      setInvalid(new Set(parsed.error.issues.map((issue) => String(issue.path[0]))))
+      setFailure(t('publishing.resubmit.checkFields'))
+      return
+    }
+    setInvalid(new Set())
+    if (sending === 0) {
+      setFailure(t('publishing.batch.nothingToSend'))
+      return
+    }
+    setSending(true)
+    try {
+      const response = await publishCatalogue({
+        marketplace: props.marketplace,
+        categoryId: props.category.id,
+        batchId: props.batchId,
+        answers: Object.values(answers),
+        defaults: parsed.data,
+        excludedRowIds: [...excluded],
+      })
+      props.onPublished(response.publications)
+    } catch (caught) {
+      setInvalid(fieldsAtFault(caught, 'defaults.'))
+      setFailure(t(errorMessageKey(caught)))
+      setSending(false)
+    }
+  }
+
+  return (
+    <form onSubmit={handleSubmit} noValidate className="space-y-5" data-testid="batch-publish-form">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <p className="text-sm text-slate-800">
+          {t('publishing.panel.categoryChosen', { path: data.category.path.join(' › ') })}
+        </p>
+        <button
+          type="button"
+          onClick={props.onChangeCategory}
+          className="text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
+        >
+          {t('publishing.panel.changeCategory')}
+        </button>
+      </div>
+
+      {questions.length > 0 ? (
+        <fieldset className="space-y-3">
+          <legend className="text-sm font-semibold text-slate-900">
+            {t('publishing.batch.questionsTitle')}
+          </legend>
+          <p className="text-sm text-slate-700">{t('publishing.batch.questionsHint')}</p>
+          <div className="grid gap-3 sm:grid-cols-2">
+            {questions.map((attribute) => (
+              <AttributeField
+                key={attribute.id}
+                attribute={attribute}
+                answer={answers[attribute.id]}
+                isMissing={false}
+                onAnswer={(answer) =>
+                  setAnswers((current) => {
+                    const next = { ...current }
+                    if (answer) next[attribute.id] = answer
+                    else delete next[attribute.id]
+                    return next
+                  })
+                }
+              />
+            ))}
+          </div>
+        </fieldset>
+      ) : null}
+
+      {data.defaultsAsked.length > 0 ? (
+        <fieldset className="space-y-3">
+          <legend className="text-sm font-semibold text-slate-900">
+            {t('publishing.batch.defaultsTitle')}
+          </legend>
+          <p className="text-sm text-slate-700">{t('publishing.batch.defaultsHint')}</p>
+          <div className="grid gap-3 sm:grid-cols-2">
+            {data.defaultsAsked.map((name) => (
+              <FormField
+                key={name}
+                label={t(`publishing.panel.fields.${name}`)}
+                hint={name === 'origin' ? t('publishing.panel.originHint') : undefined}
+                error={invalid.has(name) ? t('publishing.resubmit.fieldInvalid') : undefined}
+              >
+                {(control) =>
+                  name === 'vatRate' ? (
+                    <select
+                      {...control}
+                      className={inputClasses}
+                      value={defaults.vatRate ?? ''}
+                      onChange={(event) => {
+                        const value = event.currentTarget.value
+                        setDefaults((current) => ({ ...current, vatRate: value }))
+                      }}
+                      data-testid="batch-default-vatRate"
+                    >
+                      <option value="">{t('publishing.panel.chooseValue')}</option>
+                      {['0', '1', '10', '20'].map((rate) => (
+                        <option key={rate} value={rate}>
+                          %{rate}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    <input
+                      {...control}
+                      className={inputClasses}
+                      value={defaults[name] ?? ''}
+                      inputMode={numericDefaults.has(name) ? 'decimal' : undefined}
+                      onChange={(event) => {
+                        const value = event.currentTarget.value
+                        setDefaults((current) => ({ ...current, [name]: value }))
+                      }}
+                      data-testid={`batch-default-${name}`}
+                    />
+                  )
+                }
+              </FormField>
+            ))}
+          </div>
+        </fieldset>
+      ) : null}
+
+      <div className="space-y-2">
+        <h3 id={`${id}-rows`} className="text-sm font-semibold text-slate-900">
+          {t('publishing.batch.rowsTitle', { count: formatNumber(data.rows.length) })}
+        </h3>
+        {data.rows.length === 0 ? (
+          <p className="text-sm text-slate-700">{t('publishing.batch.noRows')}</p>
+        ) : (
+          <div className="-mx-5 overflow-x-auto px-5 sm:mx-0 sm:px-0">
+            <table aria-labelledby={`${id}-rows`} className="w-full text-left text-sm">
+              <thead className="border-b border-slate-200 text-xs text-slate-600">
+                <tr>
+                  <th scope="col" className="py-2 pr-3 font-medium">
+                    {t('publishing.batch.columns.include')}
+                  </th>
+                  <th scope="col" className="py-2 pr-3 font-medium">
+                    {t('publishing.batch.columns.product')}
+                  </th>
+                  {/* On a phone the row's barcode and image count give way to what it lacks. */}
+                  <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">
+                    {t('publishing.panel.fields.barcode')}
+                  </th>
+                  <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">
+                    {t('publishing.batch.images')}
+                  </th>
+                  <th scope="col" className="py-2 font-medium">
+                    {t('publishing.batch.columns.lacks')}
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {rows.map(({ row, lacks }) => (
+                  <tr key={row.rowId} data-testid="batch-publish-row">
+                    <td className="py-2 pr-3">
+                      <input
+                        type="checkbox"
+                        className="size-4"
+                        checked={!excluded.has(row.rowId)}
+                        onChange={(event) => {
+                          const isIncluded = event.currentTarget.checked
+                          setExcluded((current) => {
+                            const next = new Set(current)
+                            if (isIncluded) next.delete(row.rowId)
+                            else next.add(row.rowId)
+                            return next
+                          })
+                        }}
+                        aria-label={t('publishing.batch.includeRow', { line: row.line, sku: row.sku })}
+                      />
+                    </td>
+                    <td className="py-2 pr-3">
+                      <span className="block font-medium text-slate-900">{row.title || row.sku}</span>
+                      <span className="text-xs text-slate-600">
+                        {row.sku} · {t('catalogue.preview.lineN', { line: row.line })}
+                      </span>
+                    </td>
+                    <td className="hidden py-2 pr-3 text-slate-800 sm:table-cell">{row.barcode ?? '—'}</td>
+                    <td className="hidden py-2 pr-3 text-slate-800 tabular-nums sm:table-cell">
+                      {formatNumber(row.imageCount)}
+                    </td>
+                    <td className="py-2" data-testid="batch-publish-lacks">
+                      {lacks.length === 0 ? (
+                        <span className="text-emerald-800">{t('publishing.batch.ready')}</span>
+                      ) : (
+                        <span className="text-amber-900">
+                          {t('publishing.batch.heldBack', { fields: lacks.join(', ') })}
+                        </span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+
+      <p className="text-sm text-slate-700" data-testid="batch-publish-summary">
+        {t('publishing.batch.summary', {
+          sending: formatNumber(sending),
+          total: formatNumber(data.rows.length),
+        })}
+        {unanswered > 0 ? ` ${t('publishing.batch.unanswered', { count: unanswered })}` : ''}
+      </p>
+      {failure ? <FormAlert message={failure} className="mb-0" /> : null}
+      <button
+        type="submit"
+        className={buttonClasses('primary', 'md', 'w-full sm:w-auto')}
+        disabled={isSending}
+        aria-busy={isSending}
+        data-testid="batch-publish-submit"
+      >
+        {isSending
+          ? t('publishing.panel.publishing')
+          : t('publishing.panel.publish', {
+              marketplace: t(`settings.integrations.${props.marketplace}.name`),
+            })}
+      </button>
+    </form>
+  )
+}

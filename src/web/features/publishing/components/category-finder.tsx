@@ -1,0 +1,85 @@
+import { type FormEvent, useId, useState } from 'react'
+import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
+import type { MarketplaceCategory } from '#shared/contracts/publishing.ts'
+import { buttonClasses } from '#web/components/ui/button.tsx'
+import { FormAlert } from '#web/components/ui/form-alert.tsx'
+import { inputClasses } from '#web/components/ui/form-field.tsx'
+import { Spinner } from '#web/components/ui/spinner.tsx'
+import { errorMessageKey } from '#web/lib/error-message.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useResource } from '#web/lib/use-resource.ts'
+import { searchCategories } from '../api/publishing-api.ts'
+
+/** A search in the marketplace's categories; a category that takes products is chosen from the results. */
+export function CategoryFinder(props: {
+  marketplace: IntegrationMarketplace
+  onChoose: (category: MarketplaceCategory) => void
+}) {
+  const { t } = useI18n()
+  const id = useId()
+  const [query, setQuery] = useState('')
+  const [asked, setAsked] = useState('')
+  const results = useResource((signal) => searchCategories(props.marketplace, asked, signal), {
+    key: `${props.marketplace}:${asked}`,
+    isEnabled: asked !== '',
+  })
+  function handleSubmit(event: FormEvent) {
+    event.preventDefault()
+    setAsked(query.trim())
+  }
+  return (
+    <div className="space-y-3">
+      <form onSubmit={handleSubmit} className="flex flex-wrap items-end gap-2">
+        <div className="min-w-0 flex-1">
+          <label htmlFor={`${id}-query`} className="block text-sm font-medium text-slate-900">
+            {t('publishing.panel.categoryLabel')}
+          </label>
+          <input
+            id={`${id}-query`}
+            type="search"
+            className={`${inputClasses} mt-1`}
+            value={query}
+            placeholder={t('publishing.panel.categoryPlaceholder')}
+            onChange={(event) => setQuery(event.currentTarget.value)}
+            data-testid="publish-category-query"
+          />
+        </div>
+        <button type="submit" className={buttonClasses('secondary')} disabled={query.trim() === ''}>
+          {t('publishing.panel.search')}
+        </button>
+      </form>
+      {asked === '' ? null : results.status === 'loading' ? (
+        <Spinner label={t('publishing.panel.searching')} className="text-brand-700" />
+      ) : results.status === 'error' ? (
+        <FormAlert message={t(errorMessageKey(results.error))} />
+      ) : results.data.categories.length === 0 ? (
+        <p role="status" className="text-sm text-slate-700">
+          {t('publishing.panel.noCategories', { query: asked })}
+        </p>
+      ) : (
+        <ul
+          aria-label={t('publishing.panel.categoryResults')}
+          className="divide-y divide-slate-200 rounded-xl border border-slate-200"
+        >
+          {results.data.categories.map((category) => (
+            <li key={category.id} className="flex items-center justify-between gap-3 p-3">
+              <span className="text-sm text-slate-800">{category.path.join(' › ')}</span>
+              {category.isLeaf ? (
+                <button
+                  type="button"
+                  className={buttonClasses('secondary')}
+                  onClick={() => props.onChoose(category)}
+                  aria-label={t('publishing.panel.chooseCategoryNamed', { category: category.name })}
+                >
+                  {t('publishing.panel.chooseCategory')}
+                </button>
+              ) : (
+                <span className="text-xs text-slate-500">{t('publishing.panel.notLeaf')}</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}

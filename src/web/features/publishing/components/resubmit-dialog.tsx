@@ -1,0 +1,332 @@
+import { type RefObject, useId, useState } from 'react'
+import {
+  type FilledAttribute,
+  type ListingCorrection,
+  listingCorrectionSchema,
+  type MarketplaceCategory,
+  type PublicationItemView,
+  type PublicationView,
+  type ResubmitResponse,
+} from '#shared/contracts/publishing.ts'
+import { publishFixMessageKeys } from '#shared/publishing/rejections.ts'
+import { buttonClasses } from '#web/components/ui/button.tsx'
+import { FormAlert } from '#web/components/ui/form-alert.tsx'
+import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
+import { Spinner } from '#web/components/ui/spinner.tsx'
+import { errorMessageKey } from '#web/lib/error-message.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { useResource } from '#web/lib/use-resource.ts'
+import { getCategoryAttributes, resubmitPublication } from '../api/publishing-api.ts'
+import { fieldsAtFault, numberOf } from '../listing-input.ts'
+import { attributesToAsk, planResubmit } from '../resubmit-plan.ts'
+import { AttributeField } from './attribute-field.tsx'
+import { CategoryFinder } from './category-finder.tsx'
+
+const numericFields = new Set<keyof ListingCorrection>([
+  'salePrice',
+  'listPrice',
+  'stock',
+  'desi',
+  'warrantyMonths',
+])
+
+/**
+ * The corrected fields as typed, read into the shape the server takes, empty ones left out: a
+ * field the seller left alone is never sent, so it can never be read as "cleared". They are
+ * checked against the schema, but sent as read, without any default the schema would add.
+ */
+function correctionOf(
+  values: Partial<Record<keyof ListingCorrection, string>>,
+): { isValid: true; listing: ListingCorrection } | { isValid: false; invalid: Set<string> } {
+  const raw: Record<string, unknown> = {}
+  for (const [name, text] of Object.entries(values) as [keyof ListingCorrection, string][]) {
+    const trimmed = text.trim()
+    if (trimmed === '') continue
+    raw[name] =
+      name === 'vatRate'
+        ? Number(trimmed)
+        : numericFields.has(name)
+          ? numberOf(trimmed)
+          : name === 'origin'
+            ? trimmed.toLocaleUpperCase('en')
+            : trimmed
+  }
+  const parsed = listingCorrectionSchema.safeParse(raw)
+  return parsed.success
+    ? { isValid: true, listing: raw as ListingCorrection }
+    : { isValid: false, invalid: new Set(parsed.error.issues.map((issue) => String(issue.path[0]))) }
+}
+
+/**
+ * "Fix and resubmit" for one product or every refused one: says what Vitrin will do by itself
+ * (each fix's own description) and asks only what it cannot know: the attributes a reason names
+ * (with the values the category allows), the listing's fields a reason is about, or another
+ * category. Sending makes a new publication; the caller follows it.
+ */
+export function ResubmitDialog(props: {
+  publication: PublicationView
+  items: PublicationItemView[]
+  isAll: boolean
+  /** The category the products were published in, when the screen knows it. */
+  category: MarketplaceCategory | null
+  onClose: () => void
+  onResubmitted: (response: ResubmitResponse) => void
+  finalFocusRef?: RefObject<HTMLElement | null>
+}) {
+  const { t } = useI18n()
+  const id = useId()
+  const { publication, items } = props
+  const marketplace = publication.marketplace
+  const marketplaceName = t(`settings.integrations.${marketplace}.name`)
+  const plan = planResubmit(items, marketplace)
+  const [chosenCategory, setChosenCategory] = useState<MarketplaceCategory | null>(null)
+  const [answers, setAnswers] = useState<Record<string, FilledAttribute>>({})
+  const [values, setValues] = useState<Partial<Record<keyof ListingCorrection, string>>>({})
+  const [isBusy, setBusy] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
+  const [invalidFields, setInvalidFields] = useState<Set<string>>(new Set())
+
+  const attributeCategory = chosenCategory ?? (plan.needsCategory ? null : props.category)
+  const attributes = useResource(
+    (signal) => getCategoryAttributes(marketplace, attributeCategory?.id ?? '', signal),
+    {
+      key: `${marketplace}:${attributeCategory?.id ?? ''}`,
+      isEnabled: plan.needsAttributes && attributeCategory !== null,
+    },
+  )
+  const asked =
+    attributes.status === 'ready' ? attributesToAsk(attributes.data.attributes, plan.attributes) : []
+  const needsFinder = plan.needsCategory || (plan.needsAttributes && attributeCategory === null)
+  const isSilent =
+    plan.automatic.length === 0 &&
+    !plan.needsAttributes &&
+    plan.listingFields.length === 0 &&
+    !needsFinder &&
+    !plan.hasKeyProblem &&
+    !plan.isStockCodeFixed
+
+  async function handleSubmit() {
+    setFailure(null)
+    if (plan.needsCategory && !chosenCategory) {
+      setFailure(t('publishing.resubmit.chooseCategoryFirst'))
+      return
+    }
+    const listing = correctionOf(values)
+    if (!listing.isValid) {
+      setInvalidFields(listing.invalid)
+      setFailure(t('publishing.resubmit.checkFields'))
+      return
+    }
+    setInvalidFields(new Set())
+    setBusy(true)
+    try {
+      const response = await resubmitPublication(publication.id, {
+        itemIds: props.isAll ? null : items.map((item) => item.id),
+        attributes: Object.values(answers),
+        listing: listing.listing,
+        categoryId: plan.needsCategory ? (chosenCategory?.id ?? null) : null,
+      })
+      props.onResubmitted(response)
+    } catch (caught) {
+      setInvalidFields(fieldsAtFault(caught, 'listing.'))
+      setFailure(t(errorMessageKey(caught)))
+      setBusy(false)
+    }
+  }
+
+  const sendLabel = t('publishing.resubmit.send', { count: items.length })
+  return (
+    <ModalDialog
+      title={t('publishing.resubmit.title')}
+      description={
+        <p>
+          {props.isAll
+            ? t('publishing.resubmit.introAll', { count: items.length, marketplace: marketplaceName })
+            : t('publishing.resubmit.introOne', {
+                product: items[0]?.title || items[0]?.barcode || '',
+                marketplace: marketplaceName,
+              })}
+        </p>
+      }
+      onClose={props.onClose}
+      isBusy={isBusy}
+      size="lg"
+      finalFocusRef={props.finalFocusRef}
+    >
+      {/* Not a form: the category search inside is one of its own. */}
+      <div className="mt-4 space-y-5" data-testid="resubmit-dialog">
+        {plan.automatic.length > 0 ? (
+          <section aria-labelledby={`${id}-auto`} className="space-y-2">
+            <h3 id={`${id}-auto`} className="text-sm font-semibold text-slate-900">
+              {t('publishing.resubmit.automaticTitle')}
+            </h3>
+            <ul className="list-disc space-y-1 pl-5 text-sm text-slate-800" data-testid="resubmit-automatic">
+              {plan.automatic.map((fix) => (
+                <li key={fix}>
+                  <span className="font-semibold">{t(publishFixMessageKeys(fix).label)}:</span>{' '}
+                  {t(publishFixMessageKeys(fix).does)}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        {isSilent ? <p className="text-sm text-slate-700">{t('publishing.resubmit.nothingToFix')}</p> : null}
+        {plan.unfixable > 0 ? (
+          <p className="text-sm text-slate-700">
+            {t('publishing.resubmit.unfixable', { count: plan.unfixable })}
+          </p>
+        ) : null}
+
+        {needsFinder ? (
+          <section aria-labelledby={`${id}-category`} className="space-y-2">
+            <h3 id={`${id}-category`} className="text-sm font-semibold text-slate-900">
+              {plan.needsCategory
+                ? t('publishing.resubmit.categoryTitle')
+                : t('publishing.resubmit.categoryAttributesTitle')}
+            </h3>
+            {chosenCategory ? (
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <p className="text-sm text-slate-800" data-testid="resubmit-category">
+                  {t('publishing.panel.categoryChosen', { path: chosenCategory.path.join(' › ') })}
+                </p>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setChosenCategory(null)
+                    setAnswers({})
+                  }}
+                  className="text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
+                >
+                  {t('publishing.panel.changeCategory')}
+                </button>
+              </div>
+            ) : (
+              <>
+                <p className="text-sm text-slate-700">
+                  {plan.needsCategory
+                    ? t('publishing.resubmit.categoryWhy')
+                    : t('publishing.resubmit.categoryForAttributes')}
+                </p>
+                <CategoryFinder marketplace={marketplace} onChoose={setChosenCategory} />
+              </>
+            )}
+          </section>
+        ) : null}
+
+        {plan.needsAttributes && attributeCategory ? (
+          <fieldset className="space-y-3">
+            <legend className="text-sm font-semibold text-slate-900">
+              {t('publishing.resubmit.attributesTitle')}
+            </legend>
+            {attributes.status === 'loading' ? (
+              <Spinner label={t('publishing.resubmit.loadingAttributes')} className="text-brand-700" />
+            ) : attributes.status === 'error' ? (
+              <FormAlert message={t(errorMessageKey(attributes.error))} />
+            ) : asked.length === 0 ? (
+              <p className="text-sm text-slate-700">{t('publishing.panel.noAttributes')}</p>
+            ) : (
+              <div className="grid gap-3 sm:grid-cols-2">
+                {asked.map((attribute) => (
+                  <AttributeField
+                    key={attribute.id}
+                    attribute={attribute}
+                    answer={answers[attribute.id]}
+                    isMissing={false}
+                    onAnswer={(answer) =>
+                      setAnswers((current) => {
+                        const next = { ...current }
+                        if (answer) next[attribute.id] = answer
+                        else delete next[attribute.id]
+                        return next
+                      })
+                    }
+                  />
+                ))}
+              </div>
+            )}
+          </fieldset>
+        ) : null}
+
+        {plan.listingFields.length > 0 ? (
+          <fieldset className="space-y-3">
+            <legend className="text-sm font-semibold text-slate-900">
+              {t('publishing.resubmit.listingTitle')}
+            </legend>
+            <p className="text-sm text-slate-700">{t('publishing.resubmit.listingHint')}</p>
+            <div className="grid gap-3 sm:grid-cols-2">
+              {plan.listingFields.map((name) => (
+                <FormField
+                  key={name}
+                  label={t(`publishing.panel.fields.${name}`)}
+                  error={invalidFields.has(name) ? t('publishing.resubmit.fieldInvalid') : undefined}
+                >
+                  {(control) =>
+                    name === 'vatRate' ? (
+                      <select
+                        {...control}
+                        className={inputClasses}
+                        value={values.vatRate ?? ''}
+                        onChange={(event) => {
+                          const value = event.currentTarget.value
+                          setValues((current) => ({ ...current, vatRate: value }))
+                        }}
+                      >
+                        <option value="">{t('publishing.resubmit.keep')}</option>
+                        {['0', '1', '10', '20'].map((rate) => (
+                          <option key={rate} value={rate}>
+                            %{rate}
+                          </option>
+                        ))}
+                      </select>
+                    ) : (
+                      <input
+                        {...control}
+                        className={inputClasses}
+                        value={values[name] ?? ''}
+                        inputMode={numericFields.has(name) ? 'decimal' : undefined}
+                        onChange={(event) => {
+                          const value = event.currentTarget.value
+                          setValues((current) => ({ ...current, [name]: value }))
+                        }}
+                        data-testid={`resubmit-${name}`}
+                      />
+                    )
+                  }
+                </FormField>
+              ))}
+            </div>
+          </fieldset>
+        ) : null}
+        {plan.hasKeyProblem ? (
+          <p className="text-sm text-slate-700">{t('publishing.resubmit.barcodeStays')}</p>
+        ) : null}
+        {plan.isStockCodeFixed ? (
+          <p className="text-sm text-slate-700">{t('publishing.resubmit.stockCodeStays')}</p>
+        ) : null}
+
+        {failure ? <FormAlert message={failure} className="mb-0" /> : null}
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <button
+            type="button"
+            className={buttonClasses('secondary')}
+            onClick={props.onClose}
+            disabled={isBusy}
+          >
+            {t('publishing.resubmit.cancel')}
+          </button>
+          <button
+            type="button"
+            onClick={() => void handleSubmit()}
+            className={buttonClasses('primary')}
+            disabled={isBusy}
+            aria-busy={isBusy}
+            data-testid="resubmit-send"
+          >
+            {isBusy ? t('publishing.resubmit.sending') : sendLabel}
+          </button>
+        </div>
+      </div>
+    </ModalDialog>
+  )
+}
