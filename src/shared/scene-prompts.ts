@@ -1,6 +1,7 @@
 import { enMessages } from '#shared/i18n/locales/en/index.ts'
 import { trMessages } from '#shared/i18n/locales/tr/index.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
+import { chipTextOf } from './scene-chip.ts'
 import { type FashionStyleId, fashionStyles, type ProductSceneId, productScenes } from './scenes.ts'
 
 /**
@@ -18,7 +19,7 @@ export function chipPrompt(
   locale: Locale,
 ): string {
   const labels = messages[locale].studio.scenes[tool] as Record<string, string>
-  return (labels[id] ?? id).toLocaleLowerCase(locale === 'tr' ? 'tr-TR' : 'en-US')
+  return chipTextOf(labels[id] ?? id, locale)
 }
 
 const normalise = (text: string) =>

@@ -1,5 +1,5 @@
 import { useNavigate, useSearchParams } from 'react-router'
-import { chipPrompt } from '#shared/scene-prompts.ts'
+import { chipTextOf } from '#shared/scene-chip.ts'
 import { productScenes } from '#shared/scenes.ts'
 import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
@@ -50,7 +50,7 @@ export function CataloguePage() {
               disabled={disabled}
               suggestions={productScenes.map((scene) => ({
                 id: scene.id,
-                prompt: chipPrompt('product', scene.id, locale),
+                prompt: chipTextOf(t(`studio.scenes.product.${scene.id}`), locale),
                 label: t(`studio.scenes.product.${scene.id}`),
               }))}
             />

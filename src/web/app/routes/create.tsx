@@ -1,6 +1,6 @@
 import { type FormEvent, useRef, useState } from 'react'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
-import { chipPrompt } from '#shared/scene-prompts.ts'
+import { chipTextOf } from '#shared/scene-chip.ts'
 import { productScenes, type ViewChoice } from '#shared/scenes.ts'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
 import { GenerateButton } from '#web/features/generations/components/generate-button.tsx'
@@ -136,7 +136,7 @@ export function CreatePage() {
                 ? []
                 : productScenes.map((scene) => ({
                     id: scene.id,
-                    prompt: chipPrompt('product', scene.id, locale),
+                    prompt: chipTextOf(t(`studio.scenes.product.${scene.id}`), locale),
                     label: t(`studio.scenes.product.${scene.id}`),
                   }))
             }

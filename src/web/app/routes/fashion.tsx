@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react'
-import { chipPrompt } from '#shared/scene-prompts.ts'
+import { chipTextOf } from '#shared/scene-chip.ts'
 import { fashionStyles } from '#shared/scenes.ts'
 import { GenerateButton } from '#web/features/generations/components/generate-button.tsx'
 import { StudioResultPanel } from '#web/features/generations/components/studio-result-panel.tsx'
@@ -123,7 +123,7 @@ export function FashionPage() {
         onChange={setPrompt}
         suggestions={fashionStyles.map((style) => ({
           id: style.id,
-          prompt: chipPrompt('fashion', style.id, locale),
+          prompt: chipTextOf(t(`studio.scenes.fashion.${style.id}`), locale),
           label: t(`studio.scenes.fashion.${style.id}`),
         }))}
       />
