@@ -9,6 +9,7 @@ import {
   type TrendyolFake,
   trendyolFailureReasons,
   trendyolFakeDefaults,
+  trendyolReviewReasons,
 } from './trendyol-server.ts'
 
 // Images the fake downloads, served over plain http (the fake allows it only with allowHttpImages).
@@ -35,7 +36,7 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => imageServer.listen(0, '127.0.0.1', resolve))
   images = `http://127.0.0.1:${(imageServer.address() as AddressInfo).port}`
-  fake = await startTrendyolFake({ allowHttpImages: true })
+  fake = await startTrendyolFake({ allowHttpImages: true, control: true })
 })
 
 afterAll(async () => {
@@ -511,5 +512,36 @@ describe('Trendyol fake: control endpoint', () => {
     } finally {
       await controlled.close()
     }
+  })
+
+  it("adds one barcode's next rejection over HTTP, keeping the script in force", async () => {
+    fake.script({ approvalMs: 1000, reject: { 'ALWAYS-2': ['Hatalı Marka Bilgisi'] } })
+    const control = (body: unknown) =>
+      fetch(`${fake.url}/__control/reject-once`, { method: 'POST', body: JSON.stringify(body) })
+    expect((await control({ barcode: 'ONCE-1' })).status).toBe(400)
+    expect(
+      (await control({ barcode: 'ONCE-1', reasons: [trendyolReviewReasons.forbiddenWords] })).status,
+    ).toBe(200)
+    await completedBatch(await create([cupItem('ONCE-1'), cupItem('ALWAYS-2')]))
+    // The script's approval time still holds.
+    const statusOf = (barcode: string) => {
+      const listing = fake.listings.get(`${seller.sellerId}:${barcode}`)
+      return listing ? fake.statusOf(listing) : 'missing'
+    }
+    expect(statusOf('ONCE-1')).toBe('pendingApproval')
+    fake.advance(1000)
+    expect(statusOf('ONCE-1')).toBe('rejected')
+    expect(fake.listings.get(`${seller.sellerId}:ONCE-1`)?.rejectReasons).toEqual([
+      trendyolReviewReasons.forbiddenWords,
+    ])
+    expect(statusOf('ALWAYS-2')).toBe('rejected')
+    // Rejected once only: the update is approved.
+    const update = await api(`/product/sellers/${seller.sellerId}/products/unapproved-bulk-update`, {
+      method: 'POST',
+      body: { items: [{ barcode: 'ONCE-1', title: 'Porselen Kahve Fincan Takımı' }] },
+    })
+    await completedBatch(update.body.batchRequestId)
+    fake.advance(1000)
+    expect(statusOf('ONCE-1')).toBe('approved')
   })
 })

@@ -757,6 +757,21 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
       clock.advance(body.ms)
       return send(res, 200, { now: clock.now() })
     }
+    if (method === 'POST' && url.pathname === '/__control/reject-once') {
+      // One barcode's next review rejected, the rest of the script left as it is: tests that share
+      // one fake (the browser suite's) each script their own barcodes.
+      const body = raw.length
+        ? (JSON.parse(raw.toString('utf8')) as { barcode?: unknown; reasons?: unknown })
+        : {}
+      if (typeof body.barcode !== 'string' || !Array.isArray(body.reasons) || body.reasons.length === 0)
+        return send(res, 400, { error: 'barcode must be a string and reasons a non-empty list' })
+      script = {
+        ...script,
+        rejectOnce: { ...script.rejectOnce, [body.barcode]: body.reasons as TrendyolRejectReason[] },
+      }
+      usedOnce.delete(body.barcode)
+      return send(res, 200, { barcode: body.barcode })
+    }
     if (method === 'GET' && url.pathname === '/__control/stats') {
       const sellerId = url.searchParams.get('sellerId') ?? sellers[0]?.sellerId ?? ''
       return send(res, 200, { writes: writeWindow.stats(sellerId, clock.now()), listings: listings.size })
