@@ -61,6 +61,9 @@ export const listingProblemCodes = [
   'images-missing',
   'image-not-https',
   'attribute-invalid',
+  /** A required attribute of the category has no value (catalogue batches: neither filled nor answered). */
+  'attribute-missing',
+  'vat-invalid',
   'origin-missing',
   'warranty-missing',
   /** The pre-publish checker fails an image on a rule the marketplace's export does not fix. */
@@ -123,6 +126,7 @@ function commonProblems(
     add('list-price-below-sale', 'listPrice')
   }
   if (!Number.isInteger(listing.stock) || listing.stock < 0) add('stock-invalid', 'stock')
+  if (!(vatRates as readonly number[]).includes(listing.vatRate)) add('vat-invalid', 'vatRate')
   if (!(Number.isFinite(listing.desi) && listing.desi >= 0)) add('desi-invalid', 'desi')
   if (listing.imageUrls.length === 0) add('images-missing', 'images')
   listing.imageUrls.slice(0, maxImages[marketplace]).forEach((url, index) => {

@@ -107,6 +107,14 @@ async function trendyolBrandIds(api: TrendyolApi, names: string[]): Promise<Map<
   return ids
 }
 
+/** Where a publication's products come from, stored with each publication of one call. */
+export type PublicationSource = {
+  /** The catalogue batch the listings were built from. */
+  catalogueBatchId?: string | null
+  /** The publication whose refused products these listings send again. */
+  resubmitOf?: string | null
+}
+
 /**
  * Stores the listings as publications to the marketplace (at most one request's worth each) and
  * queues them. A listing with problems is stored `blocked` with them and not sent; the same key
@@ -117,6 +125,7 @@ export async function queuePublications(
   userId: string,
   marketplace: IntegrationMarketplace,
   entries: ListingToPublish[],
+  source: PublicationSource = {},
 ): Promise<string[]> {
   const opened = await openChannel(deps.connections, userId, marketplace)
   if (!opened) throw new AppError('MARKETPLACE_NOT_CONNECTED', `No ${marketplace} connection`)
@@ -138,7 +147,12 @@ export async function queuePublications(
       marketplace === 'trendyol'
         ? toTrendyolItem(listing, brandIds?.get(foldName(listing.brand)) ?? null, options)
         : toHepsiburadaItem(listing, opened.accountId, options)
-    const problems: ListingProblem[] = [...(entry.problems ?? []), ...(result.ok ? [] : result.problems)]
+    const problems: ListingProblem[] = []
+    // A problem found before and again by the build is the seller's to fix once.
+    for (const problem of [...(entry.problems ?? []), ...(result.ok ? [] : result.problems)]) {
+      if (!problems.some((other) => other.code === problem.code && other.field === problem.field))
+        problems.push(problem)
+    }
     if (seen.has(key))
       problems.push({ code: 'key-duplicate', field: marketplace === 'trendyol' ? 'barcode' : 'stockCode' })
     seen.add(key)
@@ -157,6 +171,8 @@ export async function queuePublications(
           userId,
           marketplace,
           status: isSendable ? 'queued' : 'done',
+          catalogueBatchId: source.catalogueBatchId ?? null,
+          resubmitOf: source.resubmitOf ?? null,
           dueAt: now,
           createdAt: now,
           updatedAt: now,

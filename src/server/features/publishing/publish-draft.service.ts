@@ -27,8 +27,11 @@ export type DraftDeps = {
 /** The side the photo is segmented at for its colour: as the marketplace check measures. */
 const colourSide = 640
 
-/** The product's colour in the seller's photo (the image result's input), or null without one. */
-async function photoColour(
+/**
+ * The product's colour in the seller's photo (an image result's input, a catalogue row's photo),
+ * or null without one. Segments the photo at 640 px: about the cost of one marketplace check.
+ */
+export async function photoColour(
   deps: DraftDeps,
   userId: string,
   assetId: string | null,
