@@ -204,6 +204,10 @@ export type PublicationView = {
   updatedAt: string
 }
 
+/** GET /api/publications?batchId=: the newest publications, only a catalogue batch's with `batchId`. */
+export const publicationListQuerySchema = z.object({ batchId: z.uuid().optional() })
+export type PublicationListQuery = z.infer<typeof publicationListQuerySchema>
+
 /** POST /api/publications: accepted (202), one publication per marketplace request. */
 export type PublishResponse = { publications: PublicationView[] }
 
