@@ -291,7 +291,7 @@ export type BatchListingDefaults = z.infer<typeof batchListingDefaultsSchema>
 
 export type CatalogueDraftRow = {
   rowId: string
-  /** The row's line in the seller's file (1 is the first product). */
+  /** The row's line in the seller's file, as the batch page shows it (the header is line 1). */
   line: number
   sku: string
   title: string

@@ -12,7 +12,7 @@ import type {
 } from '#shared/contracts/publishing.ts'
 import { AppError } from '#shared/errors.ts'
 import { type AttributeFill, askOnce, attributeKind, fillAttributes } from './attribute-filler.ts'
-import type { Listing, ListingProblem, VatRate } from './listing.ts'
+import { hepsiburadaListingFields, type Listing, type ListingProblem, type VatRate } from './listing.ts'
 import { type ListingToPublish, openChannel, queuePublications } from './publications.service.ts'
 import { type PublishDeps, publicationViews, publishableImages } from './publish.service.ts'
 import { type DraftDeps, photoColour } from './publish-draft.service.ts'
@@ -133,10 +133,12 @@ async function draftBatch(
   if (sources.length === 0) {
     throw new AppError('CATALOGUE_NOTHING_TO_PUBLISH', 'No finished product of the batch has an image')
   }
-  const { category, attributes } = await deps.draft.taxonomy.attributes(
-    userId,
-    request.marketplace,
-    request.categoryId,
+  const read = await deps.draft.taxonomy.attributes(userId, request.marketplace, request.categoryId)
+  const { category } = read
+  // The listing's own fields (Hepsiburada lists them among a category's attributes) come from
+  // the row's columns through the listing, never as attributes.
+  const attributes = read.attributes.filter(
+    (attribute) => request.marketplace !== 'hepsiburada' || !hepsiburadaListingFields.has(attribute.id),
   )
   const rows = await eachLimited(sources, rowConcurrency, async (source) => {
     const input = {

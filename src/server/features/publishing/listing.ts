@@ -199,6 +199,27 @@ export function toTrendyolItem(
   }
 }
 
+/**
+ * Hepsiburada's own fields of an import item, which toHepsiburadaItem fills from the listing.
+ * Its category attributes list them too (its base attributes): they are never filled or asked
+ * as attributes, or a catalogue column named "Görsel 1" would replace the image's address.
+ */
+export const hepsiburadaListingFields: ReadonlySet<string> = new Set([
+  'merchantSku',
+  'VaryantGroupID',
+  'Barcode',
+  'UrunAdi',
+  'UrunAciklamasi',
+  'Marka',
+  'GarantiSuresi',
+  'kg',
+  'tax_vat_rate',
+  'price',
+  'stock',
+  ...Array.from({ length: maxImages.hepsiburada }, (_, index) => `Image${index + 1}`),
+  'Video1',
+])
+
 /** A number as Hepsiburada's import example writes it: a decimal comma, no thousands separator. */
 export function hepsiburadaNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2).replace('.', ',')
