@@ -157,6 +157,8 @@ export const errorStatus = {
   CATALOGUE_NO_PRODUCTS: 400,
   /** Regenerating a product whose outputs are still queued or being made. */
   CATALOGUE_ROW_BUSY: 409,
+  /** Publishing a batch none of whose products is finished with an image result (or all were left out). */
+  CATALOGUE_NOTHING_TO_PUBLISH: 422,
   /** A video to be made from an image of its batch: the image failed or was canceled. */
   SOURCE_FAILED: 422,
   PROVIDER_REJECTED: 422,

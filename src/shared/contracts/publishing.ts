@@ -213,6 +213,10 @@ export type PublicationView = {
   updatedAt: string
 }
 
+/** GET /api/publications?batchId=: the newest publications, only a catalogue batch's with `batchId`. */
+export const publicationListQuerySchema = z.object({ batchId: z.uuid().optional() })
+export type PublicationListQuery = z.infer<typeof publicationListQuerySchema>
+
 /** POST /api/publications: accepted (202), one publication per marketplace request. */
 export type PublishResponse = { publications: PublicationView[] }
 
@@ -299,7 +303,7 @@ export type BatchListingDefaults = z.infer<typeof batchListingDefaultsSchema>
 
 export type CatalogueDraftRow = {
   rowId: string
-  /** The row's line in the seller's file (1 is the first product). */
+  /** The row's line in the seller's file, as the batch page shows it (the header is line 1). */
   line: number
   sku: string
   title: string

@@ -366,6 +366,8 @@ export const listingProblemRejections: Record<string, RejectionCode> = {
   'images-missing': 'images-missing',
   'image-not-https': 'image-not-https',
   'attribute-invalid': 'attribute-value-invalid',
+  'attribute-missing': 'attribute-missing',
+  'vat-invalid': 'vat-invalid',
   'origin-missing': 'origin-missing',
   'warranty-missing': 'warranty-missing',
   'checker-failed': 'checker-failed',

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises'
 import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Config } from '#server/config.ts'
 import type { Db } from '#server/db/client.ts'
-import type { AssetRow } from '#server/db/schema/index.ts'
+import type { AssetRow, GenerationRow } from '#server/db/schema/index.ts'
 import {
   type CatalogueBatchRow,
   type CatalogueRowRow,
@@ -38,7 +38,13 @@ import { insertBatchCompletedEvent } from '#server/features/webhooks/webhooks.se
 import type { Logger } from '#server/logger.ts'
 import type { PublicRequestDeps } from '#server/net/public-request.ts'
 import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
-import { type ColumnMapping, type SavedMapping, toSavedMapping } from '#shared/catalogue/columns.ts'
+import {
+  type ColumnMapping,
+  type SavedMapping,
+  type TextField,
+  textFields,
+  toSavedMapping,
+} from '#shared/catalogue/columns.ts'
 import type { RowProblem, RowProblemCode } from '#shared/catalogue/row-problems.ts'
 import {
   type BatchCounts,
@@ -65,6 +71,7 @@ import {
   type ExportFile,
   type ExportPreset,
   type ExportProduct,
+  type ExportSeo,
   writeCatalogueExport,
 } from './export/catalogue-export.ts'
 import { type ListReader, sharedListReader } from './import/list-reader.ts'
@@ -1074,30 +1081,7 @@ export async function writeBatchExport(
         page.map((row) => row.id),
       )
       for (const row of page) {
-        const results = byRow.get(row.id) ?? []
-        if (results.length === 0 && !row.copyEdit) continue
-        const files: ExportFile[] = []
-        let seo: ExportProduct['seo'] = null
-        const excluded = new Set(row.excludedResults)
-        for (const result of results) {
-          // Left out in the review: neither its file nor (for copy) its text goes out.
-          if (excluded.has(result.id)) continue
-          const record = result.result
-          if (record?.type === 'seo') {
-            seo = {
-              title: record.title,
-              description: record.description,
-              features: record.features,
-              keywords: record.keywords,
-            }
-            continue
-          }
-          const asset = record ? assets.get(record.assetId) : undefined
-          if (!record || !asset) continue
-          files.push({ assetId: asset.id, kind: record.type, mime: asset.mime, storageKey: asset.storageKey })
-        }
-        // The seller's edit is the copy that goes out (listing and marketplace files alike).
-        if (row.copyEdit) seo = { ...row.copyEdit }
+        const { files, seo } = outgoingResults(row, byRow.get(row.id) ?? [], assets)
         if (files.length === 0 && !seo) continue
         yield { line: row.line, sku: row.sku, name: row.name, cells: row.cells, files, seo }
       }
@@ -1118,6 +1102,111 @@ export async function writeBatchExport(
     signal: input.signal,
     tempDir: input.tempDir,
   })
+}
+
+/** A product's results as they leave Vitrin (export and publishing). */
+export type OutgoingResults = {
+  /** Its image and video results in output order (the main image first), each with its generation. */
+  files: (ExportFile & { generationId: string })[]
+  /** Its copy: the seller's edit, else the generated SEO result; null without either. */
+  seo: ExportSeo | null
+}
+
+/**
+ * What goes out of a product from its finished results (batchResults): what the seller left out
+ * in the review (excluded_results) stays, and the seller's copy edit stands over the generated
+ * copy. The one reading of a row's results for the export and for publishing a batch.
+ */
+function outgoingResults(
+  row: CatalogueRowRow,
+  results: GenerationRow[],
+  assets: Map<string, AssetRow>,
+): OutgoingResults {
+  const files: OutgoingResults['files'] = []
+  let seo: ExportSeo | null = null
+  const excluded = new Set(row.excludedResults)
+  for (const result of results) {
+    // Left out in the review: neither its file nor (for copy) its text goes out.
+    if (excluded.has(result.id)) continue
+    const record = result.result
+    if (record?.type === 'seo') {
+      seo = {
+        title: record.title,
+        description: record.description,
+        features: record.features,
+        keywords: record.keywords,
+      }
+      continue
+    }
+    const asset = record ? assets.get(record.assetId) : undefined
+    if (!record || !asset) continue
+    files.push({
+      generationId: result.id,
+      assetId: asset.id,
+      kind: record.type,
+      mime: asset.mime,
+      storageKey: asset.storageKey,
+    })
+  }
+  // The seller's edit is the copy that goes out (listing, marketplace files and listings alike).
+  if (row.copyEdit) seo = { ...row.copyEdit }
+  return { files, seo }
+}
+
+// --- Publishing --------------------------------------------------------------------------------
+
+/** A finished product of a batch as publishing takes it (features/publishing). */
+export type PublishableRow = {
+  row: CatalogueRowRow
+  /** The row's mapped text fields that have a value (sku, name, brand, colour, material …). */
+  fields: Partial<Record<TextField, string>>
+  /** Every non-empty cell by its column's header (the first column of a header when repeated). */
+  columns: Record<string, string>
+  /** Image results in output order, the main image first (never empty). */
+  imageGenerationIds: string[]
+  seo: ExportSeo | null
+}
+
+/**
+ * The owner's batch's products that can be published: rows whose outputs have all settled (none
+ * queued or running) with at least one image result going out (outgoingResults), in list order.
+ * NOT_FOUND for another's batch; a draft has none.
+ */
+export async function publishableRows(
+  db: Db,
+  userId: string,
+  batchId: string,
+): Promise<{ batch: CatalogueBatchRow; rows: PublishableRow[] }> {
+  const batch = await ownedBatch(db, userId, batchId)
+  if (batch.status === 'draft') return { batch, rows: [] }
+  const products = (await rowsOf(db, batch.id)).filter(isProduct)
+  const ids = products.map((row) => row.id)
+  const [{ byRow: outputs }, { byRow: results, assets }] = await Promise.all([
+    batchOutputs(db, ids, []),
+    batchResults(db, ids),
+  ])
+  const rows: PublishableRow[] = []
+  for (const row of products) {
+    const settled = (outputs.get(row.id) ?? []).every(
+      (output) => output.status !== 'queued' && output.status !== 'running',
+    )
+    if (!settled) continue
+    const { files, seo } = outgoingResults(row, results.get(row.id) ?? [], assets)
+    const images = files.filter((file) => file.kind === 'image')
+    if (images.length === 0) continue
+    const fields: Partial<Record<TextField, string>> = {}
+    for (const field of textFields) {
+      const text = cellOf(batch, row, field)
+      if (text !== '') fields[field] = text
+    }
+    const columns: Record<string, string> = {}
+    batch.headers.forEach((header, index) => {
+      const cell = (row.cells[index] ?? '').trim()
+      if (header.trim() !== '' && cell !== '' && !(header in columns)) columns[header] = cell
+    })
+    rows.push({ row, fields, columns, imageGenerationIds: images.map((file) => file.generationId), seo })
+  }
+  return { batch, rows }
 }
 
 /** Drafts left this long (never started) are deleted with their photos by the sweep. */

@@ -322,6 +322,34 @@ describe('asking once per batch', () => {
     ])
   })
 
+  it('asks once for what more than one row lacks, the rows that have it keeping their own', async () => {
+    const rows = await Promise.all([
+      fillAttributes({ attributes: cups, details: { material: 'Porselen' }, photoColour: redPhoto }),
+      fillAttributes({ attributes: cups, details: { material: 'Bambu' }, photoColour: redPhoto }),
+      fillAttributes({ attributes: cups, details: { material: 'Tahta' }, photoColour: redPhoto }),
+    ])
+    const questions = askOnce(rows)
+    expect(questions.forBatch.map((attribute) => attribute.name).sort()).toEqual([
+      'Boyut/Ebat',
+      'Materyal',
+      'Parça Sayısı',
+    ])
+    expect(questions.perRow).toEqual([])
+  })
+
+  it('asks a one-row batch its questions as the batch’s', async () => {
+    const only = await fillAttributes({
+      attributes: cups,
+      details: { material: 'Porselen' },
+      photoColour: redPhoto,
+    })
+    expect(
+      askOnce([only])
+        .forBatch.map((attribute) => attribute.name)
+        .sort(),
+    ).toEqual(['Boyut/Ebat', 'Parça Sayısı'])
+  })
+
   it('asks nothing for a batch whose rows are complete, and nothing for an empty batch', () => {
     expect(askOnce([{ filled: [], missing: [] }])).toEqual({ forBatch: [], perRow: [] })
     expect(askOnce([])).toEqual({ forBatch: [], perRow: [] })

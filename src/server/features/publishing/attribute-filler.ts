@@ -282,22 +282,33 @@ export async function fillAttributes(input: FillInput): Promise<AttributeFill> {
 
 /** What to ask the seller about a batch: once for the batch, and row by row for the rest. */
 export type BatchQuestions = {
-  /** Required attributes missing in every row: one answer serves the whole batch. */
+  /** Required attributes lacked by more than one row (or by every row): one answer serves them all. */
   forBatch: MarketplaceAttribute[]
   /** The other missing required attributes of each row (rows by their index; none when empty). */
   perRow: { row: number; attributes: MarketplaceAttribute[] }[]
 }
 
 /**
- * The required attributes a batch still lacks, grouped so the seller answers each one once where
- * it is missing in every row (an attribute is the same one in two rows when its id is).
+ * The required attributes a batch still lacks, grouped so the seller answers each once. An
+ * attribute lacked by more than one row is asked for the batch, its answer used for every row
+ * lacking it (rows that have their own value keep it): asking only what every row lacks would
+ * make a seller type the same answer into 49 rows because one row had it. An attribute only one
+ * row lacks is that row's, as is any attribute of a one-row batch's only row — except that the
+ * only row of a batch is every row, so its questions are the batch's too. An attribute is the
+ * same one in two rows when its id is.
  */
 export function askOnce(rows: readonly AttributeFill[]): BatchQuestions {
   const required = rows.map((row) => row.missing.filter((attribute) => attribute.isRequired))
-  const first = required[0] ?? []
-  const forBatch = first.filter((attribute) =>
-    required.every((missing) => missing.some((other) => other.id === attribute.id)),
-  )
+  const lacking = new Map<string, { attribute: MarketplaceAttribute; rows: number }>()
+  for (const missing of required) {
+    for (const attribute of missing) {
+      const seen = lacking.get(attribute.id)
+      lacking.set(attribute.id, { attribute: seen?.attribute ?? attribute, rows: (seen?.rows ?? 0) + 1 })
+    }
+  }
+  const forBatch = [...lacking.values()]
+    .filter((entry) => entry.rows > 1 || entry.rows === rows.length)
+    .map((entry) => entry.attribute)
   const perRow = required.flatMap((missing, row) => {
     const attributes = missing.filter((attribute) => !forBatch.some((other) => other.id === attribute.id))
     return attributes.length > 0 ? [{ row, attributes }] : []

@@ -61,6 +61,9 @@ export const listingProblemCodes = [
   'images-missing',
   'image-not-https',
   'attribute-invalid',
+  /** A required attribute of the category has no value (catalogue batches: neither filled nor answered). */
+  'attribute-missing',
+  'vat-invalid',
   'origin-missing',
   'warranty-missing',
   /** The pre-publish checker fails an image on a rule the marketplace's export does not fix. */
@@ -123,6 +126,7 @@ function commonProblems(
     add('list-price-below-sale', 'listPrice')
   }
   if (!Number.isInteger(listing.stock) || listing.stock < 0) add('stock-invalid', 'stock')
+  if (!(vatRates as readonly number[]).includes(listing.vatRate)) add('vat-invalid', 'vatRate')
   if (!(Number.isFinite(listing.desi) && listing.desi >= 0)) add('desi-invalid', 'desi')
   if (listing.imageUrls.length === 0) add('images-missing', 'images')
   listing.imageUrls.slice(0, maxImages[marketplace]).forEach((url, index) => {
@@ -194,6 +198,27 @@ export function toTrendyolItem(
     },
   }
 }
+
+/**
+ * Hepsiburada's own fields of an import item, which toHepsiburadaItem fills from the listing.
+ * Its category attributes list them too (its base attributes): they are never filled or asked
+ * as attributes, or a catalogue column named "Görsel 1" would replace the image's address.
+ */
+export const hepsiburadaListingFields: ReadonlySet<string> = new Set([
+  'merchantSku',
+  'VaryantGroupID',
+  'Barcode',
+  'UrunAdi',
+  'UrunAciklamasi',
+  'Marka',
+  'GarantiSuresi',
+  'kg',
+  'tax_vat_rate',
+  'price',
+  'stock',
+  ...Array.from({ length: maxImages.hepsiburada }, (_, index) => `Image${index + 1}`),
+  'Video1',
+])
 
 /** A number as Hepsiburada's import example writes it: a decimal comma, no thousands separator. */
 export function hepsiburadaNumber(value: number): string {

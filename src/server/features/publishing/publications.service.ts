@@ -107,12 +107,12 @@ async function trendyolBrandIds(api: TrendyolApi, names: string[]): Promise<Map<
   return ids
 }
 
-/** Where queued publications come from, stored with them. */
-export type QueueOptions = {
-  /** The publication whose refused products these send again (Fix and resubmit). */
-  resubmitOf?: string | null
-  /** The catalogue batch the listings were made from. */
+/** Where a publication's products come from, stored with each publication of one call. */
+export type PublicationSource = {
+  /** The catalogue batch the listings were built from. */
   catalogueBatchId?: string | null
+  /** The publication whose refused products these listings send again. */
+  resubmitOf?: string | null
 }
 
 /**
@@ -125,7 +125,7 @@ export async function queuePublications(
   userId: string,
   marketplace: IntegrationMarketplace,
   entries: ListingToPublish[],
-  options: QueueOptions = {},
+  source: PublicationSource = {},
 ): Promise<string[]> {
   const opened = await openChannel(deps.connections, userId, marketplace)
   if (!opened) throw new AppError('MARKETPLACE_NOT_CONNECTED', `No ${marketplace} connection`)
@@ -147,7 +147,12 @@ export async function queuePublications(
       marketplace === 'trendyol'
         ? toTrendyolItem(listing, brandIds?.get(foldName(listing.brand)) ?? null, buildOptions)
         : toHepsiburadaItem(listing, opened.accountId, buildOptions)
-    const problems: ListingProblem[] = [...(entry.problems ?? []), ...(result.ok ? [] : result.problems)]
+    const problems: ListingProblem[] = []
+    // A problem found before and again by the build is the seller's to fix once.
+    for (const problem of [...(entry.problems ?? []), ...(result.ok ? [] : result.problems)]) {
+      if (!problems.some((other) => other.code === problem.code && other.field === problem.field))
+        problems.push(problem)
+    }
     if (seen.has(key))
       problems.push({ code: 'key-duplicate', field: marketplace === 'trendyol' ? 'barcode' : 'stockCode' })
     seen.add(key)
@@ -166,8 +171,8 @@ export async function queuePublications(
           userId,
           marketplace,
           status: isSendable ? 'queued' : 'done',
-          resubmitOf: options.resubmitOf ?? null,
-          catalogueBatchId: options.catalogueBatchId ?? null,
+          catalogueBatchId: source.catalogueBatchId ?? null,
+          resubmitOf: source.resubmitOf ?? null,
           dueAt: now,
           createdAt: now,
           updatedAt: now,

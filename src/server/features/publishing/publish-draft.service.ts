@@ -32,8 +32,12 @@ export type DraftDeps = {
 /** The side the photo is segmented at for its colour: as the marketplace check measures. */
 const colourSide = 640
 
-/** The seller's photo (the image result's input), or null without one. */
-async function sellersPhoto(deps: DraftDeps, userId: string, assetId: string | null): Promise<Buffer | null> {
+/** The seller's photo (an image result's input, a catalogue row's photo), or null without one. */
+export async function sellersPhoto(
+  deps: Pick<DraftDeps, 'db' | 'storage'>,
+  userId: string,
+  assetId: string | null,
+): Promise<Buffer | null> {
   if (!assetId) return null
   const [asset] = await deps.db
     .select()
@@ -44,8 +48,14 @@ async function sellersPhoto(deps: DraftDeps, userId: string, assetId: string | n
   return deps.storage.get(asset.storageKey)
 }
 
-/** The product's colour in the seller's photo; productColour scales the photo to the mask. */
-async function photoColour(deps: DraftDeps, photo: Buffer): Promise<ProductColour | null> {
+/**
+ * The product's colour in the seller's photo; productColour scales the photo to the mask.
+ * Segments the photo at 640 px: about the cost of one marketplace check.
+ */
+export async function colourOfPhoto(
+  deps: Pick<DraftDeps, 'segmenter'>,
+  photo: Buffer,
+): Promise<ProductColour | null> {
   const { data, info } = await sharp(photo)
     .resize({ width: colourSide, height: colourSide, fit: 'inside', withoutEnlargement: true })
     .removeAlpha()
@@ -53,6 +63,16 @@ async function photoColour(deps: DraftDeps, photo: Buffer): Promise<ProductColou
     .toBuffer({ resolveWithObject: true })
   const mask = await deps.segmenter.segment({ data, width: info.width, height: info.height, channels: 3 })
   return productColour(photo, { alpha: mask.alpha, width: info.width, height: info.height })
+}
+
+/** The product's colour in the seller's photo by its asset, or null without a photo. */
+export async function photoColour(
+  deps: DraftDeps,
+  userId: string,
+  assetId: string | null,
+): Promise<ProductColour | null> {
+  const photo = await sellersPhoto(deps, userId, assetId)
+  return photo ? colourOfPhoto(deps, photo) : null
 }
 
 export async function draftAttributes(
@@ -91,7 +111,7 @@ export async function draftAttributes(
     attributes,
     details,
     copy,
-    photoColour: photo ? await photoColour(deps, photo) : null,
+    photoColour: photo ? await colourOfPhoto(deps, photo) : null,
     vision: photo
       ? deps.vision?.(photo, { log, product: { name: details.name, category: category.path.join(' > ') } })
       : undefined,

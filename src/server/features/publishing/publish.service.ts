@@ -48,22 +48,29 @@ type Product = PublishRequest['products'][number]
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** A product's images: the check's problems, and the public addresses when there are none. */
-async function imagesOf(
+/**
+ * A product's images (studio results or a catalogue row's), the main one first: each checked by
+ * the pre-publish checker in its slot, then, when none fails, rendered in the marketplace's size at
+ * its public address. Only the user's finished image results (VALIDATION_FAILED at
+ * `${field}.<index>` otherwise). Gives the check's problems, the addresses when there are none,
+ * and the main image's generation.
+ */
+export async function publishableImages(
   deps: PublishDeps,
   userId: string,
   marketplace: PublishRequest['marketplace'],
-  product: Product,
+  imageGenerationIds: readonly string[],
+  field = 'imageGenerationIds',
 ): Promise<{ urls: string[]; problems: ListingProblem[]; main: GenerationRow }> {
   const profile = getProfile(marketplace)
   let main: GenerationRow | null = null
   const problems: ListingProblem[] = []
   const assetIds: string[] = []
-  for (const [index, generationId] of product.imageGenerationIds.entries()) {
+  for (const [index, generationId] of imageGenerationIds.entries()) {
     const { row, resultAsset } = await getOwnedRowWithResult(deps.db, userId, generationId)
     if (row.mode !== 'image' || row.status !== 'succeeded' || !resultAsset) {
       throw new AppError('VALIDATION_FAILED', 'Only finished image results are published', {
-        fields: { [`products.imageGenerationIds.${index}`]: 'invalid' },
+        fields: { [`${field}.${index}`]: 'invalid' },
       })
     }
     const view = await checkForMarketplace(deps.marketplaces, userId, {
@@ -163,7 +170,13 @@ export async function publishResults(
   }
   const entries: ListingToPublish[] = []
   for (const product of request.products) {
-    const images = await imagesOf(deps, userId, request.marketplace, product)
+    const images = await publishableImages(
+      deps,
+      userId,
+      request.marketplace,
+      product.imageGenerationIds,
+      'products.imageGenerationIds',
+    )
     const copy = await copyOf(deps, userId, product, images.main)
     const { listing: fields } = product
     const listing: Listing = {
@@ -263,12 +276,22 @@ export async function getPublication(db: Db, userId: string, id: string): Promis
   return found
 }
 
-/** The user's newest publications, newest first. */
-export async function listPublications(db: Db, userId: string, limit = 50): Promise<PublicationView[]> {
+/** The user's newest publications, newest first; with `batchId`, only those of that catalogue batch. */
+export async function listPublications(
+  db: Db,
+  userId: string,
+  options: { batchId?: string | undefined; limit?: number } = {},
+): Promise<PublicationView[]> {
+  const { batchId, limit = 50 } = options
   const rows = await db
     .select({ id: publications.id })
     .from(publications)
-    .where(eq(publications.userId, userId))
+    .where(
+      and(
+        eq(publications.userId, userId),
+        batchId === undefined ? undefined : eq(publications.catalogueBatchId, batchId),
+      ),
+    )
     .orderBy(desc(publications.createdAt))
     .limit(limit)
   return publicationViews(
