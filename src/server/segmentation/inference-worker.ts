@@ -30,7 +30,15 @@ if (!process.send) throw new Error('inference-worker.ts runs as a child process 
 // The server gone (its end, or a crash) is this process's end too.
 process.on('disconnect', () => process.exit(0))
 
-const send = (message: WorkerMessage) => process.send?.(message)
+/** An answer to the server; one that can no longer be given (the server gone) ends this process. */
+const send = (message: WorkerMessage) =>
+  new Promise<void>((resolve) => {
+    if (!process.connected) process.exit(0)
+    process.send?.(message, undefined, {}, (error) => {
+      if (error) process.exit(0)
+      resolve()
+    })
+  })
 
 const setup = await new Promise<WorkerSetup>((resolve) =>
   process.once('message', (message) => resolve(message as WorkerSetup)),
@@ -54,7 +62,8 @@ try {
   })
   send({ type: 'ready' })
 } catch (error) {
-  send({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
+  // Written to the channel before the process ends.
+  await send({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
   process.exit(1)
 }
 
