@@ -179,6 +179,18 @@ describe.skipIf(isPostgresRun)('segmentation with the vendored U²-Netp model', 
     expect(modelProcesses()).toBe(before)
   })
 
+  it('ends its process on close even while the model is still loading', async () => {
+    const before = modelProcesses()
+    const closing = createSegmenter()
+    const loading = closing.ready()
+    await vi.waitFor(() => expect(modelProcesses()).toBe(before + 1), { timeout: 10_000, interval: 10 })
+    await closing.close()
+    expect(modelProcesses()).toBe(before)
+    expect(closing.isRunning()).toBe(false)
+    // Nothing waits for that load any more: it fails instead of leaving a process behind.
+    await expect(loading).rejects.toThrow(/could not start/)
+  })
+
   it('gives the same masks to photos segmented at the same time as one after another', async () => {
     const coffee = await decode(await readFile(new URL('coffee.png', photosDir)))
     const rocket = await decode(await readFile(new URL('rocket.jpg', photosDir)))

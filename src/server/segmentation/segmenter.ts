@@ -94,7 +94,8 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
   /** A started model process and the requests it has not answered yet. */
   type Running = { child: ChildProcess; pending: Map<number, Job> }
   // The process being started or running; `token` tells a stale one's exit from the current one's.
-  let current: { token: object; started: Promise<Running> } | null = null
+  // `child` from the moment it is forked, so that close() can end it while the model still loads.
+  let current: { token: object; started: Promise<Running>; child?: ChildProcess } | null = null
   let nextId = 1
   let running = 0
   const waiting: (() => void)[] = []
@@ -124,6 +125,7 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
         serialization: 'advanced',
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       })
+      if (current?.token === token) current.child = child
       const pending = new Map<number, Job>()
       let isReady = false
       child.on('message', (received) => {
@@ -222,6 +224,8 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
     const closing = current
     current = null
     if (!closing) return
+    // A process still loading the model is ended too: its start then fails, as nothing waits for it.
+    if (closing.child) await end(closing.child)
     const started = await closing.started.catch(() => null)
     if (started) await end(started.child)
   }
@@ -296,6 +300,11 @@ async function end(child: ChildProcess) {
 }
 
 const shared = new Map<string, Segmenter>()
+
+/** Ends the shared segmenters' processes (a server or worker shutting down); a later photo starts them again. */
+export async function closeSharedSegmenters(): Promise<void> {
+  await Promise.all([...shared.values()].map((segmenter) => segmenter.close()))
+}
 
 /** The process's segmenter for a model file: loaded once, shared by every caller. */
 export function sharedSegmenter(modelPath: string = defaultModelPath): Segmenter {
