@@ -11,7 +11,7 @@ import { median } from './lib/stats.ts'
 // - Idle memory: the resident memory of every process of the `npm start` tree (npm, the server,
 //   anything either left running), and of the server alone: 10 s after start, with the
 //   segmentation model warmed in the background, and once the server has been quiet past the
-//   model's idle minute (segmenter.ts ends its thread then): the figure a quiet server sits at,
+//   model's idle minute (segmenter.ts ends its process then): the figure a quiet server sits at,
 //   which the budget is for.
 // npm's own start-up is counted: it is part of what the operator waits for.
 
@@ -19,7 +19,7 @@ const port = Number(process.env.BENCH_PORT ?? 4320)
 const url = `http://127.0.0.1:${port}`
 const restarts = 3
 const warmIdleMs = 10_000
-/** Past the segmentation thread's idle minute (segmenter.ts idleMs), with a margin. */
+/** Past the segmentation process's idle minute (segmenter.ts idleMs), with a margin. */
 const quietMs = 75_000
 
 type Started = { child: ChildProcess; exited: Promise<void>; msToServe: number }
@@ -102,7 +102,7 @@ try {
     const started = performance.now()
     for (const [afterMs, label, budget] of [
       [warmIdleMs, 'with the model warm', undefined],
-      [quietMs, 'quiet (the model thread ended)', 250],
+      [quietMs, 'quiet (the model process ended)', 250],
     ] as const) {
       await new Promise((resolve) =>
         setTimeout(resolve, Math.max(0, afterMs - (performance.now() - started))),
@@ -110,7 +110,7 @@ try {
       const processes = groupProcesses(last)
       console.log(`after ${afterMs / 1000} s:`)
       for (const p of processes) console.log(`  ${p.pid} ${p.rssMb.toFixed(0).padStart(5)} MB  ${p.command}`)
-      const server = processes.find((p) => !/^npm\b|\/npm-cli\.js|^sh /.test(p.command))
+      const server = processes.find((p) => !/^npm\b|\/npm-cli\.js|^sh |inference-worker/.test(p.command))
       figures.push(
         {
           name: `idle RSS of the npm start tree after ${afterMs / 1000} s, ${label}`,

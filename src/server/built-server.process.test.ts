@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -111,10 +111,6 @@ describe.skipIf(testEngine === 'postgres')('the built server', () => {
 
   it('starts each worker thread from its bundled script, with the packages it loads', async () => {
     expect(await firstReply('list-reader-worker')).toEqual({ id: 0, ready: true })
-    const model = new Uint8Array(readFileSync(defaultModelPath))
-    expect(await firstReply('inference-worker', { workerData: { model, threads: 1, side: 320 } })).toEqual({
-      type: 'ready',
-    })
     // tesseract.js's worker script, loaded by ours, loads its WebAssembly core.
     const load = { jobId: 'load-1', workerId: 'test', action: 'load', payload: { options: {} } }
     expect(
@@ -127,5 +123,25 @@ describe.skipIf(testEngine === 'postgres')('the built server', () => {
       action: 'load',
       status: 'resolve',
     })
+  }, 120_000)
+
+  it("starts the segmentation model's process from its bundled script, as segmenter.ts does", async () => {
+    const child = fork(join(outDir, 'inference-worker.js'), [], {
+      execArgv: [],
+      serialization: 'advanced',
+      env: plainEnv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
+    try {
+      const reply = new Promise<unknown>((resolve, reject) => {
+        child.once('message', resolve)
+        child.once('error', reject)
+        child.once('exit', (code) => reject(new Error(`inference-worker exited with ${code}`)))
+      })
+      child.send({ model: new Uint8Array(readFileSync(defaultModelPath)), threads: 1, side: 320 })
+      expect(await reply).toEqual({ type: 'ready' })
+    } finally {
+      child.kill('SIGKILL')
+    }
   }, 120_000)
 })

@@ -87,6 +87,7 @@ const [
   { ensureSomeAccessCode, syncConfiguredCodes, unusedAccessCode },
   { startConfiguredWorker },
   { SegmentationModelError },
+  { closeSharedSegmenters },
   { createApp },
   { createAppDeps },
 ] = await Promise.all([
@@ -96,6 +97,7 @@ const [
   import('#server/features/access/access-codes.service.ts'),
   import('#server/jobs/worker-runtime.ts'),
   import('#server/segmentation/model-file.ts'),
+  import('#server/segmentation/segmenter.ts'),
   import('./app.ts'),
   import('./deps.ts'),
 ])
@@ -166,6 +168,8 @@ const server = serve({ fetch: app.fetch, hostname: config.host, port: config.por
     flushCompileCache()
     // The segmentation model loads now, in the background: the first image need not wait for it.
     worker?.warmUp?.().catch((error: unknown) => {
+      // A stop that came while it loaded ended it on purpose.
+      if (stopSignal) return
       logger.warn({ err: error }, 'the segmentation model could not be loaded; images will try again')
     })
   }
@@ -225,8 +229,8 @@ async function shutdown(signal: string) {
     if ('closeAllConnections' in server) server.closeAllConnections()
     await requestsDone
   }
-  // The OCR thread, if a check started it (requests are over).
-  await deps.textReader?.close()
+  // The OCR thread, if a check started it, and the segmentation model's process (requests are over).
+  await Promise.all([deps.textReader?.close(), closeSharedSegmenters()])
   // Notices still pending go out (other processes' workers take the jobs handed back at once).
   await deps.notifier.close()
   await database.close()

@@ -1,6 +1,7 @@
 import { openDatabase } from '#server/db/client.ts'
 import { startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
 import { SegmentationModelError } from '#server/segmentation/model-file.ts'
+import { closeSharedSegmenters } from '#server/segmentation/segmenter.ts'
 import { type Config, ConfigError, loadConfig } from './config.ts'
 import { createAppDeps } from './deps.ts'
 import { createLogger } from './logger.ts'
@@ -67,6 +68,8 @@ const worker = await startConfiguredWorker(deps).catch(async (error: unknown) =>
 async function shutdown(signal: string) {
   logger.info({ signal }, 'worker shutting down; jobs in flight go back to the queue')
   await worker.stop()
+  // The segmentation model's process ends with the worker.
+  await closeSharedSegmenters()
   // The hand-backs' notices go out, so other workers take those jobs at once.
   await deps.notifier.close()
   await database.close()
@@ -78,6 +81,8 @@ if (stopSignal) void shutdown(stopSignal)
 else {
   // The segmentation model loads in the background, so that the first image need not wait for it.
   worker.warmUp?.().catch((error: unknown) => {
+    // A stop that came while it loaded ended it on purpose.
+    if (stopSignal) return
     logger.warn({ err: error }, 'the segmentation model could not be loaded; images will try again')
   })
 }

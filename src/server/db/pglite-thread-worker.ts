@@ -11,12 +11,14 @@ if (!port) throw new Error('pglite-thread-worker.ts runs only as a worker thread
 
 const start = workerData as ThreadStart
 /**
- * PostgreSQL's own page cache lives inside the WebAssembly memory. At its default, 128 MB, it
- * was most of an idle server's memory (PGlite on a seller's data folder: 216 MB resident; at
- * 32 MB: 114 MB). A shop's tables are a few megabytes, and the files under them stay in the
- * operating system's cache.
+ * PostgreSQL's own page cache lives inside the WebAssembly memory, and all of it is resident
+ * from the start (Emscripten's anonymous mmap writes zeros over what it hands out). At its
+ * default, 128 MB, it was most of an idle server's memory (PGlite on a seller's data folder:
+ * 216 MB resident; at 32 MB: 114 MB); from 32 MB to 8 MB the whole server's idle RSS falls by
+ * ≈ 26 MB. A shop's tables are a few megabytes, and a page that is not in this cache is read
+ * from the operating system's cache (docs/decisions/0050-idle-memory.md).
  */
-const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB']
+const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB']
 const pglite =
   start.kind === 'dump'
     ? new PGlite('memory://', { loadDataDir: new Blob([start.dump]), startParams })

@@ -35,6 +35,8 @@ describe('createProviders', () => {
     expect(providers.image.name).toBe('offline')
     expect(providers.video.name).toBe('offline')
     expect(providers.seo.name).toBe('offline')
+    // The process warms the segmentation model once it serves (main.ts, worker-main.ts).
+    expect(providers.warmUp).toBeTypeOf('function')
   })
 
   it.skipIf(!hasOfflineStudio)('mixes providers per capability', async () => {
@@ -44,6 +46,8 @@ describe('createProviders', () => {
       'offline',
       'offline',
     ])
+    // Images from fal: no model to warm.
+    expect(providers.warmUp).toBeUndefined()
   })
 
   it.skipIf(!hasOfflineStudio)(

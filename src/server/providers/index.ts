@@ -97,7 +97,8 @@ export async function createProviders(
   else throw new Error('unreachable: offline SEO provider missing')
 
   deps.logger.debug({ image: image.name, video: video.name, seo: seo.name }, 'providers created')
-  return { image, video, seo }
+  // The offline studio's warm-up (its segmentation model) when it makes the images.
+  return offline?.warmUp ? { image, video, seo, warmUp: offline.warmUp } : { image, video, seo }
 }
 
 /** Knobs of the attribute chooser (tests shorten the wait); production uses the defaults. */

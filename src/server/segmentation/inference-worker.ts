@@ -1,13 +1,17 @@
-import { parentPort, workerData } from 'node:worker_threads'
 import * as ort from 'onnxruntime-node'
 import { finishMask, toInputTensor } from './mask-math.ts'
 
-// The worker thread that runs the model. onnxruntime-node's `run` returns a promise but does the
-// whole inference synchronously on the calling thread (0.2–0.5 s here), so on the main thread it
-// would stall every request the server is handling. The JS after it (the guided filter on the
-// full-resolution photo) runs here too. Loaded by segmenter.ts; Node strips the types itself,
-// so this file and its imports use only erasable TypeScript.
+// The process that runs the model, started by segmenter.ts (child_process.fork, with the
+// 'advanced' serialization that carries typed arrays). onnxruntime-node's `run` returns a
+// promise but does the whole inference synchronously on the calling thread (0.2–0.5 s here),
+// so in the server's process it would stall every request; the JS after it (the guided filter
+// on the full-resolution photo) runs here too. A process of its own rather than a thread: when
+// it ends after its idle minute, everything it held goes back to the system, the runtime's
+// library pages (23 MB, never unloaded from a process that loaded them) and the heap it freed
+// included (docs/decisions/0050-idle-memory.md). Node strips the types itself, so this file
+// and its imports use only erasable TypeScript.
 
+/** The first message the process gets: the model (its input side declared) and how to run it. */
 export type WorkerSetup = { model: Uint8Array; threads: number; side: number }
 export type SegmentRequest = {
   id: number
@@ -22,11 +26,23 @@ export type WorkerMessage =
   | { type: 'done'; id: number; mask: ReturnType<typeof finishMask> }
   | { type: 'error'; id: number; message: string }
 
-const port = parentPort
-if (!port) throw new Error('inference-worker.ts runs as a worker thread (see segmenter.ts)')
-const setup = workerData as WorkerSetup
+if (!process.send) throw new Error('inference-worker.ts runs as a child process (see segmenter.ts)')
+// The server gone (its end, or a crash) is this process's end too.
+process.on('disconnect', () => process.exit(0))
 
-const send = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer)
+/** An answer to the server; one that can no longer be given (the server gone) ends this process. */
+const send = (message: WorkerMessage) =>
+  new Promise<void>((resolve) => {
+    if (!process.connected) process.exit(0)
+    process.send?.(message, undefined, {}, (error) => {
+      if (error) process.exit(0)
+      resolve()
+    })
+  })
+
+const setup = await new Promise<WorkerSetup>((resolve) =>
+  process.once('message', (message) => resolve(message as WorkerSetup)),
+)
 
 let session: ort.InferenceSession
 try {
@@ -46,14 +62,16 @@ try {
   })
   send({ type: 'ready' })
 } catch (error) {
-  send({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
+  // Written to the channel before the process ends.
+  await send({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
   process.exit(1)
 }
 
 const inputName = session.inputNames[0] as string
 const outputName = session.outputNames[0] as string
 
-port.on('message', async (request: SegmentRequest) => {
+process.on('message', async (message) => {
+  const request = message as SegmentRequest
   try {
     const { side } = setup
     const input = new ort.Tensor('float32', toInputTensor(request.small, side), [1, 3, side, side])
@@ -64,7 +82,7 @@ port.on('message', async (request: SegmentRequest) => {
       throw new Error('the model returned an unexpected output')
     }
     const mask = finishMask(raw, request.guide, request.width, request.height, side)
-    send({ type: 'done', id: request.id, mask }, [mask.alpha.buffer as ArrayBuffer])
+    send({ type: 'done', id: request.id, mask })
   } catch (error) {
     send({ type: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) })
   }

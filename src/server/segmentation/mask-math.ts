@@ -1,5 +1,5 @@
 // The numeric steps around the model, in plain typed-array loops so they run anywhere (the
-// inference worker thread, tests) without sharp: the model's input tensor, the bilinear
+// inference process, tests) without sharp: the model's input tensor, the bilinear
 // upscale of its 320×320 answer, and the guided filter that snaps that soft answer to the
 // photo's own edges at full resolution.
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -151,20 +152,43 @@ describe.skipIf(isPostgresRun)('segmentation with the vendored U²-Netp model', 
     }
   })
 
-  it('ends its thread after an idle spell and starts it again for the next photo, with the same mask', async () => {
+  /** This process's children running the model (segmenter.ts forks inference-worker). */
+  const modelProcesses = () =>
+    execFileSync('ps', ['-o', 'args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes('inference-worker')).length
+
+  it('ends its process after an idle spell and starts it again for the next photo, with the same mask', async () => {
+    const before = modelProcesses()
     const napping = createSegmenter({ idleMs: 200 })
     try {
       const first = await segmentFile(napping, 'coffee.png')
       expect(napping.isRunning()).toBe(true)
+      expect(modelProcesses()).toBe(before + 1)
       await vi.waitFor(() => expect(napping.isRunning()).toBe(false), { timeout: 10_000, interval: 50 })
+      // Gone from the system, and with it everything the runtime held.
+      await vi.waitFor(() => expect(modelProcesses()).toBe(before), { timeout: 10_000, interval: 50 })
       const again = await segmentFile(napping, 'coffee.png')
       expect(Buffer.from(again.alpha).equals(Buffer.from(first.alpha))).toBe(true)
-      // Kept while photos keep coming: a photo within the idle spell finds the thread still there.
+      // Kept while photos keep coming: a photo within the idle spell finds the process still there.
       expect(napping.isRunning()).toBe(true)
     } finally {
       await napping.close()
     }
     expect(napping.isRunning()).toBe(false)
+    expect(modelProcesses()).toBe(before)
+  })
+
+  it('ends its process on close even while the model is still loading', async () => {
+    const before = modelProcesses()
+    const closing = createSegmenter()
+    const loading = closing.ready()
+    await vi.waitFor(() => expect(modelProcesses()).toBe(before + 1), { timeout: 10_000, interval: 10 })
+    await closing.close()
+    expect(modelProcesses()).toBe(before)
+    expect(closing.isRunning()).toBe(false)
+    // Nothing waits for that load any more: it fails instead of leaving a process behind.
+    await expect(loading).rejects.toThrow(/could not start/)
   })
 
   it('gives the same masks to photos segmented at the same time as one after another', async () => {

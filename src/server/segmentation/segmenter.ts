@@ -1,5 +1,7 @@
+import { type ChildProcess, fork } from 'node:child_process'
+import { once } from 'node:events'
 import { availableParallelism } from 'node:os'
-import { Worker } from 'node:worker_threads'
+import { fileURLToPath } from 'node:url'
 import sharp from 'sharp'
 import { workerEntry } from '#server/runtime-files.ts'
 import type { SegmentRequest, WorkerMessage, WorkerSetup } from './inference-worker.ts'
@@ -8,10 +10,12 @@ import { defaultModelPath, readVerifiedModel, SegmentationModelError } from './m
 import { withInputSide } from './model-graph.ts'
 
 // Product segmentation with U²-Netp: image → full-resolution alpha mask, the model's confidence
-// and the product's share of the picture. One model per process, loaded on first use (or at
-// start, through ready()), run on a worker thread so the event loop never waits for it, one
-// photo at a time. The thread (and the 160–370 MB the runtime holds) ends after an idle minute,
-// so a quiet server goes back to its idle memory; the next photo starts it again.
+// and the product's share of the picture. One model per server, loaded on first use (or at
+// start, through ready()), run in a child process (inference-worker.ts) so the event loop never
+// waits for it, one photo at a time. The process (and the 160–370 MB the runtime holds) ends
+// after an idle minute, and all of it goes back to the system, so a quiet server returns to its
+// idle memory; the next photo starts it again. (A worker thread, as before, left the runtime's
+// library pages and its freed heap in the server: docs/decisions/0050-idle-memory.md.)
 
 /** Decoded pixels, 3 (RGB) or 4 (RGBA) bytes each. Transparent parts count as white. */
 export type SegmentationInput = { data: Uint8Array; width: number; height: number; channels: 3 | 4 }
@@ -20,7 +24,7 @@ export type SegmentationInput = { data: Uint8Array; width: number; height: numbe
 export type Segmentation = FinishedMask & { width: number; height: number }
 
 /**
- * `onQueued`: called once the photo has been handed to the model's thread, so a caller can do
+ * `onQueued`: called once the photo has been handed to the model's process, so a caller can do
  * its own work on this thread meanwhile without holding the request up.
  */
 export type SegmentOptions = { onQueued?: () => void }
@@ -29,7 +33,7 @@ export interface Segmenter {
   /** Checks and loads the model; rejects with SegmentationModelError when it cannot be used. */
   ready(): Promise<void>
   segment(image: SegmentationInput, options?: SegmentOptions): Promise<Segmentation>
-  /** Stops the worker thread; a later call starts it again. */
+  /** Stops the model's process; a later call starts it again. */
   close(): Promise<void>
 }
 
@@ -47,13 +51,13 @@ export type SegmenterOptions = {
   side?: number
   /** Photos segmented at once; more wait their turn (each inference holds 160–200 MB briefly). */
   maxConcurrent?: number
-  /** How long the thread stays after its last photo (a minute by default; Infinity keeps it). */
+  /** How long the process stays after its last photo (a minute by default; Infinity keeps it). */
   idleMs?: number
 }
 
-/** A segmenter whose thread can be watched (tests and the memory bench). */
+/** A segmenter whose process can be watched (tests and the memory bench). */
 export type ThreadedSegmenter = Segmenter & {
-  /** Whether the worker thread is started or starting (false once it ended after idling). */
+  /** Whether the model's process is started or starting (false once it ended after idling). */
   isRunning(): boolean
 }
 
@@ -77,7 +81,7 @@ export function isCredible(mask: Pick<Segmentation, 'foregroundShare' | 'borderC
   )
 }
 
-const workerUrl = workerEntry(new URL('./inference-worker.ts', import.meta.url))
+const workerPath = fileURLToPath(workerEntry(new URL('./inference-worker.ts', import.meta.url)))
 
 export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegmenter {
   const modelPath = options.modelPath ?? defaultModelPath
@@ -87,10 +91,11 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
   const side = options.side ?? modelSide
 
   type Job = { resolve: (mask: FinishedMask) => void; reject: (error: Error) => void }
-  /** A started worker thread and the requests it has not answered yet. */
-  type Running = { thread: Worker; pending: Map<number, Job> }
-  // The worker being started or running; `token` tells a stale worker's exit from the current one's.
-  let current: { token: object; started: Promise<Running> } | null = null
+  /** A started model process and the requests it has not answered yet. */
+  type Running = { child: ChildProcess; pending: Map<number, Job> }
+  // The process being started or running; `token` tells a stale one's exit from the current one's.
+  // `child` from the moment it is forked, so that close() can end it while the model still loads.
+  let current: { token: object; started: Promise<Running>; child?: ChildProcess } | null = null
   let nextId = 1
   let running = 0
   const waiting: (() => void)[] = []
@@ -113,15 +118,23 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
         return
       }
       const setup: WorkerSetup = { model, threads, side }
-      const thread = new Worker(workerUrl, { workerData: setup, transferList: [model.buffer as ArrayBuffer] })
+      // Plain Node (no flags of this process's: an inspector port, a loader), the same
+      // environment; its output is the server's. 'advanced' carries typed arrays as they are.
+      const child = fork(workerPath, [], {
+        execArgv: [],
+        serialization: 'advanced',
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      })
+      if (current?.token === token) current.child = child
       const pending = new Map<number, Job>()
       let isReady = false
-      thread.on('message', (message: WorkerMessage) => {
+      child.on('message', (received) => {
+        const message = received as WorkerMessage
         if (message.type === 'ready') {
           isReady = true
-          // An idle worker does not keep the process alive; a request in flight refs it.
-          thread.unref()
-          resolve({ thread, pending })
+          // An idle model process does not keep the server alive; a request in flight refs it.
+          unref(child)
+          resolve({ child, pending })
         } else if (message.type === 'failed') {
           reject(
             new SegmentationModelError(
@@ -133,7 +146,7 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
           const job = pending.get(message.id)
           if (!job) return
           pending.delete(message.id)
-          if (pending.size === 0) thread.unref()
+          if (pending.size === 0) unref(child)
           if (message.type === 'done') job.resolve(message.mask)
           else job.reject(new Error(`segmentation failed: ${message.message}`))
         }
@@ -154,8 +167,15 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
         for (const job of pending.values()) job.reject(error)
         pending.clear()
       }
-      thread.on('error', (error) => stop(error))
-      thread.on('exit', (code) => stop(new Error(`the segmentation worker stopped (exit code ${code})`)))
+      child.on('error', (error) => stop(error))
+      child.on('exit', (code, signal) =>
+        stop(
+          new Error(
+            `the segmentation process stopped (${signal ? `signal ${signal}` : `exit code ${code}`})`,
+          ),
+        ),
+      )
+      child.send(setup)
     })
   }
 
@@ -189,7 +209,7 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
     if (idleTimer) clearTimeout(idleTimer)
     idleTimer = null
   }
-  /** Ends the thread once nothing has used it for idleMs. */
+  /** Ends the process once nothing has used it for idleMs. */
   const sleepWhenIdle = () => {
     stayAwake()
     if (running > 0 || !Number.isFinite(idleMs)) return
@@ -204,8 +224,10 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
     const closing = current
     current = null
     if (!closing) return
+    // A process still loading the model is ended too: its start then fails, as nothing waits for it.
+    if (closing.child) await end(closing.child)
     const started = await closing.started.catch(() => null)
-    await started?.thread.terminate()
+    if (started) await end(started.child)
   }
 
   return {
@@ -224,7 +246,7 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
       stayAwake()
       await acquire()
       try {
-        const { thread, pending } = await worker()
+        const { child, pending } = await worker()
         const { width, height } = image
         const flat = () =>
           sharp(image.data, { raw: { width, height, channels: image.channels } }).flatten({
@@ -235,21 +257,12 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
           image.channels === 3 ? image.data : flat().raw().toBuffer(),
         ])
         const id = nextId++
-        // Copies the worker can own (moved, not cloned): sharp's and the caller's buffers stay theirs.
-        const request: SegmentRequest = {
-          id,
-          small: new Uint8Array(small),
-          guide: new Uint8Array(guide),
-          width,
-          height,
-        }
+        const request: SegmentRequest = { id, small, guide, width, height }
         const mask = await new Promise<FinishedMask>((resolve, reject) => {
           pending.set(id, { resolve, reject })
-          thread.ref()
-          thread.postMessage(request, [
-            request.small.buffer as ArrayBuffer,
-            request.guide.buffer as ArrayBuffer,
-          ])
+          ref(child)
+          // Serialized into the pipe here: the buffers stay the caller's.
+          child.send(request)
           options.onQueued?.()
         })
         return { ...mask, width, height }
@@ -266,7 +279,32 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
   }
 }
 
+/** Whether the model's process keeps the server alive: only while a photo is in it. */
+function ref(child: ChildProcess) {
+  child.ref()
+  child.channel?.ref()
+}
+function unref(child: ChildProcess) {
+  child.unref()
+  child.channel?.unref()
+}
+
+/** Ends the model's process and waits until it has. */
+async function end(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = once(child, 'exit')
+  // Held until it has ended, even by a process with nothing else to wait for.
+  ref(child)
+  child.kill('SIGKILL')
+  await exited
+}
+
 const shared = new Map<string, Segmenter>()
+
+/** Ends the shared segmenters' processes (a server or worker shutting down); a later photo starts them again. */
+export async function closeSharedSegmenters(): Promise<void> {
+  await Promise.all([...shared.values()].map((segmenter) => segmenter.close()))
+}
 
 /** The process's segmenter for a model file: loaded once, shared by every caller. */
 export function sharedSegmenter(modelPath: string = defaultModelPath): Segmenter {

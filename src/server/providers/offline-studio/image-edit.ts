@@ -90,7 +90,7 @@ export async function editProductImage(
   const scene = matchProductScene(request.prompt)
   const promptUsed = request.prompt.trim() || productScenePrompt(scene)
   // The view and size are read from the cut, so the scene waits for the separation. But a fresh
-  // cut's draft comes while the model still runs on its thread: the scene is painted meanwhile
+  // cut's draft comes while the model still runs in its process: the scene is painted meanwhile
   // (the white studio takes no time to paint), and used when the cut turns out as drafted.
   const drafted: { scene?: { key: string; backdrop: Promise<Backdrop> } } = {}
   const subject = await subjectOf(request.image, tools, (draft) => {

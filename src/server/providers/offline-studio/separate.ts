@@ -234,7 +234,7 @@ export async function separateSubject(
   if (ownCut) return cutAlongBackdrop(photo, ownCut)
   // Without a cut of its own, a photo always goes to the model when there is one (to confirm the
   // flood fill or to stand in for it): it goes now, and the flood fill runs here while the model
-  // runs on its thread. The flood fill waits until the photo is on that thread (a segmenter that
+  // runs in its process. The flood fill waits until the photo has been handed to it (a segmenter that
   // does not say so is simply waited for), or it would hold up the request.
   let onThread: Promise<unknown> = Promise.resolve()
   let answer: Promise<Segmentation> | null = null
@@ -258,7 +258,7 @@ export async function separateSubject(
   if (found.isSeparated && !answer) return cutAlongBackdrop(photo, found.mask)
   if (!answer) return photoCard(photo)
   // The model usually confirms the flood fill: what comes after the cut (a scene to paint) may
-  // start on the draft while the model runs on its thread.
+  // start on the draft while the model runs in its process.
   if (found.isSeparated && onDraft) onDraft(draftOf(photo, found.mask))
   const segmentation = await answer
   const isModelCredible = isCredible(segmentation)
