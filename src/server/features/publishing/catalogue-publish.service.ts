@@ -12,7 +12,7 @@ import type {
 } from '#shared/contracts/publishing.ts'
 import { AppError } from '#shared/errors.ts'
 import { type AttributeFill, askOnce, attributeKind, fillAttributes } from './attribute-filler.ts'
-import { hepsiburadaListingFields, type Listing, type ListingProblem, type VatRate } from './listing.ts'
+import { type Listing, type ListingProblem, sellerAttributes, type VatRate } from './listing.ts'
 import { type ListingToPublish, openChannel, queuePublications } from './publications.service.ts'
 import { type PublishDeps, publicationViews, publishableImages } from './publish.service.ts'
 import { type DraftDeps, photoColour } from './publish-draft.service.ts'
@@ -137,9 +137,7 @@ async function draftBatch(
   const { category } = read
   // The listing's own fields (Hepsiburada lists them among a category's attributes) come from
   // the row's columns through the listing, never as attributes.
-  const attributes = read.attributes.filter(
-    (attribute) => request.marketplace !== 'hepsiburada' || !hepsiburadaListingFields.has(attribute.id),
-  )
+  const attributes = sellerAttributes(request.marketplace, read.attributes)
   const rows = await eachLimited(sources, rowConcurrency, async (source) => {
     const input = {
       attributes,

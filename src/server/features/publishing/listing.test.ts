@@ -10,6 +10,7 @@ import {
   descriptionHtml,
   hepsiburadaNumber,
   type Listing,
+  sellerAttributes,
   toHepsiburadaItem,
   toTrendyolItem,
 } from './listing.ts'
@@ -189,6 +190,31 @@ describe('a listing as request items', () => {
       'brand-unknown',
       'warranty-missing',
     ])
+  })
+
+  it('keeps Hepsiburada’s own item fields the listing’s: an attribute of the same id neither fills nor replaces them', () => {
+    const built = toHepsiburadaItem(
+      listing({
+        imageUrls: ['https://m.example/1.jpg'],
+        attributes: [
+          { attributeId: 'Image1', valueId: null, value: 'photo-1.jpg', source: 'catalogue' },
+          { attributeId: 'price', valueId: null, value: '1', source: 'seller' },
+          { attributeId: 'materyal', valueId: 'Porselen', value: 'Porselen', source: 'details' },
+        ],
+      }),
+      'merchant-1',
+    )
+    if (!built.ok) throw new Error(JSON.stringify(built.problems))
+    expect(built.item.attributes).toMatchObject({
+      Image1: 'https://m.example/1.jpg',
+      price: '749,90',
+      materyal: 'Porselen',
+    })
+    const categoryAttributes = [{ id: 'merchantSku' }, { id: 'Image1' }, { id: 'price' }, { id: 'materyal' }]
+    expect(sellerAttributes('hepsiburada', categoryAttributes).map((attribute) => attribute.id)).toEqual([
+      'materyal',
+    ])
+    expect(sellerAttributes('trendyol', categoryAttributes)).toHaveLength(4)
   })
 })
 

@@ -220,6 +220,16 @@ export const hepsiburadaListingFields: ReadonlySet<string> = new Set([
   'Video1',
 ])
 
+/** A category's attributes as the seller fills them: on Hepsiburada, without the item's own fields. */
+export function sellerAttributes<T extends { id: string }>(
+  marketplace: 'trendyol' | 'hepsiburada',
+  attributes: T[],
+): T[] {
+  return marketplace === 'hepsiburada'
+    ? attributes.filter((attribute) => !hepsiburadaListingFields.has(attribute.id))
+    : attributes
+}
+
 /** A number as Hepsiburada's import example writes it: a decimal comma, no thousands separator. */
 export function hepsiburadaNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2).replace('.', ',')
@@ -266,6 +276,8 @@ export function toHepsiburadaItem(
   })
   const byAttribute = new Map<string, string[]>()
   for (const filled of listing.attributes) {
+    // The item's own fields come from the listing, whatever an attribute of the same id says.
+    if (hepsiburadaListingFields.has(filled.attributeId)) continue
     byAttribute.set(filled.attributeId, [...(byAttribute.get(filled.attributeId) ?? []), filled.value])
   }
   for (const [attributeId, values] of byAttribute) attributes[attributeId] = values.join(',')

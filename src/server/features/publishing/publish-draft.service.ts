@@ -11,6 +11,7 @@ import { AppError } from '#shared/errors.ts'
 import type { ProductDetails, SeoContent } from '#shared/seo.ts'
 import { fillAttributes } from './attribute-filler.ts'
 import type { VisionFor } from './attribute-vision.ts'
+import { sellerAttributes } from './listing.ts'
 import { type ProductColour, productColour } from './product-colour.ts'
 import { copyGenerationFor } from './publish.service.ts'
 import type { Taxonomy } from './taxonomy.service.ts'
@@ -101,11 +102,10 @@ export async function draftAttributes(
     const { title, description, features, keywords } = row.result
     copy = { title, description, features, keywords }
   }
-  const { category, attributes } = await deps.taxonomy.attributes(
-    userId,
-    request.marketplace,
-    request.categoryId,
-  )
+  const read = await deps.taxonomy.attributes(userId, request.marketplace, request.categoryId)
+  const { category } = read
+  // Hepsiburada lists the item's own fields (price, Image1 …) among them: those are the listing's.
+  const attributes = sellerAttributes(request.marketplace, read.attributes)
   const photo = await sellersPhoto(deps, userId, image.inputAssetId)
   const fill = await fillAttributes({
     attributes,
