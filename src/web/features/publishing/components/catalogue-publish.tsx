@@ -25,8 +25,8 @@ import {
   publishCatalogue,
 } from '../api/publishing-api.ts'
 import { fieldsAtFault, numberOf } from '../listing-input.ts'
-import { AttributeField } from './attribute-field.tsx'
 import { CategoryFinder } from './category-finder.tsx'
+import { AttributeAnswerGrid, ListingFieldInput } from './listing-inputs.tsx'
 import { PublicationStatus } from './publication-status.tsx'
 
 const cardClass = 'space-y-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6'
@@ -324,24 +324,7 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
             {t('publishing.batch.questionsTitle')}
           </legend>
           <p className="text-sm text-slate-700">{t('publishing.batch.questionsHint')}</p>
-          <div className="grid gap-3 sm:grid-cols-2">
-            {questions.map((attribute) => (
-              <AttributeField
-                key={attribute.id}
-                attribute={attribute}
-                answer={answers[attribute.id]}
-                isMissing={false}
-                onAnswer={(answer) =>
-                  setAnswers((current) => {
-                    const next = { ...current }
-                    if (answer) next[attribute.id] = answer
-                    else delete next[attribute.id]
-                    return next
-                  })
-                }
-              />
-            ))}
-          </div>
+          <AttributeAnswerGrid attributes={questions} answers={answers} onChange={setAnswers} />
         </fieldset>
       ) : null}
 
@@ -359,39 +342,17 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
                 hint={name === 'origin' ? t('publishing.panel.originHint') : undefined}
                 error={invalid.has(name) ? t('publishing.resubmit.fieldInvalid') : undefined}
               >
-                {(control) =>
-                  name === 'vatRate' ? (
-                    <select
-                      {...control}
-                      className={inputClasses}
-                      value={defaults.vatRate ?? ''}
-                      onChange={(event) => {
-                        const value = event.currentTarget.value
-                        setDefaults((current) => ({ ...current, vatRate: value }))
-                      }}
-                      data-testid="batch-default-vatRate"
-                    >
-                      <option value="">{t('publishing.panel.chooseValue')}</option>
-                      {['0', '1', '10', '20'].map((rate) => (
-                        <option key={rate} value={rate}>
-                          %{rate}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    <input
-                      {...control}
-                      className={inputClasses}
-                      value={defaults[name] ?? ''}
-                      inputMode={numericDefaults.has(name) ? 'decimal' : undefined}
-                      onChange={(event) => {
-                        const value = event.currentTarget.value
-                        setDefaults((current) => ({ ...current, [name]: value }))
-                      }}
-                      data-testid={`batch-default-${name}`}
-                    />
-                  )
-                }
+                {(control) => (
+                  <ListingFieldInput
+                    control={control}
+                    name={name}
+                    value={defaults[name] ?? ''}
+                    isNumeric={numericDefaults.has(name)}
+                    emptyLabel={t('publishing.panel.chooseValue')}
+                    testId={`batch-default-${name}`}
+                    onChange={(value) => setDefaults((current) => ({ ...current, [name]: value }))}
+                  />
+                )}
               </FormField>
             ))}
           </div>

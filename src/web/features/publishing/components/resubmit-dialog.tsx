@@ -11,7 +11,7 @@ import {
 import { publishFixMessageKeys } from '#shared/publishing/rejections.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { FormField } from '#web/components/ui/form-field.tsx'
 import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
@@ -20,8 +20,8 @@ import { useResource } from '#web/lib/use-resource.ts'
 import { getCategoryAttributes, resubmitPublication } from '../api/publishing-api.ts'
 import { fieldsAtFault, numberOf } from '../listing-input.ts'
 import { attributesToAsk, planResubmit } from '../resubmit-plan.ts'
-import { AttributeField } from './attribute-field.tsx'
 import { CategoryFinder } from './category-finder.tsx'
+import { AttributeAnswerGrid, ListingFieldInput } from './listing-inputs.tsx'
 
 const numericFields = new Set<keyof ListingCorrection>([
   'salePrice',
@@ -226,24 +226,7 @@ export function ResubmitDialog(props: {
             ) : asked.length === 0 ? (
               <p className="text-sm text-slate-700">{t('publishing.panel.noAttributes')}</p>
             ) : (
-              <div className="grid gap-3 sm:grid-cols-2">
-                {asked.map((attribute) => (
-                  <AttributeField
-                    key={attribute.id}
-                    attribute={attribute}
-                    answer={answers[attribute.id]}
-                    isMissing={false}
-                    onAnswer={(answer) =>
-                      setAnswers((current) => {
-                        const next = { ...current }
-                        if (answer) next[attribute.id] = answer
-                        else delete next[attribute.id]
-                        return next
-                      })
-                    }
-                  />
-                ))}
-              </div>
+              <AttributeAnswerGrid attributes={asked} answers={answers} onChange={setAnswers} />
             )}
           </fieldset>
         ) : null}
@@ -261,38 +244,17 @@ export function ResubmitDialog(props: {
                   label={t(`publishing.panel.fields.${name}`)}
                   error={invalidFields.has(name) ? t('publishing.resubmit.fieldInvalid') : undefined}
                 >
-                  {(control) =>
-                    name === 'vatRate' ? (
-                      <select
-                        {...control}
-                        className={inputClasses}
-                        value={values.vatRate ?? ''}
-                        onChange={(event) => {
-                          const value = event.currentTarget.value
-                          setValues((current) => ({ ...current, vatRate: value }))
-                        }}
-                      >
-                        <option value="">{t('publishing.resubmit.keep')}</option>
-                        {['0', '1', '10', '20'].map((rate) => (
-                          <option key={rate} value={rate}>
-                            %{rate}
-                          </option>
-                        ))}
-                      </select>
-                    ) : (
-                      <input
-                        {...control}
-                        className={inputClasses}
-                        value={values[name] ?? ''}
-                        inputMode={numericFields.has(name) ? 'decimal' : undefined}
-                        onChange={(event) => {
-                          const value = event.currentTarget.value
-                          setValues((current) => ({ ...current, [name]: value }))
-                        }}
-                        data-testid={`resubmit-${name}`}
-                      />
-                    )
-                  }
+                  {(control) => (
+                    <ListingFieldInput
+                      control={control}
+                      name={name}
+                      value={values[name] ?? ''}
+                      isNumeric={numericFields.has(name)}
+                      emptyLabel={t('publishing.resubmit.keep')}
+                      testId={`resubmit-${name}`}
+                      onChange={(value) => setValues((current) => ({ ...current, [name]: value }))}
+                    />
+                  )}
                 </FormField>
               ))}
             </div>
