@@ -1,5 +1,4 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
-import { Link } from 'react-router'
 import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
 import {
   type BatchListingDefaults,
@@ -11,10 +10,9 @@ import {
 } from '#shared/contracts/publishing.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { FormField } from '#web/components/ui/form-field.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
-import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
 import { useResource } from '#web/lib/use-resource.ts'
@@ -27,6 +25,7 @@ import {
 import { fieldsAtFault, numberOf } from '../listing-input.ts'
 import { CategoryFinder } from './category-finder.tsx'
 import { AttributeAnswerGrid, ListingFieldInput } from './listing-inputs.tsx'
+import { MarketplaceSelect, NotConnectedNote } from './marketplace-choice.tsx'
 import { PublicationStatus } from './publication-status.tsx'
 
 const cardClass = 'space-y-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6'
@@ -130,37 +129,18 @@ export function CataloguePublish(props: { batchId: string }) {
       ) : connections.status === 'error' ? (
         <FormAlert message={t('publishing.panel.loadError')} />
       ) : connected.length === 0 ? (
-        <p className="text-sm text-slate-700" data-testid="batch-publish-not-connected">
-          {t('publishing.panel.notConnected')}{' '}
-          <Link
-            to={`${href('settings')}?tab=integrations`}
-            className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-          >
-            {t('publishing.panel.connectLink')}
-          </Link>
-        </p>
+        <NotConnectedNote testId="batch-publish-not-connected" />
       ) : (
         <div className="space-y-4">
-          <div>
-            <label htmlFor={`${id}-marketplace`} className="block text-sm font-medium text-slate-900">
-              {t('publishing.panel.marketplace')}
-            </label>
-            <select
-              id={`${id}-marketplace`}
-              className={`${inputClasses} mt-1 sm:max-w-xs`}
-              value={chosen ?? ''}
-              onChange={(event) => {
-                setMarketplace(event.currentTarget.value as IntegrationMarketplace)
-                setCategory(null)
-              }}
-            >
-              {connected.map((integration) => (
-                <option key={integration.marketplace} value={integration.marketplace}>
-                  {t(`settings.integrations.${integration.marketplace}.name`)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <MarketplaceSelect
+            id={`${id}-marketplace`}
+            marketplaces={connected.map((integration) => integration.marketplace)}
+            value={chosen}
+            onChange={(marketplace) => {
+              setMarketplace(marketplace)
+              setCategory(null)
+            }}
+          />
           {chosen ? (
             category ? (
               <BatchDraft

@@ -1,5 +1,4 @@
 import { type FormEvent, useId, useState } from 'react'
-import { Link } from 'react-router'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
 import type {
@@ -12,13 +11,13 @@ import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
-import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useResource } from '#web/lib/use-resource.ts'
 import { draftListing, getConnections, publish } from '../api/publishing-api.ts'
 import { numberOf } from '../listing-input.ts'
 import { AttributeField } from './attribute-field.tsx'
 import { CategoryFinder } from './category-finder.tsx'
+import { MarketplaceSelect, NotConnectedNote } from './marketplace-choice.tsx'
 import { PublicationStatus } from './publication-status.tsx'
 
 const sectionClass = 'space-y-4 rounded-2xl border border-slate-200 bg-white p-4'
@@ -59,15 +58,7 @@ export function PublishPanel(props: { generation: GenerationView }) {
       ) : connections.status === 'error' ? (
         <FormAlert message={t('publishing.panel.loadError')} />
       ) : connected.length === 0 ? (
-        <p className="text-sm text-slate-700" data-testid="publish-not-connected">
-          {t('publishing.panel.notConnected')}{' '}
-          <Link
-            to={`${href('settings')}?tab=integrations`}
-            className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-          >
-            {t('publishing.panel.connectLink')}
-          </Link>
-        </p>
+        <NotConnectedNote testId="publish-not-connected" />
       ) : published ? (
         <PublicationStatus
           id={published.id}
@@ -76,27 +67,16 @@ export function PublishPanel(props: { generation: GenerationView }) {
         />
       ) : (
         <>
-          <div>
-            <label htmlFor={`${id}-marketplace`} className="block text-sm font-medium text-slate-900">
-              {t('publishing.panel.marketplace')}
-            </label>
-            <select
-              id={`${id}-marketplace`}
-              className={`${inputClasses} mt-1 sm:max-w-xs`}
-              value={chosen ?? ''}
-              onChange={(event) => {
-                setMarketplace(event.currentTarget.value as IntegrationMarketplace)
-                setCategory(null)
-              }}
-              data-testid="publish-marketplace"
-            >
-              {connected.map((integration) => (
-                <option key={integration.marketplace} value={integration.marketplace}>
-                  {t(`settings.integrations.${integration.marketplace}.name`)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <MarketplaceSelect
+            id={`${id}-marketplace`}
+            marketplaces={connected.map((integration) => integration.marketplace)}
+            value={chosen}
+            onChange={(marketplace) => {
+              setMarketplace(marketplace)
+              setCategory(null)
+            }}
+            testId="publish-marketplace"
+          />
           {chosen ? (
             category ? (
               <ListingForm
