@@ -146,6 +146,24 @@ export const rejectionCheckerActions: Partial<Record<RejectionCode, FixAction>> 
   'forbidden-words': 'remove-promotional',
 }
 
+/**
+ * The checker fixes a resubmission makes by itself (server resubmit.service.ts): taking the
+ * promotional words out of the copy. The others (a white background) make a new image, which is
+ * the seller's to make in the image's checklist before resubmitting.
+ */
+export const resubmitCheckerActions: readonly FixAction[] = ['remove-promotional']
+
+/** Whether Fix and resubmit makes this rejection's fix by itself, with nothing to ask. */
+export function isMadeOnResubmit(rejection: Pick<Rejection, 'fix' | 'checkerAction'>): boolean {
+  if (rejection.fix === 'checker-fix')
+    return rejection.checkerAction !== undefined && resubmitCheckerActions.includes(rejection.checkerAction)
+  return (
+    rejection.fix === 're-export-images' ||
+    rejection.fix === 'fit-title' ||
+    rejection.fix === 'fit-description'
+  )
+}
+
 export type Rejection = {
   code: RejectionCode
   /** The attribute the reason names, as the marketplace names it ("Renk"), when it names one. */

@@ -19,6 +19,7 @@ import { getProfile } from '#shared/marketplaces/profiles.ts'
 import {
   classifyListingProblem,
   classifyReason,
+  isMadeOnResubmit,
   type PublishFix,
   type Rejection,
 } from '#shared/publishing/rejections.ts'
@@ -140,7 +141,7 @@ export async function resubmitPublication(
       fixes.push('edit-listing')
     }
 
-    if (rejections.some((rejection) => rejection.checkerAction === 'remove-promotional')) {
+    if (rejections.some((rejection) => rejection.fix === 'checker-fix' && isMadeOnResubmit(rejection))) {
       listing = {
         ...listing,
         title: withoutPromotionalPhrases(listing.title),

@@ -86,6 +86,23 @@ describe('planResubmit', () => {
     expect(planResubmit(refused, 'hepsiburada')).toMatchObject({ listingFields: [], isStockCodeFixed: true })
   })
 
+  it('promises only the checklist fixes a resubmission makes: the words, not a new white background', () => {
+    const words = planResubmit(
+      [
+        item('rejected', [
+          'Ürün Başlığı: Başlıkta yasaklı ya da tanıtım amaçlı ifadeler var (ör. "ücretsiz kargo").',
+        ]),
+      ],
+      'trendyol',
+    )
+    expect(words).toMatchObject({ automatic: ['checker-fix'], unfixable: 0 })
+    const background = planResubmit(
+      [item('rejected', ['Görsel: Ürün görseli beyaz fonda değil.'])],
+      'trendyol',
+    )
+    expect(background).toMatchObject({ automatic: [], unfixable: 1 })
+  })
+
   it('asks for the category when a reason is the category', () => {
     expect(planResubmit([item('rejected', ['Kategori hatalı'])], 'trendyol').needsCategory).toBe(true)
   })

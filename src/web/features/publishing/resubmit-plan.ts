@@ -8,6 +8,7 @@ import type {
 import {
   classifyListingProblem,
   classifyReason,
+  isMadeOnResubmit,
   type PublishFix,
   type Rejection,
   type RejectionCode,
@@ -89,7 +90,11 @@ export function planResubmit(
   marketplace: IntegrationMarketplace,
 ): ResubmitPlan {
   const rejections = items.flatMap((item) => rejectionsOf(item, marketplace))
-  const fixes = new Set(rejections.map((rejection) => rejection.fix))
+  // A checklist fix that makes a new image (a white background) is not made here: the seller's.
+  const isSellers = (rejection: Rejection) => rejection.fix === 'checker-fix' && !isMadeOnResubmit(rejection)
+  const fixes = new Set(
+    rejections.filter((rejection) => !isSellers(rejection)).map((rejection) => rejection.fix),
+  )
   const attributes = [
     ...new Set(
       rejections
@@ -116,7 +121,7 @@ export function planResubmit(
     ),
     isStockCodeFixed,
     needsCategory: fixes.has('choose-category'),
-    unfixable: rejections.filter((rejection) => rejection.fix === null).length,
+    unfixable: rejections.filter((rejection) => rejection.fix === null || isSellers(rejection)).length,
   }
 }
 
