@@ -91,6 +91,13 @@ export class RequestWindow {
     return oldest === undefined ? 0 : Math.max(0, oldest + this.windowMs - now)
   }
 
+  /** Refusals under every key. */
+  refusedTotal(): number {
+    let total = 0
+    for (const count of this.refusedCount.values()) total += count
+    return total
+  }
+
   stats(key: string, now: number) {
     const times = this.accepted.get(key) ?? []
     let maxInAnyWindow = 0

@@ -152,6 +152,8 @@ export type TrendyolFake = {
   statusOf(listing: TrendyolListing): TrendyolListingStatus
   /** Write-budget counters for a seller: accepted writes, 429s, most writes in any one minute. */
   writeStats(sellerId?: string): ReturnType<RequestWindow['stats']>
+  /** Requests refused with 429 for a read budget or the 50-in-10-seconds endpoint rule. */
+  readRefusals(): number
   /** Replaces the script (and restarts its step lists). */
   script(script: TrendyolFakeScript): void
   reset(): void
@@ -1101,6 +1103,7 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
     advance: (ms) => clock.advance(ms),
     statusOf,
     writeStats: (sellerId = sellers[0]?.sellerId ?? '') => writeWindow.stats(sellerId, clock.now()),
+    readRefusals: () => readWindow.refusedTotal() + burstWindow.refusedTotal(),
     script: setScript,
     reset: resetAll,
     async idle() {

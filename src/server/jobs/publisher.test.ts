@@ -171,6 +171,19 @@ describe('the publisher', { timeout: 90_000 }, () => {
     expect(sentBarcodes()).toEqual(['PUB-1'])
   })
 
+  it("follows a slow batch within Trendyol's 50 requests to one endpoint in 10 seconds", async () => {
+    // Processing takes 3 s here while the publisher looks every 50 ms: at that pace a read budget
+    // of 1,000 a minute alone would reach the endpoint's 51st request in 10 s and be refused.
+    trendyol.script({ processingMs: 3000 })
+    const notifier = createNotifier()
+    start(notifier)
+    const userId = await connectedSeller()
+    const [id] = await queue(notifier, userId, [{ listing: listing('PUB-SLOW') }])
+    if (!id) throw new Error('no publication')
+    await expect.poll(() => publicationStatus(id), patience).toBe('reviewing')
+    expect(trendyol.readRefusals()).toBe(0)
+  })
+
   it('stops at once when told to while it is claiming', { timeout: 10_000 }, async () => {
     // Its first look starts at once, so the stop comes while that claim is in flight; a
     // publisher that went on to wait for its next poll (a minute here) would outlive the test.
