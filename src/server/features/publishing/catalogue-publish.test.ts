@@ -15,6 +15,7 @@ import type {
   FilledAttribute,
   PublicationView,
   PublishResponse,
+  ResubmitResponse,
 } from '#shared/contracts/publishing.ts'
 import {
   defaultHepsiburadaMerchant,
@@ -260,6 +261,16 @@ describe('publishing a catalogue batch (/api/publications/catalogue)', () => {
     return ((await response.json()) as PublishResponse).publications
   }
 
+  /** Fix and resubmit every rejected product of a publication, as the seller's one click does. */
+  async function resubmitAll(publicationId: string, body: Record<string, unknown> = {}) {
+    const response = await seller.request(`/api/publications/${publicationId}/resubmit`, {
+      json: { itemIds: null, ...body },
+    })
+    expect(response.status).toBe(202)
+    clock = Math.max(clock, Date.now())
+    return (await response.json()) as ResubmitResponse
+  }
+
   async function listed(batchId: string): Promise<PublicationView[]> {
     const response = await seller.request(`/api/publications?batchId=${batchId}`)
     expect(response.status).toBe(200)
@@ -303,11 +314,11 @@ describe('publishing a catalogue batch (/api/publications/catalogue)', () => {
     expect((await draft('trendyol', '1111')).rows[0]?.title).toBe(first?.title)
   }, 600_000)
 
-  it('publishes 50 rows to Trendyol: 47 live, 3 rejected with their reasons, each barcode listed once', async () => {
+  it('publishes 50 rows to Trendyol: 47 live, 3 rejected with their reasons, each barcode listed once; the 3 fixed and resubmitted go live', async () => {
     const drafted = await draft('trendyol', '1111')
     trendyol.script({
       failItems: { 'VTR-B-7': [trendyolFailureReasons.titleTooLong(140)] },
-      reject: {
+      rejectOnce: {
         'VTR-B-21': [trendyolReviewReasons.imageBackground],
         'VTR-B-42': [trendyolReviewReasons.wrongCategory],
       },
@@ -361,9 +372,29 @@ describe('publishing a catalogue batch (/api/publications/catalogue)', () => {
     const writes = trendyol.writeStats()
     expect(writes.refused).toBe(0)
     expect(writes.maxInAnyWindow).toBeLessThanOrEqual(writes.limit)
-  }, 600_000)
 
-  it('publishes 50 rows to Hepsiburada: 47 live, 3 blocked at review with their reasons', async () => {
+    // Fix and resubmit all three: the title fitted, the others sent again once the seller has
+    // done what the reviewers asked; the marketplace now takes each.
+    trendyol.script({})
+    const resubmitted = await resubmitAll(publication?.id ?? '')
+    expect(resubmitted.publication).toMatchObject({
+      resubmitOf: publication?.id,
+      catalogueBatchId: batch.batch.id,
+    })
+    const applied = Object.fromEntries(resubmitted.applied.map((entry) => [entry.barcode, entry.fixes]))
+    expect(Object.keys(applied).sort()).toEqual(['VTR-B-21', 'VTR-B-42', 'VTR-B-7'])
+    expect(applied['VTR-B-7']).toContain('fit-title')
+    await followToFinal(publisher())
+    const again = (await listed(batch.batch.id)).find((p) => p.id === resubmitted.publication.id)
+    expect(countBy(again?.items ?? [])).toEqual({ live: 3 })
+    // Still one listing a barcode, now all 50, and the budget was kept.
+    const after = [...trendyol.listings.keys()].map((key) => key.split(':')[1])
+    expect(after).toHaveLength(50)
+    expect(new Set(after).size).toBe(50)
+    expect(trendyol.writeStats().refused).toBe(0)
+  }, 900_000)
+
+  it('publishes 50 rows to Hepsiburada: 47 live, 3 blocked at review with their reasons; the 3 resubmitted go live', async () => {
     const drafted = await draft('hepsiburada', '60001001')
     const name = (id: string) => drafted.attributes.find((a) => a.id === id)?.name
     expect(drafted.questions.map(name)).toEqual(['Kişi Sayısı'])
@@ -408,7 +439,22 @@ describe('publishing a catalogue batch (/api/publications/catalogue)', () => {
     const rate = hepsiburada.rateStats()
     expect(rate.refused).toBe(0)
     expect(rate.blockedIps).toEqual([])
-  }, 600_000)
+
+    // The seller does what the reasons say (the fake's reviewers are satisfied) and resubmits all three.
+    hepsiburada.script({})
+    const resubmitted = await resubmitAll(publication?.id ?? '')
+    expect(resubmitted.applied.map((entry) => entry.barcode).sort()).toEqual([
+      'VTR-B-3',
+      'VTR-B-30',
+      'VTR-B-33',
+    ])
+    await followToFinal(publisher())
+    const again = (await listed(batch.batch.id)).find((p) => p.id === resubmitted.publication.id)
+    expect(countBy(again?.items ?? [])).toEqual({ live: 3 })
+    const after = [...hepsiburada.products.keys()].map((key) => key.split(':')[1])
+    expect(after).toHaveLength(50)
+    expect(new Set(after).size).toBe(50)
+  }, 900_000)
 
   it('leaves no second listing when the publisher stops after its request went out', async () => {
     const drafted = await draft('trendyol', '1111')
