@@ -1,4 +1,4 @@
-import { devices, expect, type Page, type Route, test } from '@playwright/test'
+import { devices, expect, type Locator, type Page, type Route, test } from '@playwright/test'
 import type { AssetView } from '#shared/contracts/assets.ts'
 import type { GenerationListResponse, GenerationView } from '#shared/contracts/generations.ts'
 import { appMsg, expectDashboardLoaded, signUpWithPlan } from './app-support.ts'
@@ -73,6 +73,13 @@ const filters = (page: Page, lang: Lang) => page.getByRole('navigation', { name:
 async function expectLibraryLoaded(page: Page, lang: Lang) {
   await expect(page.getByRole('heading', { level: 1, name: lib(lang, 'title') })).toBeVisible()
   await expect(page.getByTestId('library-loading')).toHaveCount(0)
+}
+
+/** An element's box in page coordinates: where it is on the page, whatever the window's scroll. */
+async function boxOnPage(page: Page, locator: Locator) {
+  const box = await locator.boundingBox()
+  const scroll = await page.evaluate(() => ({ x: window.scrollX, y: window.scrollY }))
+  return box ? { ...box, x: box.x + scroll.x, y: box.y + scroll.y } : null
 }
 
 test.describe('the library in English', () => {
@@ -332,7 +339,7 @@ test.describe('the library in English', () => {
     const item = card(page, image)
     await expect(item).toHaveAttribute('data-status', 'running')
     await expect(item.getByTestId('status-badge')).toHaveText(lib('en', 'status.running'))
-    const thumbnail = await item.getByTestId('thumbnail').boundingBox()
+    const thumbnail = await boxOnPage(page, item.getByTestId('thumbnail'))
 
     await item.getByTestId('open-item').click()
     const dialog = itemDialog(page, 'en', image)
@@ -347,8 +354,9 @@ test.describe('the library in English', () => {
     await expect(page.getByTestId('library-announcer')).toHaveText(
       lib('en', 'itemStatus', { item: itemName('en', image), status: lib('en', 'status.succeeded') }),
     )
-    // The result took the place of the photo without moving anything.
-    expect(await item.getByTestId('thumbnail').boundingBox()).toEqual(thumbnail)
+    // The result took the place of the photo without moving anything on the page (focus, back
+    // on the card's link, may have scrolled the window to show it).
+    expect(await boxOnPage(page, item.getByTestId('thumbnail'))).toEqual(thumbnail)
   })
 
   test('the dashboard shows the latest four, each opening in the library', async ({ page }) => {
