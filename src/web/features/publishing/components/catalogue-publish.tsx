@@ -23,7 +23,7 @@ import {
   publishCatalogue,
 } from '../api/publishing-api.ts'
 import { fieldsAtFault, numberOf } from '../listing-input.ts'
-import { CategoryFinder } from './category-finder.tsx'
+import { CategoryFinder, ChosenCategory } from './category-finder.tsx'
 import { AttributeAnswerGrid, ListingFieldInput } from './listing-inputs.tsx'
 import { MarketplaceSelect, NotConnectedNote } from './marketplace-choice.tsx'
 import { PublicationStatus } from './publication-status.tsx'
@@ -285,18 +285,7 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
 
   return (
     <form onSubmit={handleSubmit} noValidate className="space-y-5" data-testid="batch-publish-form">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <p className="text-sm text-slate-800">
-          {t('publishing.panel.categoryChosen', { path: data.category.path.join(' › ') })}
-        </p>
-        <button
-          type="button"
-          onClick={props.onChangeCategory}
-          className="text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-        >
-          {t('publishing.panel.changeCategory')}
-        </button>
-      </div>
+      <ChosenCategory category={data.category} onChange={props.onChangeCategory} />
 
       {questions.length > 0 ? (
         <fieldset className="space-y-3">

@@ -83,3 +83,28 @@ export function CategoryFinder(props: {
     </div>
   )
 }
+
+/** The category chosen, by its path, with the way back to the finder. */
+export function ChosenCategory(props: {
+  category: MarketplaceCategory
+  onChange: () => void
+  /** For a form or section the path labels. */
+  id?: string
+  testId?: string
+}) {
+  const { t } = useI18n()
+  return (
+    <div className="flex flex-wrap items-baseline justify-between gap-2">
+      <p id={props.id} className="text-sm text-slate-800" data-testid={props.testId}>
+        {t('publishing.panel.categoryChosen', { path: props.category.path.join(' › ') })}
+      </p>
+      <button
+        type="button"
+        onClick={props.onChange}
+        className="text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
+      >
+        {t('publishing.panel.changeCategory')}
+      </button>
+    </div>
+  )
+}

@@ -16,7 +16,7 @@ import { useResource } from '#web/lib/use-resource.ts'
 import { draftListing, getConnections, publish } from '../api/publishing-api.ts'
 import { numberOf } from '../listing-input.ts'
 import { AttributeField } from './attribute-field.tsx'
-import { CategoryFinder } from './category-finder.tsx'
+import { CategoryFinder, ChosenCategory } from './category-finder.tsx'
 import { MarketplaceSelect, NotConnectedNote } from './marketplace-choice.tsx'
 import { PublicationStatus } from './publication-status.tsx'
 
@@ -238,18 +238,7 @@ function DraftedForm(props: ListingFormProps & { data: PublishDraftResponse }) {
 
   return (
     <form onSubmit={handleSubmit} noValidate className="space-y-5" aria-labelledby={`${id}-category`}>
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <p id={`${id}-category`} className="text-sm text-slate-800">
-          {t('publishing.panel.categoryChosen', { path: data.category.path.join(' › ') })}
-        </p>
-        <button
-          type="button"
-          onClick={props.onChangeCategory}
-          className="text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-        >
-          {t('publishing.panel.changeCategory')}
-        </button>
-      </div>
+      <ChosenCategory id={`${id}-category`} category={data.category} onChange={props.onChangeCategory} />
 
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold text-slate-900">{t('publishing.panel.copyLegend')}</legend>

@@ -20,7 +20,7 @@ import { useResource } from '#web/lib/use-resource.ts'
 import { getCategoryAttributes, resubmitPublication } from '../api/publishing-api.ts'
 import { fieldsAtFault, numberOf } from '../listing-input.ts'
 import { attributesToAsk, planResubmit } from '../resubmit-plan.ts'
-import { CategoryFinder } from './category-finder.tsx'
+import { CategoryFinder, ChosenCategory } from './category-finder.tsx'
 import { AttributeAnswerGrid, ListingFieldInput } from './listing-inputs.tsx'
 
 const numericFields = new Set<keyof ListingCorrection>([
@@ -186,21 +186,14 @@ export function ResubmitDialog(props: {
                 : t('publishing.resubmit.categoryAttributesTitle')}
             </h3>
             {chosenCategory ? (
-              <div className="flex flex-wrap items-baseline justify-between gap-2">
-                <p className="text-sm text-slate-800" data-testid="resubmit-category">
-                  {t('publishing.panel.categoryChosen', { path: chosenCategory.path.join(' › ') })}
-                </p>
-                <button
-                  type="button"
-                  onClick={() => {
-                    setChosenCategory(null)
-                    setAnswers({})
-                  }}
-                  className="text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-                >
-                  {t('publishing.panel.changeCategory')}
-                </button>
-              </div>
+              <ChosenCategory
+                category={chosenCategory}
+                testId="resubmit-category"
+                onChange={() => {
+                  setChosenCategory(null)
+                  setAnswers({})
+                }}
+              />
             ) : (
               <>
                 <p className="text-sm text-slate-700">
