@@ -105,6 +105,47 @@ describe('the claim loop', () => {
     await h.loop.stop()
   })
 
+  it('looks again when its timer fires before the app clock says the piece is due', async () => {
+    // A busy event loop fires a timer early by the app's clock (its own time is read late), and
+    // an app clock may run slow: either way the piece is not yet due when the timer fires. The
+    // loop must set its timer again, not sleep until the poll (an hour here).
+    const start = Date.now()
+    const slowClock = () => new Date(start + (Date.now() - start) / 2)
+    let dueAt: Date | null = null
+    const started: string[] = []
+    let finishFirst: (due: Date | null) => void = () => undefined
+    let wake: () => void = () => undefined
+    const loop = startClaimLoop({
+      log: createLogger({ level: 'silent' }),
+      now: slowClock,
+      concurrency: 2,
+      onDue: (waker) => {
+        wake = waker
+        return () => undefined
+      },
+      pollMs: () => 60 * 60_000,
+      claim: async () => {
+        if (started.length === 0) {
+          started.push('a')
+          return [new Promise<Date | null>((resolve) => (finishFirst = resolve))]
+        }
+        if (dueAt && dueAt <= slowClock()) {
+          dueAt = null
+          started.push('a again')
+          return [Promise.resolve(null)]
+        }
+        return []
+      },
+      claimFailed: 'claiming failed',
+    })
+    wake()
+    await expect.poll(() => started).toEqual(['a'])
+    dueAt = new Date(slowClock().getTime() + 40)
+    finishFirst(dueAt)
+    await expect.poll(() => started, { timeout: 2_000 }).toEqual(['a', 'a again'])
+    await loop.stop()
+  })
+
   it('logs a failed claim and claims again at the next wake-up', async () => {
     const h = harness()
     h.failClaims(new Error('the database went away'))

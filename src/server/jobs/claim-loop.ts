@@ -44,16 +44,23 @@ export function startClaimLoop(options: ClaimLoopOptions): ClaimLoop {
   }
   const unsubscribe = options.onDue(wake)
 
-  /** Wakes the loop when a piece of ours comes due again (by the app clock, read now). */
+  /**
+   * Wakes the loop when a piece of ours comes due again by the app clock. A timer may fire before
+   * that clock reaches the due time (a busy event loop reads its own time late, and tests slow the
+   * clock): then it is set again for what is left, since a claim made early finds nothing and the
+   * loop would sleep until the poll.
+   */
   const wakeAt = (due: Date) => {
     if (isStopping) return
-    const timer = setTimeout(
-      () => {
-        timers.delete(timer)
-        wake()
-      },
-      Math.max(0, due.getTime() - options.now().getTime()),
-    )
+    const left = due.getTime() - options.now().getTime()
+    if (left <= 0) {
+      wake()
+      return
+    }
+    const timer = setTimeout(() => {
+      timers.delete(timer)
+      wakeAt(due)
+    }, left)
     timer.unref()
     timers.add(timer)
   }
