@@ -263,7 +263,8 @@ async function measuredImageFacts(
   return facts
 }
 
-function videoTools(deps: MarketplaceDeps): VideoTools {
+/** ffmpeg and ffprobe as the app is configured, for a video made or measured for a marketplace. */
+export function videoTools(deps: MarketplaceDeps): VideoTools {
   return { ffmpegPath: deps.ffmpegPath, ...(deps.tempDir ? { tempDir: deps.tempDir } : {}) }
 }
 

@@ -3,7 +3,7 @@ import type { Db } from '#server/db/client.ts'
 import type { AppEnv } from '#server/http/context.ts'
 import { type ObjectStorage, StorageNotFoundError } from '#server/storage/types.ts'
 import { AppError } from '#shared/errors.ts'
-import { findServedMedia, publishedCacheControl } from './published-media.service.ts'
+import { findServedMedia, mediaExtension, publishedCacheControl } from './published-media.service.ts'
 
 /** Whether an If-None-Match header names `etag` (weak or strong) or is `*`. */
 function matchesEtag(header: string | undefined, etag: string): boolean {
@@ -28,16 +28,17 @@ function notFound(): never {
 }
 
 /**
- * Mounted at /media, outside /api: a marketplace's image downloader has no session, no cookie
+ * Mounted at /media, outside /api: a marketplace's image and video downloader has no session, no cookie
  * and no key, and the token in the path is the whole authorisation. GET and HEAD (Hono answers
  * HEAD from the GET route, without the body).
  */
 export function publishedMediaRoutes(deps: { db: Db; storage: ObjectStorage }) {
   return new Hono<AppEnv>().get('/:file', async (c) => {
-    const match = /^([A-Za-z0-9_-]+)\.jpg$/.exec(c.req.param('file'))
+    const match = /^([A-Za-z0-9_-]+)\.(jpg|mp4)$/.exec(c.req.param('file'))
     if (!match?.[1]) notFound()
     const media = await findServedMedia(deps.db, match[1])
-    if (!media) notFound()
+    // An image's token under .mp4 (or a video's under .jpg) is not an address that was given out.
+    if (!media || mediaExtension(media.mime) !== match[2]) notFound()
     const etag = `"${media.checksum}"`
     if (matchesEtag(c.req.header('if-none-match'), etag)) {
       cachedHeaders(c, etag)

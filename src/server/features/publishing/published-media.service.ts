@@ -7,7 +7,9 @@ import { getOwnedAsset } from '#server/features/assets/assets.service.ts'
 import {
   fileForMarketplace,
   type MarketplaceDeps,
+  videoTools,
 } from '#server/features/marketplaces/marketplaces.service.ts'
+import { measureVideo, VideoToolError } from '#server/features/marketplaces/video.ts'
 import type { Logger } from '#server/logger.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import { AppError } from '#shared/errors.ts'
@@ -15,10 +17,10 @@ import { isMarketplaceId } from '#shared/marketplaces/ids.ts'
 import { getProfile } from '#shared/marketplaces/profiles.ts'
 import { mediaOrigin, type OriginConfig, publicOriginError } from './public-origin.ts'
 
-// Images a marketplace downloads for a listing (issue 30, point 6). Each is the seller's image
-// rendered once in the marketplace's export size (the panel's export: marketplaces.service.ts
-// fileForMarketplace) and stored under its own key, so the marketplace fetches exactly the bytes
-// that were checked. Its address holds a random token and nothing else: unguessable, stable
+// Images and videos a marketplace downloads for a listing (issue 30, point 6). Each is the
+// seller's result made once for the marketplace (the panel's export: marketplaces.service.ts
+// fileForMarketplace; an image in its size, a video framed and lengthened to its rules) and
+// stored under its own key, so the marketplace fetches exactly the bytes that were checked. Its address holds a random token and nothing else: unguessable, stable
 // (publishing the same image for the same marketplace again gives the same address) and
 // revocable (the row stays, marked, so a token is never reused; the file goes).
 
@@ -39,9 +41,17 @@ const tokenBytes = 24
 /** A token as it appears in a URL: exactly what tokenBytes encode to. */
 export const tokenPattern = /^[A-Za-z0-9_-]{32}$/
 
+/** The two kinds of file published: an image as JPEG, a video as MP4 (what the exports make). */
+export type PublishedMime = 'image/jpeg' | 'video/mp4'
+
+/** A published file's extension, in its address and its stored key. */
+export function mediaExtension(mime: string): 'jpg' | 'mp4' {
+  return mime === 'video/mp4' ? 'mp4' : 'jpg'
+}
+
 /** The stored key of a published file: outside every user's folder, named by its token alone. */
-export function publishedStorageKey(token: string): string {
-  return `published/${token}.jpg`
+export function publishedStorageKey(token: string, mime: PublishedMime = 'image/jpeg'): string {
+  return `published/${token}.${mediaExtension(mime)}`
 }
 
 export function newMediaToken(): string {
@@ -49,15 +59,15 @@ export function newMediaToken(): string {
 }
 
 /**
- * The public https URL of a published file: PUBLIC_URL/media/<token>.jpg, or with S3_PUBLIC_URL
- * the bucket's own address of its key (under S3_PREFIX, as s3.ts stores it).
+ * The public https URL of a published file: PUBLIC_URL/media/<token>.jpg (.mp4 for a video), or
+ * with S3_PUBLIC_URL the bucket's own address of its key (under S3_PREFIX, as s3.ts stores it).
  */
 export function publicMediaUrl(
   config: Pick<OriginConfig, 'publicUrl' | 'storage'>,
-  row: Pick<PublishedMediaRow, 'token' | 'storageKey'>,
+  row: Pick<PublishedMediaRow, 'token' | 'storageKey'> & { mime?: string },
 ): string {
   const { setting, origin } = mediaOrigin(config)
-  if (setting === 'PUBLIC_URL') return `${origin}/media/${row.token}.jpg`
+  if (setting === 'PUBLIC_URL') return `${origin}/media/${row.token}.${mediaExtension(row.mime ?? '')}`
   const prefix = config.storage.s3?.prefix
   return `${origin}/${prefix ? `${prefix}/` : ''}${row.storageKey}`
 }
@@ -103,11 +113,11 @@ async function liveRow(db: Db, userId: string, assetId: string, profile: string)
 }
 
 /**
- * The public address of the user's image `assetId` rendered for `profile` (a marketplace id):
- * rendered and stored on the first call, the same address on every later one while not revoked.
+ * The public address of the user's image or video `assetId` made for `profile` (a marketplace
+ * id): made and stored on the first call, the same address on every later one while not revoked.
  * Refuses (PUBLIC_URL_*) before any work when marketplaces could not fetch from this server's
  * public origin; NOT_FOUND for another user's or an unknown asset or profile; VALIDATION_FAILED
- * for a file that is not an image.
+ * for a file that is neither an image nor a readable video.
  */
 export async function publishMedia(
   deps: PublishedMediaDeps,
@@ -122,23 +132,37 @@ export async function publishMedia(
   if (existing) return present(deps.config, existing)
 
   const asset = await getOwnedAsset(deps.db, userId, assetId)
-  if (!asset.mime.startsWith('image/')) {
-    throw new AppError('VALIDATION_FAILED', 'Only images are published by address', {
+  const kind = asset.mime.startsWith('image/') ? 'image' : asset.mime.startsWith('video/') ? 'video' : null
+  const notMedia = () =>
+    new AppError('VALIDATION_FAILED', 'Only images and videos are published by address', {
       fields: { assetId: 'invalid' },
     })
-  }
+  if (!kind) throw notMedia()
   const original = await deps.storage.get(asset.storageKey)
-  const rendered = await fileForMarketplace(deps.marketplaces, getProfile(profile), {
-    kind: 'image',
-    asset,
-    bytes: original,
-  })
-  const { width, height } = await sharp(rendered.bytes).metadata()
-  if (!width || !height) throw new Error('the rendered export has no size')
+  let made: { bytes: Buffer; mime: PublishedMime; width: number; height: number }
+  try {
+    const rendered = await fileForMarketplace(deps.marketplaces, getProfile(profile), {
+      kind,
+      asset,
+      bytes: original,
+    })
+    if (kind === 'image') {
+      const { width, height } = await sharp(rendered.bytes).metadata()
+      if (!width || !height) throw new Error('the rendered export has no size')
+      made = { bytes: rendered.bytes, mime: 'image/jpeg', width, height }
+    } else {
+      const facts = await measureVideo(rendered.bytes, videoTools(deps.marketplaces))
+      made = { bytes: rendered.bytes, mime: 'video/mp4', width: facts.width, height: facts.height }
+    }
+  } catch (error) {
+    // A stored "video" ffmpeg cannot read is the file's fault, not the server's.
+    if (error instanceof VideoToolError && error.reason === 'failed') throw notMedia()
+    throw error
+  }
 
   const token = newMediaToken()
-  const storageKey = publishedStorageKey(token)
-  await deps.storage.put(storageKey, rendered.bytes, 'image/jpeg', { cacheControl: publishedCacheControl })
+  const storageKey = publishedStorageKey(token, made.mime)
+  await deps.storage.put(storageKey, made.bytes, made.mime, { cacheControl: publishedCacheControl })
   let inserted: PublishedMediaRow | undefined
   try {
     ;[inserted] = await deps.db
@@ -149,11 +173,11 @@ export async function publishMedia(
         assetId,
         profile,
         storageKey,
-        mime: 'image/jpeg',
-        bytes: rendered.bytes.length,
-        width,
-        height,
-        checksum: createHash('sha256').update(rendered.bytes).digest('hex'),
+        mime: made.mime,
+        bytes: made.bytes.length,
+        width: made.width,
+        height: made.height,
+        checksum: createHash('sha256').update(made.bytes).digest('hex'),
       })
       // Two publishes of one image at once: one row wins (the live index), the other's file goes.
       .onConflictDoNothing()

@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readdirSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
@@ -11,6 +13,7 @@ import {
   createVideoSlots,
   type MarketplaceDeps,
 } from '#server/features/marketplaces/marketplaces.service.ts'
+import { measureVideo } from '#server/features/marketplaces/video.ts'
 import { createLogger } from '#server/logger.ts'
 import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { AppError } from '#shared/errors.ts'
@@ -115,6 +118,28 @@ function tokenOf(url: string): string {
   const match = /\/media\/([^/]+)\.jpg$/.exec(url)
   if (!match?.[1]) throw new Error(`not a media URL: ${url}`)
   return match[1]
+}
+
+/** A real MP4 of `seconds` seconds (ffmpeg's test pattern, 320×240, no sound). */
+async function testClip(seconds: number): Promise<Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), 'published-clip-'))
+  const path = join(dir, 'clip.mp4')
+  try {
+    execFileSync(server.config.providers.ffmpegPath, [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=320x240:rate=24:duration=${seconds}`,
+      '-pix_fmt',
+      'yuv420p',
+      path,
+    ])
+    return readFileSync(path)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 /** An error answer without its request id, to compare two answers. */
@@ -254,6 +279,36 @@ describe('published media', () => {
     expect((await head.arrayBuffer()).byteLength).toBe(0)
   })
 
+  it('publishes a video as MP4 at its own .mp4 address, made to the marketplace’s rules', async () => {
+    const userId = await createUser(server.database.db)
+    const clip = await storeAsset(
+      { db: server.database.db, storage: server.deps.storage },
+      {
+        userId,
+        kind: 'result',
+        bytes: await testClip(2),
+        mime: 'video/mp4',
+        fileName: 'clip.mp4',
+      },
+    )
+    const published = await publishMedia(deps(), userId, clip.id, 'trendyol')
+    expect(published.url).toMatch(new RegExp(`^${server.url}/media/[A-Za-z0-9_-]{32}\\.mp4$`))
+    expect(published).toMatchObject({ mime: 'video/mp4', width: 320, height: 240 })
+    expect(await publishMedia(deps(), userId, clip.id, 'trendyol')).toEqual(published)
+
+    const response = await fetch(published.url)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('video/mp4')
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    const bytes = Buffer.from(await response.arrayBuffer())
+    expect(bytes).toHaveLength(published.bytes)
+    // Trendyol's video service takes 8–120 s: the 2 s clip went out lengthened past the floor.
+    const facts = await measureVideo(bytes, { ffmpegPath: server.config.providers.ffmpegPath })
+    expect(facts.durationSeconds).toBeGreaterThan(8)
+    // Its token is an address only under the extension it was given with.
+    expect((await fetch(published.url.replace(/\.mp4$/, '.jpg'))).status).toBe(404)
+  })
+
   it('answers a revoked token exactly like an unknown one, and publishing again gives a new address', async () => {
     const { userId, assetId } = await userWithImage()
     const published = await publishMedia(deps(), userId, assetId, 'trendyol')
@@ -296,7 +351,7 @@ describe('published media', () => {
     }
   })
 
-  it('refuses another user’s image, an unknown marketplace and a file that is not an image', async () => {
+  it('refuses another user’s image, an unknown marketplace and a file that is neither an image nor a video', async () => {
     const { assetId } = await userWithImage()
     const stranger = await createUser(server.database.db)
     expect((await rejection(publishMedia(deps(), stranger, assetId, 'trendyol'))).code).toBe('NOT_FOUND')
