@@ -3,9 +3,10 @@
 // 12-character service key) with a User-Agent, the product import that takes a JSON *file* as
 // multipart and answers a trackingId, the per-item status by trackingId, category and attribute
 // reads, and the 100-requests-a-second limit answered with 403 (and the IP blocked when it goes on).
-// It downloads each Image1…Image10 URL when it processes an import. It also answers the listing
-// service's "Listing Bilgilerini Sorgulama" (live on its own host, listing-external-sit…), where
-// Hepsiburada reports lockReasons. For tests (`startHepsiburadaFake()`) and by hand:
+// It downloads each Image1…Image10 URL and the Video1 URL when it processes an import. It also
+// answers the listing service's "Listing Bilgilerini Sorgulama" (live on its own host,
+// listing-external-sit…), where Hepsiburada reports lockReasons. For tests
+// (`startHepsiburadaFake()`) and by hand:
 // `npx tsx tests/fakes/hepsiburada-server.ts --port 4710` (see README.md).
 //
 // Sources: ../shared/spec/publishing.md and marketplaces.md; the catalogue OpenAPI as captured in
@@ -30,6 +31,7 @@ import {
 import {
   basicCredentials,
   checkImage,
+  checkVideo,
   FakeClock,
   type FakeStep,
   headerRecord,
@@ -112,6 +114,11 @@ export const hepsiburadaFailureMessages = {
       : `${field} görseli indirilemedi: ${url}`,
   imageFormat: (field: string, url: string) =>
     `${field} bir görsel değil ya da biçimi desteklenmiyor: ${url}`,
+  // The fake's wording for Video1, in the images' manner (Hepsiburada documents no video rule).
+  videoNotHttps: (url: string) => `Video1 video adresi https olmalıdır: ${url}`,
+  videoUnreachable: (url: string, status?: number) =>
+    status ? `Video1 videosu indirilemedi (HTTP ${status}): ${url}` : `Video1 videosu indirilemedi: ${url}`,
+  videoFormat: (url: string) => `Video1 bir video değil ya da biçimi desteklenmiyor (mp4, mov): ${url}`,
   missingInfo: (name: string) => `Zorunlu kategori özelliği eksik: ${name}`,
 } as const
 
@@ -346,6 +353,18 @@ export async function startHepsiburadaFake(options: HepsiburadaFakeOptions = {})
             : messages.imageUnreachable(field, check.url, check.status)
       problems.push({ attributeName: field, message })
     })
+    if (typeof attributes.Video1 === 'string' && attributes.Video1 !== '') {
+      const video = await checkVideo(attributes.Video1, imageRules)
+      if (!video.ok) {
+        const message =
+          video.problem === 'notHttps'
+            ? messages.videoNotHttps(video.url)
+            : video.problem === 'format'
+              ? messages.videoFormat(video.url)
+              : messages.videoUnreachable(video.url, video.status)
+        problems.push({ attributeName: 'Video1', message })
+      }
+    }
     const missingInfo: string[] = []
     for (const attribute of [
       ...(categoryAttributes?.attributes ?? []),

@@ -159,6 +159,12 @@ export const publishRequestSchema = z.object({
          * newest finished one made from the same photo as the main image.
          */
         copyGenerationId: z.uuid().nullable().default(null),
+        /**
+         * A finished video result sent with the listing, made to the marketplace's video rules at
+         * a public address (Hepsiburada's Video1). Trendyol takes videos through a separate
+         * service Vitrin does not send to yet: refused there.
+         */
+        videoGenerationId: z.uuid().nullable().default(null),
         listing: listingFieldsSchema,
         attributes: z.array(filledAttributeSchema).max(100).default([]),
       }),
@@ -246,7 +252,15 @@ export type PublishDraftResponse = {
    * same photo); null when there is none, and the seller writes the title and description.
    */
   copy: { generationId: string; title: string; description: string } | null
+  /**
+   * The newest finished video made from the image result, offered to go with the listing where
+   * the marketplace takes one (`videoMarketplaces`); null when there is none.
+   */
+  video: { generationId: string } | null
 }
+
+/** The marketplaces a listing's video is sent to (Hepsiburada's Video1 import field). */
+export const videoMarketplaces: readonly IntegrationMarketplace[] = ['hepsiburada']
 
 // Fix and resubmit (issue 30, point 5): POST /api/publications/:id/resubmit sends a publication's
 // refused products again, each with the fixes its reasons name that Vitrin can make by itself

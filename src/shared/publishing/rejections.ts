@@ -50,6 +50,10 @@ export const rejectionCodes = [
   'warranty-missing',
   /** An image fails the pre-publish checklist on a rule its export does not fix (blocked here only). */
   'checker-failed',
+  /** The marketplace could not fetch the listing's video, or not over HTTPS. */
+  'video-unreachable',
+  'video-format',
+  'video-rejected',
   'lot-number-invalid',
   'duplicate-product',
   'missing-content',
@@ -125,6 +129,10 @@ export const rejectionFixes: Record<RejectionCode, PublishFix | null> = {
   'warranty-missing': 'edit-listing',
   // The image's own checklist (the marketplace panel) names the rule and its fix.
   'checker-failed': null,
+  // The product goes without its video when published again without it; nothing to render.
+  'video-unreachable': null,
+  'video-format': null,
+  'video-rejected': null,
   'lot-number-invalid': 'edit-listing',
   'duplicate-product': null,
   'missing-content': null,
@@ -196,6 +204,7 @@ function withoutAddresses(text: string): string {
 
 // The words a reason is about, folded.
 const image = /\b(gorsel\w*|images?\d*|resim\w*|foto\w*)\b/
+const video = /\b(video\w*)\b/
 const title = /\b(basli\w*|title|urun ?adi\w*)\b/
 const description = /\b(aciklama\w*|urunaciklamasi|description)\b/
 const barcode = /\b(barkod\w*|barcode|ean|gtin)\b/
@@ -222,6 +231,14 @@ const rules: Rule[] = [
     /\b(gecersiz|hatali|yanlis|uyusmuyor|birden fazla deger|degerlerinden)\b/,
   ),
   rule('attribute-value-invalid', /\bdegeri (en fazla|gecersiz)\b/),
+  // Videos before images: "Video1 bir video değil …" is not about an image.
+  rule('video-format', video, /\b(bicim\w*|format\w*|desteklenmiyor|uzanti\w*|video degil)\b/),
+  rule(
+    'video-unreachable',
+    video,
+    /\b(ssl|https|url|indirilemedi|indirilemiyor|erisilemedi|erisilemiyor|ulasilamadi|acilamadi)\b/,
+  ),
+  rule('video-rejected', video),
   rule('image-not-https', image, /\b(ssl|https)\b/),
   rule(
     'image-unreachable',
@@ -383,6 +400,7 @@ export const listingProblemRejections: Record<string, RejectionCode> = {
   'desi-invalid': 'desi-invalid',
   'images-missing': 'images-missing',
   'image-not-https': 'image-not-https',
+  'video-not-https': 'video-unreachable',
   'attribute-invalid': 'attribute-value-invalid',
   'attribute-missing': 'attribute-missing',
   'vat-invalid': 'vat-invalid',

@@ -263,9 +263,15 @@ async function measuredImageFacts(
   return facts
 }
 
-/** ffmpeg and ffprobe as the app is configured, for a video made or measured for a marketplace. */
-export function videoTools(deps: MarketplaceDeps): VideoTools {
+function videoTools(deps: MarketplaceDeps): VideoTools {
   return { ffmpegPath: deps.ffmpegPath, ...(deps.tempDir ? { tempDir: deps.tempDir } : {}) }
+}
+
+export { VideoToolError } from './video.ts'
+
+/** A video's facts (video.ts measureVideo) with ffprobe as the app is configured. */
+export function measureVideoBytes(deps: MarketplaceDeps, bytes: Buffer): Promise<VideoFacts> {
+  return measureVideo(bytes, videoTools(deps))
 }
 
 function summarise(results: CheckResult[]): MarketplaceCheckView['summary'] {

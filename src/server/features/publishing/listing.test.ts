@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { classifyReason } from '#shared/publishing/rejections.ts'
 import { defaultHepsiburadaMerchant, startHepsiburadaFake } from '#tests/fakes/hepsiburada-server.ts'
 import { defaultTrendyolSeller, startTrendyolFake } from '#tests/fakes/trendyol-server.ts'
 import { cupAttribute } from '#tests/support/publishing-fixtures.ts'
@@ -192,6 +193,17 @@ describe('a listing as request items', () => {
     ])
   })
 
+  it('gives Hepsiburada the video as Video1, and names a video it could not fetch', () => {
+    const built = toHepsiburadaItem(listing({ videoUrl: 'https://m.example/clip.mp4' }), 'merchant-1')
+    if (!built.ok) throw new Error(JSON.stringify(built.problems))
+    expect(built.item.attributes.Video1).toBe('https://m.example/clip.mp4')
+    const without = toHepsiburadaItem(listing({ videoUrl: null }), 'merchant-1')
+    expect(without.ok && 'Video1' in without.item.attributes).toBe(false)
+    expect(problemCodes(toHepsiburadaItem(listing({ videoUrl: 'http://m.example/clip.mp4' }), 'm'))).toEqual([
+      'video-not-https',
+    ])
+  })
+
   it('keeps Hepsiburada’s own item fields the listing’s: an attribute of the same id neither fills nor replaces them', () => {
     const built = toHepsiburadaItem(
       listing({
@@ -229,6 +241,8 @@ describe('built items at the marketplaces (fakes)', () => {
           .jpeg()
           .toBuffer(),
       ],
+      // An MP4's opening box (the fake reads a video's type from its first bytes, as for images).
+      ['/clip.mp4', Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12)])],
       [
         '/hepsiburada.jpg',
         await sharp({ create: { width: 1500, height: 1500, channels: 3, background: '#fff' } })
@@ -239,7 +253,8 @@ describe('built items at the marketplaces (fakes)', () => {
     imageServer = createServer((req, res) => {
       const file = files.get(req.url ?? '')
       if (!file) return res.writeHead(404).end()
-      res.writeHead(200, { 'content-type': 'image/jpeg' }).end(file)
+      const type = req.url?.endsWith('.mp4') ? 'video/mp4' : 'image/jpeg'
+      res.writeHead(200, { 'content-type': type }).end(file)
     })
     await new Promise<void>((resolve) => imageServer.listen(0, '127.0.0.1', resolve))
     images = `http://127.0.0.1:${(imageServer.address() as AddressInfo).port}`
@@ -274,6 +289,7 @@ describe('built items at the marketplaces (fakes)', () => {
         listing({
           categoryId: '60001001',
           imageUrls: [`${images}/hepsiburada.jpg`],
+          videoUrl: `${images}/clip.mp4`,
           attributes: [
             { attributeId: 'materyal', valueId: 'Porselen', value: 'Porselen', source: 'details' },
             { attributeId: 'kisi_sayisi', valueId: '6', value: '6', source: 'catalogue' },
@@ -290,6 +306,37 @@ describe('built items at the marketplaces (fakes)', () => {
       expect(await client.importStatus(trackingId)).toEqual([
         expect.objectContaining({ merchantSku: 'FNC-6-BYZ', importStatus: 'SUCCESS', problems: [] }),
       ])
+
+      // A Video1 that is not a movie, and one that is not there, are the item's failures.
+      for (const [path, code] of [
+        ['/hepsiburada.jpg', 'video-format'],
+        ['/gone.mp4', 'video-unreachable'],
+      ] as const) {
+        const refused = toHepsiburadaItem(
+          listing({
+            categoryId: '60001001',
+            barcode: `8690000000${path.length}`,
+            stockCode: `VID-${path.length}`,
+            imageUrls: [`${images}/hepsiburada.jpg`],
+            videoUrl: `${images}${path}`,
+            attributes: [
+              { attributeId: 'materyal', valueId: 'Porselen', value: 'Porselen', source: 'details' },
+              { attributeId: 'kisi_sayisi', valueId: '6', value: '6', source: 'catalogue' },
+              { attributeId: 'renk_variant_property', valueId: 'Beyaz', value: 'Beyaz', source: 'photo' },
+            ],
+          }),
+          defaultHepsiburadaMerchant.merchantId,
+          { allowHttpImages: true },
+        )
+        if (!refused.ok) throw new Error(JSON.stringify(refused.problems))
+        const tracking = await client.importProducts([refused.item])
+        await fake.idle()
+        const [status] = await client.importStatus(tracking)
+        expect(status?.importStatus).toBe('FAILED')
+        expect(
+          status?.problems.map((problem) => classifyReason('hepsiburada', problem.message).code),
+        ).toEqual([code])
+      }
     } finally {
       await fake.close()
     }

@@ -37,6 +37,11 @@ export type Listing = {
   desi: number
   /** HTTPS addresses of the images in the marketplace's size, the main image first. */
   imageUrls: string[]
+  /**
+   * The HTTPS address of the product's video made to the marketplace's rules, or null (absent in
+   * listings stored before videos went with them). Hepsiburada takes it as Video1.
+   */
+  videoUrl?: string | null
   attributes: FilledAttribute[]
   /** Country of origin, two letters (Trendyol requires it from 23 October 2026). */
   origin: string | null
@@ -60,6 +65,7 @@ export const listingProblemCodes = [
   'desi-invalid',
   'images-missing',
   'image-not-https',
+  'video-not-https',
   'attribute-invalid',
   /** A required attribute of the category has no value (catalogue batches: neither filled nor answered). */
   'attribute-missing',
@@ -130,10 +136,15 @@ function commonProblems(
   if (!(Number.isFinite(listing.desi) && listing.desi >= 0)) add('desi-invalid', 'desi')
   if (listing.imageUrls.length === 0) add('images-missing', 'images')
   listing.imageUrls.slice(0, maxImages[marketplace]).forEach((url, index) => {
-    const isAllowed = url.startsWith('https://') || (options.allowHttpImages && url.startsWith('http://'))
-    if (!isAllowed) add('image-not-https', `images.${index}`)
+    if (!isFetchable(url, options)) add('image-not-https', `images.${index}`)
   })
+  if (listing.videoUrl && !isFetchable(listing.videoUrl, options)) add('video-not-https', 'video')
   return problems
+}
+
+/** Whether the marketplace will fetch the address: HTTPS, or plain http for a local fake. */
+function isFetchable(url: string, options: BuildOptions): boolean {
+  return url.startsWith('https://') || (options.allowHttpImages === true && url.startsWith('http://'))
 }
 
 function isPositiveMoney(value: number): boolean {
@@ -274,6 +285,7 @@ export function toHepsiburadaItem(
   listing.imageUrls.slice(0, maxImages.hepsiburada).forEach((url, index) => {
     attributes[`Image${index + 1}`] = url
   })
+  if (listing.videoUrl) attributes.Video1 = listing.videoUrl
   const byAttribute = new Map<string, string[]>()
   for (const filled of listing.attributes) {
     // The item's own fields come from the listing, whatever an attribute of the same id says.

@@ -8,6 +8,12 @@ import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import type { PublicationView, PublishDraftResponse, PublishResponse } from '#shared/contracts/publishing.ts'
 import {
+  defaultHepsiburadaMerchant,
+  type HepsiburadaFake,
+  hepsiburadaFakeDefaults,
+  startHepsiburadaFake,
+} from '#tests/fakes/hepsiburada-server.ts'
+import {
   defaultTrendyolSeller,
   startTrendyolFake,
   type TrendyolFake,
@@ -30,14 +36,21 @@ import { claimDuePublication, type PublisherDeps, stepPublication } from './publ
 
 describe('publishing studio results (/api/publications)', () => {
   let trendyol: TrendyolFake
+  let hepsiburada: HepsiburadaFake
   let server: TestServer
   const studio = createOfflineStudio({ ffmpegPath: 'ffmpeg', segmenter: sharedSegmenter() })
   let clock = Date.now()
 
   beforeAll(async () => {
     trendyol = await startTrendyolFake({ allowHttpImages: true })
+    hepsiburada = await startHepsiburadaFake({ allowHttpImages: true })
     server = await startTestServer(
-      { TRUST_PROXY: 'true', GENERATIONS_PER_MINUTE: '1000', TRENDYOL_API_BASE: trendyol.apiBase },
+      {
+        TRUST_PROXY: 'true',
+        GENERATIONS_PER_MINUTE: '1000',
+        TRENDYOL_API_BASE: trendyol.apiBase,
+        HEPSIBURADA_API_BASE: hepsiburada.url,
+      },
       { providers: { image: studio, video: studio, seo: studio } },
     )
   })
@@ -45,10 +58,12 @@ describe('publishing studio results (/api/publications)', () => {
     await resetDatabase(server.database)
     trendyol.reset()
     trendyol.requests.length = 0
+    hepsiburada.reset()
   })
   afterAll(async () => {
     await server.close()
     await trendyol.close()
+    await hepsiburada.close()
   })
 
   /** The publisher as a worker runs it, stepped by hand with the test's clock. */
@@ -60,7 +75,7 @@ describe('publishing studio results (/api/publications)', () => {
       connections: {
         db: server.database.db,
         box: createSecretBox(server.config.appSecret ?? '', 'marketplace-connections v1'),
-        apis: { trendyol: trendyol.apiBase, hepsiburada: 'http://127.0.0.1:9' },
+        apis: { trendyol: trendyol.apiBase, hepsiburada: hepsiburada.url },
         log: createLogger({ level: 'silent' }),
       },
       log: createLogger({ level: 'silent' }),
@@ -77,6 +92,7 @@ describe('publishing studio results (/api/publications)', () => {
       if (!claimed) return
       await stepPublication(deps, claimed)
       await trendyol.idle()
+      await hepsiburada.idle()
     }
   }
 
@@ -215,6 +231,80 @@ describe('publishing studio results (/api/publications)', () => {
     expect(byName(fromPhoto, 'Renk')).toMatchObject({ source: 'photo' })
     expect(byName(fromPhoto, 'Renk')?.value).not.toBe('Beyaz')
   }, 180_000)
+
+  it('sends the video made from the image with a Hepsiburada listing, and refuses one for Trendyol', async () => {
+    const client = await connected()
+    const put = await client.request('/api/integrations/hepsiburada', {
+      method: 'PUT',
+      json: defaultHepsiburadaMerchant,
+    })
+    expect(put.status).toBe(200)
+    const uploaded = await upload(client, await productPhoto({ width: 900, height: 900 }))
+    const imageAssetId = ((await uploaded.json()) as { asset: { id: string } }).asset.id
+    const image = await generated(client, { mode: 'image', imageAssetId })
+    const started = await client.request(`/api/generations/${image.id}/video`, { json: { prompt: '' } })
+    expect(started.status).toBe(202)
+    const { generation } = (await started.json()) as { generation: GenerationView }
+    const video = await waitForStatus(client, generation.id, ['succeeded'], 120_000)
+
+    // The draft offers the video made from this image.
+    const drafted = await client.request('/api/publications/draft', {
+      json: { marketplace: 'hepsiburada', categoryId: '60001001', imageGenerationId: image.id },
+    })
+    expect(((await drafted.json()) as PublishDraftResponse).video).toEqual({ generationId: video.id })
+
+    const product = (barcode: string) => ({
+      imageGenerationIds: [image.id],
+      videoGenerationId: video.id,
+      listing: {
+        ...listing,
+        barcode,
+        stockCode: barcode,
+        warrantyMonths: 24,
+        title: 'Paşabahçe Kahve Fincan Takımı 6 Kişilik',
+        description: 'Altı kişilik porselen kahve fincan takımı.',
+      },
+      attributes: [
+        { attributeId: 'materyal', valueId: 'Porselen', value: 'Porselen', source: 'seller' },
+        { attributeId: 'kisi_sayisi', valueId: '6', value: '6', source: 'seller' },
+        { attributeId: 'renk_variant_property', valueId: 'Beyaz', value: 'Beyaz', source: 'seller' },
+      ],
+    })
+    // Trendyol takes videos through its own video service, which is not sent to: refused, not dropped.
+    const toTrendyol = await client.request('/api/publications', {
+      json: { marketplace: 'trendyol', categoryId: '1111', products: [product('VTR-VID-1')] },
+    })
+    expect(toTrendyol.status).toBe(400)
+    expect((await toTrendyol.json()).error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { fields: { 'products.videoGenerationId': 'unsupported' } },
+    })
+
+    const response = await client.request('/api/publications', {
+      json: { marketplace: 'hepsiburada', categoryId: '60001001', products: [product('VTR-VID-2')] },
+    })
+    expect(response.status).toBe(202)
+    const [publication] = ((await response.json()) as PublishResponse).publications
+    if (!publication) throw new Error('no publication')
+    expect(publication.items[0]?.problems).toEqual([])
+    clock = Date.now()
+    const deps = publisher()
+    for (let round = 0; round < 4; round++) {
+      await runDue(deps)
+      hepsiburada.advance(hepsiburadaFakeDefaults.approvalMs)
+      clock += 60_000
+    }
+    await runDue(deps)
+    const read = await client.request(`/api/publications/${publication.id}`)
+    const { publication: done } = (await read.json()) as { publication: PublicationView }
+    expect(done.items[0]).toMatchObject({ status: 'live', reasons: [] })
+    // The import carried the video at its public address, which the fake downloaded as an MP4.
+    const sent = [...hepsiburada.products.values()].find((p) => p.attributes.Barcode === 'VTR-VID-2')
+    expect(sent?.attributes.Video1).toMatch(new RegExp(`^${server.url}/media/[A-Za-z0-9_-]{32}\\.mp4$`))
+    const served = await fetch(String(sent?.attributes.Video1))
+    expect(served.headers.get('content-type')).toBe('video/mp4')
+    await served.arrayBuffer()
+  }, 300_000)
 
   it('refuses without a connection, and for results that are not the seller’s own finished images', async () => {
     const stranger = await signedInClient(server)

@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm'
+import { and, desc, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import type { Db } from '#server/db/client.ts'
-import { assets } from '#server/db/schema/index.ts'
+import { assets, generations } from '#server/db/schema/index.ts'
 import { getOwnedRowWithResult } from '#server/features/generations/generations.service.ts'
 import type { Logger } from '#server/logger.ts'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
@@ -76,6 +76,28 @@ export async function photoColour(
   return photo ? colourOfPhoto(deps, photo) : null
 }
 
+/** The newest finished video the user made from an image result (Create's "Make a video"), or null. */
+export async function videoMadeFrom(
+  db: Db,
+  userId: string,
+  imageGenerationId: string,
+): Promise<string | null> {
+  const [newest] = await db
+    .select({ id: generations.id })
+    .from(generations)
+    .where(
+      and(
+        eq(generations.userId, userId),
+        eq(generations.mode, 'video'),
+        eq(generations.status, 'succeeded'),
+        eq(generations.sourceGenerationId, imageGenerationId),
+      ),
+    )
+    .orderBy(desc(generations.createdAt))
+    .limit(1)
+  return newest?.id ?? null
+}
+
 export async function draftAttributes(
   deps: DraftDeps,
   userId: string,
@@ -125,5 +147,6 @@ export async function draftAttributes(
     copy: copy
       ? { generationId: copyGenerationId ?? '', title: copy.title, description: copy.description }
       : null,
+    video: await videoMadeFrom(deps.db, userId, image.id).then((id) => (id ? { generationId: id } : null)),
   }
 }

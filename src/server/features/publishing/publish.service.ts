@@ -20,6 +20,7 @@ import {
   type PublishRequest,
   type PublishResponse,
   publicationItemStatuses,
+  videoMarketplaces,
 } from '#shared/contracts/publishing.ts'
 import { AppError } from '#shared/errors.ts'
 import { isExportFix } from '#shared/marketplaces/export-fix.ts'
@@ -103,6 +104,53 @@ export async function publishableImages(
 }
 
 /**
+ * A product's video (a video result), checked by the pre-publish checker like its images and, when
+ * nothing fails, made to the marketplace's video rules at its public address. Only the user's
+ * finished video results, and only for a marketplace that takes a video with the listing
+ * (VALIDATION_FAILED at `field` otherwise).
+ */
+export async function publishableVideo(
+  deps: PublishDeps,
+  userId: string,
+  marketplace: PublishRequest['marketplace'],
+  videoGenerationId: string,
+  field = 'videoGenerationId',
+): Promise<{ url: string | null; problems: ListingProblem[] }> {
+  if (!videoMarketplaces.includes(marketplace)) {
+    throw new AppError('VALIDATION_FAILED', `${marketplace} does not take a video with the listing`, {
+      fields: { [field]: 'unsupported' },
+    })
+  }
+  const { row, resultAsset } = await getOwnedRowWithResult(deps.db, userId, videoGenerationId)
+  if (row.mode !== 'video' || row.status !== 'succeeded' || !resultAsset) {
+    throw new AppError('VALIDATION_FAILED', 'Only finished video results are published', {
+      fields: { [field]: 'invalid' },
+    })
+  }
+  const profile = getProfile(marketplace)
+  const view = await checkForMarketplace(deps.marketplaces, userId, {
+    generationId: videoGenerationId,
+    profile: marketplace,
+    slot: 'main',
+  })
+  const problems: ListingProblem[] = []
+  for (const result of view.video?.results ?? []) {
+    const isFixedByExport = result.fix !== undefined && isExportFix(result.fix, profile, 'video')
+    if (result.status === 'fail' && !isFixedByExport) {
+      problems.push({ code: 'checker-failed', field: `video.${result.ruleId}` })
+    }
+  }
+  if (problems.length > 0) return { url: null, problems }
+  const media = await publishMedia(
+    { ...deps.media, db: deps.db, marketplaces: deps.marketplaces },
+    userId,
+    resultAsset.id,
+    marketplace,
+  )
+  return { url: media.url, problems }
+}
+
+/**
  * The SEO result a product's copy comes from: the one asked for, else the newest finished SEO
  * result made from the same photo as its main image (null when there is none).
  */
@@ -177,6 +225,15 @@ export async function publishResults(
       product.imageGenerationIds,
       'products.imageGenerationIds',
     )
+    const video = product.videoGenerationId
+      ? await publishableVideo(
+          deps,
+          userId,
+          request.marketplace,
+          product.videoGenerationId,
+          'products.videoGenerationId',
+        )
+      : { url: null, problems: [] }
     const copy = await copyOf(deps, userId, product, images.main)
     const { listing: fields } = product
     const listing: Listing = {
@@ -194,13 +251,14 @@ export async function publishResults(
       vatRate: fields.vatRate,
       desi: fields.desi,
       imageUrls: images.urls,
+      videoUrl: video.url,
       attributes: product.attributes,
       origin: fields.origin,
       warrantyMonths: fields.warrantyMonths,
     }
     entries.push({
       listing,
-      problems: images.problems,
+      problems: [...images.problems, ...video.problems],
       generationId: product.imageGenerationIds[0] ?? null,
     })
   }

@@ -7,9 +7,9 @@ import { getOwnedAsset } from '#server/features/assets/assets.service.ts'
 import {
   fileForMarketplace,
   type MarketplaceDeps,
-  videoTools,
+  measureVideoBytes,
+  VideoToolError,
 } from '#server/features/marketplaces/marketplaces.service.ts'
-import { measureVideo, VideoToolError } from '#server/features/marketplaces/video.ts'
 import type { Logger } from '#server/logger.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import { AppError } from '#shared/errors.ts'
@@ -151,7 +151,7 @@ export async function publishMedia(
       if (!width || !height) throw new Error('the rendered export has no size')
       made = { bytes: rendered.bytes, mime: 'image/jpeg', width, height }
     } else {
-      const facts = await measureVideo(rendered.bytes, videoTools(deps.marketplaces))
+      const facts = await measureVideoBytes(deps.marketplaces, rendered.bytes)
       made = { bytes: rendered.bytes, mime: 'video/mp4', width: facts.width, height: facts.height }
     }
   } catch (error) {

@@ -12,8 +12,8 @@ import {
   createInspections,
   createVideoSlots,
   type MarketplaceDeps,
+  measureVideoBytes,
 } from '#server/features/marketplaces/marketplaces.service.ts'
-import { measureVideo } from '#server/features/marketplaces/video.ts'
 import { createLogger } from '#server/logger.ts'
 import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { AppError } from '#shared/errors.ts'
@@ -303,7 +303,7 @@ describe('published media', () => {
     const bytes = Buffer.from(await response.arrayBuffer())
     expect(bytes).toHaveLength(published.bytes)
     // Trendyol's video service takes 8–120 s: the 2 s clip went out lengthened past the floor.
-    const facts = await measureVideo(bytes, { ffmpegPath: server.config.providers.ffmpegPath })
+    const facts = await measureVideoBytes(deps().marketplaces, bytes)
     expect(facts.durationSeconds).toBeGreaterThan(8)
     // Its token is an address only under the extension it was given with.
     expect((await fetch(published.url.replace(/\.mp4$/, '.jpg'))).status).toBe(404)

@@ -20,6 +20,7 @@ import { listingProblemCodes } from './listing.ts'
 
 type TrendyolReason = keyof typeof trendyolFailureReasons
 const url = 'https://media.example.com/p/a1b2c3/1.jpg'
+const video = 'https://media.example.com/p/a1b2c3/urun-gorsel.mp4'
 
 const trendyolCases = {
   barcodeMissing: [[], 'barcode-invalid'],
@@ -140,6 +141,17 @@ const hepsiburadaCases: {
     { text: hepsiburadaFailureMessages.imageUnreachable('Image1', url), code: 'image-unreachable' },
   ],
   imageFormat: [{ text: hepsiburadaFailureMessages.imageFormat('Image3', url), code: 'image-format' }],
+  videoNotHttps: [
+    {
+      text: hepsiburadaFailureMessages.videoNotHttps(video.replace('https', 'http')),
+      code: 'video-unreachable',
+    },
+  ],
+  videoUnreachable: [
+    { text: hepsiburadaFailureMessages.videoUnreachable(video, 404), code: 'video-unreachable' },
+    { text: hepsiburadaFailureMessages.videoUnreachable(video), code: 'video-unreachable' },
+  ],
+  videoFormat: [{ text: hepsiburadaFailureMessages.videoFormat(video), code: 'video-format' }],
   missingInfo: categoryAttributes
     .filter((attribute) => attribute.mandatory)
     .map((attribute) => ({

@@ -99,6 +99,7 @@ const draft: PublishDraftResponse = {
   missing: ['711'],
   brand: 'Paşabahçe',
   copy: { generationId: 'seo-1', title: 'Paşabahçe Kahve Fincan Takımı', description: 'Altı kişilik.' },
+  video: null,
 }
 
 function publication(
@@ -211,6 +212,7 @@ describe('PublishPanel', () => {
         {
           imageGenerationIds: ['img-1'],
           copyGenerationId: 'seo-1',
+          videoGenerationId: null,
           listing: {
             barcode: 'VTR-1',
             stockCode: 'VTR-1',
@@ -239,6 +241,71 @@ describe('PublishPanel', () => {
     expect(live.getAttribute('href')).toBe('https://www.trendyol.com/fake/p-1')
     expect(live.getAttribute('rel')).toContain('noopener')
   }, 15_000)
+
+  it('offers the video made from the image where the marketplace takes one, and says so where it does not', async () => {
+    const user = userEvent.setup()
+    const sent: { products: { videoGenerationId: string | null }[] }[] = []
+    const both: IntegrationsResponse = {
+      integrations: connections(true).integrations.map((integration) => ({
+        ...integration,
+        isConnected: true,
+        accountId: '123456',
+      })),
+    }
+    fetchMock.mockImplementation(async (input, init) => {
+      const url = String(input)
+      if (url === '/api/integrations') return json(200, both)
+      if (/^\/api\/integrations\/\w+\/categories\?/.test(url)) {
+        return json(200, { categories: [category], fetchedAt: '2026-11-29T10:00:00.000Z' })
+      }
+      if (url === '/api/publications/draft') {
+        return json(200, { ...draft, attributes: [], filled: [], video: { generationId: 'vid-1' } })
+      }
+      if (url === '/api/publications' && init?.method === 'POST') {
+        sent.push(JSON.parse(String(init.body)))
+        return json(400, { error: { code: 'VALIDATION_FAILED', message: 'x' } })
+      }
+      return json(404, { error: { code: 'NOT_FOUND', message: 'x' } })
+    })
+    await renderWeb(<PublishPanel generation={imageGeneration} />)
+    const panel = await screen.findByRole('region', { name: 'Publish' })
+    const chooseCategory = async () => {
+      await user.type(await within(panel).findByLabelText('Category'), 'fincan')
+      await user.click(within(panel).getByRole('button', { name: 'Search' }))
+      await user.click(await within(panel).findByRole('button', { name: 'Choose Fincan Takımı' }))
+    }
+    const fillAndPublish = async () => {
+      await user.type(within(panel).getByLabelText('Barcode'), 'VTR-1')
+      await user.type(within(panel).getByLabelText('Sale price (TL, VAT included)'), '10')
+      await user.type(within(panel).getByLabelText('Stock'), '1')
+      await user.type(within(panel).getByLabelText('Desi'), '1')
+      await user.click(within(panel).getByRole('button', { name: /^Publish to/ }))
+      await within(panel).findByRole('alert')
+    }
+
+    // Trendyol (the first connection): its video service is not sent to, and the form says so.
+    await chooseCategory()
+    expect((await within(panel).findByTestId('publish-video')).textContent).toContain(
+      'Trendyol takes product videos through a separate video service',
+    )
+    expect(within(panel).queryByTestId('publish-with-video')).toBeNull()
+    await user.type(within(panel).getByLabelText('Country of origin'), 'TR')
+    await fillAndPublish()
+    expect(sent.at(-1)?.products[0]?.videoGenerationId).toBeNull()
+
+    // Hepsiburada takes it as Video1: offered and ticked; unticked, it stays home.
+    await user.selectOptions(within(panel).getByLabelText('Publish to'), 'hepsiburada')
+    await chooseCategory()
+    const withVideo = (await within(panel).findByTestId('publish-with-video')) as HTMLInputElement
+    expect(withVideo.checked).toBe(true)
+    await user.type(within(panel).getByLabelText('Warranty (months)'), '24')
+    await fillAndPublish()
+    expect(sent.at(-1)?.products[0]?.videoGenerationId).toBe('vid-1')
+    await user.click(withVideo)
+    await user.click(within(panel).getByRole('button', { name: 'Publish to Hepsiburada' }))
+    await expect.poll(() => sent.length).toBe(3)
+    expect(sent.at(-1)?.products[0]?.videoGenerationId).toBeNull()
+  }, 20_000)
 
   it('shows a rejection in the seller’s words and the marketplace’s own', async () => {
     fetchMock.mockImplementation(async () =>

@@ -1,10 +1,11 @@
 import { type FormEvent, useId, useState } from 'react'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
-import type {
-  FilledAttribute,
-  MarketplaceCategory,
-  PublishDraftResponse,
+import {
+  type FilledAttribute,
+  type MarketplaceCategory,
+  type PublishDraftResponse,
+  videoMarketplaces,
 } from '#shared/contracts/publishing.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
@@ -166,6 +167,8 @@ function DraftedForm(props: ListingFormProps & { data: PublishDraftResponse }) {
   const [isSending, setSending] = useState(false)
   const [failure, setFailure] = useState<string | null>(null)
   const [isTried, setTried] = useState(false)
+  const takesVideo = videoMarketplaces.includes(props.marketplace)
+  const [withVideo, setWithVideo] = useState(true)
 
   const set = (name: keyof ListingValues) => (event: { currentTarget: { value: string } }) => {
     const value = event.currentTarget.value
@@ -192,6 +195,7 @@ function DraftedForm(props: ListingFormProps & { data: PublishDraftResponse }) {
           {
             imageGenerationIds: [props.generation.id],
             copyGenerationId: data.copy?.generationId ?? null,
+            videoGenerationId: takesVideo && withVideo ? (data.video?.generationId ?? null) : null,
             listing: {
               barcode: values.barcode.trim(),
               stockCode: values.stockCode.trim() || values.barcode.trim(),
@@ -252,6 +256,32 @@ function DraftedForm(props: ListingFormProps & { data: PublishDraftResponse }) {
         {field('title', needsCopy ? {} : { hint: t('publishing.panel.optionalOverride') })}
         {field('description', needsCopy ? {} : { hint: t('publishing.panel.optionalOverride') })}
       </fieldset>
+
+      {data.video ? (
+        <fieldset className="space-y-2" data-testid="publish-video">
+          <legend className="text-sm font-semibold text-slate-900">
+            {t('publishing.panel.videoLegend')}
+          </legend>
+          {takesVideo ? (
+            <label className="flex items-start gap-2 text-sm text-slate-700">
+              <input
+                type="checkbox"
+                className="mt-0.5 size-4 rounded border-slate-300"
+                checked={withVideo}
+                onChange={(event) => setWithVideo(event.currentTarget.checked)}
+                data-testid="publish-with-video"
+              />
+              <span>{t('publishing.panel.withVideo')}</span>
+            </label>
+          ) : (
+            <p className="text-sm text-slate-700">
+              {t('publishing.panel.videoNotTaken', {
+                marketplace: t(`settings.integrations.${props.marketplace}.name`),
+              })}
+            </p>
+          )}
+        </fieldset>
+      ) : null}
 
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold text-slate-900">
