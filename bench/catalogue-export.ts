@@ -155,7 +155,7 @@ function probe(root: string, isPreset: boolean): Promise<ProbeResult> {
         root,
         ...(isPreset ? ['--preset'] : []),
       ],
-      // As `npm start` and `npm run worker` run the server (package.json; docs/architecture.md).
+      // As `npm start` and `npm run worker` run the server (package.json; docs/runtime-modes.md).
       { stdio: ['ignore', 'pipe', 'inherit'], env: { MALLOC_ARENA_MAX: '2', ...process.env } },
     )
     let output = ''

@@ -19,7 +19,7 @@ import { benchFalDelayMs } from './support/engine-settings.ts'
 
 // `npx tsx bench/catalogue-workers.ts` (part of `npm run bench`): the catalogue's worker budgets
 // (issue 13), on PostgreSQL only (BENCH_DATABASE_URL; without it this says so and skips).
-// The scale-out set-up of docs/architecture.md "Runtime modes": the web server
+// The scale-out set-up of docs/runtime-modes.md: the web server
 // (src/server/main.ts with IN_PROCESS_WORKER=false) and separate `npm run worker` processes
 // (src/server/worker-main.ts), all on one PostgreSQL database and one DATA_DIR for files, with
 // IMAGE_PROVIDER=fal pointed at the fal fake (bench/support/fal-fake-server.ts, 2 s per job).

@@ -18,8 +18,8 @@ const aliases: Record<string, string> = {
   '#docs/': 'docs/',
 }
 
-/** Server folders that serve features and never reach into one. */
-const serverInfrastructure = [
+/** Server folders that serve features and never reach into one (docs/architecture.md lists them too). */
+export const serverInfrastructure = [
   'auth',
   'crypto',
   'db',

@@ -344,7 +344,7 @@ export function createApp(deps: AppDeps) {
   })
   app.route('/api', api)
 
-  // The public API (docs/architecture.md, "Public API"; decision 28). Authenticated by API key
+  // The public API (docs/public-api.md; decision 28). Authenticated by API key
   // alone: no session is loaded here, so a cookie never counts. No cross-site check (a browser
   // never adds an Authorization header by itself) and no CORS headers: keys belong on servers,
   // and the reference page is same-origin. The routes (features/public-api, decision 31) call the

@@ -1,5 +1,5 @@
 /**
- * The public API's documented limits (docs/architecture.md, "Public API"): the one place the
+ * The public API's documented limits (docs/public-api.md): the one place the
  * numbers are written. config.ts takes the rate limits' defaults from here (an operator may
  * change them with API_READS_PER_MINUTE and API_WRITES_PER_MINUTE), and the OpenAPI document and
  * the Quickstart state them.

@@ -27,7 +27,7 @@ export type IdempotentPostsDeps = IdempotencyDeps & {
 const unreadAllowanceBytes = 64 * 1024
 
 /**
- * `Idempotency-Key` on /v1 POSTs (after requireApiKey; docs/architecture.md, "Public API"). A
+ * `Idempotency-Key` on /v1 POSTs (after requireApiKey; docs/public-api.md). A
  * POST without the header runs as usual. With one, per account and for 24 hours:
  * - the first request takes the key (a row `running`, unique per user and key) and runs; its
  *   answer is kept with the request's fingerprint (method, path, body length and SHA-256, the

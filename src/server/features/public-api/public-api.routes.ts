@@ -82,7 +82,7 @@ import {
   toPublicGeneration,
 } from './public-api.present.ts'
 
-// The public API (/v1; docs/architecture.md "Public API", decision 31): the web app's services
+// The public API (/v1; docs/public-api.md, decision 31): the web app's services
 // behind API keys, described by an OpenAPI 3.1 document generated from these route definitions.
 // app.ts mounts these routes after requireApiKey, so every handler has a user.
 
