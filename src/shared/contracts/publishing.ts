@@ -323,6 +323,8 @@ export type CatalogueDraftRow = {
   title: string
   barcode: string | null
   imageCount: number
+  /** Whether the row has a video result, which goes with its listing where the marketplace takes one. */
+  hasVideo: boolean
   filled: FilledAttribute[]
   /** Required attributes this row lacks that are not batch questions. */
   missing: string[]

@@ -1164,6 +1164,8 @@ export type PublishableRow = {
   columns: Record<string, string>
   /** Image results in output order, the main image first (never empty). */
   imageGenerationIds: string[]
+  /** The row's video result going out, if it has one (a listing takes one video). */
+  videoGenerationId: string | null
   seo: ExportSeo | null
 }
 
@@ -1204,7 +1206,14 @@ export async function publishableRows(
       const cell = (row.cells[index] ?? '').trim()
       if (header.trim() !== '' && cell !== '' && !(header in columns)) columns[header] = cell
     })
-    rows.push({ row, fields, columns, imageGenerationIds: images.map((file) => file.generationId), seo })
+    rows.push({
+      row,
+      fields,
+      columns,
+      imageGenerationIds: images.map((file) => file.generationId),
+      videoGenerationId: files.find((file) => file.kind === 'video')?.generationId ?? null,
+      seo,
+    })
   }
   return { batch, rows }
 }

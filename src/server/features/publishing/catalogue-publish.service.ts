@@ -1,20 +1,21 @@
 import { type PublishableRow, publishableRows } from '#server/features/catalogue/catalogue.service.ts'
-import type {
-  BatchListingDefaults,
-  CatalogueDraftRow,
-  CataloguePublishDraftRequest,
-  CataloguePublishDraftResponse,
-  CataloguePublishRequest,
-  FilledAttribute,
-  MarketplaceAttribute,
-  MarketplaceCategory,
-  PublishResponse,
+import {
+  type BatchListingDefaults,
+  type CatalogueDraftRow,
+  type CataloguePublishDraftRequest,
+  type CataloguePublishDraftResponse,
+  type CataloguePublishRequest,
+  type FilledAttribute,
+  type MarketplaceAttribute,
+  type MarketplaceCategory,
+  type PublishResponse,
+  videoMarketplaces,
 } from '#shared/contracts/publishing.ts'
 import { AppError } from '#shared/errors.ts'
 import { type AttributeFill, askOnce, attributeKind, fillAttributes } from './attribute-filler.ts'
 import { type Listing, type ListingProblem, sellerAttributes, type VatRate } from './listing.ts'
 import { type ListingToPublish, openChannel, queuePublications } from './publications.service.ts'
-import { type PublishDeps, publicationViews, publishableImages } from './publish.service.ts'
+import { type PublishDeps, publicationViews, publishableImages, publishableVideo } from './publish.service.ts'
 import { type DraftDeps, photoColour } from './publish-draft.service.ts'
 
 // A whole catalogue batch published (issue 30, point 4): each finished row with an image result
@@ -179,6 +180,7 @@ export async function draftCataloguePublish(
     title: copyOf(source).title,
     barcode: source.row.listing.barcode ?? null,
     imageCount: source.imageGenerationIds.length,
+    hasVideo: source.videoGenerationId !== null,
     filled: fill.filled,
     missing: fill.missing.map((attribute) => attribute.id).filter((id) => !questionIds.has(id)),
     lacking,
@@ -223,6 +225,12 @@ export async function publishCatalogueBatch(
       .map((attribute) => ({ code: 'attribute-missing', field: `attributes.${attribute.id}` }))
     const images = await publishableImages(deps, userId, request.marketplace, source.imageGenerationIds)
     problems.push(...images.problems)
+    // The row's video goes where the marketplace takes one with the listing (Hepsiburada's Video1).
+    const video =
+      source.videoGenerationId && videoMarketplaces.includes(request.marketplace)
+        ? await publishableVideo(deps, userId, request.marketplace, source.videoGenerationId)
+        : { url: null, problems: [] }
+    problems.push(...video.problems)
     const copy = copyOf(source)
     const listing: Listing = {
       barcode: values.barcode ?? '',
@@ -239,6 +247,7 @@ export async function publishCatalogueBatch(
       vatRate: values.vatRate ?? defaults.vatRate ?? (absent as VatRate),
       desi: values.desi ?? defaults.desi ?? absent,
       imageUrls: images.urls,
+      videoUrl: video.url,
       attributes,
       origin: defaults.origin ?? null,
       warrantyMonths: defaults.warrantyMonths ?? null,

@@ -97,7 +97,11 @@ describe('publishing a catalogue batch (/api/publications/catalogue)', () => {
   let clock = Date.now()
 
   /** A started batch of these rows, made by the offline studio until finished. */
-  async function finishedBatch(client: TestClient, rows: string[][]): Promise<BatchView> {
+  async function finishedBatch(
+    client: TestClient,
+    rows: string[][],
+    outputs: Record<string, unknown> = { studio: { prompt: 'beyaz stüdyo', aspectRatio: '1:1' }, seo: true },
+  ): Promise<BatchView> {
     const imported = await client.request('/api/catalogue/imports', {
       method: 'POST',
       body: form('list', csvOf(rows, header), 'fincanlar.csv'),
@@ -112,7 +116,7 @@ describe('publishing a catalogue batch (/api/publications/catalogue)', () => {
     })
     expect(photos.status).toBe(200)
     const started = await client.request(`/api/catalogue/batches/${draft.batch.id}/start`, {
-      json: { outputs: { studio: { prompt: 'beyaz stüdyo', aspectRatio: '1:1' }, seo: true } },
+      json: { outputs },
     })
     expect(started.status).toBe(200)
     // The worker measures each result's facts for the marketplace checker once its job is done,
@@ -454,6 +458,33 @@ describe('publishing a catalogue batch (/api/publications/catalogue)', () => {
     const after = [...hepsiburada.products.keys()].map((key) => key.split(':')[1])
     expect(after).toHaveLength(50)
     expect(new Set(after).size).toBe(50)
+  }, 900_000)
+
+  it('sends each row’s video with its Hepsiburada listing, and none to Trendyol', async () => {
+    const withVideos = await finishedBatch(seller, [cupRow(101), cupRow(102)], {
+      studio: { prompt: 'beyaz stüdyo', aspectRatio: '1:1' },
+      video: { prompt: '' },
+      seo: true,
+    })
+    const toTrendyol = await draft('trendyol', '1111', withVideos.batch.id)
+    expect(toTrendyol.rows.map((row) => row.hasVideo)).toEqual([true, true])
+    const drafted = await draft('hepsiburada', '60001001', withVideos.batch.id)
+    expect(drafted.rows.map((row) => row.hasVideo)).toEqual([true, true])
+    await publish({
+      marketplace: 'hepsiburada',
+      categoryId: '60001001',
+      batchId: withVideos.batch.id,
+      answers: [answer(drafted, 'Kişi Sayısı', '6')],
+      defaults: { vatRate: 20, warrantyMonths: 24 },
+    })
+    await followToFinal(publisher())
+    const [publication] = await listed(withVideos.batch.id)
+    expect(countBy(publication?.items ?? [])).toEqual({ live: 2 })
+    for (const sku of ['FNC-101', 'FNC-102']) {
+      const product = [...hepsiburada.products.values()].find((p) => p.merchantSku === sku)
+      // Downloaded by the fake as an MP4 before it took the item.
+      expect(product?.attributes.Video1).toMatch(/\/media\/[A-Za-z0-9_-]{32}\.mp4$/)
+    }
   }, 900_000)
 
   it('leaves no second listing when the publisher stops after its request went out', async () => {

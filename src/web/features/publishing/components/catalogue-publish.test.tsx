@@ -66,6 +66,7 @@ const draft: CataloguePublishDraftResponse = {
       title: 'Fincan Takımı Beyaz',
       barcode: '8690000000001',
       imageCount: 3,
+      hasVideo: true,
       filled: [],
       missing: [],
       lacking: [],
@@ -77,6 +78,7 @@ const draft: CataloguePublishDraftResponse = {
       title: 'Fincan Takımı Kırmızı',
       barcode: '8690000000002',
       imageCount: 2,
+      hasVideo: false,
       filled: [],
       missing: [],
       lacking: ['desi'],
@@ -88,6 +90,7 @@ const draft: CataloguePublishDraftResponse = {
       title: 'Fincan Takımı Mavi',
       barcode: null,
       imageCount: 1,
+      hasVideo: false,
       filled: [],
       missing: ['711'],
       lacking: ['barcode'],
@@ -192,6 +195,10 @@ describe('CataloguePublish', () => {
       categoryId: '1111',
       batchId: 'batch-1',
     })
+    // Trendyol's video service is not sent to: the row's video stays home, and the page says so.
+    expect(within(form).getByTestId('batch-publish-videos').textContent).toContain(
+      'Trendyol takes product videos through a separate video service',
+    )
     // The batch question, once, with its allowed values.
     const questions = within(form).getByRole('group', { name: 'Questions for the whole batch' })
     const colour = within(questions).getByLabelText('Renk') as HTMLSelectElement

@@ -7,6 +7,7 @@ import {
   type FilledAttribute,
   type MarketplaceCategory,
   type PublicationView,
+  videoMarketplaces,
 } from '#shared/contracts/publishing.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
@@ -228,6 +229,7 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
   const fieldLabel = (field: string) =>
     field === 'images' ? t('publishing.batch.images') : t(`publishing.panel.fields.${field as DefaultName}`)
   const rows = data.rows.map((row) => ({ row, lacks: lacksOf(row, data, defaults, fieldLabel) }))
+  const videoRows = data.rows.filter((row) => row.hasVideo).length
   const sending = rows.filter(({ row, lacks }) => !excluded.has(row.rowId) && lacks.length === 0).length
 
   function readDefaults() {
@@ -332,6 +334,15 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
         <h3 id={`${id}-rows`} className="text-sm font-semibold text-slate-900">
           {t('publishing.batch.rowsTitle', { count: formatNumber(data.rows.length) })}
         </h3>
+        {videoRows > 0 ? (
+          <p className="text-sm text-slate-700" data-testid="batch-publish-videos">
+            {videoMarketplaces.includes(props.marketplace)
+              ? t('publishing.batch.videosSent', { count: formatNumber(videoRows) })
+              : t('publishing.panel.videoNotTaken', {
+                  marketplace: t(`settings.integrations.${props.marketplace}.name`),
+                })}
+          </p>
+        ) : null}
         {data.rows.length === 0 ? (
           <p className="text-sm text-slate-700">{t('publishing.batch.noRows')}</p>
         ) : (
@@ -386,6 +397,9 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
                     <td className="hidden py-2 pr-3 text-slate-800 sm:table-cell">{row.barcode ?? '—'}</td>
                     <td className="hidden py-2 pr-3 text-slate-800 tabular-nums sm:table-cell">
                       {formatNumber(row.imageCount)}
+                      {row.hasVideo && videoMarketplaces.includes(props.marketplace)
+                        ? ` + ${t('publishing.batch.video')}`
+                        : ''}
                     </td>
                     <td className="py-2" data-testid="batch-publish-lacks">
                       {lacks.length === 0 ? (
