@@ -28,9 +28,11 @@ try {
   // language's text, loaded while the reader reads) does not count.
   const response = await fetch(`${server.url}/`)
   const html = await response.text()
-  // public/hydrate.js starts the entry and preloads the modules the build listed for the page.
-  const starter = /<script src="\/hydrate\.js" data-entry="([^"]+)" data-preload="([^"]*)"/.exec(html)
-  if (!starter) throw new Error('the landing page has no /hydrate.js starter: is it prerendered?')
+  // public/hydrate.js (under /assets by its content) starts the entry and preloads the modules the
+  // build listed for the page.
+  const starter =
+    /<script src="\/assets\/hydrate-[0-9a-f]+\.js" data-entry="([^"]+)" data-preload="([^"]*)"/.exec(html)
+  if (!starter) throw new Error('the landing page has no hydrate.js starter: is it prerendered?')
   const scripts = [starter[1] ?? '', ...(starter[2] ?? '').split(' ').filter(Boolean)]
   const bodies = await Promise.all(
     scripts.map(async (src) => Buffer.from(await (await fetch(new URL(src, server.url))).arrayBuffer())),

@@ -25,6 +25,9 @@ const template = `<!doctype html>
 </html>
 `
 
+/** What src/web/public/hydrate.js becomes in the build's root (copied as it is). */
+const hydrateSource = '(() => { /* starts the app */ })()\n'
+
 const messages = allMessages
 let dist: string
 const pageOf = (locale: 'en' | 'tr', path: string) => {
@@ -42,6 +45,7 @@ beforeAll(async () => {
   dist = mkdtempSync(join(tmpdir(), 'vitrin-prerender-'))
   mkdirSync(dist, { recursive: true })
   writeFileSync(join(dist, 'index.html'), template)
+  writeFileSync(join(dist, 'hydrate.js'), hydrateSource)
   expect(await prerenderPublicPages(dist)).toBe(publicPaths().length)
 })
 afterAll(() => rmSync(dist, { recursive: true, force: true }))
@@ -67,10 +71,14 @@ describe('prerendered public pages', () => {
       expect(html).toMatch(/<h1[ >]/)
       expect(html).not.toContain('lang-init.js')
       expect(html).not.toContain('<noscript>')
-      // The entry script starts once the page has painted (public/hydrate.js), with its modules.
-      expect(html).toMatch(
-        /<script src="\/hydrate\.js" data-entry="\/assets\/index-abc\.js" data-preload="[^"]*" defer><\/script>/,
-      )
+      // The entry script starts once the page has painted (public/hydrate.js), with its modules;
+      // the starter is served from /assets under a name of its content, to be cached for good.
+      const starter =
+        /<script src="\/(assets\/hydrate-[0-9a-f]{10}\.js)" data-entry="\/assets\/index-abc\.js" data-preload="[^"]*" defer><\/script>/.exec(
+          html,
+        )
+      expect(starter?.[1], path).toBeDefined()
+      expect(readFileSync(join(dist, starter?.[1] ?? 'none'), 'utf8')).toBe(hydrateSource)
       expect(html).not.toContain('<script type="module"')
     }
     expect(titles.size).toBe(publicPaths().length)

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { allMessages, translateIn } from '#shared/i18n/locales/all.ts'
@@ -64,18 +65,33 @@ function inlineStylesheet(html: string, webDist: string): string {
 }
 
 /**
- * The page's scripts, started by /hydrate.js once the page has painted (src/web/public/hydrate.js):
+ * hydrate.js (src/web/public, copied to the build's root) as a file named by its content under
+ * /assets, where files are served `immutable` for a year: a returning visitor's browser never asks
+ * for it again, and a new build's script has a new name. Answers its address.
+ */
+function hashedStarter(webDist: string): string {
+  const source = join(webDist, 'hydrate.js')
+  if (!existsSync(source)) throw new Error('prerender: the build has no hydrate.js (src/web/public)')
+  const bytes = readFileSync(source)
+  const name = `assets/hydrate-${createHash('sha256').update(bytes).digest('hex').slice(0, 10)}.js`
+  mkdirSync(join(webDist, 'assets'), { recursive: true })
+  writeFileSync(join(webDist, name), bytes)
+  return `/${name}`
+}
+
+/**
+ * The page's scripts, started by hydrate.js once the page has painted (src/web/public/hydrate.js):
  * the entry script and every module to preload leave the head, and come back as that script's
  * data. The page is readable without them; on a slow connection they no longer compete with it.
  */
-function startAfterFirstPaint(html: string, preloads: string[]): string {
+function startAfterFirstPaint(html: string, preloads: string[], starterSrc: string): string {
   const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html)
   if (!entry?.[1]) throw new Error('prerender: the built index.html has no module script')
   const templatePreloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
     (match) => match[1] ?? '',
   )
   const modules = [...new Set([...templatePreloads, ...preloads])]
-  const starter = `<script src="/hydrate.js" data-entry="${entry[1]}" data-preload="${modules.join(' ')}" defer></script>`
+  const starter = `<script src="${starterSrc}" data-entry="${entry[1]}" data-preload="${modules.join(' ')}" defer></script>`
   return html
     .replace(entry[0], () => starter)
     .replace(/\s*<link rel="modulepreload" crossorigin href="[^"]+">/g, '')
@@ -115,6 +131,7 @@ export async function prerenderPublicPages(webDist: string): Promise<number> {
     : null
   const entryFiles = filesNamedIn(template)
   rmSync(join(webDist, 'pages'), { recursive: true, force: true })
+  const starterSrc = hashedStarter(webDist)
 
   let pages = 0
   for (const { page, locale } of publicPaths()) {
@@ -134,7 +151,7 @@ export async function prerenderPublicPages(webDist: string): Promise<number> {
       )
     }
     html = inlineStylesheet(html, webDist)
-    html = startAfterFirstPaint(html, preloads)
+    html = startAfterFirstPaint(html, preloads, starterSrc)
     html = replaceOnce(html, /\s*<noscript>[\s\S]*?<\/noscript>/, '')
     html = replaceOnce(html, '<div id="root"></div>', `<div id="root">${body}</div>`)
     const file = join(webDist, 'pages', prerenderedFile(locale, page))
