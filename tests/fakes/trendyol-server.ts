@@ -20,6 +20,7 @@ import { answerControl, argValue, closeServer, exitOnStop } from './control.ts'
 import {
   basicCredentials,
   checkImage,
+  checkVideo,
   FakeClock,
   type FakeStep,
   headerRecord,
@@ -89,6 +90,60 @@ export const trendyolFakeDefaults = {
   imageFormats: ['jpeg', 'png', 'webp'] as ImageFormat[],
   /** Documented: origin required from 23 October 2026 (changelog 17.08.2026). */
   originRequiredFrom: Date.parse('2026-10-23T00:00:00+03:00'),
+  /** Documented (video service): create 200 requests a minute, list 1,000 (marketplaces.md). */
+  videoCreatePerMinute: 200,
+  videoListPerMinute: 1000,
+}
+
+/**
+ * The video service's 400 keys, as its guide lists them (marketplaces.md "Video (new in 2026)");
+ * the Turkish wording beside each is the fake's.
+ */
+export const trendyolVideoErrors = {
+  bodyRequired: ['seller.integration.body.required', 'Video isteğinin gövdesi zorunludur.'],
+  titleRequired: ['seller.integration.title.required', 'Video başlığı zorunludur.'],
+  titleLength: ['seller.integration.title.length', 'Video başlığı 3-50 karakter olmalıdır.'],
+  descriptionLength: [
+    'seller.integration.description.length',
+    'Video açıklaması en fazla 500 karakter olabilir.',
+  ],
+  urlRequired: ['seller.integration.video.url.required', 'Video adresi zorunludur.'],
+  urlInvalid: [
+    'seller.integration.video.url.invalid',
+    'Video adresi http:// veya https:// ile başlamalıdır.',
+  ],
+  contentIdsRequired: [
+    'seller.integration.product.content.ids.required',
+    'Video için en az bir ürün içerik ID gereklidir.',
+  ],
+  contentIdsMax: [
+    'seller.integration.product.content.ids.max',
+    'Bir video en fazla 100 ürün içerik ID ile gönderilebilir.',
+  ],
+} as const
+
+/**
+ * Why a video the service took FAILED (its `errorCode`). The format code is the guide's own example;
+ * Trendyol documents no code for a download that fails, so that one is the fake's.
+ */
+export const trendyolVideoFailures = {
+  format: 'video.content.api.seller.integration.video.format.invalid',
+  download: 'video.content.api.seller.integration.video.download.failed',
+} as const
+
+/** A video as the fake's video service holds it. */
+export type TrendyolVideo = {
+  id: string
+  sellerId: string
+  title: string
+  description: string
+  videoUrl: string
+  productContentIds: string[]
+  /** Set once the download is checked: null while it is under way, else why it failed or 'ok'. */
+  checked: keyof typeof trendyolVideoFailures | 'ok' | null
+  /** Processed (SUCCESS) from this time, and approved from decidedAt, on the fake clock. */
+  readyAt: number
+  decidedAt: number
 }
 
 export type TrendyolFakeRequest = {
@@ -146,6 +201,8 @@ export type TrendyolFake = {
   batches: Map<string, TrendyolBatch>
   /** Every listing, keyed `${sellerId}:${barcode}`: never two for one barcode. */
   listings: Map<string, TrendyolListing>
+  /** The video service's videos by id. */
+  videos: Map<string, TrendyolVideo>
   clock: FakeClock
   /** Moves the fake's clock on (processing and approval times pass without waiting). */
   advance(ms: number): void
@@ -330,6 +387,7 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
   const requests: TrendyolFakeRequest[] = []
   const batches = new Map<string, TrendyolBatch>()
   const listings = new Map<string, TrendyolListing>()
+  const videos = new Map<string, TrendyolVideo>()
   const processing = new Set<Promise<void>>()
   let script: TrendyolFakeScript = {}
   /** Barcodes whose `rejectOnce` was given (so the next review passes). */
@@ -345,6 +403,8 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
     trendyolFakeDefaults.endpointBurst.limit,
     trendyolFakeDefaults.endpointBurst.windowMs,
   )
+  const videoCreateWindow = new RequestWindow(trendyolFakeDefaults.videoCreatePerMinute, 60_000)
+  const videoListWindow = new RequestWindow(trendyolFakeDefaults.videoListPerMinute, 60_000)
   const imageRules = {
     allowHttp: options.allowHttpImages ?? false,
     formats: options.imageFormats ?? trendyolFakeDefaults.imageFormats,
@@ -698,6 +758,31 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
     }
   }
 
+  /** A video as getVideos lists it. */
+  function videoView(video: TrendyolVideo) {
+    const now = clock.now()
+    const status =
+      video.checked === null || (video.checked === 'ok' && now < video.readyAt)
+        ? 'IN_PROGRESS'
+        : video.checked === 'ok'
+          ? 'SUCCESS'
+          : 'FAILED'
+    return {
+      id: video.id,
+      title: video.title,
+      description: video.description,
+      status,
+      videoUrl: video.videoUrl,
+      productContentIds: video.productContentIds,
+      ...(status === 'FAILED' && video.checked !== 'ok' && video.checked !== null
+        ? { errorCode: trendyolVideoFailures[video.checked] }
+        : {}),
+      optimizedVideoUrl:
+        status === 'SUCCESS' ? `https://video-content.dsmcdn.com/fake/${video.id}/video_hd.mp4` : null,
+      isApproved: status === 'SUCCESS' && now >= video.decidedAt,
+    }
+  }
+
   /** filterApprovedProducts' content row (content with its variants). */
   function approvedRow(listing: TrendyolListing) {
     const item = listing.item
@@ -794,9 +879,12 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
     setScript({})
     batches.clear()
     listings.clear()
+    videos.clear()
     writeWindow.reset()
     readWindow.reset()
     burstWindow.reset()
+    videoCreateWindow.reset()
+    videoListWindow.reset()
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -855,7 +943,7 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
         ),
       )
     }
-    const sellerPath = /^\/product\/sellers\/([^/]+)(\/.*)?$/.exec(route)
+    const sellerPath = /^\/(?:product|video)\/sellers\/([^/]+)(\/.*)?$/.exec(route)
     if (sellerPath && sellerPath[1] !== seller.sellerId) {
       return reply(403, errorBody(403, 'seller.forbidden', 'Bu API bilgileri bu satıcıya ait değil.'))
     }
@@ -878,7 +966,15 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
     // general rule of at most 50 requests to one endpoint in 10 seconds.
     const now = clock.now()
     const endpointKey = `${seller.sellerId} ${method} ${endpointOf(route)}`
-    const groupOk = isWrite ? writeWindow.take(seller.sellerId, now) : readWindow.take(seller.sellerId, now)
+    const isVideo = /^\/video\/sellers\/[^/]+\/videos$/.test(route)
+    const group = isVideo
+      ? method === 'POST'
+        ? videoCreateWindow
+        : videoListWindow
+      : isWrite
+        ? writeWindow
+        : readWindow
+    const groupOk = group.take(seller.sellerId, now)
     if (!groupOk || !burstWindow.take(endpointKey, now)) {
       const retryAfter = script.retryAfterSeconds ?? trendyolFakeDefaults.retryAfterSeconds
       return reply(
@@ -886,6 +982,67 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
         errorBody(429, 'too.many.requests', 'too.many.requests'),
         retryAfter === null ? {} : { 'retry-after': String(retryAfter) },
       )
+    }
+
+    // developers.trendyol.com/docs/seller-integration-video-api (marketplaces.md "Video (new in
+    // 2026)") — createVideo: POST /video/sellers/{sellerId}/videos { title 3–50, description ≤ 500,
+    // videoUrl http(s), productContentIds ≤ 100, videoContentType } → { videoId }; the video is
+    // downloaded in the background. getVideos: GET …/videos (id, sellerIntegrationStatus, page,
+    // size) → { meta, data }. One active video per content id is documented without its error, so
+    // the fake does not refuse a second.
+    if (isVideo && method === 'POST') {
+      const refuse = ([key, message]: readonly [string, string]) => reply(400, errorBody(400, key, message))
+      const errors = trendyolVideoErrors
+      if (!isRecord(body)) return refuse(errors.bodyRequired)
+      if (typeof body.title !== 'string' || body.title.trim() === '') return refuse(errors.titleRequired)
+      if (body.title.length < 3 || body.title.length > 50) return refuse(errors.titleLength)
+      if (
+        body.description !== undefined &&
+        (typeof body.description !== 'string' || body.description.length > 500)
+      )
+        return refuse(errors.descriptionLength)
+      if (typeof body.videoUrl !== 'string' || body.videoUrl === '') return refuse(errors.urlRequired)
+      if (!/^https?:\/\//.test(body.videoUrl)) return refuse(errors.urlInvalid)
+      const ids = body.productContentIds
+      if (!Array.isArray(ids) || ids.length === 0) return refuse(errors.contentIdsRequired)
+      if (ids.length > 100) return refuse(errors.contentIdsMax)
+      const video: TrendyolVideo = {
+        id: randomUUID(),
+        sellerId: seller.sellerId,
+        title: body.title,
+        description: typeof body.description === 'string' ? body.description : '',
+        videoUrl: body.videoUrl,
+        productContentIds: ids.map(String),
+        checked: null,
+        readyAt: now + (script.processingMs ?? trendyolFakeDefaults.processingMs),
+        decidedAt: now + (script.processingMs ?? trendyolFakeDefaults.processingMs) + approvalMs(),
+      }
+      videos.set(video.id, video)
+      // The guide allows http:// addresses for videos (videoUrl "http:// veya https://").
+      track(
+        checkVideo(video.videoUrl, {
+          allowHttp: true,
+          timeoutMs: imageRules.timeoutMs,
+          limiter: imageRules.limiter,
+        }).then((check) => {
+          video.checked = check.ok ? 'ok' : check.problem === 'format' ? 'format' : 'download'
+        }),
+      )
+      return reply(200, { videoId: video.id })
+    }
+    if (isVideo && method === 'GET') {
+      const id = url.searchParams.get('id')
+      const wanted = url.searchParams.get('sellerIntegrationStatus')
+      const rows = [...videos.values()]
+        .filter((video) => video.sellerId === seller.sellerId && (id === null || video.id === id))
+        .map(videoView)
+        .filter((view) => wanted === null || view.status === wanted)
+      const size = Math.max(Number(url.searchParams.get('size') ?? 10) || 10, 1)
+      const pageNumber = Math.max(Number(url.searchParams.get('page') ?? 0) || 0, 0)
+      return reply(200, {
+        meta: { page: pageNumber, total: rows.length, totalPage: Math.ceil(rows.length / size), size },
+        data: rows.slice(pageNumber * size, pageNumber * size + size),
+      })
     }
 
     // https://developers.trendyol.com/v2.0/docs/product-v2-api-endpoint — getBrands:
@@ -1099,6 +1256,7 @@ export async function startTrendyolFake(options: TrendyolFakeOptions = {}): Prom
     requests,
     batches,
     listings,
+    videos,
     clock,
     advance: (ms) => clock.advance(ms),
     statusOf,

@@ -161,8 +161,8 @@ export const publishRequestSchema = z.object({
         copyGenerationId: z.uuid().nullable().default(null),
         /**
          * A finished video result sent with the listing, made to the marketplace's video rules at
-         * a public address (Hepsiburada's Video1). Trendyol takes videos through a separate
-         * service Vitrin does not send to yet: refused there.
+         * a public address: in the item on Hepsiburada (Video1), through Trendyol's video service
+         * once the product is approved.
          */
         videoGenerationId: z.uuid().nullable().default(null),
         listing: listingFieldsSchema,
@@ -199,6 +199,11 @@ export type PublicationItemView = {
   /** The marketplace's own words for a rejection or failure. */
   reasons: string[]
   productUrl: string | null
+  /**
+   * Its video, where the marketplace takes it after approval (Trendyol's video service), with the
+   * marketplace's words when it failed; null otherwise (Hepsiburada's goes in the product).
+   */
+  video: { status: PublicationVideoStatus; reasons: string[] } | null
   generationId: string | null
   catalogueRowId: string | null
   updatedAt: string
@@ -259,8 +264,18 @@ export type PublishDraftResponse = {
   video: { generationId: string } | null
 }
 
-/** The marketplaces a listing's video is sent to (Hepsiburada's Video1 import field). */
-export const videoMarketplaces: readonly IntegrationMarketplace[] = ['hepsiburada']
+/**
+ * The marketplaces a listing's video is sent to: Hepsiburada in the product's import item
+ * (Video1), Trendyol through its video service once the product is approved.
+ */
+export const videoMarketplaces: readonly IntegrationMarketplace[] = ['hepsiburada', 'trendyol']
+
+/** The marketplaces that take the video through a service of their own once the product is approved. */
+export const videoAfterApproval: readonly IntegrationMarketplace[] = ['trendyol']
+
+/** Where a product's video stands when its marketplace takes it after approval (Trendyol). */
+export const publicationVideoStatuses = ['queued', 'processing', 'live', 'failed'] as const
+export type PublicationVideoStatus = (typeof publicationVideoStatuses)[number]
 
 // Fix and resubmit (issue 30, point 5): POST /api/publications/:id/resubmit sends a publication's
 // refused products again, each with the fixes its reasons name that Vitrin can make by itself

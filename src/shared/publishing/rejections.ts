@@ -236,7 +236,7 @@ const rules: Rule[] = [
   rule(
     'video-unreachable',
     video,
-    /\b(ssl|https|url|indirilemedi|indirilemiyor|erisilemedi|erisilemiyor|ulasilamadi|acilamadi)\b/,
+    /\b(ssl|https|url|download|indirilemedi|indirilemiyor|erisilemedi|erisilemiyor|ulasilamadi|acilamadi)\b/,
   ),
   rule('video-rejected', video),
   rule('image-not-https', image, /\b(ssl|https)\b/),

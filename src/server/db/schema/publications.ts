@@ -93,6 +93,17 @@ export const publicationItems = pgTable(
     /** Where the listing came from: a studio result, or a catalogue batch's row. */
     generationId: uuid('generation_id'),
     catalogueRowId: uuid('catalogue_row_id'),
+    /**
+     * The product's video where the marketplace takes it by a service of its own once the product
+     * is approved (Trendyol's video service): `queued` when the product went live with a video to
+     * send, `processing` once created (its id in videoRemoteId), then `live` or `failed` with the
+     * marketplace's words in videoReasons. Null without one, or where the video went in the item.
+     */
+    videoStatus: text('video_status', { enum: ['queued', 'processing', 'live', 'failed'] }),
+    videoRemoteId: text('video_remote_id'),
+    videoReasons: jsonb('video_reasons').notNull().default([]),
+    /** The marketplace's id of the approved product (Trendyol's contentId), which its video names. */
+    contentId: text('content_id'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

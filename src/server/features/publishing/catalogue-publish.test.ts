@@ -460,7 +460,7 @@ describe('publishing a catalogue batch (/api/publications/catalogue)', () => {
     expect(new Set(after).size).toBe(50)
   }, 900_000)
 
-  it('sends each row’s video with its Hepsiburada listing, and none to Trendyol', async () => {
+  it('sends each row’s video with its Hepsiburada listing', async () => {
     const withVideos = await finishedBatch(seller, [cupRow(101), cupRow(102)], {
       studio: { prompt: 'beyaz stüdyo', aspectRatio: '1:1' },
       video: { prompt: '' },

@@ -14,6 +14,23 @@ export type ProductOutcome = {
   reasons: string[]
   /** The product's storefront address, once live, where the marketplace gives one. */
   productUrl?: string | null
+  /** The approved product's id at the marketplace, where a later request names it (a video). */
+  contentId?: string | null
+}
+
+/** Where a product's video stands at a marketplace's video service. */
+export type VideoOutcome = { status: 'processing' | 'live' | 'failed'; reasons: string[] }
+
+/**
+ * A marketplace's own video service, for a product it has approved (Trendyol): the video is
+ * created from its public address for the product's content id, then followed until it shows or
+ * fails. A marketplace that takes the video in the product's item (Hepsiburada's Video1) has none.
+ */
+export type VideoService = {
+  /** Per seller account, as the channel's rules. */
+  rule: RateLimitRule
+  create: (video: { title: string; videoUrl: string; contentId: string }) => Promise<string>
+  outcome: (remoteId: string) => Promise<VideoOutcome>
 }
 
 /** One request the marketplace took, and the products (by key) in it. */
@@ -36,6 +53,8 @@ export type Channel = {
   requestOutcome: (remoteId: string) => Promise<Map<string, ProductOutcome> | null>
   /** The review of accepted products; a key left out is still under review. */
   review: (remoteId: string, keys: string[]) => Promise<Map<string, ProductOutcome>>
+  /** Its video service, where videos go after approval. */
+  video?: VideoService
 }
 
 /**
@@ -99,7 +118,12 @@ export function trendyolChannel(api: TrendyolApi, sellerId: string): Channel {
     async review(_remoteId, barcodes) {
       const outcomes = new Map<string, ProductOutcome>()
       for (const row of await api.approved(barcodes)) {
-        outcomes.set(row.barcode, { status: 'live', reasons: [], productUrl: row.productUrl })
+        outcomes.set(row.barcode, {
+          status: 'live',
+          reasons: [],
+          productUrl: row.productUrl,
+          contentId: row.contentId,
+        })
       }
       const waiting = barcodes.filter((barcode) => !outcomes.has(barcode))
       for (let start = 0; start < waiting.length; start += barcodesPerRead) {
@@ -118,6 +142,20 @@ export function trendyolChannel(api: TrendyolApi, sellerId: string): Channel {
         }
       }
       return outcomes
+    },
+    video: {
+      // Documented: create 200 requests a minute (marketplaces.md); the list is read at the
+      // channel's read pace.
+      rule: { name: `trendyol-video:${sellerId}`, limit: 200, windowSeconds: 60 },
+      async create({ title, videoUrl, contentId }) {
+        return api.createVideo({ title, videoUrl, productContentIds: [contentId] })
+      },
+      async outcome(remoteId) {
+        const video = await api.video(remoteId)
+        if (!video) return { status: 'failed', reasons: ['Trendyol lists no video by this id.'] }
+        if (video.status === 'FAILED') return { status: 'failed', reasons: [video.errorCode ?? 'FAILED'] }
+        return { status: video.status === 'SUCCESS' && video.isApproved ? 'live' : 'processing', reasons: [] }
+      },
     },
   }
 }

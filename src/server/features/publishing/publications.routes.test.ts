@@ -232,7 +232,7 @@ describe('publishing studio results (/api/publications)', () => {
     expect(byName(fromPhoto, 'Renk')?.value).not.toBe('Beyaz')
   }, 180_000)
 
-  it('sends the video made from the image with a Hepsiburada listing, and refuses one for Trendyol', async () => {
+  it('sends the video made from the image with a Hepsiburada listing, as Video1', async () => {
     const client = await connected()
     const put = await client.request('/api/integrations/hepsiburada', {
       method: 'PUT',
@@ -270,16 +270,6 @@ describe('publishing studio results (/api/publications)', () => {
         { attributeId: 'renk_variant_property', valueId: 'Beyaz', value: 'Beyaz', source: 'seller' },
       ],
     })
-    // Trendyol takes videos through its own video service, which is not sent to: refused, not dropped.
-    const toTrendyol = await client.request('/api/publications', {
-      json: { marketplace: 'trendyol', categoryId: '1111', products: [product('VTR-VID-1')] },
-    })
-    expect(toTrendyol.status).toBe(400)
-    expect((await toTrendyol.json()).error).toMatchObject({
-      code: 'VALIDATION_FAILED',
-      details: { fields: { 'products.videoGenerationId': 'unsupported' } },
-    })
-
     const response = await client.request('/api/publications', {
       json: { marketplace: 'hepsiburada', categoryId: '60001001', products: [product('VTR-VID-2')] },
     })
@@ -304,6 +294,67 @@ describe('publishing studio results (/api/publications)', () => {
     const served = await fetch(String(sent?.attributes.Video1))
     expect(served.headers.get('content-type')).toBe('video/mp4')
     await served.arrayBuffer()
+  }, 300_000)
+
+  it('sends the video to Trendyol’s video service once the product is approved, and follows it', async () => {
+    const client = await connected()
+    const uploaded = await upload(client, await productPhoto({ width: 900, height: 900 }))
+    const imageAssetId = ((await uploaded.json()) as { asset: { id: string } }).asset.id
+    const image = await generated(client, { mode: 'image', imageAssetId })
+    const started = await client.request(`/api/generations/${image.id}/video`, { json: { prompt: '' } })
+    const { generation } = (await started.json()) as { generation: GenerationView }
+    const video = await waitForStatus(client, generation.id, ['succeeded'], 120_000)
+    const title = 'Paşabahçe Porselen Kahve Fincan Takımı 6 Kişilik Beyaz Yaldızlı Hediyelik'
+    const response = await client.request('/api/publications', {
+      json: {
+        marketplace: 'trendyol',
+        categoryId: '1111',
+        products: [
+          {
+            imageGenerationIds: [image.id],
+            videoGenerationId: video.id,
+            listing: { ...listing, barcode: 'VTR-VID-T', title, description: 'Altı kişilik fincan takımı.' },
+            attributes: cupAttributes('seller'),
+          },
+        ],
+      },
+    })
+    expect(response.status).toBe(202)
+    const [publication] = ((await response.json()) as PublishResponse).publications
+    if (!publication) throw new Error('no publication')
+    const read = async () => {
+      const answer = await client.request(`/api/publications/${publication.id}`)
+      return ((await answer.json()) as { publication: PublicationView }).publication
+    }
+    clock = Date.now()
+    const deps = publisher()
+    await runDue(deps)
+    clock += 1000
+    await runDue(deps)
+    // Nothing goes to the video service before the product is approved: it has no content id yet.
+    expect(trendyol.videos.size).toBe(0)
+    trendyol.advance(trendyolFakeDefaults.approvalMs)
+    clock += 60_000
+    await runDue(deps)
+    // Live, and its video created from its public address for the product's content id.
+    const [created] = [...trendyol.videos.values()]
+    const listed = trendyol.listings.get(`${defaultTrendyolSeller.sellerId}:VTR-VID-T`)
+    expect(created?.productContentIds).toEqual([String(listed?.contentId)])
+    expect(created?.videoUrl).toMatch(new RegExp(`^${server.url}/media/[A-Za-z0-9_-]{32}\\.mp4$`))
+    // Trendyol's title is 3–50 characters: the listing's title fitted at a word.
+    expect(created?.title).toBe('Paşabahçe Porselen Kahve Fincan Takımı 6 Kişilik')
+    await trendyol.idle()
+    expect((await read()).items[0]).toMatchObject({ status: 'live', video: { status: 'processing' } })
+    expect((await read()).status).toBe('reviewing')
+    // Processed and approved on the fake's clock: the video is on the product, and the
+    // publication is done.
+    trendyol.advance(trendyolFakeDefaults.approvalMs)
+    clock += 60_000
+    await runDue(deps)
+    const done = await read()
+    expect(done.items[0]).toMatchObject({ status: 'live', video: { status: 'live', reasons: [] } })
+    expect(done.status).toBe('done')
+    expect(trendyol.videos.size).toBe(1)
   }, 300_000)
 
   it('refuses without a connection, and for results that are not the seller’s own finished images', async () => {

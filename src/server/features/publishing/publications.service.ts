@@ -335,6 +335,7 @@ async function readRequests(
       rows.filter((row) => row.remoteId === remoteId),
       outcomes,
       { status: 'pending', reasons: [] },
+      channel,
     )
   }
   if (isWaiting) return later(deps, publication, deps.pollMs.processing, {})
@@ -360,9 +361,86 @@ async function readReview(
       remoteId,
       ofRequest.map((row) => row.productKey),
     )
-    await recordOutcomes(deps, publication, ofRequest, outcomes, null)
+    await recordOutcomes(deps, publication, ofRequest, outcomes, null, channel)
   }
+  const videoWait = await stepVideos(deps, publication, channel)
+  if (videoWait !== null) return later(deps, publication, videoWait, {})
   return reviewOrFinish(deps, publication)
+}
+
+/** Trendyol's video title: 3–50 characters (its video service), from the listing's title. */
+export function videoTitleOf(title: string | undefined): string {
+  const words = (title ?? '').trim().split(/\s+/).filter(Boolean)
+  let fitted = ''
+  for (const word of words) {
+    const next = fitted === '' ? word : `${fitted} ${word}`
+    if (next.length > 50) break
+    fitted = next
+  }
+  if (fitted === '' && words[0]) fitted = words[0].slice(0, 50)
+  return fitted.length >= 3 ? fitted : 'Ürün videosu'
+}
+
+/**
+ * Videos that go to the marketplace's own video service once their product is live (Trendyol):
+ * each queued one created from its public address for the product's content id, each one under
+ * way read until it shows or fails. A refusal of one video (its title, its address) is that
+ * video's failure, never the publication's: the product stays live. Answers how long to wait when
+ * a budget is spent, else null.
+ */
+async function stepVideos(
+  deps: PublisherDeps,
+  publication: PublicationRow,
+  channel: Channel,
+): Promise<number | null> {
+  const service = channel.video
+  if (!service) return null
+  const rows = await deps.db
+    .select()
+    .from(publicationItems)
+    .where(
+      and(
+        eq(publicationItems.publicationId, publication.id),
+        inArray(publicationItems.videoStatus, ['queued', 'processing']),
+      ),
+    )
+  const settle = (row: PublicationItemRow, set: Partial<PublicationItemRow>) =>
+    deps.db
+      .update(publicationItems)
+      .set({ ...set, updatedAt: deps.now() })
+      .where(eq(publicationItems.id, row.id))
+  for (const row of rows) {
+    if (row.videoStatus === 'queued') {
+      const listing = row.listing as Partial<Listing>
+      if (!row.contentId || !listing.videoUrl) {
+        await settle(row, { videoStatus: 'failed', videoReasons: ['The marketplace gave no content id.'] })
+        continue
+      }
+      const result = await deps.rateLimiter.hit(service.rule, channel.marketplace)
+      if (!result.isAllowed) return Math.max(1, result.retryAfterSeconds) * 1000
+      try {
+        const remoteId = await service.create({
+          title: videoTitleOf(listing.title),
+          videoUrl: listing.videoUrl,
+          contentId: row.contentId,
+        })
+        await settle(row, { videoStatus: 'processing', videoRemoteId: remoteId })
+      } catch (error) {
+        // Refused for what it is (400): this video failed. Keys, account, outages: the step's.
+        if (!(error instanceof MarketplaceApiError) || error.failure !== 'rejected') throw error
+        await settle(row, { videoStatus: 'failed', videoReasons: error.messages })
+      }
+      continue
+    }
+    if (!row.videoRemoteId) continue
+    const budget = await spend(deps, channel, 'read')
+    if (budget !== null) return budget
+    const outcome = await service.outcome(row.videoRemoteId)
+    if (outcome.status !== 'processing') {
+      await settle(row, { videoStatus: outcome.status, videoReasons: outcome.reasons })
+    }
+  }
+  return null
 }
 
 /**
@@ -375,6 +453,7 @@ async function recordOutcomes(
   rows: PublicationItemRow[],
   outcomes: Map<string, ProductOutcome>,
   fallback: ProductOutcome | null,
+  channel: Pick<Channel, 'video'>,
 ) {
   const now = deps.now()
   const events = await deps.db.transaction(async (tx) => {
@@ -382,12 +461,21 @@ async function recordOutcomes(
     for (const row of rows) {
       const outcome = outcomes.get(row.productKey) ?? fallback
       if (!outcome) continue
+      // Live with a video its marketplace takes by a service of its own: the video goes next.
+      const videoUrl = (row.listing as Partial<Listing>).videoUrl
+      const queuesVideo =
+        outcome.status === 'live' &&
+        channel.video !== undefined &&
+        Boolean(videoUrl) &&
+        row.videoStatus === null
       const [updated] = await tx
         .update(publicationItems)
         .set({
           status: outcome.status,
           reasons: outcome.reasons,
           ...(outcome.productUrl ? { productUrl: outcome.productUrl } : {}),
+          ...(outcome.contentId ? { contentId: outcome.contentId } : {}),
+          ...(queuesVideo ? { videoStatus: 'queued' as const } : {}),
           updatedAt: now,
         })
         .where(and(eq(publicationItems.id, row.id), inArray(publicationItems.status, ['sent', 'pending'])))
@@ -425,19 +513,21 @@ function webhookPublicationOf(
   }
 }
 
-/** Reviewing while a product is under review, else done. */
+/** Reviewing while a product is under review or its video on its way, else done. */
 async function reviewOrFinish(deps: PublisherDeps, publication: PublicationRow): Promise<StepResult> {
   const [left] = await deps.db
-    .select({ count: sql<number>`count(*)::int` })
+    .select({
+      products: sql<number>`count(*) filter (where ${publicationItems.status} in ('queued', 'sent', 'pending'))::int`,
+      videos: sql<number>`count(*) filter (where ${publicationItems.videoStatus} in ('queued', 'processing'))::int`,
+    })
     .from(publicationItems)
-    .where(
-      and(
-        eq(publicationItems.publicationId, publication.id),
-        inArray(publicationItems.status, ['queued', 'sent', 'pending']),
-      ),
-    )
-  if ((left?.count ?? 0) === 0) return finish(deps, publication)
-  return later(deps, publication, deps.pollMs.review, { status: 'reviewing' })
+    .where(eq(publicationItems.publicationId, publication.id))
+  const products = left?.products ?? 0
+  const videos = left?.videos ?? 0
+  if (products === 0 && videos === 0) return finish(deps, publication)
+  // Only videos left: the video service is read at the processing pace, not the review's.
+  const wait = products > 0 ? deps.pollMs.review : deps.pollMs.processing
+  return later(deps, publication, wait, { status: 'reviewing' })
 }
 
 /**

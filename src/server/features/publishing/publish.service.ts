@@ -276,6 +276,7 @@ function itemView(row: PublicationItemRow): PublicationItemView {
     problems: row.problems as ListingProblem[],
     reasons: row.reasons as string[],
     productUrl: row.productUrl,
+    video: row.videoStatus ? { status: row.videoStatus, reasons: row.videoReasons as string[] } : null,
     generationId: row.generationId,
     catalogueRowId: row.catalogueRowId,
     updatedAt: row.updatedAt.toISOString(),

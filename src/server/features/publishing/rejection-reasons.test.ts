@@ -11,7 +11,12 @@ import {
   hepsiburadaLockReasons,
 } from '#tests/fakes/hepsiburada-catalog.ts'
 import { hepsiburadaBlockMessage, hepsiburadaFailureMessages } from '#tests/fakes/hepsiburada-server.ts'
-import { trendyolFailureReasons, trendyolReviewReasons } from '#tests/fakes/trendyol-server.ts'
+import {
+  trendyolFailureReasons,
+  trendyolReviewReasons,
+  trendyolVideoErrors,
+  trendyolVideoFailures,
+} from '#tests/fakes/trendyol-server.ts'
 import { listingProblemCodes } from './listing.ts'
 
 // Every reason text the fake marketplaces can give, each with the code it must be shown as. The
@@ -279,6 +284,21 @@ describe('the fake marketplaces’ rejection reasons', () => {
     // Most of the reasons a seller meets have one.
     const withFix = cases.filter(({ marketplace, text }) => classifyReason(marketplace, text).fix !== null)
     expect(withFix.length / cases.length).toBeGreaterThan(0.6)
+  })
+
+  it('read the fake Trendyol video service’s failures and refusals as video reasons', () => {
+    expect(classifyReason('trendyol', trendyolVideoFailures.format).code).toBe('video-format')
+    expect(classifyReason('trendyol', trendyolVideoFailures.download).code).toBe('video-unreachable')
+    const refusals = Object.entries(trendyolVideoErrors).map(([name, [, message]]) => [
+      name,
+      classifyReason('trendyol', message).code,
+    ])
+    expect(refusals).toEqual(
+      Object.keys(trendyolVideoErrors).map((name) => [
+        name,
+        name === 'urlInvalid' ? 'video-unreachable' : 'video-rejected',
+      ]),
+    )
   })
 
   it('send the issue’s named cases to their named fixes', () => {

@@ -9,6 +9,8 @@ import {
   type TrendyolFake,
   trendyolFailureReasons,
   trendyolFakeDefaults,
+  trendyolVideoErrors,
+  trendyolVideoFailures,
 } from '#tests/fakes/trendyol-server.ts'
 import { MarketplaceApiError } from './marketplace-api-error.ts'
 import { createTrendyolApi, type TrendyolProductItem } from './trendyol-api.ts'
@@ -25,7 +27,10 @@ beforeAll(async () => {
   const photo = await sharp({ create: { width: 1200, height: 1800, channels: 3, background: '#f4efe6' } })
     .jpeg()
     .toBuffer()
+  // An MP4's opening box: the fake reads a video's type from its first bytes.
+  const clip = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12)])
   imageServer = createServer((req, res) => {
+    if (req.url === '/clip.mp4') return res.writeHead(200, { 'content-type': 'video/mp4' }).end(clip)
     if (req.url !== '/cup.jpg') return res.writeHead(404).end()
     res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo)
   })
@@ -150,6 +155,56 @@ describe('the Trendyol client', () => {
         rejectReasons: [{ reason: 'Görsel', detail: 'Ürün görseli beyaz fonda değil.' }],
       },
     ])
+  })
+
+  it('sends a video for an approved product to the video service, and follows it until it shows', async () => {
+    const client = api()
+    await client.createProducts([cupItem('VTR-CUP-7')])
+    await fake.idle()
+    fake.advance(trendyolFakeDefaults.approvalMs)
+    const [approved] = await client.approved(['VTR-CUP-7'])
+    expect(approved?.contentId).toMatch(/^\d+$/)
+    const contentId = approved?.contentId ?? ''
+
+    const videoId = await client.createVideo({
+      title: 'Kahve Fincan Takımı',
+      videoUrl: `${images}/clip.mp4`,
+      productContentIds: [contentId],
+    })
+    expect(fake.videos.get(videoId)).toMatchObject({
+      productContentIds: [contentId],
+      title: 'Kahve Fincan Takımı',
+    })
+    await fake.idle()
+    expect(await client.video(videoId)).toEqual({
+      id: videoId,
+      status: 'SUCCESS',
+      isApproved: false,
+      errorCode: null,
+    })
+    fake.advance(trendyolFakeDefaults.approvalMs)
+    expect(await client.video(videoId)).toMatchObject({ status: 'SUCCESS', isApproved: true })
+    expect(await client.video('no-such-video')).toBeNull()
+
+    // A file that is not a movie fails with the guide's format code; a bad title is refused at once.
+    const picture = await client.createVideo({
+      title: 'Fincan',
+      videoUrl: `${images}/cup.jpg`,
+      productContentIds: [contentId],
+    })
+    await fake.idle()
+    expect(await client.video(picture)).toMatchObject({
+      status: 'FAILED',
+      errorCode: trendyolVideoFailures.format,
+    })
+    const refused = await failureOf(
+      client.createVideo({ title: 'Ab', videoUrl: `${images}/clip.mp4`, productContentIds: [contentId] }),
+    )
+    expect(refused).toMatchObject({
+      failure: 'rejected',
+      status: 400,
+      messages: [trendyolVideoErrors.titleLength[1]],
+    })
   })
 
   it('says how it failed: refused keys, a spent budget, a refused request, an outage, no answer', async () => {

@@ -82,6 +82,28 @@ export type TrendyolUnapproved = {
   rejectReasons: { reason: string; detail: string }[]
 }
 
+/** createVideo's body (the video service; marketplaces.md "Video (new in 2026)"). */
+export type TrendyolVideoRequest = {
+  /** 3–50 characters. */
+  title: string
+  /** At most 500 characters. */
+  description?: string
+  /** Where Trendyol downloads the .mp4 or .mov (8–120 s, ≤ 500 MB). */
+  videoUrl: string
+  /** Approved products' content ids, at most 100; one active video each. */
+  productContentIds: string[]
+}
+
+/** A video as the video service lists it: downloaded and processed, then approved or failed. */
+export type TrendyolVideo = {
+  id: string
+  status: 'IN_PROGRESS' | 'SUCCESS' | 'FAILED'
+  /** True once the video shows on the product. */
+  isApproved: boolean
+  /** Its error code when FAILED (e.g. video.content.api.seller.integration.video.format.invalid). */
+  errorCode: string | null
+}
+
 export type TrendyolApiOptions = {
   baseUrl?: string
   credentials: TrendyolCredentials
@@ -105,6 +127,8 @@ export function createTrendyolApi(options: TrendyolApiOptions) {
     accept: 'application/json',
   }
   const sellerPath = `/product/sellers/${encodeURIComponent(sellerId)}`
+  // The video service hangs from the same gateway: https://apigw.trendyol.com/integration/video.
+  const videoPath = `/video/sellers/${encodeURIComponent(sellerId)}/videos`
 
   async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     let response: Response
@@ -234,14 +258,19 @@ export function createTrendyolApi(options: TrendyolApiOptions) {
       return answer.batchRequestId
     },
 
-    /** Which of these barcodes are approved products, with each one's address on the storefront. */
-    async approved(barcodes: string[]): Promise<{ barcode: string; productUrl: string | null }[]> {
-      const rows: { barcode: string; productUrl: string | null }[] = []
+    /**
+     * Which of these barcodes are approved products, with each one's address on the storefront
+     * and its content id (what the video service names a product by).
+     */
+    async approved(
+      barcodes: string[],
+    ): Promise<{ barcode: string; productUrl: string | null; contentId: string | null }[]> {
+      const rows: { barcode: string; productUrl: string | null; contentId: string | null }[] = []
       // The filter takes at most 100 a page; asked 100 barcodes at a time, each fits one page.
       for (let start = 0; start < barcodes.length; start += 100) {
         const chunk = barcodes.slice(start, start + 100)
         const answer = await call<{
-          content?: { variants?: { barcode?: unknown; productUrl?: unknown }[] }[]
+          content?: { contentId?: unknown; variants?: { barcode?: unknown; productUrl?: unknown }[] }[]
         }>(
           'GET',
           `${sellerPath}/products/approved?barcodes=${chunk.map(encodeURIComponent).join(',')}&page=0&size=100`,
@@ -252,6 +281,10 @@ export function createTrendyolApi(options: TrendyolApiOptions) {
             rows.push({
               barcode: variant.barcode,
               productUrl: typeof variant.productUrl === 'string' ? variant.productUrl : null,
+              contentId:
+                typeof content.contentId === 'number' || typeof content.contentId === 'string'
+                  ? String(content.contentId)
+                  : null,
             })
           }
         }
@@ -283,6 +316,38 @@ export function createTrendyolApi(options: TrendyolApiOptions) {
           })
         }
         if (page + 1 >= (answer.totalPages ?? 1)) return rows
+      }
+    },
+
+    /** createVideo: Trendyol downloads the video from its URL in the background; answers its id. */
+    async createVideo(video: TrendyolVideoRequest): Promise<string> {
+      const answer = await call<{ videoId?: unknown }>('POST', videoPath, {
+        ...video,
+        videoContentType: 'PRODUCT_PROMOTION',
+      })
+      if (typeof answer.videoId !== 'string' || answer.videoId === '') {
+        throw new MarketplaceApiError('trendyol', 'unavailable', {
+          status: 200,
+          messages: ['No videoId in the answer.'],
+        })
+      }
+      return answer.videoId
+    },
+
+    /** One video by its id, as the video service lists it; null when it lists none by that id. */
+    async video(id: string): Promise<TrendyolVideo | null> {
+      const answer = await call<{
+        data?: { id?: unknown; status?: unknown; isApproved?: unknown; errorCode?: unknown }[]
+      }>('GET', `${videoPath}?id=${encodeURIComponent(id)}&page=0&size=1`)
+      const row = (answer.data ?? []).find((video) => video.id === id)
+      if (!row) return null
+      const status =
+        row.status === 'SUCCESS' || row.status === 'FAILED' ? row.status : ('IN_PROGRESS' as const)
+      return {
+        id,
+        status,
+        isApproved: row.isApproved === true,
+        errorCode: typeof row.errorCode === 'string' ? row.errorCode : null,
       }
     },
   }

@@ -15,6 +15,7 @@ function item(
     problems,
     reasons,
     productUrl: null,
+    video: null,
     generationId: null,
     catalogueRowId: null,
     updatedAt: '2026-11-29T11:06:00.000Z',

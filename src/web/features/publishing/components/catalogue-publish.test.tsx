@@ -113,6 +113,7 @@ function item(
     problems: [],
     reasons,
     productUrl: status === 'live' ? `https://www.trendyol.com/fake/p-${id}` : null,
+    video: null,
     generationId: null,
     catalogueRowId: `row-${id}`,
     updatedAt: '2026-11-29T11:06:00.000Z',
@@ -195,9 +196,11 @@ describe('CataloguePublish', () => {
       categoryId: '1111',
       batchId: 'batch-1',
     })
-    // Trendyol's video service is not sent to: the row's video stays home, and the page says so.
-    expect(within(form).getByTestId('batch-publish-videos').textContent).toContain(
-      'Trendyol takes product videos through a separate video service',
+    // The row's video goes too: to Trendyol's video service once the product is approved.
+    const videos = within(form).getByTestId('batch-publish-videos').textContent
+    expect(videos).toContain('Rows with a video: 1.')
+    expect(videos).toContain(
+      'Trendyol takes a product’s video through its video service once the product is approved',
     )
     // The batch question, once, with its allowed values.
     const questions = within(form).getByRole('group', { name: 'Questions for the whole batch' })

@@ -7,6 +7,7 @@ import {
   type FilledAttribute,
   type MarketplaceCategory,
   type PublicationView,
+  videoAfterApproval,
   videoMarketplaces,
 } from '#shared/contracts/publishing.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
@@ -334,13 +335,14 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
         <h3 id={`${id}-rows`} className="text-sm font-semibold text-slate-900">
           {t('publishing.batch.rowsTitle', { count: formatNumber(data.rows.length) })}
         </h3>
-        {videoRows > 0 ? (
+        {videoRows > 0 && videoMarketplaces.includes(props.marketplace) ? (
           <p className="text-sm text-slate-700" data-testid="batch-publish-videos">
-            {videoMarketplaces.includes(props.marketplace)
-              ? t('publishing.batch.videosSent', { count: formatNumber(videoRows) })
-              : t('publishing.panel.videoNotTaken', {
+            {t('publishing.batch.videosSent', { count: formatNumber(videoRows) })}
+            {videoAfterApproval.includes(props.marketplace)
+              ? ` ${t('publishing.panel.videoAfterApproval', {
                   marketplace: t(`settings.integrations.${props.marketplace}.name`),
-                })}
+                })}`
+              : ''}
           </p>
         ) : null}
         {data.rows.length === 0 ? (

@@ -4,7 +4,7 @@ import {
   type PublicationView,
   publicationItemStatuses,
 } from '#shared/contracts/publishing.ts'
-import { publishFixMessageKeys, rejectionMessageKey } from '#shared/publishing/rejections.ts'
+import { classifyReason, publishFixMessageKeys, rejectionMessageKey } from '#shared/publishing/rejections.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { isResubmittable, rejectionsOf } from '../resubmit-plan.ts'
@@ -115,6 +115,20 @@ export function ItemRow(props: {
           {t('publishing.panel.viewOn', { marketplace: props.marketplace })}{' '}
           <span className="sr-only">{t('publishing.status.newTab')}</span>
         </a>
+      ) : null}
+      {item.video ? (
+        <p className="text-sm text-slate-700" data-testid="publication-item-video">
+          {t(`publishing.panel.videoStatuses.${item.video.status}`, { marketplace: props.marketplace })}
+          {item.video.status === 'failed' && item.video.reasons.length > 0 ? (
+            <span className="block text-xs break-words text-slate-600">
+              {t(rejectionMessageKey(classifyReason(props.marketplaceId, item.video.reasons[0] ?? '').code))}{' '}
+              {t('publishing.rejections.marketplaceSaid', {
+                marketplace: props.marketplace,
+                text: item.video.reasons.join(' · '),
+              })}
+            </span>
+          ) : null}
+        </p>
       ) : null}
       {rejections.length > 0 ? (
         <ul className="space-y-2">

@@ -21,6 +21,7 @@ function item(
     problems: [],
     reasons,
     productUrl: status === 'live' ? `https://www.trendyol.com/fake/p-${id}` : null,
+    video: null,
     generationId: null,
     catalogueRowId: null,
     updatedAt: '2026-11-29T11:06:00.000Z',

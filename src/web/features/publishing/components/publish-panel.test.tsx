@@ -124,6 +124,7 @@ function publication(
         problems: [],
         reasons,
         productUrl: itemStatus === 'live' ? 'https://www.trendyol.com/fake/p-1' : null,
+        video: null,
         generationId: 'img-1',
         catalogueRowId: null,
         updatedAt: '2026-11-29T11:06:00.000Z',
@@ -242,7 +243,7 @@ describe('PublishPanel', () => {
     expect(live.getAttribute('rel')).toContain('noopener')
   }, 15_000)
 
-  it('offers the video made from the image where the marketplace takes one, and says so where it does not', async () => {
+  it('offers the video made from the image, and says when Trendyol takes it', async () => {
     const user = userEvent.setup()
     const sent: { products: { videoGenerationId: string | null }[] }[] = []
     const both: IntegrationsResponse = {
@@ -283,15 +284,16 @@ describe('PublishPanel', () => {
       await within(panel).findByRole('alert')
     }
 
-    // Trendyol (the first connection): its video service is not sent to, and the form says so.
+    // Trendyol (the first connection) takes it through its video service once approved: offered,
+    // ticked, and the form says when it goes.
     await chooseCategory()
     expect((await within(panel).findByTestId('publish-video')).textContent).toContain(
-      'Trendyol takes product videos through a separate video service',
+      'Trendyol takes a product’s video through its video service once the product is approved',
     )
-    expect(within(panel).queryByTestId('publish-with-video')).toBeNull()
+    expect((within(panel).getByTestId('publish-with-video') as HTMLInputElement).checked).toBe(true)
     await user.type(within(panel).getByLabelText('Country of origin'), 'TR')
     await fillAndPublish()
-    expect(sent.at(-1)?.products[0]?.videoGenerationId).toBeNull()
+    expect(sent.at(-1)?.products[0]?.videoGenerationId).toBe('vid-1')
 
     // Hepsiburada takes it as Video1: offered and ticked; unticked, it stays home.
     await user.selectOptions(within(panel).getByLabelText('Publish to'), 'hepsiburada')
@@ -304,6 +306,7 @@ describe('PublishPanel', () => {
     await user.click(withVideo)
     await user.click(within(panel).getByRole('button', { name: 'Publish to Hepsiburada' }))
     await expect.poll(() => sent.length).toBe(3)
+    expect(within(panel).queryByText(/once the product is approved/)).toBeNull()
     expect(sent.at(-1)?.products[0]?.videoGenerationId).toBeNull()
   }, 20_000)
 

@@ -5,6 +5,7 @@ import {
   type FilledAttribute,
   type MarketplaceCategory,
   type PublishDraftResponse,
+  videoAfterApproval,
   videoMarketplaces,
 } from '#shared/contracts/publishing.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
@@ -257,29 +258,28 @@ function DraftedForm(props: ListingFormProps & { data: PublishDraftResponse }) {
         {field('description', needsCopy ? {} : { hint: t('publishing.panel.optionalOverride') })}
       </fieldset>
 
-      {data.video ? (
+      {data.video && takesVideo ? (
         <fieldset className="space-y-2" data-testid="publish-video">
           <legend className="text-sm font-semibold text-slate-900">
             {t('publishing.panel.videoLegend')}
           </legend>
-          {takesVideo ? (
-            <label className="flex items-start gap-2 text-sm text-slate-700">
-              <input
-                type="checkbox"
-                className="mt-0.5 size-4 rounded border-slate-300"
-                checked={withVideo}
-                onChange={(event) => setWithVideo(event.currentTarget.checked)}
-                data-testid="publish-with-video"
-              />
-              <span>{t('publishing.panel.withVideo')}</span>
-            </label>
-          ) : (
-            <p className="text-sm text-slate-700">
-              {t('publishing.panel.videoNotTaken', {
+          <label className="flex items-start gap-2 text-sm text-slate-700">
+            <input
+              type="checkbox"
+              className="mt-0.5 size-4 rounded border-slate-300"
+              checked={withVideo}
+              onChange={(event) => setWithVideo(event.currentTarget.checked)}
+              data-testid="publish-with-video"
+            />
+            <span>{t('publishing.panel.withVideo')}</span>
+          </label>
+          {videoAfterApproval.includes(props.marketplace) ? (
+            <p className="text-xs text-slate-600">
+              {t('publishing.panel.videoAfterApproval', {
                 marketplace: t(`settings.integrations.${props.marketplace}.name`),
               })}
             </p>
-          )}
+          ) : null}
         </fieldset>
       ) : null}
 
