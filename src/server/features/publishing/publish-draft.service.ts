@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import type { Db } from '#server/db/client.ts'
 import { assets, generations } from '#server/db/schema/index.ts'
@@ -13,7 +13,7 @@ import { fillAttributes } from './attribute-filler.ts'
 import type { VisionFor } from './attribute-vision.ts'
 import { sellerAttributes } from './listing.ts'
 import { type ProductColour, productColour } from './product-colour.ts'
-import { copyGenerationFor } from './publish.service.ts'
+import { copyGenerationFor, newestFinished } from './publish.service.ts'
 import type { Taxonomy } from './taxonomy.service.ts'
 
 // The attribute form's starting point (POST /api/publications/draft): the category's attributes,
@@ -77,25 +77,8 @@ export async function photoColour(
 }
 
 /** The newest finished video the user made from an image result (Create's "Make a video"), or null. */
-export async function videoMadeFrom(
-  db: Db,
-  userId: string,
-  imageGenerationId: string,
-): Promise<string | null> {
-  const [newest] = await db
-    .select({ id: generations.id })
-    .from(generations)
-    .where(
-      and(
-        eq(generations.userId, userId),
-        eq(generations.mode, 'video'),
-        eq(generations.status, 'succeeded'),
-        eq(generations.sourceGenerationId, imageGenerationId),
-      ),
-    )
-    .orderBy(desc(generations.createdAt))
-    .limit(1)
-  return newest?.id ?? null
+export function videoMadeFrom(db: Db, userId: string, imageGenerationId: string): Promise<string | null> {
+  return newestFinished(db, userId, 'video', eq(generations.sourceGenerationId, imageGenerationId))
 }
 
 export async function draftAttributes(

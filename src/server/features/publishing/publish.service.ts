@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from 'drizzle-orm'
+import { and, desc, eq, inArray, type SQL } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import {
   type GenerationRow,
@@ -151,6 +151,32 @@ export async function publishableVideo(
 }
 
 /**
+ * The user's newest finished result of `mode` that `made` picks (what it was made from), or null:
+ * the copy from a photo, the video from an image result.
+ */
+export async function newestFinished(
+  db: Db,
+  userId: string,
+  mode: GenerationRow['mode'],
+  made: SQL,
+): Promise<string | null> {
+  const [newest] = await db
+    .select({ id: generations.id })
+    .from(generations)
+    .where(
+      and(
+        eq(generations.userId, userId),
+        eq(generations.mode, mode),
+        eq(generations.status, 'succeeded'),
+        made,
+      ),
+    )
+    .orderBy(desc(generations.createdAt))
+    .limit(1)
+  return newest?.id ?? null
+}
+
+/**
  * The SEO result a product's copy comes from: the one asked for, else the newest finished SEO
  * result made from the same photo as its main image (null when there is none).
  */
@@ -162,20 +188,7 @@ export async function copyGenerationFor(
 ): Promise<string | null> {
   if (asked) return asked
   if (!mainImage.inputAssetId) return null
-  const [newest] = await db
-    .select({ id: generations.id })
-    .from(generations)
-    .where(
-      and(
-        eq(generations.userId, userId),
-        eq(generations.mode, 'seo'),
-        eq(generations.status, 'succeeded'),
-        eq(generations.inputAssetId, mainImage.inputAssetId),
-      ),
-    )
-    .orderBy(desc(generations.createdAt))
-    .limit(1)
-  return newest?.id ?? null
+  return newestFinished(db, userId, 'seo', eq(generations.inputAssetId, mainImage.inputAssetId))
 }
 
 /** The copy: the seller's own title and description over the SEO result's. */
