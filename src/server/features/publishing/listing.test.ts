@@ -281,24 +281,28 @@ describe('built items at the marketplaces (fakes)', () => {
     }
   })
 
+  /** The cup as a Hepsiburada item in a category the fake knows, with its image served here. */
+  const hepsiburadaCup = (overrides: Partial<Listing>) =>
+    toHepsiburadaItem(
+      listing({
+        categoryId: '60001001',
+        imageUrls: [`${images}/hepsiburada.jpg`],
+        attributes: [
+          { attributeId: 'materyal', valueId: 'Porselen', value: 'Porselen', source: 'details' },
+          { attributeId: 'kisi_sayisi', valueId: '6', value: '6', source: 'catalogue' },
+          { attributeId: 'renk_variant_property', valueId: 'Beyaz', value: 'Beyaz', source: 'photo' },
+        ],
+        ...overrides,
+      }),
+      defaultHepsiburadaMerchant.merchantId,
+      { allowHttpImages: true },
+    )
+
   it('Hepsiburada takes the item as built', async () => {
     const start = Date.now()
     const fake = await startHepsiburadaFake({ allowHttpImages: true, now: () => start })
     try {
-      const built = toHepsiburadaItem(
-        listing({
-          categoryId: '60001001',
-          imageUrls: [`${images}/hepsiburada.jpg`],
-          videoUrl: `${images}/clip.mp4`,
-          attributes: [
-            { attributeId: 'materyal', valueId: 'Porselen', value: 'Porselen', source: 'details' },
-            { attributeId: 'kisi_sayisi', valueId: '6', value: '6', source: 'catalogue' },
-            { attributeId: 'renk_variant_property', valueId: 'Beyaz', value: 'Beyaz', source: 'photo' },
-          ],
-        }),
-        defaultHepsiburadaMerchant.merchantId,
-        { allowHttpImages: true },
-      )
+      const built = hepsiburadaCup({ videoUrl: `${images}/clip.mp4` })
       if (!built.ok) throw new Error(JSON.stringify(built.problems))
       const client = createHepsiburadaApi({ baseUrl: fake.url, credentials: defaultHepsiburadaMerchant })
       const trackingId = await client.importProducts([built.item])
@@ -312,22 +316,11 @@ describe('built items at the marketplaces (fakes)', () => {
         ['/hepsiburada.jpg', 'video-format'],
         ['/gone.mp4', 'video-unreachable'],
       ] as const) {
-        const refused = toHepsiburadaItem(
-          listing({
-            categoryId: '60001001',
-            barcode: `8690000000${path.length}`,
-            stockCode: `VID-${path.length}`,
-            imageUrls: [`${images}/hepsiburada.jpg`],
-            videoUrl: `${images}${path}`,
-            attributes: [
-              { attributeId: 'materyal', valueId: 'Porselen', value: 'Porselen', source: 'details' },
-              { attributeId: 'kisi_sayisi', valueId: '6', value: '6', source: 'catalogue' },
-              { attributeId: 'renk_variant_property', valueId: 'Beyaz', value: 'Beyaz', source: 'photo' },
-            ],
-          }),
-          defaultHepsiburadaMerchant.merchantId,
-          { allowHttpImages: true },
-        )
+        const refused = hepsiburadaCup({
+          barcode: `8690000000${path.length}`,
+          stockCode: `VID-${path.length}`,
+          videoUrl: `${images}${path}`,
+        })
         if (!refused.ok) throw new Error(JSON.stringify(refused.problems))
         const tracking = await client.importProducts([refused.item])
         await fake.idle()

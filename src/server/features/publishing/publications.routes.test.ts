@@ -103,6 +103,17 @@ describe('publishing studio results (/api/publications)', () => {
     return waitForStatus(client, generation.id, ['succeeded'], 60_000)
   }
 
+  /** An image result from the test photo and the video made from it (Create's "Make a video"). */
+  async function imageWithVideo(client: TestClient) {
+    const uploaded = await upload(client, await productPhoto({ width: 900, height: 900 }))
+    const imageAssetId = ((await uploaded.json()) as { asset: { id: string } }).asset.id
+    const image = await generated(client, { mode: 'image', imageAssetId })
+    const started = await client.request(`/api/generations/${image.id}/video`, { json: { prompt: '' } })
+    expect(started.status).toBe(202)
+    const { generation } = (await started.json()) as { generation: GenerationView }
+    return { image, video: await waitForStatus(client, generation.id, ['succeeded'], 120_000) }
+  }
+
   async function connected(): Promise<TestClient> {
     const client = await signedInClient(server)
     const put = await client.request('/api/integrations/trendyol', {
@@ -239,13 +250,7 @@ describe('publishing studio results (/api/publications)', () => {
       json: defaultHepsiburadaMerchant,
     })
     expect(put.status).toBe(200)
-    const uploaded = await upload(client, await productPhoto({ width: 900, height: 900 }))
-    const imageAssetId = ((await uploaded.json()) as { asset: { id: string } }).asset.id
-    const image = await generated(client, { mode: 'image', imageAssetId })
-    const started = await client.request(`/api/generations/${image.id}/video`, { json: { prompt: '' } })
-    expect(started.status).toBe(202)
-    const { generation } = (await started.json()) as { generation: GenerationView }
-    const video = await waitForStatus(client, generation.id, ['succeeded'], 120_000)
+    const { image, video } = await imageWithVideo(client)
 
     // The draft offers the video made from this image.
     const drafted = await client.request('/api/publications/draft', {
@@ -298,12 +303,7 @@ describe('publishing studio results (/api/publications)', () => {
 
   it('sends the video to Trendyol’s video service once the product is approved, and follows it', async () => {
     const client = await connected()
-    const uploaded = await upload(client, await productPhoto({ width: 900, height: 900 }))
-    const imageAssetId = ((await uploaded.json()) as { asset: { id: string } }).asset.id
-    const image = await generated(client, { mode: 'image', imageAssetId })
-    const started = await client.request(`/api/generations/${image.id}/video`, { json: { prompt: '' } })
-    const { generation } = (await started.json()) as { generation: GenerationView }
-    const video = await waitForStatus(client, generation.id, ['succeeded'], 120_000)
+    const { image, video } = await imageWithVideo(client)
     const title = 'Paşabahçe Porselen Kahve Fincan Takımı 6 Kişilik Beyaz Yaldızlı Hediyelik'
     const response = await client.request('/api/publications', {
       json: {
