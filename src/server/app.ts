@@ -254,16 +254,23 @@ export function createApp(deps: AppDeps) {
       forgetSessions: () => session.forget(),
     }),
   )
-  api.route(
-    '/assets',
-    assetsRoutes({
-      db,
-      storage: deps.storage,
-      rateLimiter: deps.rateLimiter,
-      limits: config.limits,
-      now: deps.now,
-    }),
-  )
+  // The model's process ends after an idle minute; a new photo starts it again ahead of its job.
+  const { warmUpStudio, logger: log } = deps
+  const photoArrived = warmUpStudio
+    ? () =>
+        void warmUpStudio().catch((error: unknown) =>
+          log.warn({ err: error }, 'the segmentation model could not be loaded; images will try again'),
+        )
+    : undefined
+  const assetDeps = {
+    db,
+    storage: deps.storage,
+    rateLimiter: deps.rateLimiter,
+    limits: config.limits,
+    now: deps.now,
+    photoArrived,
+  }
+  api.route('/assets', assetsRoutes(assetDeps))
   const generationDeps = {
     db,
     storage: deps.storage,
@@ -352,13 +359,7 @@ export function createApp(deps: AppDeps) {
   const publicApi = publicApiRoutes({
     db,
     now: deps.now,
-    assets: {
-      db,
-      storage: deps.storage,
-      rateLimiter: deps.rateLimiter,
-      limits: config.limits,
-      now: deps.now,
-    },
+    assets: assetDeps,
     generations: generationDeps,
     catalogue: {
       db,

@@ -51,6 +51,11 @@ export type AppDeps = {
   imageInspections: Inspections
   now: () => Date
   isShuttingDown: () => boolean
+  /**
+   * Loads the offline studio's model, in a process that runs the worker (main.ts sets it from the
+   * worker's warmUp): a stored photo starts it, since an image job usually follows.
+   */
+  warmUpStudio?: () => Promise<void>
 }
 
 /** Wires the services the app needs from config and an open database. */

@@ -129,8 +129,8 @@ lock?.answer(async (request) =>
 )
 
 const deps = await createAppDeps({ config, database, logger, isShuttingDown: () => stopSignal !== null })
-const app = createApp(deps)
 const worker = config.worker.inProcess ? await startWorker() : null
+const app = createApp({ ...deps, warmUpStudio: worker?.warmUp })
 
 /** The in-process worker; a missing or altered segmentation model stops the start with its own message. */
 async function startWorker() {

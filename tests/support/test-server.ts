@@ -90,6 +90,8 @@ export async function startTestServer(
     /** Providers for a worker started with the server (none: no worker runs). */
     providers?: Providers
     worker?: Partial<WorkerOptions>
+    /** What main.ts passes when the process runs a worker: loads the offline studio's model. */
+    warmUpStudio?: () => Promise<void>
   } = {},
 ): Promise<TestServer> {
   const database = await openTestDatabase()
@@ -112,7 +114,7 @@ export async function startTestServer(
     logger,
     ...(options.useConfiguredTransport ? {} : { transport }),
   })
-  const app = createApp(deps)
+  const app = createApp(options.warmUpStudio ? { ...deps, warmUpStudio: options.warmUpStudio } : deps)
   // Every worker a test starts, so closing stops those a test left running (or replaced).
   const launched = new Set<Worker>()
   const launchWorker = (overrides: Partial<WorkerOptions> = {}): Worker => {

@@ -54,6 +54,9 @@ try {
     // The arena keeps the largest working set it ever needed (≈ 500 MB for this model) for the
     // life of the process; without it the memory of one inference is returned when it ends.
     enableCpuMemArena: false,
+    // A memory pattern plans one block for all of an inference's tensors, which is held whole
+    // for the run; without it each tensor is allocated when made and freed when last used.
+    enableMemPattern: false,
     // 'all' adds layout changes (NCHWc) that cost ≈ 80 MB more at the peak of an inference and
     // were no faster on this 2-core machine.
     graphOptimizationLevel: 'extended',

@@ -29,6 +29,11 @@ export type AssetDeps = AssetStorageDeps & {
   rateLimiter: RateLimiter
   limits: Pick<Config['limits'], 'uploadsPerMinute' | 'uploadsPerMinutePerClient' | 'uploadRetentionHours'>
   now: () => Date
+  /**
+   * Told when a photo has been stored. An image job usually follows, so a process that runs the
+   * worker starts loading the offline studio's model now, not on that job's path.
+   */
+  photoArrived?: () => void
 }
 
 /** The per-minute upload limits: per account, and per client address across accounts. */

@@ -187,3 +187,29 @@ describe('uploads', () => {
     expect(anonymous.status).toBe(401)
   })
 })
+
+describe('a stored photo and the offline studio', () => {
+  let server: TestServer
+  let warmUps = 0
+  beforeAll(async () => {
+    server = await startTestServer(
+      {},
+      {
+        warmUpStudio: async () => {
+          warmUps++
+        },
+      },
+    )
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it('starts loading the model when a photo is stored, not when an upload is refused', async () => {
+    const client = await signedInClient(server)
+    expect((await upload(client, Buffer.from('not a photo'), 'notes.jpg')).status).toBe(415)
+    expect(warmUps).toBe(0)
+    expect((await upload(client, await makeJpeg(64, 64))).status).toBe(201)
+    expect(warmUps).toBe(1)
+  })
+})
