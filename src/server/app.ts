@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { requestId } from 'hono/request-id'
+import type { AssetRow } from '#server/db/schema/index.ts'
 import { accessRoutes } from '#server/features/access/access.routes.ts'
 import { apiKeysRoutes, requireApiKey } from '#server/features/api-keys/api-keys.routes.ts'
 import { assetsRoutes } from '#server/features/assets/assets.routes.ts'
@@ -50,6 +51,7 @@ import { requestContext } from '#server/http/request-context.ts'
 import { securityHeaders } from '#server/http/security-headers.ts'
 import { loadSession } from '#server/http/session.ts'
 import { mountWebApp } from '#server/http/web-app.ts'
+import type { ImageMime } from '#server/providers/types.ts'
 import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import type { PublicConfig } from '#shared/contracts/public-config.ts'
 import { AppError } from '#shared/errors.ts'
@@ -254,13 +256,17 @@ export function createApp(deps: AppDeps) {
       forgetSessions: () => session.forget(),
     }),
   )
-  // The model's process ends after an idle minute; a new photo starts it again ahead of its job.
+  // The model's process ends after an idle minute: a new photo starts it again, and its product
+  // is cut, ahead of the image job that usually follows. A failure here is the job's to report.
   const { warmUpStudio, logger: log } = deps
   const photoArrived = warmUpStudio
-    ? () =>
-        void warmUpStudio().catch((error: unknown) =>
-          log.warn({ err: error }, 'the segmentation model could not be loaded; images will try again'),
-        )
+    ? (asset: AssetRow) =>
+        void deps.storage
+          .get(asset.storageKey)
+          .then((bytes) => warmUpStudio({ bytes, mime: asset.mime as ImageMime, sha256: asset.checksum }))
+          .catch((error: unknown) =>
+            log.debug({ err: error, assetId: asset.id }, 'preparing a new photo failed'),
+          )
     : undefined
   const assetDeps = {
     db,

@@ -11,6 +11,7 @@ import {
 } from '#server/features/billing/billing-provider.ts'
 import { createInspections, type Inspections } from '#server/features/marketplaces/marketplaces.service.ts'
 import { createTextReader, type TextReader } from '#server/features/marketplaces/read-text.ts'
+import type { Providers } from '#server/providers/index.ts'
 import { createRateLimiter, type RateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import { createStorage } from '#server/storage/index.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
@@ -52,10 +53,11 @@ export type AppDeps = {
   now: () => Date
   isShuttingDown: () => boolean
   /**
-   * Loads the offline studio's model, in a process that runs the worker (main.ts sets it from the
-   * worker's warmUp): a stored photo starts it, since an image job usually follows.
+   * In a process that runs the worker with the offline studio making images (main.ts sets it from
+   * the worker's warmUp): loads the model, and separates a photo's product when one is given. A
+   * stored upload calls it, since an image job usually follows.
    */
-  warmUpStudio?: () => Promise<void>
+  warmUpStudio?: Providers['warmUp']
 }
 
 /** Wires the services the app needs from config and an open database. */

@@ -90,8 +90,8 @@ export async function startTestServer(
     /** Providers for a worker started with the server (none: no worker runs). */
     providers?: Providers
     worker?: Partial<WorkerOptions>
-    /** What main.ts passes when the process runs a worker: loads the offline studio's model. */
-    warmUpStudio?: () => Promise<void>
+    /** What main.ts passes when the process runs a worker: loads the model, cuts a new photo. */
+    warmUpStudio?: AppDeps['warmUpStudio']
   } = {},
 ): Promise<TestServer> {
   const database = await openTestDatabase()

@@ -6,7 +6,7 @@ import { sweepExpiredIdempotencyKeys } from '#server/features/idempotency/idempo
 import { isUnderTest } from '#server/features/publishing/public-origin.ts'
 import { sweepOrphanedMedia } from '#server/features/publishing/published-media.service.ts'
 import { readFalKey } from '#server/features/settings/settings.service.ts'
-import { createProviders, describeProviders } from '#server/providers/index.ts'
+import { createProviders, describeProviders, type Providers } from '#server/providers/index.ts'
 import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { webhookAttemptTimeoutSeconds } from '#shared/contracts/webhooks.ts'
 import { type PublisherOptions, startPublisher } from './publisher.ts'
@@ -150,7 +150,7 @@ export function publisherOptions(deps: AppDeps): PublisherOptions {
 /** Builds the configured providers, says which serve what, and starts a worker on them (and the upload sweep and email retries). */
 export async function startConfiguredWorker(
   deps: AppDeps,
-): Promise<Worker & { warmUp?: (() => Promise<void>) | undefined }> {
+): Promise<Worker & { warmUp?: Providers['warmUp'] | undefined }> {
   const { config, logger } = deps
   for (const line of describeProviders(config.providers)) logger[line.level](line.message)
   const capWarning = workerCapWarning(config.worker)

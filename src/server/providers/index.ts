@@ -3,17 +3,24 @@ import type { Logger } from '#server/logger.ts'
 import type { FalAdapterOptions } from './fal/fal-queue.ts'
 import type { OpenAiSeoOptions } from './openai-compatible/openai-seo.ts'
 import type { OpenAiVisionOptions } from './openai-compatible/openai-vision.ts'
-import type { AttributeVisionProvider, ImageProvider, SeoProvider, VideoProvider } from './types.ts'
+import type {
+  AttributeVisionProvider,
+  ImageFile,
+  ImageProvider,
+  SeoProvider,
+  VideoProvider,
+} from './types.ts'
 
 /**
  * One provider per capability, chosen by configuration; `warmUp` loads what the first job would
- * otherwise wait for (the segmentation model), for a process to call once it serves.
+ * otherwise wait for (the segmentation model), for a process to call once it serves, and given a
+ * photo that has just arrived, separates its product too (the cut its image job will use).
  */
 export type Providers = {
   image: ImageProvider
   video: VideoProvider
   seo: SeoProvider
-  warmUp?: () => Promise<void>
+  warmUp?: (photo?: ImageFile) => Promise<void>
 }
 
 type ProvidersConfig = Config['providers']
@@ -48,7 +55,12 @@ async function loadOfflineStudio(
   })
   if (config.image !== 'offline') return { image: studio, video: studio, seo: studio }
   await readVerifiedModel(tuning?.segmentationModelPath ?? defaultModelPath)
-  return { image: studio, video: studio, seo: studio, warmUp: () => studio.ready() }
+  return {
+    image: studio,
+    video: studio,
+    seo: studio,
+    warmUp: (photo) => (photo ? studio.prepare(photo) : studio.ready()),
+  }
 }
 
 /**

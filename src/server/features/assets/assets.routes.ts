@@ -32,7 +32,7 @@ export function assetsRoutes(deps: AssetDeps) {
       const subscription = await admitUpload(deps, userId, c.get('clientIp'))
       const file = await receiveSingleFile(c.req.raw, maxUploadBytes)
       const asset = await storeUpload(deps, userId, { bytes: file.bytes, name: file.name }, subscription)
-      deps.photoArrived?.()
+      deps.photoArrived?.(asset)
       return c.json<AssetResponse>({ asset: presentAsset(asset) }, 201)
     })
     .delete('/:id', async (c) => {

@@ -30,10 +30,10 @@ export type AssetDeps = AssetStorageDeps & {
   limits: Pick<Config['limits'], 'uploadsPerMinute' | 'uploadsPerMinutePerClient' | 'uploadRetentionHours'>
   now: () => Date
   /**
-   * Told when a photo has been stored. An image job usually follows, so a process that runs the
-   * worker starts loading the offline studio's model now, not on that job's path.
+   * Told when a seller's photo has been stored. An image job usually follows, so a process that
+   * runs the worker starts the offline studio's model and cut now, not on that job's path.
    */
-  photoArrived?: () => void
+  photoArrived?: (asset: AssetRow) => void
 }
 
 /** The per-minute upload limits: per account, and per client address across accounts. */

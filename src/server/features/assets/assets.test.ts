@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { deflateSync } from 'node:zlib'
 import sharp from 'sharp'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { assets } from '#server/db/schema/index.ts'
+import type { ImageFile } from '#server/providers/types.ts'
 import { makeJpeg, makePng } from '#tests/support/fake-providers.ts'
 import { signedInClient, upload } from '#tests/support/generation-client.ts'
 import { resetDatabase, startTestServer, type TestServer } from '#tests/support/test-server.ts'
@@ -190,13 +192,13 @@ describe('uploads', () => {
 
 describe('a stored photo and the offline studio', () => {
   let server: TestServer
-  let warmUps = 0
+  const prepared: ImageFile[] = []
   beforeAll(async () => {
     server = await startTestServer(
       {},
       {
-        warmUpStudio: async () => {
-          warmUps++
+        warmUpStudio: async (photo) => {
+          if (photo) prepared.push(photo)
         },
       },
     )
@@ -205,11 +207,17 @@ describe('a stored photo and the offline studio', () => {
     await server.close()
   })
 
-  it('starts loading the model when a photo is stored, not when an upload is refused', async () => {
+  it('hands the stored photo to the studio to cut ahead of its job, not a refused upload', async () => {
     const client = await signedInClient(server)
     expect((await upload(client, Buffer.from('not a photo'), 'notes.jpg')).status).toBe(415)
-    expect(warmUps).toBe(0)
-    expect((await upload(client, await makeJpeg(64, 64))).status).toBe(201)
-    expect(warmUps).toBe(1)
+    expect(prepared).toHaveLength(0)
+    const response = await upload(client, await makeJpeg(64, 64))
+    expect(response.status).toBe(201)
+    const { asset } = (await response.json()) as { asset: { id: string } }
+    await vi.waitFor(() => expect(prepared).toHaveLength(1))
+    const stored = Buffer.from(await (await client.request(`/api/assets/${asset.id}/file`)).arrayBuffer())
+    expect(prepared[0]?.bytes.equals(stored)).toBe(true)
+    expect(prepared[0]?.mime).toBe('image/jpeg')
+    expect(prepared[0]?.sha256).toBe(createHash('sha256').update(stored).digest('hex'))
   })
 })

@@ -40,8 +40,12 @@ export const wordFilter = {
 /** The light-text pass: the blur the local background is taken with, and how much its difference is amplified. */
 export const lightTextPass = { sigma: 8, gain: 3 } as const
 
-/** An idle worker is stopped after this long (it holds about 110 MB); the next read starts it again. */
-export const ocrIdleMs = 120_000
+/**
+ * An idle worker is stopped after this long (it holds about 110 MB); the next read starts it
+ * again. A minute, as the segmentation model's process: a quiet server is back to its idle
+ * memory a minute after its last image's check.
+ */
+export const ocrIdleMs = 60_000
 
 export type OcrWord = { text: string; confidence: number }
 

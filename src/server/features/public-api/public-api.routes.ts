@@ -617,7 +617,7 @@ export function publicApiRoutes(deps: PublicApiDeps) {
     // The document's one part, `file`; any other part is refused and named.
     const file = await receiveSingleFile(c.req.raw, uploadMaxBytes, { onlyField: 'file' })
     const asset = await storeUpload(deps.assets, userId, { bytes: file.bytes, name: file.name }, subscription)
-    deps.assets.photoArrived?.()
+    deps.assets.photoArrived?.(asset)
     return c.json({ asset: toPublicAsset(presentAsset(asset)) }, 201)
   })
 

@@ -37,6 +37,11 @@ export type SubjectSource = (photoKey: string, cut: () => Promise<Subject>) => P
 
 const cutFresh: SubjectSource = (_key, cut) => cut()
 
+/** Separates a photo's product into `tools.subjects` ahead of its job (offline studio `prepare`). */
+export async function prepareSubject(image: ImageFile, tools: EditTools): Promise<void> {
+  await subjectOf(image, tools)
+}
+
 /**
  * The photo decoded and separated (a ProviderError 'rejected' when it cannot be read).
  * `onDraft` hears of the cut before it is made, when it is made now and not taken from before.

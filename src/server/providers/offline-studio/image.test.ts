@@ -477,6 +477,35 @@ describe('offline studio: products on busy backgrounds, cut out by the segmentat
     expect(calls).toBe(2)
   })
 
+  it('uses the cut `prepare` made of a photo that has just arrived', async () => {
+    const shared = sharedSegmenter()
+    let calls = 0
+    const counting = {
+      ...shared,
+      segment: (image: Parameters<typeof shared.segment>[0]) => {
+        calls++
+        return shared.segment(image)
+      },
+    }
+    const own = createOfflineStudio({ ffmpegPath: '/usr/bin/ffmpeg', segmenter: counting })
+    const coffee = await photo('coffee.png')
+    await own.prepare({ bytes: coffee, mime: 'image/png', sha256: 'stored-asset-checksum' })
+    expect(calls).toBe(1)
+    const result = doneResult(
+      await own.startImageEdit(
+        {
+          tool: 'product',
+          image: { bytes: coffee, mime: 'image/png', sha256: 'stored-asset-checksum' },
+          prompt: 'marble',
+          aspectRatio: '1:1',
+        },
+        testContext(),
+      ),
+    )
+    expect(parseOfflineNote(result.description)).toMatchObject({ separation: 'model', scene: 'marble' })
+    expect(calls).toBe(1)
+  })
+
   it('cuts a white disc out of busy stripes', async () => {
     const result = await edit(request(await busyPhoto(), 'concrete wall'))
     expect(parseOfflineNote(result.description)?.separation).toBe('model')

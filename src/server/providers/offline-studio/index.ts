@@ -1,8 +1,8 @@
 import { type Segmenter, sharedSegmenter } from '#server/segmentation/segmenter.ts'
-import { setNewest } from '#shared/bounded-map.ts'
 import type {
   ImageEditRequest,
   ImageEditResult,
+  ImageFile,
   ImageProvider,
   ProviderCallContext,
   SeoCopy,
@@ -16,7 +16,14 @@ import type {
 import { ProviderError } from '../types.ts'
 import type { Backdrop } from './canvas.ts'
 import { findDominantColour } from './dominant-colour.ts'
-import { type BackdropSource, editFashionImage, editProductImage, type SubjectSource } from './image-edit.ts'
+import {
+  type BackdropSource,
+  editFashionImage,
+  editProductImage,
+  prepareSubject,
+  type SubjectSource,
+} from './image-edit.ts'
+import { createCache } from './kept.ts'
 import { ProductNameNeededError, writeOfflineSeo } from './seo-writer/writer.ts'
 import type { Subject } from './separate.ts'
 import { offlineProviderName, throwIfAborted, withImageInput } from './studio-errors.ts'
@@ -32,6 +39,11 @@ export type OfflineStudio = ImageProvider &
     readonly name: 'offline'
     /** Checks and loads the segmentation model now, so a missing or altered file stops the start. */
     ready(): Promise<void>
+    /**
+     * Separates a photo's product now and keeps it with the subjects cut before: an image job
+     * usually follows an upload within seconds, and then finds its cut made.
+     */
+    prepare(image: ImageFile): Promise<void>
   }
 
 export type OfflineStudioOptions = {
@@ -45,36 +57,20 @@ export type OfflineStudioOptions = {
   backdropCacheSize?: number
   /** Separated subjects kept in memory (up to about 10 MB each); 0 separates every time. */
   subjectCacheSize?: number
+  /**
+   * How long the kept backdrops and subjects stay after the studio's last use of them (a minute
+   * by default, as the model's process): a quiet server gives their memory back.
+   */
+  cacheIdleMs?: number
   /** Finds products on busy backgrounds; the process's shared model by default. */
   segmenter?: Segmenter
 }
 
-/**
- * Keeps the last few results of a pure, slow step: rendered backdrops (functions of scene and
- * ratio: a repeat of a popular scene skips 100–300 ms of painting) and separated subjects
- * (functions of the photo's bytes: trying another scene skips the flood fill and the model).
- */
-function createCache<T>(limit: number): (key: string, make: () => Promise<T>) => Promise<T> {
-  const cache = new Map<string, Promise<T>>()
-  return (key, make) => {
-    if (limit <= 0) return make()
-    const hit = cache.get(key)
-    if (hit) {
-      // Re-inserting marks the entry as most recently used.
-      setNewest(cache, key, hit, limit)
-      return hit
-    }
-    const pending = make()
-    setNewest(cache, key, pending, limit)
-    pending.catch(() => cache.delete(key))
-    return pending
-  }
-}
-
 /** The offline studio, implementing the image, video and SEO provider contracts. */
 export function createOfflineStudio(options: OfflineStudioOptions): OfflineStudio {
-  const backdrops: BackdropSource = createCache<Backdrop>(options.backdropCacheSize ?? 6)
-  const subjects: SubjectSource = createCache<Subject>(options.subjectCacheSize ?? 3)
+  const cacheIdleMs = options.cacheIdleMs ?? 60_000
+  const backdrops: BackdropSource = createCache<Backdrop>(options.backdropCacheSize ?? 6, cacheIdleMs)
+  const subjects: SubjectSource = createCache<Subject>(options.subjectCacheSize ?? 3, cacheIdleMs)
   const segmenter = options.segmenter ?? sharedSegmenter()
   // Only a request queued elsewhere (say at fal, before IMAGE_PROVIDER was switched to offline)
   // can reach resume here. 'unavailable' lets the engine fail it cleanly or start it afresh.
@@ -89,6 +85,8 @@ export function createOfflineStudio(options: OfflineStudioOptions): OfflineStudi
     name: 'offline',
 
     ready: () => segmenter.ready(),
+
+    prepare: (image) => prepareSubject(image, { subjects, segmenter }),
 
     async startImageEdit(
       request: ImageEditRequest,
