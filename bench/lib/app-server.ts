@@ -6,7 +6,7 @@ import { serve } from '@hono/node-server'
 import { createApp } from '#server/app.ts'
 import { type Config, loadConfig } from '#server/config.ts'
 import { type Database, openDatabase } from '#server/db/client.ts'
-import { type AppDeps, createAppDeps } from '#server/deps.ts'
+import { type AppDeps, createAppDeps, prepareIncomingDir } from '#server/deps.ts'
 import { createLogger, type Logger } from '#server/logger.ts'
 import type { ChildReady } from './child.ts'
 
@@ -48,6 +48,7 @@ export async function openBenchApp(
  * (e.g. stopping a worker), closes the server and the database, and removes the temp folder.
  */
 export function serveBenchApp(bench: BenchApp, options: { beforeClose?: () => Promise<void> } = {}): void {
+  prepareIncomingDir(bench.deps)
   const app = createApp(bench.deps)
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
     process.send?.({ port: info.port, pid: process.pid } satisfies ChildReady)

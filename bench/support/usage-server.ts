@@ -7,7 +7,7 @@ import { Hono } from 'hono'
 import { createApp } from '#server/app.ts'
 import { loadConfig } from '#server/config.ts'
 import { openDatabase } from '#server/db/client.ts'
-import { createAppDeps } from '#server/deps.ts'
+import { createAppDeps, prepareIncomingDir } from '#server/deps.ts'
 import { createLogger } from '#server/logger.ts'
 
 // Child process for bench/usage.ts: serves either the real app (embedded database in a temp
@@ -30,6 +30,7 @@ if (mode === 'bare') {
   const database = await openDatabase({ dataDir })
   await database.migrate()
   const deps = await createAppDeps({ config, database, logger: createLogger({ level: 'silent' }) })
+  prepareIncomingDir(deps)
   const app = createApp(deps)
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
     process.stdout.write(`${JSON.stringify({ port: info.port })}\n`)

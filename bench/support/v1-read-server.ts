@@ -9,7 +9,7 @@ import { createApp } from '#server/app.ts'
 import { loadConfig } from '#server/config.ts'
 import { openDatabase } from '#server/db/client.ts'
 import { generations } from '#server/db/schema/index.ts'
-import { createAppDeps } from '#server/deps.ts'
+import { createAppDeps, prepareIncomingDir } from '#server/deps.ts'
 import { createLogger } from '#server/logger.ts'
 import { cpuProfiler } from '../lib/cpu-profile.ts'
 
@@ -46,6 +46,7 @@ if (mode === 'bare') {
     GENERATIONS_PER_MINUTE: '1000',
   })
   const deps = await createAppDeps({ config, database, logger: createLogger({ level: 'silent' }) })
+  prepareIncomingDir(deps)
   app = createApp(deps)
 }
 // BENCH_CPU_PROFILE=<file> profiles the app (not the bare endpoint) from its start to its stop.

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorBody } from '#shared/errors.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { precompressAssets } from '../../scripts/lib/precompress.ts'
+import { createApp } from './app.ts'
 
 /** A GET that sends the path exactly as written. */
 function rawGet(baseUrl: string, path: string): Promise<{ status: number; body: string }> {
@@ -326,6 +327,31 @@ describe('serving the built web app', () => {
       }
     } finally {
       rmSync(join(dist, '..', `${basename(dist)}-outside.txt`), { force: true })
+    }
+  })
+})
+
+describe('createApp', () => {
+  it('builds the app from its dependencies alone: no file or folder made, no model started', async () => {
+    const server = await startTestServer()
+    try {
+      // createAppDeps made the incoming folder; with it gone, a second app leaves it gone.
+      rmSync(server.deps.incomingDir, { recursive: true, force: true })
+      const started: string[] = []
+      const segmenter = {
+        ready: async () => void started.push('ready'),
+        segment: async () => {
+          started.push('segment')
+          throw new Error('not used here')
+        },
+        close: async () => {},
+      }
+      const app = createApp({ ...server.deps, segmenter })
+      expect(existsSync(server.deps.incomingDir)).toBe(false)
+      expect(started).toEqual([])
+      expect((await app.request('/healthz')).status).toBe(200)
+    } finally {
+      await server.close()
     }
   })
 })

@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { requestId } from 'hono/request-id'
@@ -52,19 +51,14 @@ import { securityHeaders } from '#server/http/security-headers.ts'
 import { loadSession } from '#server/http/session.ts'
 import { mountWebApp } from '#server/http/web-app.ts'
 import type { ImageMime } from '#server/providers/types.ts'
-import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import type { PublicConfig } from '#shared/contracts/public-config.ts'
 import { AppError } from '#shared/errors.ts'
 import { isLocale } from '#shared/i18n/locales.ts'
 import type { AppDeps } from './deps.ts'
-import { ensurePrivateDir, removeOldFiles } from './private-dir.ts'
 
 const jsonBodyLimitBytes = 64 * 1024
 
-/** A file in `DATA_DIR/incoming` unchanged this long is left over from a stopped process. */
-export const staleIncomingMs = 10 * 60_000
-
-/** Builds the Hono app: no listening (its one side effect: the incoming folder made and swept). */
+/** Builds the Hono app from its dependencies: no listening, no files, nothing started. */
 export function createApp(deps: AppDeps) {
   const { config, database, logger } = deps
   const app = new Hono<AppEnv>()
@@ -289,18 +283,13 @@ export function createApp(deps: AppDeps) {
     autoTopUp: { billing: deps.billing, mailer: deps.mailer, publicUrl: config.publicUrl },
   }
   api.route('/generations', generationsRoutes(generationDeps, eventStreams))
-  const uploadsDir = join(config.dataDir, 'incoming')
-  ensurePrivateDir(uploadsDir)
-  // A photo ZIP is removed when its request ends, received or not; one left by a process that
-  // stopped goes here, at start. A file written in the last minutes may be another server's
-  // upload under way (servers on one machine can share DATA_DIR with PostgreSQL), so it stays.
-  removeOldFiles(uploadsDir, staleIncomingMs)
+  const uploadsDir = deps.incomingDir
   // One set of measurements for the marketplace routes and the catalogue's preset exports: a
   // card's summary measures what the panel then reuses.
   const marketplaces = marketplaceDeps({
     db,
     storage: deps.storage,
-    segmenter: sharedSegmenter(),
+    segmenter: deps.segmenter,
     textReader: deps.textReader,
     inspections: deps.imageInspections,
     ffmpegPath: config.providers.ffmpegPath,
@@ -343,7 +332,7 @@ export function createApp(deps: AppDeps) {
       draft: {
         db,
         storage: deps.storage,
-        segmenter: sharedSegmenter(),
+        segmenter: deps.segmenter,
         taxonomy,
         vision,
       },

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { type Auth, createAuth } from '#server/auth/auth.ts'
 import { createSecretBox, type SecretBox } from '#server/crypto/secret-box.ts'
 import type { Database } from '#server/db/client.ts'
@@ -13,10 +14,12 @@ import { createInspections, type Inspections } from '#server/features/marketplac
 import { createTextReader, type TextReader } from '#server/features/marketplaces/read-text.ts'
 import type { Providers } from '#server/providers/index.ts'
 import { createRateLimiter, type RateLimiter } from '#server/rate-limit/rate-limiter.ts'
+import { type Segmenter, sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { createStorage } from '#server/storage/index.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import type { Config } from './config.ts'
 import type { Logger } from './logger.ts'
+import { ensurePrivateDir, removeOldFiles } from './private-dir.ts'
 
 /**
  * Everything the app and the worker need, built by createAppDeps (or by tests) and passed in:
@@ -50,6 +53,14 @@ export type AppDeps = {
    * that file waits for its measurement instead of starting another.
    */
   imageInspections: Inspections
+  /**
+   * `DATA_DIR/incoming`, owner-only: photo ZIPs are received here before they are checked, and
+   * exports are put together here. Whoever serves the app makes and sweeps it first
+   * (prepareIncomingDir); a worker process never touches it.
+   */
+  incomingDir: string
+  /** The process's segmentation model (started on first use, ended after an idle minute). */
+  segmenter: Segmenter
   now: () => Date
   isShuttingDown: () => boolean
   /**
@@ -100,9 +111,26 @@ export async function createAppDeps(options: {
       : createNotifier(),
     textReader: config.marketplaceOcr ? createTextReader({ log: logger }) : null,
     imageInspections: createInspections(),
+    incomingDir: join(config.dataDir, 'incoming'),
+    segmenter: sharedSegmenter(),
     now: options.now ?? (() => new Date()),
     isShuttingDown: options.isShuttingDown ?? (() => false),
   }
+}
+
+/** A file in `DATA_DIR/incoming` unchanged this long is left over from a stopped process. */
+export const staleIncomingMs = 10 * 60_000
+
+/**
+ * Makes the incoming folder (`AppDeps.incomingDir`, owner-only) and removes what a stopped process
+ * left there, before the app serves. A photo ZIP is removed when its request ends, received or
+ * not; one left by a process that stopped goes here, at start. A file written in the last minutes
+ * may be another server's upload under way (servers on one machine can share DATA_DIR with
+ * PostgreSQL), so it stays.
+ */
+export function prepareIncomingDir(deps: Pick<AppDeps, 'incomingDir'>): void {
+  ensurePrivateDir(deps.incomingDir)
+  removeOldFiles(deps.incomingDir, staleIncomingMs)
 }
 
 async function createBillingProvider(

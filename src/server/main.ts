@@ -89,7 +89,7 @@ const [
   { SegmentationModelError },
   { closeSharedSegmenters },
   { createApp },
-  { createAppDeps },
+  { createAppDeps, prepareIncomingDir },
 ] = await Promise.all([
   import('@hono/node-server'),
   import('#server/db/client.ts'),
@@ -130,6 +130,7 @@ lock?.answer(async (request) =>
 
 const deps = await createAppDeps({ config, database, logger, isShuttingDown: () => stopSignal !== null })
 const worker = config.worker.inProcess ? await startWorker() : null
+prepareIncomingDir(deps)
 const app = createApp({ ...deps, warmUpStudio: worker?.warmUp })
 
 /** The in-process worker; a missing or altered segmentation model stops the start with its own message. */

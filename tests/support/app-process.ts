@@ -7,7 +7,7 @@ import { serve } from '@hono/node-server'
 import { createApp } from '#server/app.ts'
 import { adoptListeningPort, loadConfig } from '#server/config.ts'
 import { openDatabase } from '#server/db/client.ts'
-import { createAppDeps } from '#server/deps.ts'
+import { createAppDeps, prepareIncomingDir } from '#server/deps.ts'
 import { startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
 import { createLogger } from '#server/logger.ts'
 
@@ -37,6 +37,7 @@ const logger = createLogger({ level: config.logLevel })
 const database = await openDatabase({ dataDir })
 await database.migrate()
 const deps = await createAppDeps({ config, database, logger })
+prepareIncomingDir(deps)
 const app = createApp(deps)
 const worker = process.argv[3] === 'worker' ? await startConfiguredWorker(deps) : null
 

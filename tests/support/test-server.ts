@@ -6,7 +6,7 @@ import { serve } from '@hono/node-server'
 import { createApp } from '#server/app.ts'
 import { adoptListeningPort, type Config, loadConfig } from '#server/config.ts'
 import type { Database } from '#server/db/client.ts'
-import { type AppDeps, createAppDeps } from '#server/deps.ts'
+import { type AppDeps, createAppDeps, prepareIncomingDir } from '#server/deps.ts'
 import type { EmailTransport, OutgoingEmail } from '#server/email/transport.ts'
 import { readFalKey } from '#server/features/settings/settings.service.ts'
 import type { Providers } from '#server/jobs/run-generation.ts'
@@ -114,6 +114,7 @@ export async function startTestServer(
     logger,
     ...(options.useConfiguredTransport ? {} : { transport }),
   })
+  prepareIncomingDir(deps)
   const app = createApp(options.warmUpStudio ? { ...deps, warmUpStudio: options.warmUpStudio } : deps)
   // Every worker a test starts, so closing stops those a test left running (or replaced).
   const launched = new Set<Worker>()

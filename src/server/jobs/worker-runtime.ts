@@ -7,7 +7,6 @@ import { isUnderTest } from '#server/features/publishing/public-origin.ts'
 import { sweepOrphanedMedia } from '#server/features/publishing/published-media.service.ts'
 import { readFalKey } from '#server/features/settings/settings.service.ts'
 import { createProviders, describeProviders, type Providers } from '#server/providers/index.ts'
-import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { webhookAttemptTimeoutSeconds } from '#shared/contracts/webhooks.ts'
 import { type PublisherOptions, startPublisher } from './publisher.ts'
 import { startWebhookDispatcher, type WebhookDispatcherOptions } from './webhook-dispatcher.ts'
@@ -165,7 +164,7 @@ export async function startConfiguredWorker(
     logger,
     providers,
     // "Keep my product exactly" finds the product with the same model the offline studio uses.
-    segmenter: sharedSegmenter(),
+    segmenter: deps.segmenter,
     readOwnFalKey: (userId) =>
       readFalKey({ db: deps.database.db, keyBox: deps.keyBox, billing: deps.billing }, userId),
     concurrency: config.worker.concurrency,
@@ -183,7 +182,7 @@ export async function startConfiguredWorker(
     // the same model and OCR a check uses (decision 44).
     facts: {
       concurrency: config.worker.factsConcurrency,
-      segmenter: sharedSegmenter(),
+      segmenter: deps.segmenter,
       textReader: deps.textReader,
       inspections: deps.imageInspections,
     },

@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { staleIncomingMs } from '#server/app.ts'
+import { staleIncomingMs } from '#server/deps.ts'
 import { signedInClient } from '#tests/support/generation-client.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 
