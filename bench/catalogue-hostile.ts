@@ -2,7 +2,7 @@ import { createServer, type Socket } from 'node:net'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import { startAppProcess } from '#tests/support/app-child.ts'
 import { csvOf, largeSheetXlsx, productRow } from '#tests/support/catalogue-fixtures.ts'
-import { makeInputPhoto, signUp, uploadAsset } from './lib/app-client.ts'
+import { makeInputPhoto, signedInCalls, signUp, uploadAsset } from './lib/app-client.ts'
 import { type Figure, machineLoad, printFigures } from './lib/report.ts'
 
 // `npx tsx bench/catalogue-hostile.ts` (part of `npm run bench`): the server's event-loop lag
@@ -50,17 +50,7 @@ let isWithinBudgets = true
 try {
   const origin = app.url
   const cookie = await signUp(origin)
-  const call = async <T>(path: string, init: RequestInit, expected: number): Promise<T> => {
-    const response = await fetch(`${origin}${path}`, { ...init, headers: { cookie, ...init.headers } })
-    const text = await response.text()
-    if (response.status !== expected) throw new Error(`${path} answered ${response.status}: ${text}`)
-    return JSON.parse(text) as T
-  }
-  const json = (body: unknown): RequestInit => ({
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
+  const { call, json } = signedInCalls(origin, cookie)
   await call('/api/billing/subscription', json({ planId: 'pro' }), 200)
   const photoId = await uploadAsset(origin, cookie, photo, 'product.jpg')
   const importList = (bytes: Buffer, name: string, expected: number) => {

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { GenerationView } from '#shared/contracts/generations.ts'
-import { signUp, uploadAsset } from './lib/app-client.ts'
+import { signedInCalls, signUp, uploadAsset } from './lib/app-client.ts'
 import { type Figure, machineLoad, printFigures } from './lib/report.ts'
 import { median } from './lib/stats.ts'
 
@@ -117,17 +117,7 @@ function samplePeak(started: Started): () => { peakMb: number; byProcess: Map<st
  */
 async function workingSession(started: Started): Promise<Figure[]> {
   const cookie = await signUp(url)
-  const call = async <T>(path: string, init: RequestInit, expected: number): Promise<T> => {
-    const response = await fetch(`${url}${path}`, { ...init, headers: { cookie, ...init.headers } })
-    const text = await response.text()
-    if (response.status !== expected) throw new Error(`${path} answered ${response.status}: ${text}`)
-    return JSON.parse(text) as T
-  }
-  const post = (body: unknown): RequestInit => ({
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
+  const { call, json: post } = signedInCalls(url, cookie)
   await call('/api/billing/subscription', post({ planId: 'pro' }), 200)
   const photo = await readFile(new URL('../tests/fixtures/photos/coffee.png', import.meta.url))
   const assetId = await uploadAsset(url, cookie, photo, 'coffee.png')

@@ -21,6 +21,26 @@ export async function signUp(origin: string, headers: Record<string, string> = {
     .join('; ')
 }
 
+/**
+ * Calls the app as the signed-in `cookie`: `call` answers the JSON body, or throws with the
+ * status and body when the status is not `expected`; `json` makes a JSON POST.
+ */
+export function signedInCalls(origin: string, cookie: string) {
+  return {
+    call: async <T>(path: string, init: RequestInit, expected: number): Promise<T> => {
+      const response = await fetch(`${origin}${path}`, { ...init, headers: { cookie, ...init.headers } })
+      const text = await response.text()
+      if (response.status !== expected) throw new Error(`${path} answered ${response.status}: ${text}`)
+      return JSON.parse(text) as T
+    },
+    json: (body: unknown): RequestInit => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  }
+}
+
 export async function uploadAsset(
   origin: string,
   cookie: string,

@@ -449,17 +449,22 @@ describe('offline studio: products on busy backgrounds, cut out by the segmentat
     expect(colourful.height).toBeGreaterThan(image.height * 0.4)
   })
 
-  it('separates a photo once for scene after scene, and again for another photo', async () => {
+  /** A studio of its own whose segmenter counts the photos it is given. */
+  function countingStudio() {
     const shared = sharedSegmenter()
-    let calls = 0
-    const counting = {
+    const counted = { calls: 0 }
+    const segmenter = {
       ...shared,
       segment: (image: Parameters<typeof shared.segment>[0]) => {
-        calls++
+        counted.calls++
         return shared.segment(image)
       },
     }
-    const own = createOfflineStudio({ ffmpegPath: '/usr/bin/ffmpeg', segmenter: counting })
+    return { studio: createOfflineStudio({ ffmpegPath: '/usr/bin/ffmpeg', segmenter }), counted }
+  }
+
+  it('separates a photo once for scene after scene, and again for another photo', async () => {
+    const { studio: own, counted } = countingStudio()
     const coffee = await photo('coffee.png')
     const onScene = async (bytes: Buffer, prompt: string) =>
       parseOfflineNote(
@@ -472,38 +477,32 @@ describe('offline studio: products on busy backgrounds, cut out by the segmentat
       )
     expect(await onScene(coffee, 'marble')).toMatchObject({ separation: 'model', scene: 'marble' })
     expect(await onScene(coffee, 'velvet')).toMatchObject({ separation: 'model', scene: 'velvet' })
-    expect(calls).toBe(1)
+    expect(counted.calls).toBe(1)
     await onScene(await busyPhoto(), 'velvet')
-    expect(calls).toBe(2)
+    expect(counted.calls).toBe(2)
   })
 
-  it('uses the cut `prepare` made of a photo that has just arrived', async () => {
-    const shared = sharedSegmenter()
-    let calls = 0
-    const counting = {
-      ...shared,
-      segment: (image: Parameters<typeof shared.segment>[0]) => {
-        calls++
-        return shared.segment(image)
-      },
+  it('uses the cut `prepare` made of a photo that has just arrived, and makes the same image', async () => {
+    const { studio: own, counted } = countingStudio()
+    const coffee = {
+      bytes: await photo('coffee.png'),
+      mime: 'image/png' as const,
+      sha256: 'stored-asset-checksum',
     }
-    const own = createOfflineStudio({ ffmpegPath: '/usr/bin/ffmpeg', segmenter: counting })
-    const coffee = await photo('coffee.png')
-    await own.prepare({ bytes: coffee, mime: 'image/png', sha256: 'stored-asset-checksum' })
-    expect(calls).toBe(1)
-    const result = doneResult(
-      await own.startImageEdit(
-        {
-          tool: 'product',
-          image: { bytes: coffee, mime: 'image/png', sha256: 'stored-asset-checksum' },
-          prompt: 'marble',
-          aspectRatio: '1:1',
-        },
-        testContext(),
-      ),
-    )
+    await own.prepare(coffee)
+    expect(counted.calls).toBe(1)
+    const onMarble = {
+      tool: 'product' as const,
+      image: coffee,
+      prompt: 'marble',
+      aspectRatio: '1:1' as const,
+    }
+    const result = doneResult(await own.startImageEdit(onMarble, testContext()))
     expect(parseOfflineNote(result.description)).toMatchObject({ separation: 'model', scene: 'marble' })
-    expect(calls).toBe(1)
+    expect(counted.calls).toBe(1)
+    // The same photo in a studio that never prepared it: the same pixels.
+    const fresh = doneResult(await countingStudio().studio.startImageEdit(onMarble, testContext()))
+    expect(result.image.bytes.equals(fresh.image.bytes)).toBe(true)
   })
 
   it('cuts a white disc out of busy stripes', async () => {
