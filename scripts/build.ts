@@ -7,7 +7,10 @@ import { run } from './lib/run.ts'
 // their preview images (docs/decisions/0032-public-pages-per-language.md), then a brotli and a
 // gzip copy of each hashed asset for the server to send as they are.
 const webDist = 'dist/web'
-const code = await run('vite', ['build', '--logLevel', 'warn'])
+// Always the production bundle. Vite takes NODE_ENV from the environment when it is set: a caller
+// with NODE_ENV=test (a test that starts `npm start`) would get React's development code, about
+// 60 KB more, and the build's fingerprint would let the next real start reuse it.
+const code = await run('vite', ['build', '--logLevel', 'warn'], { env: { NODE_ENV: 'production' } })
 if (code !== 0) process.exit(code)
 const started = performance.now()
 const pages = await prerenderPublicPages(webDist)
