@@ -118,10 +118,11 @@ export function createSegmenter(options: SegmenterOptions = {}): ThreadedSegment
         return
       }
       const setup: WorkerSetup = { model, threads, side }
-      // Plain Node (no flags of this process's: an inspector port, a loader), the same
-      // environment; its output is the server's. 'advanced' carries typed arrays as they are.
+      // Node without this process's flags (an inspector port, a loader), with gc() exposed (the
+      // worker collects after each answer), the same environment; its output is the server's.
+      // 'advanced' carries typed arrays as they are.
       const child = fork(workerPath, [], {
-        execArgv: [],
+        execArgv: ['--expose-gc'],
         serialization: 'advanced',
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       })
