@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import { productScenes } from '#shared/scenes.ts'
 import { redSquarePhoto } from '#tests/support/test-photos.ts'
-import { composeOnBackdrop } from './composite.ts'
+import { frameFor } from './canvas.ts'
+import { composeOnBackdrop, placeSubject } from './composite.ts'
 import { decodePixels } from './measure.ts'
-import { whiteStudio } from './scene-backgrounds.ts'
+import { productSceneStage, whiteStudio } from './scene-backgrounds.ts'
 import { loadPhoto, separateSubject } from './separate.ts'
 
 // Compositing measured on the result's pixels: a small photo's product enlarged to fill the
@@ -29,5 +31,24 @@ describe('composeOnBackdrop: enlarging a small photo', () => {
     }
     expect(inside).toBeLessThan(80)
     expect(transition).toBeLessThanOrEqual(6)
+  })
+})
+
+describe('placeSubject on the scenes seen from the front', () => {
+  it('stands a tall thin product (a pen, a bottle) well over half a tall frame, as tall as a square one is wide', () => {
+    for (const ratio of ['2:3', '9:16'] as const) {
+      const frame = frameFor(ratio)
+      for (const { id } of productScenes) {
+        const stage = productSceneStage(id, ratio, 'front')
+        const thin = placeSubject({ stage }, { width: 100, height: 600, isSeparated: true })
+        const square = placeSubject({ stage }, { width: 500, height: 500, isSeparated: true })
+        const where = `${id} at ${ratio}`
+        expect(thin.height / frame.height, where).toBeGreaterThanOrEqual(0.6)
+        // Its longer side takes at least the share of the frame a square product's does.
+        expect(thin.height / frame.height, where).toBeGreaterThanOrEqual(square.width / frame.width - 0.2)
+        // And it stays inside the frame, with room above it.
+        expect(thin.top / frame.height, where).toBeGreaterThanOrEqual(0.05)
+      }
+    }
   })
 })

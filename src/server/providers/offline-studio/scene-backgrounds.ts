@@ -42,7 +42,12 @@ function unitOf(frame: Frame): number {
   return Math.min(frame.width, frame.height) / 1080
 }
 
-/** Where the surface meets the wall, and where the product stands. */
+/**
+ * Where the surface meets the wall, and where the product stands. On a tall frame the stage is
+ * 78 % of the width and 64 % of the height: a wide or square product takes the width, and a
+ * tall thin one (a pen, a bottle) stands as tall as the width allows a wide one to be wide,
+ * rather than half the frame's height with empty wall above it.
+ */
 function productGeometry(frame: Frame): Geometry {
   const { width, height, isTall } = frame
   return {
@@ -52,7 +57,7 @@ function productGeometry(frame: Frame): Geometry {
       x: Math.round(width / 2),
       y: Math.round(height * (isTall ? 0.78 : 0.83)),
       maxWidth: Math.round(width * (isTall ? 0.78 : 0.62)),
-      maxHeight: Math.round(height * (isTall ? 0.5 : 0.6)),
+      maxHeight: Math.round(height * (isTall ? 0.64 : 0.6)),
       shadowOpacity: 0.5,
       reflectionOpacity: 0,
     },
