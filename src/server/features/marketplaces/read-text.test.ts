@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os'
 import { join, sep } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createTextReader, packagedLanguageFiles, reportedWords, wordFilter } from './read-text.ts'
+import {
+  createTextReader,
+  packagedLanguageFiles,
+  reportedWords,
+  wordFilter,
+  wordsFromTsv,
+} from './read-text.ts'
 
 // OCR for the text-on-image rule, with the real tesseract.js and the installed language data, on
 // pictures drawn here: promo text and watermarks over a product scene must be read, the two real
@@ -61,6 +67,27 @@ describe('reportedWords', () => {
       { text: 'www.dukkan.com', confidence: 90 },
     ]
     expect(reportedWords(words)).toEqual(['BÜYÜK', 'İNDİRİM', '%50', 'www.dukkan.com'])
+  })
+})
+
+describe('wordsFromTsv', () => {
+  it("takes each word's text and confidence from the rows of level 5, and nothing else", () => {
+    const tsv = [
+      '1\t1\t0\t0\t0\t0\t0\t0\t1200\t1200\t-1\t',
+      '2\t1\t1\t0\t0\t0\t80\t90\t700\t120\t-1\t',
+      '4\t1\t1\t1\t1\t0\t80\t90\t700\t120\t-1\t',
+      '5\t1\t1\t1\t1\t1\t80\t90\t300\t120\t96.112\tBÜYÜK',
+      '5\t1\t1\t1\t1\t2\t400\t90\t380\t120\t91.5\tİNDİRİM',
+      '5\t1\t1\t1\t1\t3\t800\t90\t10\t120\t95\t ',
+      '5\t1\t1\t1\t1\t4\t820\t90\t90\t120\t81\t%50',
+      '',
+    ].join('\n')
+    expect(wordsFromTsv(tsv)).toEqual([
+      { text: 'BÜYÜK', confidence: 96.112 },
+      { text: 'İNDİRİM', confidence: 91.5 },
+      { text: '%50', confidence: 81 },
+    ])
+    expect(wordsFromTsv('')).toEqual([])
   })
 })
 

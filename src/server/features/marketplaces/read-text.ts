@@ -150,16 +150,31 @@ export async function ocrPasses(bytes: Buffer): Promise<{ plain: Buffer; lightTe
   return { plain, lightText }
 }
 
-/** Tesseract's words on one picture, with its confidence (0–100). */
+/**
+ * Tesseract's words on one picture, with its confidence (0–100), from its TSV output: a line of
+ * text per word. (Its JSON "blocks" carry every character's box and alternatives, several MB of
+ * objects per image built in the OCR thread and copied to this one, only to be thrown away.)
+ */
 async function wordsOn(worker: TesseractWorker, image: Buffer): Promise<OcrWord[]> {
-  const { data } = await worker.recognize(image, {}, { blocks: true, text: false })
-  return (data.blocks ?? []).flatMap((block) =>
-    block.paragraphs.flatMap((paragraph) =>
-      paragraph.lines.flatMap((line) =>
-        line.words.map((word) => ({ text: word.text, confidence: word.confidence })),
-      ),
-    ),
-  )
+  const { data } = await worker.recognize(image, {}, { tsv: true, text: false })
+  return wordsFromTsv(data.tsv ?? '')
+}
+
+/**
+ * The words of Tesseract's TSV (level, page, block, paragraph, line, word, left, top, width,
+ * height, confidence, text; tab-separated): the rows of level 5, one per word, in reading order.
+ */
+export function wordsFromTsv(tsv: string): OcrWord[] {
+  const words: OcrWord[] = []
+  for (const row of tsv.split('\n')) {
+    const cells = row.split('\t')
+    if (cells[0] !== '5' || cells.length < 12) continue
+    const text = cells.slice(11).join('\t').trim()
+    const confidence = Number(cells[10])
+    if (text === '' || !Number.isFinite(confidence)) continue
+    words.push({ text, confidence })
+  }
+  return words
 }
 
 /** A started worker, its thread, and the folder its language files are linked from. */
