@@ -102,6 +102,18 @@ describe('import boundaries', () => {
     expect(ruleFor(file, "import { x } from '#server/features/quota/quota.service.ts'")).toBeNull()
     expect(ruleFor(file, "import { x } from '#server/jobs/worker.ts'")).toMatch(/never imports the worker/)
     expect(ruleFor(file, "import type { AppDeps } from '#server/app.ts'")).toMatch(/never imports the worker/)
+    expect(ruleFor(file, "import { x } from '#server/v1/public-api.present.ts'")).toMatch(
+      /never imports the worker/,
+    )
+  })
+
+  it('lets /v1 and the test hooks reach a feature only through its service', () => {
+    for (const file of ['src/server/v1/public-api.routes.ts', 'src/server/test-hooks/test-hooks.routes.ts']) {
+      expect(ruleFor(file, "import { x } from '#server/features/quota/storage-quota.ts'")).toMatch(
+        /\*\.service\.ts/,
+      )
+      expect(ruleFor(file, "import { x } from '#server/features/quota/quota.service.ts'")).toBeNull()
+    }
   })
 
   it('keeps infrastructure below the features', () => {

@@ -144,14 +144,17 @@ export function ruleBroken(from: string, imported: Import): string | null {
     if (toFeature && isServerInfrastructure(from))
       return 'infrastructure (db, http, storage, events, providers …) never imports a feature'
     const fromFeature = serverFeatureOf(from)
-    if (toFeature && fromFeature && toFeature !== fromFeature && !/\.service\.ts$/.test(target))
-      return "a server feature reaches another only through that feature's *.service.ts"
+    // The public API (/v1) and the test hooks are routes over the features, as a feature's are.
+    const reachesFeatures = fromFeature !== null || /^src\/server\/(v1|test-hooks)\//.test(from)
+    if (toFeature && reachesFeatures && toFeature !== fromFeature && !/\.service\.ts$/.test(target))
+      return "a server feature, /v1 or the test hooks reach another feature only through that feature's *.service.ts"
     if (
       fromFeature &&
       !isTest(from) &&
-      (target.startsWith('src/server/jobs/') || /^src\/server\/(app|deps|main|worker-main)\.ts$/.test(target))
+      (/^src\/server\/(jobs|v1|test-hooks)\//.test(target) ||
+        /^src\/server\/(app|deps|main|worker-main)\.ts$/.test(target))
     )
-      return 'a server feature never imports the worker or the app that composes it'
+      return 'a server feature never imports the worker, /v1, the test hooks or the app that composes them'
   }
   return null
 }

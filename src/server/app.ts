@@ -18,15 +18,6 @@ import {
   marketplaceSummaryRoutes,
   preferencesRoutes,
 } from '#server/features/marketplaces/marketplaces.routes.ts'
-import {
-  apiReferenceRoutes,
-  openApiDocumentRoutes,
-} from '#server/features/public-api/api-reference.routes.ts'
-import {
-  openApiDocument,
-  publicApiRoutes,
-  publicUploadPath,
-} from '#server/features/public-api/public-api.routes.ts'
 import { visionFromConfig } from '#server/features/publishing/attribute-vision.ts'
 import { connectionsRoutes } from '#server/features/publishing/connections.routes.ts'
 import { isUnderTest } from '#server/features/publishing/public-origin.ts'
@@ -38,7 +29,6 @@ import { usageRoutes } from '#server/features/quota/usage.routes.ts'
 import { accountRoutes } from '#server/features/settings/account.routes.ts'
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts'
 import { createUserLocaleRecorder } from '#server/features/settings/user-locale.ts'
-import { testHookRoutes } from '#server/features/test-hooks/test-hooks.routes.ts'
 import { webhooksRoutes } from '#server/features/webhooks/webhooks.routes.ts'
 import { resolveClientIp } from '#server/http/client-ip.ts'
 import { compression } from '#server/http/compression.ts'
@@ -51,6 +41,9 @@ import { securityHeaders } from '#server/http/security-headers.ts'
 import { loadSession } from '#server/http/session.ts'
 import { mountWebApp } from '#server/http/web-app.ts'
 import type { ImageMime } from '#server/providers/types.ts'
+import { testHookRoutes } from '#server/test-hooks/test-hooks.routes.ts'
+import { apiReferenceRoutes, openApiDocumentRoutes } from '#server/v1/api-reference.routes.ts'
+import { openApiDocument, publicApiRoutes, publicUploadPath } from '#server/v1/public-api.routes.ts'
 import type { PublicConfig } from '#shared/contracts/public-config.ts'
 import { AppError } from '#shared/errors.ts'
 import { isLocale } from '#shared/i18n/locales.ts'
@@ -349,7 +342,7 @@ export function createApp(deps: AppDeps) {
   // The public API (docs/public-api.md; decision 28). Authenticated by API key
   // alone: no session is loaded here, so a cookie never counts. No cross-site check (a browser
   // never adds an Authorization header by itself) and no CORS headers: keys belong on servers,
-  // and the reference page is same-origin. The routes (features/public-api, decision 31) call the
+  // and the reference page is same-origin. The routes (src/server/v1, decision 31) call the
   // web app's services, so quotas and error codes are the same.
   const publicApi = publicApiRoutes({
     db,

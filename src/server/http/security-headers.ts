@@ -33,7 +33,7 @@ export function cspHeader(directives: Record<string, string[]>): string {
 export function securityHeaders(options: { isProduction: boolean }) {
   return secureHeaders({
     // A route may set one of these itself, and then its own stands: the API reference page does,
-    // for a CSP that allows inline styles (features/public-api/api-reference.routes.ts), and so
+    // for a CSP that allows inline styles (src/server/v1/api-reference.routes.ts), and so
     // does a prerendered public page, to allow its inline stylesheet (and an English page its
     // language check) by hash (web-app.ts).
     overwrite: false,

@@ -94,7 +94,11 @@ process.on('message', async (message) => {
     const mask = finishMask(raw, request.guide, request.width, request.height, side)
     await send({ type: 'done', id: request.id, mask })
   } catch (error) {
-    await send({ type: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) })
+    await send({
+      type: 'error',
+      id: request.id,
+      message: error instanceof Error ? error.message : String(error),
+    })
   }
   collect()
 })

@@ -18,7 +18,7 @@ import {
   integrationMarketplaces,
 } from './integrations.ts'
 
-// The public API's answers (/v1; src/server/features/public-api, decision 31). These are their
+// The public API's answers (/v1; src/server/v1, decision 31). These are their
 // own, versioned shapes rather than the web app's views: only what an integration needs, and
 // every link points to a /v1 route (the web views link to cookie-only /api routes). Within v1 a
 // change is additive only: new optional fields, new endpoints, new enum values announced first.

@@ -3,7 +3,7 @@ import { generationModes, generationTools } from './generations.ts'
 import { type AnyWebhookEventType, type WebhookEvent, webhookTestEventType } from './webhooks.ts'
 
 // What a webhook receiver gets (contracts/webhooks.ts WebhookEvent), as zod schemas: the public
-// API document's `webhooks` section (features/public-api, decision 31). A file of its own so that
+// API document's `webhooks` section (src/server/v1, decision 31). A file of its own so that
 // the web app, which imports webhooks.ts, does not carry them.
 
 const isoTimestamp = () => z.iso.datetime({ offset: true })

@@ -27,7 +27,7 @@ import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 // openapi-fetch, and typechecked against them (strict, no casts) before it runs.
 
 const run = promisify(execFile)
-const repo = join(import.meta.dirname, '../../../..')
+const repo = join(import.meta.dirname, '../../..')
 const shellExample = join(repo, 'docs/examples/quickstart.sh')
 const typeScriptExample = join(repo, 'docs/examples/quickstart.ts')
 
