@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 import type { BillingResponse, SubscriptionView, UsageResponse } from '#shared/contracts/billing.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import { subscriptionView } from '#tests/support/web-views.ts'
 import { leaveFor } from '#web/features/billing/leave-for.ts'
 import { BillingPage } from './billing.tsx'
 
@@ -11,17 +12,7 @@ vi.mock('#web/features/billing/leave-for.ts', () => ({ leaveFor: vi.fn() }))
 
 const fetchMock = stubFetchForEachTest()
 
-const growth: SubscriptionView = {
-  planId: 'growth',
-  status: 'active',
-  currentPeriodStart: '2026-11-24T10:00:00.000Z',
-  currentPeriodEnd: '2026-12-24T10:00:00.000Z',
-  isTrial: false,
-  autoTopupEnabled: false,
-  byoApiEnabled: false,
-  cancelAtPeriodEnd: false,
-  scheduledPlanId: null,
-}
+const growth = subscriptionView('growth')
 
 const stripe = (subscription: SubscriptionView | null): BillingResponse => ({
   provider: 'stripe',

@@ -5,49 +5,17 @@ import { describe, expect, it, vi } from 'vitest'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import { assetView, imageGenerationView } from '#tests/support/web-views.ts'
 import { LatestGenerations } from '#web/features/generations/components/latest-generations.tsx'
 import { LibraryPage } from './library.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
-const asset = (id: string) => ({
-  id,
-  url: `/files/${id}.png`,
-  downloadUrl: `/files/${id}.png?download=1`,
-  mime: 'image/png',
-  width: 1024,
-  height: 1024,
-  fileName: `vitrin-product-image-1x1-${id}.png`,
-})
+const asset = (id: string) =>
+  assetView(id, { width: 1024, height: 1024, fileName: `vitrin-product-image-1x1-${id}.png` })
 
 function generation(id: string, overrides: Partial<GenerationView> = {}): GenerationView {
-  return {
-    id,
-    tool: 'product',
-    mode: 'image',
-    aspectRatio: '1:1',
-    prompt: '',
-    isRetrying: false,
-    status: 'succeeded',
-    queuePosition: null,
-    errorCode: null,
-    provider: 'offline',
-    usesOwnKey: false,
-    isSaved: false,
-    input: asset(`${id}-in`),
-    result: {
-      type: 'image',
-      image: asset(`${id}-out`),
-      description: null,
-      promptUsed: 'studio',
-      provider: 'offline',
-    },
-    sourceGenerationId: null,
-    createdAt: '2026-06-03T11:05:00.000Z',
-    startedAt: '2026-06-03T11:05:00.000Z',
-    finishedAt: '2026-06-03T11:05:02.000Z',
-    ...overrides,
-  }
+  return imageGenerationView(id, { input: asset(`${id}-in`), output: asset(`${id}-out`) }, overrides)
 }
 
 const seo = generation('seo-1', {

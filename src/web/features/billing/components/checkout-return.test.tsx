@@ -1,23 +1,14 @@
 import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { CheckoutStatusResponse, SubscriptionView } from '#shared/contracts/billing.ts'
+import type { CheckoutStatusResponse } from '#shared/contracts/billing.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import { subscriptionView } from '#tests/support/web-views.ts'
 import { CheckoutReturn } from './checkout-return.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
-const growth: SubscriptionView = {
-  planId: 'growth',
-  status: 'active',
-  currentPeriodStart: '2026-11-24T10:00:00.000Z',
-  currentPeriodEnd: '2026-12-24T10:00:00.000Z',
-  isTrial: false,
-  autoTopupEnabled: false,
-  byoApiEnabled: false,
-  cancelAtPeriodEnd: false,
-  scheduledPlanId: null,
-}
+const growth = subscriptionView('growth')
 
 const answer = (overrides: Partial<CheckoutStatusResponse>): CheckoutStatusResponse => ({
   state: 'pending',

@@ -4,21 +4,12 @@ import { describe, expect, it, vi } from 'vitest'
 import type { BillingResponse, SubscriptionView } from '#shared/contracts/billing.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import { subscriptionView } from '#tests/support/web-views.ts'
 import { SubscriptionControls } from './subscription-controls.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
-const pro: SubscriptionView = {
-  planId: 'pro',
-  status: 'active',
-  currentPeriodStart: '2026-11-24T10:00:00.000Z',
-  currentPeriodEnd: '2026-12-24T10:00:00.000Z',
-  isTrial: false,
-  autoTopupEnabled: false,
-  byoApiEnabled: false,
-  cancelAtPeriodEnd: false,
-  scheduledPlanId: null,
-}
+const pro = subscriptionView('pro')
 
 const view = (subscription: SubscriptionView): BillingResponse => ({
   provider: 'stripe',

@@ -7,46 +7,12 @@ import type { CheckResult } from '#shared/marketplaces/check.ts'
 import type { RuleSource } from '#shared/marketplaces/types.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import { imageGenerationView } from '#tests/support/web-views.ts'
 import { MarketplacePanel } from './marketplace-panel.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
-const asset = (id: string) => ({
-  id,
-  url: `/files/${id}.png`,
-  downloadUrl: `/files/${id}.png?download=1`,
-  mime: 'image/png',
-  width: 1080,
-  height: 1080,
-  fileName: `${id}.png`,
-})
-
-const imageGeneration: GenerationView = {
-  id: 'img-1',
-  tool: 'product',
-  mode: 'image',
-  aspectRatio: '1:1',
-  prompt: '',
-  isRetrying: false,
-  status: 'succeeded',
-  queuePosition: null,
-  errorCode: null,
-  provider: 'offline',
-  usesOwnKey: false,
-  isSaved: false,
-  input: asset('in'),
-  result: {
-    type: 'image',
-    image: asset('out'),
-    description: null,
-    promptUsed: 'studio',
-    provider: 'offline',
-  },
-  sourceGenerationId: null,
-  createdAt: '2026-06-03T11:05:00.000Z',
-  startedAt: '2026-06-03T11:05:00.000Z',
-  finishedAt: '2026-06-03T11:05:02.000Z',
-}
+const imageGeneration = imageGenerationView('img-1')
 
 const seoGeneration: GenerationView = {
   ...imageGeneration,

@@ -4,12 +4,17 @@ import { describe, expect, it } from 'vitest'
 import type { IntegrationsResponse } from '#shared/contracts/integrations.ts'
 import type {
   CataloguePublishDraftResponse,
-  MarketplaceCategory,
   PublicationItemView,
   PublicationView,
 } from '#shared/contracts/publishing.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import {
+  colourAttribute,
+  cupSetCategory,
+  publicationItemView,
+  publicationView,
+} from '#tests/support/web-views.ts'
 import { CataloguePublish } from './catalogue-publish.tsx'
 
 const fetchMock = stubFetchForEachTest()
@@ -27,28 +32,12 @@ const connections = (isConnected: boolean): IntegrationsResponse => ({
   ],
 })
 
-const category: MarketplaceCategory = {
-  marketplace: 'trendyol',
-  id: '1111',
-  name: 'Fincan Takımı',
-  path: ['Ev & Mobilya', 'Mutfak', 'Fincan Takımı'],
-  isLeaf: true,
-}
+const category = cupSetCategory
 
 const draft: CataloguePublishDraftResponse = {
   category,
   attributes: [
-    {
-      id: '47',
-      name: 'Renk',
-      isRequired: true,
-      isMultiple: false,
-      allowsCustom: false,
-      values: [
-        { id: '1', name: 'Beyaz' },
-        { id: '2', name: 'Kırmızı' },
-      ],
-    },
+    colourAttribute,
     {
       id: '711',
       name: 'Parça Sayısı',
@@ -105,36 +94,15 @@ function item(
   status: PublicationItemView['status'],
   reasons: string[] = [],
 ): PublicationItemView {
-  return {
-    id,
+  return publicationItemView(id, status, reasons, {
     barcode: `869000000000${id}`,
     title: `Fincan Takımı ${id}`,
-    status,
-    problems: [],
-    reasons,
-    productUrl: status === 'live' ? `https://www.trendyol.com/fake/p-${id}` : null,
-    video: null,
-    generationId: null,
     catalogueRowId: `row-${id}`,
-    updatedAt: '2026-11-29T11:06:00.000Z',
-  }
+  })
 }
 
 function publication(status: PublicationView['status'], items: PublicationItemView[]): PublicationView {
-  const counts = { blocked: 0, queued: 0, sent: 0, pending: 0, live: 0, rejected: 0, failed: 0 }
-  for (const entry of items) counts[entry.status]++
-  return {
-    id: 'pub-1',
-    marketplace: 'trendyol',
-    catalogueBatchId: 'batch-1',
-    resubmitOf: null,
-    status,
-    errorCode: null,
-    counts,
-    items,
-    createdAt: '2026-11-29T11:06:00.000Z',
-    updatedAt: '2026-11-29T11:06:00.000Z',
-  }
+  return publicationView('pub-1', items, { status, catalogueBatchId: 'batch-1' })
 }
 
 const sentTo = (path: string) => {

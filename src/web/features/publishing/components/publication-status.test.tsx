@@ -3,83 +3,41 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type {
   CategoryAttributesResponse,
-  MarketplaceCategory,
   PublicationItemView,
   PublicationView,
   ResubmitResponse,
 } from '#shared/contracts/publishing.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import {
+  colourAttribute,
+  cupSetCategory,
+  publicationItemView,
+  publicationView,
+} from '#tests/support/web-views.ts'
 import { PublicationStatus } from './publication-status.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
-const category: MarketplaceCategory = {
-  marketplace: 'trendyol',
-  id: '1111',
-  name: 'Fincan Takımı',
-  path: ['Ev & Mobilya', 'Mutfak', 'Fincan Takımı'],
-  isLeaf: true,
-}
+const category = cupSetCategory
 
 const attributes: CategoryAttributesResponse = {
   category,
   attributes: [
-    {
-      id: '47',
-      name: 'Renk',
-      isRequired: true,
-      isMultiple: false,
-      allowsCustom: false,
-      values: [
-        { id: '1', name: 'Beyaz' },
-        { id: '2', name: 'Kırmızı' },
-      ],
-    },
+    colourAttribute,
     { id: '12', name: 'Materyal', isRequired: false, isMultiple: false, allowsCustom: true, values: [] },
   ],
   fetchedAt: '2026-11-29T10:00:00.000Z',
 }
 
-function item(
-  id: string,
-  status: PublicationItemView['status'],
-  reasons: string[] = [],
-): PublicationItemView {
-  return {
-    id,
-    barcode: `VTR-${id}`,
-    title: `Fincan ${id}`,
-    status,
-    problems: [],
-    reasons,
-    productUrl: status === 'live' ? `https://www.trendyol.com/fake/p-${id}` : null,
-    video: null,
-    generationId: null,
-    catalogueRowId: null,
-    updatedAt: '2026-11-29T11:06:00.000Z',
-  }
-}
+const item = publicationItemView
 
 function publication(
   id: string,
   status: PublicationView['status'],
   items: PublicationItemView[],
 ): PublicationView {
-  const counts = { blocked: 0, queued: 0, sent: 0, pending: 0, live: 0, rejected: 0, failed: 0 }
-  for (const entry of items) counts[entry.status]++
-  return {
-    id,
-    marketplace: 'trendyol',
-    catalogueBatchId: null,
-    resubmitOf: id === 'pub-1' ? null : 'pub-1',
-    status,
-    errorCode: null,
-    counts,
-    items,
-    createdAt: '2026-11-29T11:06:00.000Z',
-    updatedAt: '2026-11-29T11:06:00.000Z',
-  }
+  return publicationView(id, items, { status, resubmitOf: id === 'pub-1' ? null : 'pub-1' })
 }
 
 const calls = () => fetchMock.mock.calls.map(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}`)

@@ -4,29 +4,12 @@ import { describe, expect, it } from 'vitest'
 import type { PublicationItemView, PublicationView } from '#shared/contracts/publishing.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import { publicationItemView, publicationView } from '#tests/support/web-views.ts'
 import { PublicationsList } from './publications-list.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
-function item(
-  id: string,
-  status: PublicationItemView['status'],
-  reasons: string[] = [],
-): PublicationItemView {
-  return {
-    id,
-    barcode: `VTR-${id}`,
-    title: `Fincan ${id}`,
-    status,
-    problems: [],
-    reasons,
-    productUrl: status === 'live' ? `https://www.trendyol.com/fake/p-${id}` : null,
-    video: null,
-    generationId: null,
-    catalogueRowId: null,
-    updatedAt: '2026-11-29T11:06:00.000Z',
-  }
-}
+const item = publicationItemView
 
 function publication(
   id: string,
@@ -34,21 +17,7 @@ function publication(
   items: PublicationItemView[],
   overrides: Partial<PublicationView> = {},
 ): PublicationView {
-  const counts = { blocked: 0, queued: 0, sent: 0, pending: 0, live: 0, rejected: 0, failed: 0 }
-  for (const entry of items) counts[entry.status]++
-  return {
-    id,
-    marketplace: 'trendyol',
-    catalogueBatchId: null,
-    resubmitOf: null,
-    status: 'done',
-    errorCode: null,
-    counts,
-    items,
-    createdAt,
-    updatedAt: createdAt,
-    ...overrides,
-  }
+  return publicationView(id, items, { createdAt, updatedAt: createdAt, ...overrides })
 }
 
 const fromStudio = publication('pub-a', '2026-11-27T09:00:00.000Z', [item('a1', 'live')])

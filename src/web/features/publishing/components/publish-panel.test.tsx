@@ -1,52 +1,28 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import type { GenerationView } from '#shared/contracts/generations.ts'
 import type { IntegrationsResponse } from '#shared/contracts/integrations.ts'
 import type { PublicationView, PublishDraftResponse } from '#shared/contracts/publishing.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import { assetView, imageGenerationView } from '#tests/support/web-views.ts'
 import { PublicationStatus } from './publication-status.tsx'
 import { PublishPanel } from './publish-panel.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
-const asset = (id: string) => ({
-  id,
-  url: `/files/${id}.jpg`,
-  downloadUrl: `/files/${id}.jpg?download=1`,
-  mime: 'image/jpeg',
-  width: 1200,
-  height: 1800,
-  fileName: `${id}.jpg`,
-})
+const asset = (id: string) => assetView(id, { mime: 'image/jpeg', width: 1200, height: 1800 })
 
-const imageGeneration: GenerationView = {
-  id: 'img-1',
-  tool: 'product',
-  mode: 'image',
-  aspectRatio: '2:3',
-  prompt: '',
-  isRetrying: false,
-  status: 'succeeded',
-  queuePosition: null,
-  errorCode: null,
-  provider: 'offline',
-  usesOwnKey: false,
-  isSaved: false,
-  input: asset('in'),
-  result: {
-    type: 'image',
-    image: asset('out'),
-    description: null,
-    promptUsed: 'studio',
-    provider: 'offline',
+const imageGeneration = imageGenerationView(
+  'img-1',
+  { input: asset('in'), output: asset('out') },
+  {
+    aspectRatio: '2:3',
+    createdAt: '2026-11-29T11:05:00.000Z',
+    startedAt: '2026-11-29T11:05:00.000Z',
+    finishedAt: '2026-11-29T11:05:02.000Z',
   },
-  sourceGenerationId: null,
-  createdAt: '2026-11-29T11:05:00.000Z',
-  startedAt: '2026-11-29T11:05:00.000Z',
-  finishedAt: '2026-11-29T11:05:02.000Z',
-}
+)
 
 const connections = (isConnected: boolean): IntegrationsResponse => ({
   integrations: [
