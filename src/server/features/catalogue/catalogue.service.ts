@@ -27,11 +27,11 @@ import {
   batchQuota,
   batchResults,
   cancelBatch,
-  type GenerationDeps,
   queueBatch,
   regenerateBatchRow,
   retryBatch,
-} from '#server/features/generations/generations.service.ts'
+} from '#server/features/generations/batches.service.ts'
+import type { GenerationDeps } from '#server/features/generations/generations.service.ts'
 import { type MarketplaceDeps, presetExporter } from '#server/features/marketplaces/marketplaces.service.ts'
 import { getActiveSubscription } from '#server/features/quota/plan.service.ts'
 import { insertBatchCompletedEvent } from '#server/features/webhooks/webhooks.service.ts'
