@@ -33,25 +33,25 @@ import {
   type CatalogueDeps,
   type CatalogueRateLimits,
   cancelCatalogueBatch,
-  checkPhotos,
-  deleteDraft,
   exportableBatch,
   exportFileName,
   getBatchView,
   getImportView,
-  getRowCopy,
   getSavedMapping,
-  importList,
   listBatches,
-  regenerateRow,
   retryCatalogueBatch,
+  startBatch,
+  writeBatchExport,
+} from './catalogue.service.ts'
+import { checkPhotos, importList, updateMapping } from './catalogue-import.service.ts'
+import {
+  deleteDraft,
+  getRowCopy,
+  regenerateRow,
   revertRowCopy,
   saveRowCopy,
   setRowExclusions,
-  startBatch,
-  updateMapping,
-  writeBatchExport,
-} from './catalogue.service.ts'
+} from './catalogue-review.service.ts'
 
 export type CatalogueRouteDeps = CatalogueDeps &
   CatalogueRateLimits & {

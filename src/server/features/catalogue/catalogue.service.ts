@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises'
 import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Config } from '#server/config.ts'
 import type { Db } from '#server/db/client.ts'
@@ -7,19 +6,12 @@ import {
   type CatalogueBatchRow,
   type CatalogueRowRow,
   catalogueBatches,
-  catalogueMappings,
   catalogueRows,
   generations,
   isProductRow,
-  type SubscriptionRow,
 } from '#server/db/schema/index.ts'
 import type { Notifier } from '#server/events/notifier.ts'
-import {
-  type AssetStorageDeps,
-  deleteUnusedUploads,
-  storeRemoteUpload,
-  storeUpload,
-} from '#server/features/assets/assets.service.ts'
+import type { AssetStorageDeps } from '#server/features/assets/assets.service.ts'
 import {
   type BatchOutputPlan,
   type BatchProduct,
@@ -28,45 +20,43 @@ import {
   batchResults,
   cancelBatch,
   queueBatch,
-  regenerateBatchRow,
   retryBatch,
 } from '#server/features/generations/batches.service.ts'
 import type { GenerationDeps } from '#server/features/generations/generations.service.ts'
 import { type MarketplaceDeps, presetExporter } from '#server/features/marketplaces/marketplaces.service.ts'
-import { getActiveSubscription } from '#server/features/quota/plan.service.ts'
 import { insertBatchCompletedEvent } from '#server/features/webhooks/webhooks.service.ts'
 import type { Logger } from '#server/logger.ts'
 import type { PublicRequestDeps } from '#server/net/public-request.ts'
 import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
-import {
-  type ColumnMapping,
-  type SavedMapping,
-  type TextField,
-  textFields,
-  toSavedMapping,
-} from '#shared/catalogue/columns.ts'
-import type { RowProblem, RowProblemCode } from '#shared/catalogue/row-problems.ts'
-import {
-  type BatchCounts,
-  type BatchListResponse,
-  type BatchRowState,
-  type BatchRowView,
-  type BatchSummary,
-  type BatchView,
-  type CatalogueImportView,
-  previewRowCount,
-  type QuotaShortDetails,
-  type RegenerateRowRequest,
-  type RowCopyRequest,
-  type RowCopyView,
-  type SavedMappingResponse,
-  type StartBatchRequest,
+import { type TextField, textFields } from '#shared/catalogue/columns.ts'
+import type {
+  BatchCounts,
+  BatchListResponse,
+  BatchRowState,
+  BatchRowView,
+  BatchSummary,
+  BatchView,
+  CatalogueImportView,
+  SavedMappingResponse,
+  StartBatchRequest,
 } from '#shared/contracts/catalogue.ts'
-import { AppError, type ErrorCode } from '#shared/errors.ts'
+import { AppError } from '#shared/errors.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
 import { isMarketplaceId } from '#shared/marketplaces/ids.ts'
 import { getProfile } from '#shared/marketplaces/profiles.ts'
-import type { ProductDetails, SeoContent } from '#shared/seo.ts'
+import {
+  cellOf,
+  importView,
+  isProduct,
+  ownedBatch,
+  quotaShort,
+  removeDraft,
+  requireDraft,
+  rowsOf,
+  savedMappingOf,
+  seoDetails,
+  summaryOf,
+} from './batch-rows.ts'
 import {
   type ExportFile,
   type ExportPreset,
@@ -74,10 +64,7 @@ import {
   type ExportSeo,
   writeCatalogueExport,
 } from './export/catalogue-export.ts'
-import { type ListReader, sharedListReader } from './import/list-reader.ts'
-import { type PhotoFinder, type PhotoZip, photoZipFromIndex } from './import/photo-zip.ts'
-import type { ListRow } from './import/read-product-list.ts'
-import { type CatalogueRow, type PhotoRef, validateRows } from './import/validate-rows.ts'
+import type { ListReader } from './import/list-reader.ts'
 
 // The catalogue (decision 24): a product list becomes a draft batch (its rows kept with their
 // problems), its photos are checked and stored under the confirmed mapping, and starting it
@@ -130,395 +117,6 @@ export async function admitCatalogueStep(
   await deps.rateLimiter.consume(catalogueRateLimits(deps.limits)[step], userId)
 }
 
-/** The photo step's deadline unless configured (CATALOGUE_PHOTO_STEP_SECONDS). */
-const defaultPhotoStepSeconds = 90
-
-/** Photos checked and stored at once while an import's photos step runs. */
-const photoConcurrency = 4
-/** Rows written per insert statement. */
-const insertChunk = 250
-
-// --- Reading a batch ---------------------------------------------------------------------------
-
-async function ownedBatch(db: Db, userId: string, batchId: string): Promise<CatalogueBatchRow> {
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(batchId)
-  const [batch] = isUuid
-    ? await db
-        .select()
-        .from(catalogueBatches)
-        .where(and(eq(catalogueBatches.id, batchId), eq(catalogueBatches.userId, userId)))
-    : []
-  if (!batch) throw new AppError('NOT_FOUND', 'No such batch')
-  return batch
-}
-
-async function rowsOf(db: Db, batchId: string): Promise<CatalogueRowRow[]> {
-  return db.select().from(catalogueRows).where(eq(catalogueRows.batchId, batchId)).orderBy(catalogueRows.line)
-}
-
-function isProduct(row: Pick<CatalogueRowRow, 'problems'>): boolean {
-  return row.problems.length === 0
-}
-
-function summaryOf(batch: CatalogueBatchRow, counts: { rows: number; products: number }): BatchSummary {
-  return {
-    id: batch.id,
-    status: batch.status,
-    fileName: batch.fileName,
-    rowCount: counts.rows,
-    productCount: counts.products,
-    presetId: batch.presetId,
-    createdAt: batch.createdAt.toISOString(),
-    startedAt: batch.startedAt?.toISOString() ?? null,
-    finishedAt: batch.finishedAt?.toISOString() ?? null,
-  }
-}
-
-function listRowOf(row: CatalogueRowRow): ListRow {
-  const links = Object.entries(row.links)
-  return {
-    line: row.line,
-    cells: row.cells,
-    tooLong: row.tooLong,
-    ...(links.length > 0 ? { links: new Map(links.map(([column, url]) => [Number(column), url])) } : {}),
-  }
-}
-
-function importView(batch: CatalogueBatchRow, rows: CatalogueRowRow[]): CatalogueImportView {
-  const imageRefsNamed = rows.some((row) => row.imageRefs.some((ref) => !/^https?:\/\//i.test(ref)))
-  return {
-    batch: summaryOf(batch, { rows: rows.length, products: rows.filter(isProduct).length }),
-    headers: batch.headers,
-    mapping: batch.mapping,
-    sampleRows: rows.slice(0, previewRowCount).map((row) => ({ line: row.line, cells: row.cells })),
-    problems: rows.flatMap((row) => row.problems),
-    zipPhotoCount: batch.zipPhotoCount,
-    photosChecked: batch.photosCheckedAt !== null,
-    needsZip: imageRefsNamed,
-  }
-}
-
-// --- Import: the list --------------------------------------------------------------------------
-
-/**
- * Answers every photo name as found: the list step checks the text alone, and the photos step
- * checks the names against the ZIP.
- */
-const anyPhotoName: PhotoFinder = {
-  find: (reference) => ({
-    status: 'found',
-    entry: {
-      path: reference,
-      alternates: [],
-      size: 0,
-      compressedSize: 0,
-      localHeaderOffset: 0,
-      compressionMethod: 0,
-    },
-  }),
-}
-
-function refsOf(row: CatalogueRow): string[] {
-  return row.photos.map((photo) => (photo.kind === 'url' ? photo.url : photo.reference))
-}
-
-/** The rows' values under a mapping, for storing (cells, links and cut columns stay as read). */
-function rowValues(list: ListRow[], validated: CatalogueRow[]) {
-  return validated.map((row, index) => {
-    const source = list[index] as ListRow
-    return {
-      line: row.line,
-      sku: row.sku,
-      name: row.name,
-      listing: row.listing,
-      cells: source.cells,
-      links: Object.fromEntries([...(source.links ?? new Map()).entries()].map(([k, v]) => [String(k), v])),
-      tooLong: source.tooLong,
-      imageRefs: refsOf(row),
-      problems: row.problems,
-    }
-  })
-}
-
-async function savedMappingOf(db: Db, userId: string): Promise<SavedMapping | undefined> {
-  const [saved] = await db
-    .select({ mapping: catalogueMappings.mapping })
-    .from(catalogueMappings)
-    .where(eq(catalogueMappings.userId, userId))
-  return saved?.mapping
-}
-
-async function rememberMapping(db: Db, userId: string, headers: string[], mapping: ColumnMapping) {
-  const saved = toSavedMapping(headers, mapping)
-  await db
-    .insert(catalogueMappings)
-    .values({ userId, mapping: saved })
-    .onConflictDoUpdate({ target: catalogueMappings.userId, set: { mapping: saved, updatedAt: new Date() } })
-}
-
-/**
- * Reads a product list into a draft batch: the header, every row with its text problems under
- * the suggested mapping (the user's last one where its headers are present). Whole-file
- * problems are CATALOGUE_* errors and store nothing.
- */
-export async function importList(
-  deps: CatalogueDeps,
-  userId: string,
-  /** The list's bytes, or the file it was received into (read on the list reader's thread). */
-  file: { name: string; bytes: Buffer } | { name: string; path: string },
-): Promise<CatalogueImportView> {
-  await requirePlan(deps.db, userId, deps.now())
-  const reader = deps.listReader ?? sharedListReader()
-  const list = await reader.read('path' in file ? { path: file.path } : file.bytes, file.name, {
-    savedMapping: await savedMappingOf(deps.db, userId),
-  })
-  const mapping = list.suggestedMapping
-  const validated = validateMapped(list, mapping)
-  const values = rowValues(list.rows, validated)
-  const batch = await deps.db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(catalogueBatches)
-      .values({ userId, fileName: cleanFileName(file.name), headers: list.headers, mapping })
-      .returning()
-    if (!created) throw new Error('batch insert returned no row')
-    for (let at = 0; at < values.length; at += insertChunk) {
-      await tx
-        .insert(catalogueRows)
-        .values(values.slice(at, at + insertChunk).map((v) => ({ ...v, batchId: created.id })))
-    }
-    return created
-  })
-  return importView(batch, await rowsOf(deps.db, batch.id))
-}
-
-/** Validates the text under a mapping; a mapping without SKU or name is checked later, on change. */
-function validateMapped(
-  list: { headers: string[]; rows: ListRow[] },
-  mapping: ColumnMapping,
-): CatalogueRow[] {
-  try {
-    return validateRows(list, mapping, anyPhotoName).rows
-  } catch (error) {
-    // The suggested mapping lacks a required field (no header was recognised): every row waits
-    // for the user's mapping, with the problem shown as the missing field.
-    if (error instanceof AppError && error.code === 'VALIDATION_FAILED') {
-      return list.rows.map((row) => ({
-        sku: '',
-        name: '',
-        brand: '',
-        category: '',
-        color: '',
-        material: '',
-        description: '',
-        line: row.line,
-        listing: {},
-        photos: [],
-        imageUrls: [],
-        problems: [{ line: row.line, code: mapping.sku === undefined ? 'skuEmpty' : 'nameEmpty' }],
-        isValid: false,
-      }))
-    }
-    throw error
-  }
-}
-
-function cleanFileName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? 'list'
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what goes
-  return base.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200) || 'list'
-}
-
-async function requirePlan(db: Db, userId: string, now: Date): Promise<SubscriptionRow> {
-  const subscription = await getActiveSubscription(db, userId, now)
-  if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'No active plan')
-  return subscription
-}
-
-async function requireDraft(db: Db, userId: string, batchId: string): Promise<CatalogueBatchRow> {
-  const batch = await ownedBatch(db, userId, batchId)
-  if (batch.status !== 'draft') throw new AppError('CATALOGUE_BATCH_STARTED', 'The batch has started')
-  return batch
-}
-
-/**
- * Applies the user's mapping: every row checked again (text only), the mapping remembered for
- * the next import. Photos checked under the old mapping are dropped (their rows may name others).
- */
-export async function updateMapping(
-  deps: CatalogueDeps,
-  userId: string,
-  batchId: string,
-  mapping: ColumnMapping,
-): Promise<CatalogueImportView> {
-  const batch = await requireDraft(deps.db, userId, batchId)
-  const stored = await rowsOf(deps.db, batch.id)
-  const list = { headers: batch.headers, rows: stored.map(listRowOf) }
-  const validated = validateRows(list, mapping, anyPhotoName).rows
-  const values = rowValues(list.rows, validated)
-  const oldPhotos = stored.flatMap((row) => (row.inputAssetId ? [row.inputAssetId] : []))
-  const updated = await deps.db.transaction(async (tx) => {
-    await tx.delete(catalogueRows).where(eq(catalogueRows.batchId, batch.id))
-    for (let at = 0; at < values.length; at += insertChunk) {
-      await tx
-        .insert(catalogueRows)
-        .values(values.slice(at, at + insertChunk).map((v) => ({ ...v, batchId: batch.id })))
-    }
-    const [changed] = await tx
-      .update(catalogueBatches)
-      .set({ mapping, photosCheckedAt: null, zipPhotoCount: null })
-      .where(eq(catalogueBatches.id, batch.id))
-      .returning()
-    return changed ?? batch
-  })
-  await rememberMapping(deps.db, userId, batch.headers, mapping)
-  await deleteUnusedUploads(deps, userId, oldPhotos, deps.log)
-  return importView(updated, await rowsOf(deps.db, batch.id))
-}
-
-// --- Import: the photos ------------------------------------------------------------------------
-
-/** What a photo's failure is, as a row problem. */
-function photoProblemOf(error: unknown): RowProblemCode | null {
-  if (!(error instanceof AppError)) return null
-  const code: ErrorCode = error.code
-  if (code.startsWith('URL_')) return 'imageUnreachable'
-  if (code === 'FILE_TYPE_INVALID' || code === 'IMAGE_UNREADABLE' || code === 'IMAGE_TOO_LARGE') {
-    return 'imageNotAnImage'
-  }
-  if (code === 'FILE_TOO_LARGE') return 'photoTooLarge'
-  return null
-}
-
-/** Runs `work` over `items`, at most `limit` at once. */
-async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const item = items[next++] as T
-      await work(item)
-    }
-  })
-  await Promise.all(lanes)
-}
-
-/**
- * Checks every row's photos under the batch's mapping against the ZIP at `zipPath` (or, with no
- * ZIP, the image addresses in the list), and stores each good row's first photo, checked and
- * cleaned like an upload (addresses fetched through the public-address guard). Rows whose photo
- * is missing, unreachable or not an image get that problem. The ZIP file is removed afterwards.
- */
-export async function checkPhotos(
-  deps: CatalogueDeps,
-  userId: string,
-  batchId: string,
-  zip: { path: string } | null,
-): Promise<CatalogueImportView> {
-  try {
-    const batch = await requireDraft(deps.db, userId, batchId)
-    const subscription = await requirePlan(deps.db, userId, deps.now())
-    const stored = await rowsOf(deps.db, batch.id)
-    let photoZip: PhotoZip | null = null
-    try {
-      // The ZIP's directory is walked on the list reader's thread; photos are inflated here,
-      // on zlib's thread pool, as rows need them.
-      const reader = deps.listReader ?? sharedListReader()
-      photoZip = zip ? photoZipFromIndex(zip.path, await reader.indexPhotoZip(zip.path)) : null
-      const list = { headers: batch.headers, rows: stored.map(listRowOf) }
-      const validated = validateRows(list, batch.mapping, photoZip)
-      const stale = stored.flatMap((row) => (row.inputAssetId ? [row.inputAssetId] : []))
-      const photoOf = new Map<number, string>()
-      const extraProblems = new Map<number, RowProblem>()
-      // One deadline for the whole step: 1,000 slow links 4 at a time would otherwise hold the
-      // request for an hour. In-flight fetches are aborted at it; rows not reached are marked.
-      const deadline = AbortSignal.timeout((deps.photoStepSeconds ?? defaultPhotoStepSeconds) * 1000)
-      // Each distinct photo is stored once and shared by every row that names it: by address for
-      // links, by content for ZIP entries (the same entry, or another entry with the same bytes).
-      const once = new Map<string, Promise<AssetRow>>()
-      const storeOnce = (key: string, store: () => Promise<AssetRow>): Promise<AssetRow> => {
-        let stored = once.get(key)
-        if (!stored) {
-          stored = store()
-          once.set(key, stored)
-        }
-        return stored
-      }
-      const storePhoto = (photo: PhotoRef): Promise<AssetRow> => {
-        if (photo.kind === 'url') {
-          return storeOnce(`url:${photo.url}`, () =>
-            storeRemoteUpload(deps, userId, photo.url, subscription, { signal: deadline }),
-          )
-        }
-        return storeOnce(`entry:${photo.entry.path}`, async () => {
-          const bytes = await (photoZip as PhotoZip).readPhoto(photo.entry)
-          // Web Crypto hashes on libuv's thread pool: a 10 MB photo never holds the event loop.
-          const digest = Buffer.from(
-            await crypto.subtle.digest(
-              'SHA-256',
-              new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength),
-            ),
-          ).toString('hex')
-          return storeOnce(`sha256:${digest}`, () =>
-            storeUpload(
-              deps,
-              userId,
-              { bytes, name: photo.entry.path.split('/').pop() ?? 'photo' },
-              subscription,
-            ),
-          )
-        })
-      }
-      await eachLimited(
-        validated.rows.filter((row) => row.isValid),
-        photoConcurrency,
-        async (row) => {
-          const photo = row.photos[0] as PhotoRef
-          const value = photo.kind === 'url' ? photo.url.slice(0, 200) : photo.reference.slice(0, 200)
-          if (deadline.aborted) {
-            extraProblems.set(row.line, { line: row.line, code: 'imageTimedOut', value })
-            return
-          }
-          try {
-            photoOf.set(row.line, (await storePhoto(photo)).id)
-          } catch (error) {
-            const code = deadline.aborted ? 'imageTimedOut' : photoProblemOf(error)
-            if (!code) throw error
-            extraProblems.set(row.line, { line: row.line, code, value })
-          }
-        },
-      )
-      const values = rowValues(list.rows, validated.rows)
-      const updated = await deps.db.transaction(async (tx) => {
-        await tx.delete(catalogueRows).where(eq(catalogueRows.batchId, batch.id))
-        for (let at = 0; at < values.length; at += insertChunk) {
-          await tx.insert(catalogueRows).values(
-            values.slice(at, at + insertChunk).map((v) => {
-              const extra = extraProblems.get(v.line)
-              return {
-                ...v,
-                batchId: batch.id,
-                problems: extra ? [...v.problems, extra] : v.problems,
-                inputAssetId: photoOf.get(v.line) ?? null,
-              }
-            }),
-          )
-        }
-        const [changed] = await tx
-          .update(catalogueBatches)
-          .set({ photosCheckedAt: deps.now(), zipPhotoCount: photoZip ? photoZip.entries.length : null })
-          .where(eq(catalogueBatches.id, batch.id))
-          .returning()
-        return changed ?? batch
-      })
-      await deleteUnusedUploads(deps, userId, stale, deps.log)
-      return importView(updated, await rowsOf(deps.db, batch.id))
-    } finally {
-      photoZip?.close()
-    }
-  } finally {
-    if (zip) await rm(zip.path, { force: true })
-  }
-}
-
 // --- Start -------------------------------------------------------------------------------------
 
 /**
@@ -568,28 +166,6 @@ export async function startBatch(
     throw quotaShort(await batchQuota(deps.generations, userId, request.outputs, chosen.length))
   }
   return getBatchView(deps, userId, batch.id)
-}
-
-function quotaShort(quota: Awaited<ReturnType<typeof batchQuota>>): AppError {
-  const details: QuotaShortDetails = { needed: quota.needed, available: quota.available, fits: quota.fits }
-  return new AppError('CATALOGUE_QUOTA_SHORT', `Quota covers ${quota.fits} products`, details)
-}
-
-/** The text SEO copy is written from: the mapped fields a product has. */
-function seoDetails(batch: CatalogueBatchRow, row: CatalogueRowRow): ProductDetails {
-  const cell = (field: keyof ColumnMapping) => {
-    const column = batch.mapping[field]
-    return column === undefined ? '' : (row.cells[column] ?? '').trim()
-  }
-  const details: Record<string, string> = {
-    name: row.name.slice(0, 120),
-    category: cell('category').slice(0, 80),
-    brand: cell('brand').slice(0, 80),
-    material: cell('material').slice(0, 80),
-    color: cell('color').slice(0, 80),
-    description: cell('description').slice(0, 1000),
-  }
-  return Object.fromEntries(Object.entries(details).filter(([, value]) => value !== ''))
 }
 
 // --- Progress ----------------------------------------------------------------------------------
@@ -833,193 +409,6 @@ export async function retryCatalogueBatch(
     .set({ status: 'running', finishedAt: null })
     .where(eq(catalogueBatches.id, batch.id))
   return getBatchView(deps, userId, batch.id)
-}
-
-// --- Review before export ---------------------------------------------------------------------
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-/**
- * One product of the owner's started batch, for its review; NOT_FOUND for another's batch, a
- * row of another batch or a row with problems (never a product), CATALOGUE_BATCH_NOT_STARTED
- * for a draft.
- */
-async function reviewedRow(
-  db: Db,
-  userId: string,
-  batchId: string,
-  rowId: string,
-): Promise<{ batch: CatalogueBatchRow; row: CatalogueRowRow }> {
-  const batch = await ownedBatch(db, userId, batchId)
-  const [row] = uuidPattern.test(rowId)
-    ? await db
-        .select()
-        .from(catalogueRows)
-        .where(and(eq(catalogueRows.id, rowId), eq(catalogueRows.batchId, batch.id), isProductRow))
-    : []
-  if (!row) throw new AppError('NOT_FOUND', 'No such product')
-  if (batch.status === 'draft') throw new AppError('CATALOGUE_BATCH_NOT_STARTED', 'The batch has not started')
-  return { batch, row }
-}
-
-/** The text of a mapped field of a row ('' when the field is not mapped). */
-function cellOf(batch: CatalogueBatchRow, row: CatalogueRowRow, field: keyof ColumnMapping): string {
-  const column = batch.mapping[field]
-  return column === undefined ? '' : (row.cells[column] ?? '').trim()
-}
-
-async function rowCopyView(db: Db, batch: CatalogueBatchRow, row: CatalogueRowRow): Promise<RowCopyView> {
-  const { byRow } = await batchResults(db, [row.id])
-  const seo = (byRow.get(row.id) ?? []).find((result) => result.result?.type === 'seo')?.result
-  const generated: SeoContent | null =
-    seo?.type === 'seo'
-      ? { title: seo.title, description: seo.description, features: seo.features, keywords: seo.keywords }
-      : null
-  return { rowId: row.id, generated, edited: row.copyEdit, brand: cellOf(batch, row, 'brand') || null }
-}
-
-/** One product's copy: what was generated and the seller's edit. */
-export async function getRowCopy(
-  deps: CatalogueDeps,
-  userId: string,
-  batchId: string,
-  rowId: string,
-): Promise<RowCopyView> {
-  const { batch, row } = await reviewedRow(deps.db, userId, batchId, rowId)
-  return rowCopyView(deps.db, batch, row)
-}
-
-/** Stores the seller's copy for one product (checked by rowCopyRequestSchema); the export uses it. */
-export async function saveRowCopy(
-  deps: CatalogueDeps,
-  userId: string,
-  batchId: string,
-  rowId: string,
-  copy: RowCopyRequest,
-): Promise<RowCopyView> {
-  const { batch, row } = await reviewedRow(deps.db, userId, batchId, rowId)
-  const edit: SeoContent = {
-    title: copy.title,
-    description: copy.description,
-    features: copy.features,
-    keywords: copy.keywords,
-  }
-  const [updated] = await deps.db
-    .update(catalogueRows)
-    .set({ copyEdit: edit })
-    .where(eq(catalogueRows.id, row.id))
-    .returning()
-  return rowCopyView(deps.db, batch, updated ?? row)
-}
-
-/** Drops the seller's edit: the generated copy goes out again. */
-export async function revertRowCopy(
-  deps: CatalogueDeps,
-  userId: string,
-  batchId: string,
-  rowId: string,
-): Promise<RowCopyView> {
-  const { batch, row } = await reviewedRow(deps.db, userId, batchId, rowId)
-  const [updated] = await deps.db
-    .update(catalogueRows)
-    .set({ copyEdit: null })
-    .where(eq(catalogueRows.id, row.id))
-    .returning()
-  return rowCopyView(deps.db, batch, updated ?? row)
-}
-
-/**
- * Which of one product's outputs stay out of the export. Only the row's own outputs can be named
- * (another id is a validation error, so a typo never silently leaves everything in).
- */
-export async function setRowExclusions(
-  deps: CatalogueDeps,
-  userId: string,
-  batchId: string,
-  rowId: string,
-  excluded: string[],
-): Promise<BatchView> {
-  const { batch, row } = await reviewedRow(deps.db, userId, batchId, rowId)
-  const { byRow } = await batchOutputs(deps.db, [row.id], [])
-  const own = new Set((byRow.get(row.id) ?? []).map((output) => output.generationId))
-  const unknown = excluded.findIndex((id) => !own.has(id))
-  if (unknown >= 0) {
-    throw new AppError('VALIDATION_FAILED', 'Not an output of this product', {
-      fields: { [`excluded.${unknown}`]: 'invalid' },
-    })
-  }
-  await deps.db
-    .update(catalogueRows)
-    .set({ excludedResults: [...new Set(excluded)] })
-    .where(eq(catalogueRows.id, row.id))
-  return getBatchView(deps, userId, batch.id)
-}
-
-/**
- * Makes one product again as new jobs: every output the batch makes (images and videos with
- * their quota, all or nothing: CATALOGUE_QUOTA_SHORT), or only its SEO copy (no quota). New copy
- * replaces the seller's edit, which the page says before. CATALOGUE_ROW_BUSY while any of the
- * row's outputs is still queued or running. A finished batch runs again until the row is done.
- */
-export async function regenerateRow(
-  deps: CatalogueDeps,
-  userId: string,
-  batchId: string,
-  rowId: string,
-  request: RegenerateRowRequest,
-): Promise<BatchView> {
-  const { batch, row } = await reviewedRow(deps.db, userId, batchId, rowId)
-  if (!batch.outputs || !row.inputAssetId) {
-    throw new AppError('CATALOGUE_BATCH_NOT_STARTED', 'The product was not started')
-  }
-  const { byRow } = await batchOutputs(deps.db, [row.id], [])
-  const current = byRow.get(row.id) ?? []
-  if (current.length === 0) throw new AppError('CATALOGUE_BATCH_NOT_STARTED', 'The product was not started')
-  if (current.some((output) => output.status === 'queued' || output.status === 'running')) {
-    throw new AppError('CATALOGUE_ROW_BUSY', 'The product is still being made')
-  }
-  const outputs: BatchOutputPlan = request.scope === 'seo' ? { seo: true } : batch.outputs
-  const quota = await batchQuota(deps.generations, userId, outputs, 1)
-  if (quota.fits < 1) throw quotaShort(quota)
-  const accepted = await regenerateBatchRow(deps.generations, userId, {
-    product: { batchRowId: row.id, inputAssetId: row.inputAssetId, details: seoDetails(batch, row) },
-    outputs,
-    holds: quota.holds,
-    within: async (tx) => {
-      // New copy is what the seller asked for: it replaces the edit.
-      if (outputs.seo)
-        await tx.update(catalogueRows).set({ copyEdit: null }).where(eq(catalogueRows.id, row.id))
-      await tx
-        .update(catalogueBatches)
-        .set({ status: 'running', finishedAt: null })
-        .where(eq(catalogueBatches.id, batch.id))
-    },
-  })
-  if (accepted.kind === 'short') throw quotaShort(await batchQuota(deps.generations, userId, outputs, 1))
-  return getBatchView(deps, userId, batch.id)
-}
-
-/** Removes a draft (still a draft when deleted) and then its stored photos. */
-async function removeDraft(
-  deps: Pick<CatalogueDeps, 'db' | 'storage' | 'log'>,
-  draft: { id: string; userId: string },
-): Promise<void> {
-  const rows = await rowsOf(deps.db, draft.id)
-  await deps.db
-    .delete(catalogueBatches)
-    .where(and(eq(catalogueBatches.id, draft.id), eq(catalogueBatches.status, 'draft')))
-  await deleteUnusedUploads(
-    deps,
-    draft.userId,
-    rows.flatMap((row) => (row.inputAssetId ? [row.inputAssetId] : [])),
-    deps.log,
-  )
-}
-
-/** Deletes a draft with its stored photos; a started batch stays (its results are the user's). */
-export async function deleteDraft(deps: CatalogueDeps, userId: string, batchId: string): Promise<void> {
-  const batch = await requireDraft(deps.db, userId, batchId)
-  await removeDraft(deps, batch)
 }
 
 // --- Export ------------------------------------------------------------------------------------
