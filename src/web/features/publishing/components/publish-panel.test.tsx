@@ -5,7 +5,13 @@ import type { IntegrationsResponse } from '#shared/contracts/integrations.ts'
 import type { PublicationView, PublishDraftResponse } from '#shared/contracts/publishing.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
-import { assetView, imageGenerationView } from '#tests/support/web-views.ts'
+import {
+  assetView,
+  colourAttribute,
+  imageGenerationView,
+  publicationItemView,
+  publicationView,
+} from '#tests/support/web-views.ts'
 import { PublicationStatus } from './publication-status.tsx'
 import { PublishPanel } from './publish-panel.tsx'
 
@@ -48,17 +54,7 @@ const category = {
 const draft: PublishDraftResponse = {
   category,
   attributes: [
-    {
-      id: '47',
-      name: 'Renk',
-      isRequired: true,
-      isMultiple: false,
-      allowsCustom: false,
-      values: [
-        { id: '1', name: 'Beyaz' },
-        { id: '2', name: 'Kırmızı' },
-      ],
-    },
+    colourAttribute,
     {
       id: '711',
       name: 'Parça Sayısı',
@@ -83,32 +79,13 @@ function publication(
   itemStatus: PublicationView['items'][number]['status'],
   reasons: string[] = [],
 ): PublicationView {
-  return {
-    id: 'pub-1',
-    marketplace: 'trendyol',
-    catalogueBatchId: null,
-    resubmitOf: null,
-    status,
-    errorCode: null,
-    counts: { blocked: 0, queued: 0, sent: 0, pending: 0, live: 0, rejected: 0, failed: 0, [itemStatus]: 1 },
-    items: [
-      {
-        id: 'item-1',
-        barcode: 'VTR-1',
-        title: 'Paşabahçe Kahve Fincan Takımı',
-        status: itemStatus,
-        problems: [],
-        reasons,
-        productUrl: itemStatus === 'live' ? 'https://www.trendyol.com/fake/p-1' : null,
-        video: null,
-        generationId: 'img-1',
-        catalogueRowId: null,
-        updatedAt: '2026-11-29T11:06:00.000Z',
-      },
-    ],
-    createdAt: '2026-11-29T11:06:00.000Z',
-    updatedAt: '2026-11-29T11:06:00.000Z',
-  }
+  const item = publicationItemView('item-1', itemStatus, reasons, {
+    barcode: 'VTR-1',
+    title: 'Paşabahçe Kahve Fincan Takımı',
+    productUrl: itemStatus === 'live' ? 'https://www.trendyol.com/fake/p-1' : null,
+    generationId: 'img-1',
+  })
+  return publicationView('pub-1', [item], { status })
 }
 
 const calls = () => fetchMock.mock.calls.map(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}`)
