@@ -137,6 +137,7 @@ if (mode === 'orchestration') {
     db: database.db,
     storage: deps.storage,
     notifier: deps.notifier,
+    outcomes: deps.jobOutcomes,
     logger,
     providers,
     readOwnFalKey: (userId) =>

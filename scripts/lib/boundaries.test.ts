@@ -127,7 +127,7 @@ describe('import boundaries', () => {
       )
     }
     expect(
-      ruleFor('src/server/jobs/worker.ts', "import { x } from '#server/features/generations/job-queue.ts'"),
+      ruleFor('src/server/jobs/worker.ts', "import { x } from '#server/features/webhooks/deliver.ts'"),
     ).toBeNull()
   })
 

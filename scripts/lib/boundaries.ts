@@ -26,6 +26,7 @@ export const serverInfrastructure = [
   'email',
   'events',
   'http',
+  'job-queue',
   'net',
   'providers',
   'rate-limit',

@@ -269,6 +269,7 @@ export function createApp(deps: AppDeps) {
     storage: deps.storage,
     rateLimiter: deps.rateLimiter,
     notifier: deps.notifier,
+    outcomes: deps.jobOutcomes,
     providers: config.providers,
     limits: config.limits,
     maxQueuedPerUser: config.worker.maxQueuedPerUser,

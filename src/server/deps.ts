@@ -12,12 +12,14 @@ import {
 } from '#server/features/billing/billing-provider.ts'
 import { createInspections, type Inspections } from '#server/features/marketplaces/marketplaces.service.ts'
 import { createTextReader, type TextReader } from '#server/features/marketplaces/read-text.ts'
+import type { JobOutcomes } from '#server/job-queue/outcomes.ts'
 import type { Providers } from '#server/providers/index.ts'
 import { createRateLimiter, type RateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import { type Segmenter, sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { createStorage } from '#server/storage/index.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import type { Config } from './config.ts'
+import { jobOutcomes } from './job-outcomes.ts'
 import type { Logger } from './logger.ts'
 import { ensurePrivateDir, removeOldFiles } from './private-dir.ts'
 
@@ -61,6 +63,8 @@ export type AppDeps = {
   incomingDir: string
   /** The process's segmentation model (started on first use, ended after an idle minute). */
   segmenter: Segmenter
+  /** What the features do when a job is accepted and settles (job-outcomes.ts). */
+  jobOutcomes: JobOutcomes
   now: () => Date
   isShuttingDown: () => boolean
   /**
@@ -113,6 +117,7 @@ export async function createAppDeps(options: {
     imageInspections: createInspections(),
     incomingDir: join(config.dataDir, 'incoming'),
     segmenter: sharedSegmenter(),
+    jobOutcomes: jobOutcomes(logger),
     now: options.now ?? (() => new Date()),
     isShuttingDown: options.isShuttingDown ?? (() => false),
   }

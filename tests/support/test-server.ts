@@ -125,6 +125,7 @@ export async function startTestServer(
       db: database.db,
       storage: deps.storage,
       notifier: deps.notifier,
+      outcomes: deps.jobOutcomes,
       logger,
       providers,
       readOwnFalKey: (userId) =>

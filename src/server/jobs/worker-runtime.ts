@@ -161,6 +161,7 @@ export async function startConfiguredWorker(
     db: deps.database.db,
     storage: deps.storage,
     notifier: deps.notifier,
+    outcomes: deps.jobOutcomes,
     logger,
     providers,
     // "Keep my product exactly" finds the product with the same model the offline studio uses.

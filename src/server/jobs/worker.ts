@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '#server/db/client.ts'
 import type { AssetRow } from '#server/db/schema/index.ts'
 import type { Notifier } from '#server/events/notifier.ts'
-import { finishBatchOfRow } from '#server/features/catalogue/catalogue.service.ts'
 import {
   type ClaimedJob,
   claimJobs,
@@ -16,7 +15,8 @@ import {
   saveQueuePosition,
   stopJob,
   succeedJob,
-} from '#server/features/generations/job-queue.ts'
+} from '#server/job-queue/job-queue.ts'
+import type { JobOutcomes } from '#server/job-queue/outcomes.ts'
 import type { Logger } from '#server/logger.ts'
 import { ProviderError, type ProviderFailure, type ProviderProgress } from '#server/providers/types.ts'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'
@@ -32,6 +32,8 @@ export type WorkerOptions = {
   storage: ObjectStorage
   providers: Providers
   notifier: Notifier
+  /** What other features do when a job settles (job-outcomes.ts). */
+  outcomes: JobOutcomes
   logger: Logger
   /** Reads a user's own fal key (bring-your-own) for their jobs. */
   readOwnFalKey: (userId: string) => Promise<string | null>
@@ -128,7 +130,7 @@ type WorkerState = {
 }
 
 /**
- * The job loop: claims generations from the database queue (features/generations/job-queue.ts),
+ * The job loop: claims generations from the database queue (job-queue/job-queue.ts),
  * runs them, and records the outcome together with the quota (kept on success, given back on
  * failure), exactly once.
  */
@@ -347,14 +349,6 @@ async function runJob(state: WorkerState, { row, input }: ClaimedJob, onImage: (
     progress.cancel()
     clearInterval(heartbeat)
     state.inFlight.delete(row.id)
-  }
-  // The batch's last job to settle marks it finished (and writes its batch.completed webhooks),
-  // so a batch finishes without anyone looking at it.
-  if (row.batchRowId) {
-    await finishBatchOfRow(
-      { db: options.db, now: () => new Date(), notifier: options.notifier },
-      row.batchRowId,
-    ).catch((error: unknown) => jobLog.warn({ err: error }, 'finishing the batch failed; the next look will'))
   }
 }
 

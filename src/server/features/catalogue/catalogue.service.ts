@@ -25,6 +25,7 @@ import {
 import type { GenerationDeps } from '#server/features/generations/generations.service.ts'
 import { type MarketplaceDeps, presetExporter } from '#server/features/marketplaces/marketplaces.service.ts'
 import { insertBatchCompletedEvent } from '#server/features/webhooks/webhooks.service.ts'
+import type { AfterSettled } from '#server/job-queue/outcomes.ts'
 import type { Logger } from '#server/logger.ts'
 import type { PublicRequestDeps } from '#server/net/public-request.ts'
 import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
@@ -312,8 +313,8 @@ export async function finishBatchIfSettled(
   return outcome.finished
 }
 
-/** The batch a catalogue row belongs to, then finishBatchIfSettled (the worker knows only the row). */
-export async function finishBatchOfRow(
+/** The batch a catalogue row belongs to, then finishBatchIfSettled (a job knows only its row). */
+async function finishBatchOfRow(
   deps: { db: Db; now: () => Date; notifier: Pick<Notifier, 'webhooksDue'> },
   batchRowId: string,
 ): Promise<CatalogueBatchRow | null> {
@@ -322,6 +323,21 @@ export async function finishBatchOfRow(
     .from(catalogueRows)
     .where(eq(catalogueRows.id, batchRowId))
   return row ? finishBatchIfSettled(deps, row.batchId) : null
+}
+
+/**
+ * What the catalogue registers with the job queue (job-outcomes.ts): a batch job's final outcome
+ * may be its batch's last, which marks the batch finished (and writes its batch.completed
+ * webhooks), so a batch finishes without anyone looking at it. A failure is only logged: the
+ * next look at the batch finishes it.
+ */
+export function finishBatchAfterJob(logger: Logger): AfterSettled {
+  return async (row, queue) => {
+    if (!row.batchRowId) return
+    await finishBatchOfRow({ ...queue, now: () => new Date() }, row.batchRowId).catch((error: unknown) =>
+      logger.warn({ err: error, generationId: row.id }, 'finishing the batch failed; the next look will'),
+    )
+  }
 }
 
 /** The user's batches, newest first, with their row and product counts. */

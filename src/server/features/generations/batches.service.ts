@@ -8,13 +8,6 @@ import {
   quotaHoldFor,
   storageQuotaBytes,
 } from '#server/features/quota/quota.service.ts'
-import type { BatchOutputView } from '#shared/contracts/catalogue.ts'
-import type { GenerationAssetView, GenerationMode } from '#shared/contracts/generations.ts'
-import { AppError } from '#shared/errors.ts'
-import { type AspectRatio, videoRatioFor } from '#shared/scenes.ts'
-import type { ProductDetails } from '#shared/seo.ts'
-import { presentAssetView } from './generations.present.ts'
-import { type GenerationDeps, loadAssets, providerFor, usesOwnKey } from './generations.service.ts'
 import {
   acceptBatchJobs,
   type BatchAcceptance,
@@ -22,7 +15,14 @@ import {
   cancelBatchJobs,
   detachSettledRowJobs,
   retryBatchJobs,
-} from './job-queue.ts'
+} from '#server/job-queue/job-queue.ts'
+import type { BatchOutputView } from '#shared/contracts/catalogue.ts'
+import type { GenerationAssetView, GenerationMode } from '#shared/contracts/generations.ts'
+import { AppError } from '#shared/errors.ts'
+import { type AspectRatio, videoRatioFor } from '#shared/scenes.ts'
+import type { ProductDetails } from '#shared/seo.ts'
+import { presentAssetView } from './generations.present.ts'
+import { type GenerationDeps, loadAssets, providerFor, usesOwnKey } from './generations.service.ts'
 
 // The catalogue's batches as jobs: what a product of a batch makes, the quota a batch takes,
 // queueing it, and a row's or a batch's regenerate, cancel and retry; and a batch's results read

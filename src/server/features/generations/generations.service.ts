@@ -19,6 +19,15 @@ import { topUpForShortage } from '#server/features/billing/auto-topup.service.ts
 import type { BillingProvider } from '#server/features/billing/billing.service.ts'
 import { getActiveSubscription } from '#server/features/quota/plan.service.ts'
 import { quotaHoldFor, storageQuotaBytes } from '#server/features/quota/quota.service.ts'
+import {
+  type AdmissionLimits,
+  acceptJob,
+  admitJob,
+  admitSeoJob,
+  cancelJob,
+  type JobRequest,
+} from '#server/job-queue/job-queue.ts'
+import type { JobOutcomes } from '#server/job-queue/outcomes.ts'
 import { canWriteOffline } from '#server/providers/offline-studio/seo-writer/writer.ts'
 import type { RateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
@@ -38,20 +47,14 @@ import { defaultRatioFor } from '#shared/marketplaces/default-ratio.ts'
 import { type AspectRatio, videoRatioFor } from '#shared/scenes.ts'
 import type { ProductDetails } from '#shared/seo.ts'
 import { assetIdsOf, type PresentedAsset, presentGeneration } from './generations.present.ts'
-import {
-  type AdmissionLimits,
-  acceptJob,
-  admitJob,
-  admitSeoJob,
-  cancelJob,
-  type JobRequest,
-} from './job-queue.ts'
 
 export type GenerationDeps = {
   db: Db
   storage: ObjectStorage
   rateLimiter: RateLimiter
   notifier: Notifier
+  /** What the features do when a job is accepted and settles (registered at composition). */
+  outcomes: JobOutcomes
   providers: Config['providers']
   limits: AdmissionLimits
   /** Generations one user may have queued or running; more are refused with QUEUE_FULL. */

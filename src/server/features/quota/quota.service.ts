@@ -9,6 +9,7 @@ import {
   type SubscriptionRow,
   usageMonthly,
 } from '#server/db/schema/index.ts'
+import type { QuotaHold, QuotaLedger } from '#server/job-queue/outcomes.ts'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
 import { AppError } from '#shared/errors.ts'
 import { getPlan, getTopUpPack, type TopUpPackId } from '#shared/plans.ts'
@@ -19,9 +20,9 @@ const usedColumnName = { images: 'images_used', videos: 'videos_used' } as const
 
 /**
  * What a reservation needs: the active plan's quota for the resource, and the quota period (the
- * subscription's billing period, keyed by its start: quotaPeriodKey).
+ * subscription's billing period, keyed by its start: quotaPeriodKey). The job queue holds it.
  */
-export type QuotaHold = { userId: string; resource: QuotaResource; period: string; quota: number }
+export type { QuotaHold }
 
 /**
  * Checks that a unit of quota can be asked for at all, and says how much the plan allows.
@@ -98,7 +99,7 @@ export function reservationCtes(hold: QuotaHold, onlyIf?: SQL): SQL {
 
 /**
  * Holds one image or video (of the period's quota, else of the credits) on its own (generations hold theirs in the
- * statement that queues them: acceptJob in features/generations/job-queue.ts). Throws
+ * statement that queues them: acceptJob in job-queue/job-queue.ts). Throws
  * NO_SUBSCRIPTION or QUOTA_EXCEEDED_IMAGES / _VIDEOS.
  */
 export async function reserveQuota(
@@ -444,4 +445,16 @@ export async function getCredits(db: Db, userId: string): Promise<Credits> {
     .from(creditBalances)
     .where(eq(creditBalances.userId, userId))
   return { images: row?.images ?? 0, videos: row?.videos ?? 0 }
+}
+
+/** The quota's part in the job queue's statements, registered at composition (job-outcomes.ts). */
+export const quotaLedger: QuotaLedger = {
+  reservationCtes,
+  reserveUnits,
+  commitCtes: commitQuotaCtes,
+  releaseCtes: releaseQuotaCtes,
+  releaseUnits,
+  storageUsedSql,
+  exceeded: quotaExceeded,
+  storageExceeded: storageQuotaExceeded,
 }

@@ -9,7 +9,7 @@ import {
 import type { WebhookDeliveryError } from '#shared/contracts/webhooks.ts'
 
 // The webhook delivery queue: webhook_deliveries rows are its jobs, claimed with a lease like
-// generations (features/generations/job-queue.ts), and every change of their state is written
+// generations (job-queue/job-queue.ts), and every change of their state is written
 // here. Times come from the caller's clock (the app's), so tests move time instead of sleeping.
 // An attempt in flight keeps its row `pending` with a lease; a dispatcher that stops renewing
 // nothing (attempts are short) simply lets the lease run out, and the row is due again.

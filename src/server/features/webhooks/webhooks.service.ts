@@ -13,6 +13,7 @@ import {
 } from '#server/db/schema/index.ts'
 import type { Notifier } from '#server/events/notifier.ts'
 import { hasApiAccess } from '#server/features/api-keys/api-keys.service.ts'
+import type { FinishedWrite } from '#server/job-queue/outcomes.ts'
 import {
   allowedPorts,
   bareHostname,
@@ -162,7 +163,7 @@ function deliveriesFor(event: WebhookEvent, userId: string, now: Date, condition
 
 /**
  * The deliveries of a generation's outcome, as a common table expression for the statement that
- * records the outcome (generations/job-queue.ts settle): written only when `applied` (a condition
+ * records the outcome (job-queue/job-queue.ts settle): written only when `applied` (a condition
  * on that statement's own update) holds, so an event exists exactly when its outcome does. Select
  * from it to learn how many were written (then call the notifier's webhooksDue).
  */
@@ -173,6 +174,17 @@ export function generationEventCte(db: Db, outcome: { row: GenerationRow; now: D
   return db
     .$with('webhook_events', { id: sql<string>`id` })
     .as(deliveriesFor(event, row.userId, now, outcome.applied))
+}
+
+/**
+ * A finished job's webhook deliveries, the write the webhooks register with the job queue
+ * (job-outcomes.ts): in the statement that settles the job, then the dispatcher is told.
+ */
+export const generationWebhooks: FinishedWrite = {
+  ctes: (db, job) => [generationEventCte(db, job)],
+  afterCommit(written, notifier) {
+    if (written > 0) notifier.webhooksDue()
+  },
 }
 
 /**

@@ -1,35 +1,60 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from '#server/db/client.ts'
+import type { GenerationRow } from '#server/db/schema/index.ts'
 import { generations, quotaReservations, usageMonthly } from '#server/db/schema/index.ts'
 import { createNotifier } from '#server/events/notifier.ts'
 import { quotaHoldFor } from '#server/features/quota/quota.service.ts'
-import { createSubscribedUser } from '#tests/support/factories.ts'
-import { openTestDatabase, testEngine } from '#tests/support/test-database.ts'
-import { resetDatabase } from '#tests/support/test-server.ts'
 import {
   acceptJob,
   claimJobs,
   failJob,
   handBackJob,
-  type JobQueueDeps,
+  type JobOutcomeDeps,
   recordProviderRequest,
   renewLease,
   succeedJob,
-} from './job-queue.ts'
+} from '#server/job-queue/job-queue.ts'
+import type { FinishedWrite } from '#server/job-queue/outcomes.ts'
+import { createSubscribedUser } from '#tests/support/factories.ts'
+import { openTestDatabase, testEngine } from '#tests/support/test-database.ts'
+import { resetDatabase } from '#tests/support/test-server.ts'
+import { jobOutcomes } from './job-outcomes.ts'
+import { createLogger } from './logger.ts'
 
-// The state changes the HTTP tests cannot reach on purpose: a worker that lost its job to
-// another (its lease ran out) and a job handed back on shutdown. The rest (accept, claim,
-// cancel, retry, fail, succeed) is covered over HTTP in generations.test.ts and fair-queue.test.ts.
+// The job queue with the outcomes the features register (job-outcomes.ts), plus one finished write
+// and one after-step of the test's own, on the state changes the HTTP tests cannot reach on
+// purpose: a worker that lost its job to another (its lease ran out), and a job handed back on
+// shutdown. The rest (accept, claim, cancel, retry, fail, succeed) is covered over HTTP in
+// generations.test.ts and fair-queue.test.ts.
 
 describe(`job queue (${testEngine})`, () => {
   let database: Database
-  let deps: JobQueueDeps
+  let deps: JobOutcomeDeps
+  /** What the registered outcomes heard: rows written at finish, and the final rows after commit. */
+  let heard: { written: number[]; settled: GenerationRow[] }
+  // A finished write that returns one row when the outcome applies (and none when it does not).
+  const marker: FinishedWrite = {
+    ctes: (db, job) => [
+      db.$with('marker', { one: sql<number>`one` }).as(sql`select 1 as one where ${job.applied}`),
+    ],
+    afterCommit: (written) => heard.written.push(written),
+  }
   beforeAll(async () => {
     database = await openTestDatabase()
-    deps = { db: database.db, notifier: createNotifier() }
+    const registered = jobOutcomes(createLogger({ level: 'silent' }))
+    deps = {
+      db: database.db,
+      notifier: createNotifier(),
+      outcomes: {
+        ...registered,
+        finished: [...registered.finished, marker],
+        afterSettled: [...registered.afterSettled, async (row) => void heard.settled.push(row)],
+      },
+    }
   })
   beforeEach(async () => {
+    heard = { written: [], settled: [] }
     await resetDatabase(database)
   })
   afterAll(async () => {
@@ -115,6 +140,9 @@ describe(`job queue (${testEngine})`, () => {
     })
     expect(await reservationStatus(row.quotaReservationId)).toBe('released')
     expect(await imagesUsed(userId)).toBe(0)
+    // The registered outcomes heard the one outcome that applied, and only it.
+    expect(heard.written).toEqual([1])
+    expect(heard.settled.map((settled) => [settled.id, settled.status])).toEqual([[row.id, 'failed']])
   })
 
   it('hands a job back on shutdown untouched: due at once, the try not counted, its request id and quota kept', async () => {
@@ -137,5 +165,7 @@ describe(`job queue (${testEngine})`, () => {
     // The next claim takes it at once, as its first try.
     const [again] = await claim('worker-b', 30_000)
     expect(again?.row).toMatchObject({ id: row.id, attempts: 1, providerRequestId: 'req-1' })
+    // Not finished: nothing registered for a finished job ran.
+    expect(heard).toEqual({ written: [], settled: [] })
   })
 })

@@ -11,26 +11,17 @@ import {
   type NewGenerationRow,
 } from '#server/db/schema/index.ts'
 import type { Notifier } from '#server/events/notifier.ts'
-import {
-  commitQuotaCtes,
-  type QuotaHold,
-  quotaExceeded,
-  releaseQuotaCtes,
-  releaseUnits,
-  reservationCtes,
-  reserveUnits,
-  storageQuotaExceeded,
-  storageUsedSql,
-} from '#server/features/quota/quota.service.ts'
-import { generationEventCte } from '#server/features/webhooks/webhooks.service.ts'
 import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
 import { AppError, type ErrorCode } from '#shared/errors.ts'
 import type { QuotaResource } from '#shared/quota.ts'
+import type { JobOutcomes, QuotaHold } from './outcomes.ts'
 
 // The job queue (decision 11): a generations row is its job, and every change of a job's state
 // is written here, each in one statement with the quota it settles (decision 14 says why one
-// statement): accepted (queued, quota held), claimed (running, leased), its lease renewed, its
+// statement). What other features add to a job's life (the quota, a finished job's webhook
+// events, a catalogue row finishing) is registered at composition (outcomes.ts); this module
+// imports no feature. The states: accepted (queued, quota held), claimed (running, leased), its lease renewed, its
 // progress saved, finished (succeeded: quota kept; failed or canceled: quota given back), handed
 // back or retried (queued again), canceled by its owner. A job whose worker stopped renewing its
 // lease is due again and taken by the next claim; there is no separate recovery. Callers decide
@@ -39,6 +30,9 @@ import type { QuotaResource } from '#shared/quota.ts'
 
 /** What every state change needs: the database, and the notifier that announces the change. */
 export type JobQueueDeps = { db: Db; notifier: Notifier }
+
+/** What accepting, settling and canceling need besides: the outcomes features registered. */
+export type JobOutcomeDeps = JobQueueDeps & { outcomes: JobOutcomes }
 
 /** A job a worker has claimed: its writes apply only while that worker still holds it. */
 export type HeldJob = { row: GenerationRow; workerId: string }
@@ -128,7 +122,7 @@ function rowFromDriver(raw: Record<string, unknown>): GenerationRow {
  * it), or the quota used up (QUOTA_EXCEEDED_*), nothing is written. Returns the row as inserted.
  */
 export async function acceptJob(
-  deps: JobQueueDeps,
+  deps: JobOutcomeDeps,
   job: JobRequest,
   limits: AcceptLimits,
 ): Promise<GenerationRow> {
@@ -137,10 +131,11 @@ export async function acceptJob(
   const hasRoom = sql`(select count(*) from ${generations} active
     where active.user_id = ${job.userId} and active.status in ('queued', 'running')
       and active.batch_row_id is null) < ${limits.maxQueuedPerUser}`
-  const hasStorage = sql`${storageUsedSql(job.userId)} < ${limits.storageQuotaBytes}`
+  const { quota } = deps.outcomes
+  const hasStorage = sql`${quota.storageUsedSql(job.userId)} < ${limits.storageQuotaBytes}`
   const result = (await deps.db.execute(sql`
     with room as (select ${hasRoom} as is_open, ${hasStorage} as has_storage),
-    ${hold ? sql`${reservationCtes(hold, sql`(select is_open and has_storage from room)`)},` : sql``}
+    ${hold ? sql`${quota.reservationCtes(hold, sql`(select is_open and has_storage from room)`)},` : sql``}
     inserted as (
       insert into ${generations} (
         user_id, tool, mode, aspect_ratio, prompt, context, input_asset_id, reference_asset_id,
@@ -158,9 +153,9 @@ export async function acceptJob(
   if (!raw?.queue_open) {
     throw new AppError('QUEUE_FULL', `At most ${limits.maxQueuedPerUser} generations may wait at once`)
   }
-  if (!raw.has_storage) throw storageQuotaExceeded()
+  if (!raw.has_storage) throw quota.storageExceeded()
   if (raw.id === null || raw.id === undefined) {
-    if (hold) throw quotaExceeded(hold.resource)
+    if (hold) throw quota.exceeded(hold.resource)
     throw new Error('generation insert returned no row')
   }
   // The row as inserted (a read afterwards could already see the worker's claim).
@@ -357,17 +352,18 @@ export async function saveQueuePosition(
  * it applied; the change is announced with the row (and the files it stored). The job no longer
  * counts against its owner's running cap, so when the owner has jobs waiting (perhaps held back
  * by that cap) it is also announced as new work: any worker, in any process, may take one now.
- * A success or failure also writes its webhook deliveries in the same statement
- * (webhooks.service.ts generationEventCte), so an event exists exactly when its outcome does.
+ * A success or failure also writes what the registered outcomes write when a job finishes (its
+ * webhook deliveries) in the same statement, so they exist exactly when the outcome does; once a
+ * final outcome is committed, the registered after-steps run (a catalogue row's batch finishing).
  */
 async function settle(
-  deps: JobQueueDeps,
+  deps: JobOutcomeDeps,
   held: HeldJob,
   values: Partial<NewGenerationRow>,
-  quota: 'commit' | 'release' | 'keep',
+  keepsQuota: 'commit' | 'release' | 'keep',
   storedAssets: AssetRow[] = [],
 ): Promise<boolean> {
-  const { db } = deps
+  const { db, outcomes } = deps
   const { row } = held
   const now = new Date()
   const done = db.$with('done').as(
@@ -391,43 +387,62 @@ async function settle(
   )
   const reservation = sql`(select ${done.quotaReservationId} from ${done})`
   const quotaCtes =
-    !row.quotaReservationId || quota === 'keep'
+    !row.quotaReservationId || keepsQuota === 'keep'
       ? []
-      : quota === 'commit'
-        ? commitQuotaCtes(db, reservation, now)
-        : releaseQuotaCtes(db, reservation, now)
+      : keepsQuota === 'commit'
+        ? outcomes.quota.commitCtes(db, reservation, now)
+        : outcomes.quota.releaseCtes(db, reservation, now)
   const outcome = { ...row, ...values } as GenerationRow
-  if (outcome.status !== 'succeeded' && outcome.status !== 'failed') {
-    const [settled] = await db
+  const isFinished = outcome.status === 'succeeded' || outcome.status === 'failed'
+  const writes = isFinished ? outcomes.finished : []
+  let settled: (GenerationRow & { ownerHasWaiting: boolean }) | undefined
+  let written: number[] = []
+  if (writes.length === 0) {
+    ;[settled] = await db
       .with(done, ...quotaCtes)
       .select()
       .from(done)
-    if (!settled) return false
-    const { ownerHasWaiting, ...updated } = settled
-    deps.notifier.generationChanged(row.id, updated, storedAssets)
-    if (ownerHasWaiting) deps.notifier.workAvailable()
-    return true
+  } else {
+    const applied = sql`exists (select 1 from ${done})`
+    const writeCtes = writes.map((write) => write.ctes(db, { row: outcome, now, applied }))
+    // One row counting what each write's last expression returned.
+    const names = writeCtes.map((_, index) => `written_${index}`)
+    const counted = db
+      .$with(
+        'finished_written',
+        Object.fromEntries(names.map((name) => [name, sql<number>`${sql.identifier(name)}`.as(name)])),
+      )
+      .as(
+        sql`select ${sql.join(
+          writeCtes.map(
+            (ctes, index) =>
+              sql`(select count(*)::int from ${ctes.at(-1)}) as ${sql.identifier(names[index] ?? '')}`,
+          ),
+          sql`, `,
+        )}`,
+      )
+    const [joined] = await db
+      .with(done, ...quotaCtes, ...writeCtes.flat(), counted)
+      .select()
+      .from(done)
+      .innerJoin(counted, sql`true`)
+    settled = joined?.done
+    written = names.map((name) => Number(joined?.finished_written[name] ?? 0))
   }
-  const events = generationEventCte(db, { row: outcome, now, applied: sql`exists (select 1 from ${done})` })
-  const eventCount = db
-    .$with('webhook_event_count')
-    .as(db.select({ count: sql<number>`count(*)::int`.as('count') }).from(events))
-  const [settled] = await db
-    .with(done, ...quotaCtes, events, eventCount)
-    .select()
-    .from(done)
-    .innerJoin(eventCount, sql`true`)
   if (!settled) return false
-  const { ownerHasWaiting, ...updated } = settled.done
+  const { ownerHasWaiting, ...updated } = settled
   deps.notifier.generationChanged(row.id, updated, storedAssets)
   if (ownerHasWaiting) deps.notifier.workAvailable()
-  if (settled.webhook_event_count.count > 0) deps.notifier.webhooksDue()
+  for (const [index, write] of writes.entries()) write.afterCommit?.(written[index] ?? 0, deps.notifier)
+  if (isFinished || updated.status === 'canceled') {
+    for (const step of outcomes.afterSettled) await step(updated, deps)
+  }
   return true
 }
 
 /** Succeeded, with its result (and the files it stored); the quota is kept. */
 export function succeedJob(
-  deps: JobQueueDeps,
+  deps: JobOutcomeDeps,
   held: HeldJob,
   result: GenerationResultRecord,
   storedAssets: AssetRow[],
@@ -442,7 +457,7 @@ export function succeedJob(
 }
 
 /** Failed for good with an error code; the quota is given back. */
-export function failJob(deps: JobQueueDeps, held: HeldJob, errorCode: ErrorCode): Promise<boolean> {
+export function failJob(deps: JobOutcomeDeps, held: HeldJob, errorCode: ErrorCode): Promise<boolean> {
   return settle(
     deps,
     held,
@@ -456,7 +471,7 @@ export function failJob(deps: JobQueueDeps, held: HeldJob, errorCode: ErrorCode)
  * is given back.
  */
 export function stopJob(
-  deps: JobQueueDeps,
+  deps: JobOutcomeDeps,
   held: HeldJob,
   errorCode: 'GENERATION_CANCELED' | 'GENERATION_TIMEOUT',
 ): Promise<boolean> {
@@ -473,7 +488,7 @@ export function stopJob(
 }
 
 /** Back to the queue after a transient failure, due again at `runAfter`; the quota stays held. */
-export function retryJob(deps: JobQueueDeps, held: HeldJob, runAfter: Date): Promise<boolean> {
+export function retryJob(deps: JobOutcomeDeps, held: HeldJob, runAfter: Date): Promise<boolean> {
   return settle(deps, held, { status: 'queued', runAfter }, 'keep')
 }
 
@@ -482,7 +497,7 @@ export function retryJob(deps: JobQueueDeps, held: HeldJob, runAfter: Date): Pro
  * request id, if any, stays, so the next worker resumes it instead of paying for it twice.
  * Announced as new work, so workers in other processes take it without waiting for a poll.
  */
-export async function handBackJob(deps: JobQueueDeps, held: HeldJob): Promise<boolean> {
+export async function handBackJob(deps: JobOutcomeDeps, held: HeldJob): Promise<boolean> {
   const isHandedBack = await settle(
     deps,
     held,
@@ -501,7 +516,7 @@ export async function handBackJob(deps: JobQueueDeps, held: HeldJob): Promise<bo
  * gives the quota back with stopJob. A finished one is left as it is.
  */
 export async function cancelJob(
-  deps: JobQueueDeps,
+  deps: JobOutcomeDeps,
   job: { id: string; userId: string },
   now: () => Date,
 ): Promise<void> {
@@ -524,7 +539,11 @@ export async function cancelJob(
   const [canceledNow] = await db
     .with(
       canceled,
-      ...releaseQuotaCtes(db, sql`(select ${canceled.quotaReservationId} from ${canceled})`, now()),
+      ...deps.outcomes.quota.releaseCtes(
+        db,
+        sql`(select ${canceled.quotaReservationId} from ${canceled})`,
+        now(),
+      ),
     )
     .select({ id: canceled.id })
     .from(canceled)
@@ -561,7 +580,7 @@ const insertChunk = 500
  * queue cap: the fair claim runs them at the user's share.
  */
 export async function acceptBatchJobs(
-  deps: JobQueueDeps,
+  deps: JobOutcomeDeps,
   input: {
     userId: string
     jobs: BatchJobRequest[]
@@ -570,20 +589,21 @@ export async function acceptBatchJobs(
     within?: (tx: Db) => Promise<void>
   },
 ): Promise<BatchAcceptance> {
+  const { quota } = deps.outcomes
   const outcome = await deps.db
     .transaction(async (txRaw): Promise<BatchAcceptance> => {
       const tx = txRaw as unknown as Db
       const storage = (await tx.execute(
-        sql`select ${storageUsedSql(input.userId)} < ${input.storageQuotaBytes} as has_room`,
+        sql`select ${quota.storageUsedSql(input.userId)} < ${input.storageQuotaBytes} as has_room`,
       )) as unknown as { rows: { has_room: boolean }[] }
-      if (!storage.rows[0]?.has_room) throw storageQuotaExceeded()
+      if (!storage.rows[0]?.has_room) throw quota.storageExceeded()
       const reservations = new Map<QuotaResource, string[]>()
       for (const resource of ['images', 'videos'] as const) {
         const count = input.jobs.filter((job) => job.resource === resource).length
         if (count === 0) continue
         const hold = input.holds[resource]
-        if (!hold) throw quotaExceeded(resource)
-        const ids = await reserveUnits(tx, hold, count)
+        if (!hold) throw quota.exceeded(resource)
+        const ids = await quota.reserveUnits(tx, hold, count)
         // Thrown to roll back what the other resource reserved; turned into the answer below.
         if (!ids) throw new BatchShort(resource)
         reservations.set(resource, ids)
@@ -658,7 +678,7 @@ function batchJobsOf(batchId: string) {
  * same transaction; running ones flagged, for their workers to stop (and give theirs back).
  * Returns how many were canceled at once.
  */
-export async function cancelBatchJobs(deps: JobQueueDeps, batchId: string, now: Date): Promise<number> {
+export async function cancelBatchJobs(deps: JobOutcomeDeps, batchId: string, now: Date): Promise<number> {
   const canceled = await deps.db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db
     const rows = await tx
@@ -670,7 +690,7 @@ export async function cancelBatchJobs(deps: JobQueueDeps, batchId: string, now: 
         userId: generations.userId,
         reservationId: generations.quotaReservationId,
       })
-    await releaseUnits(
+    await deps.outcomes.quota.releaseUnits(
       tx,
       rows.flatMap((row) => (row.reservationId ? [row.reservationId] : [])),
       now,
@@ -691,9 +711,10 @@ export async function cancelBatchJobs(deps: JobQueueDeps, batchId: string, now: 
  * they failed), all or nothing. A video whose image failed waits for the image again.
  */
 export async function retryBatchJobs(
-  deps: JobQueueDeps,
+  deps: JobOutcomeDeps,
   input: { batchId: string; holds: Partial<Record<QuotaResource, QuotaHold>>; now: Date },
 ): Promise<BatchAcceptance & { retried?: number }> {
+  const { quota } = deps.outcomes
   const outcome = await deps.db
     .transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db
@@ -714,8 +735,8 @@ export async function retryBatchJobs(
         const count = failed.filter((job) => resourceOf(job) === resource).length
         if (count === 0) continue
         const hold = input.holds[resource]
-        if (!hold) throw quotaExceeded(resource)
-        const ids = await reserveUnits(tx, hold, count)
+        if (!hold) throw quota.exceeded(resource)
+        const ids = await quota.reserveUnits(tx, hold, count)
         if (!ids) throw new BatchShort(resource)
         reservations.set(resource, ids)
       }
