@@ -295,6 +295,7 @@ export function createApp(deps: AppDeps) {
       db,
       storage: deps.storage,
       generations: generationDeps,
+      events: deps.events,
       fetch: { allowPrivateHosts: config.fetchAllowPrivateHosts, log: deps.logger },
       log: deps.logger,
       now: deps.now,
@@ -315,6 +316,7 @@ export function createApp(deps: AppDeps) {
     publicationsRoutes({
       db,
       rateLimiter: deps.rateLimiter,
+      events: deps.events,
       connections: { db, box: deps.marketplaceBox, apis: config.marketplaceApis, log: deps.logger },
       log: deps.logger,
       now: deps.now,
@@ -354,6 +356,7 @@ export function createApp(deps: AppDeps) {
       db,
       storage: deps.storage,
       generations: generationDeps,
+      events: deps.events,
       fetch: { allowPrivateHosts: config.fetchAllowPrivateHosts, log: deps.logger },
       log: deps.logger,
       now: deps.now,

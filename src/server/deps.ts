@@ -6,12 +6,14 @@ import { createMailer, type Mailer } from '#server/email/outbox.ts'
 import { createEmailTransport, type EmailTransport } from '#server/email/transport.ts'
 import { createNotifier, type Notifier } from '#server/events/notifier.ts'
 import { startPgNotifier } from '#server/events/pg-notifier.ts'
+import type { EventRecorder } from '#server/events/recorder.ts'
 import {
   type BillingProvider,
   createManualBillingProvider,
 } from '#server/features/billing/billing-provider.ts'
 import { createInspections, type Inspections } from '#server/features/marketplaces/marketplaces.service.ts'
 import { createTextReader, type TextReader } from '#server/features/marketplaces/read-text.ts'
+import { webhookEvents } from '#server/features/webhooks/webhooks.service.ts'
 import type { JobOutcomes } from '#server/job-queue/outcomes.ts'
 import type { Providers } from '#server/providers/index.ts'
 import { createRateLimiter, type RateLimiter } from '#server/rate-limit/rate-limiter.ts'
@@ -65,6 +67,8 @@ export type AppDeps = {
   segmenter: Segmenter
   /** What the features do when a job is accepted and settles (job-outcomes.ts). */
   jobOutcomes: JobOutcomes
+  /** Records batches finished and products decided with them (the webhooks' deliveries). */
+  events: EventRecorder
   now: () => Date
   isShuttingDown: () => boolean
   /**
@@ -118,6 +122,7 @@ export async function createAppDeps(options: {
     incomingDir: join(config.dataDir, 'incoming'),
     segmenter: sharedSegmenter(),
     jobOutcomes: jobOutcomes(logger),
+    events: webhookEvents,
     now: options.now ?? (() => new Date()),
     isShuttingDown: options.isShuttingDown ?? (() => false),
   }

@@ -1,6 +1,6 @@
 import { finishBatchAfterJob } from '#server/features/catalogue/catalogue.service.ts'
 import { quotaLedger } from '#server/features/quota/quota.service.ts'
-import { generationWebhooks } from '#server/features/webhooks/webhooks.service.ts'
+import { generationWebhooks, webhookEvents } from '#server/features/webhooks/webhooks.service.ts'
 import type { JobOutcomes } from '#server/job-queue/outcomes.ts'
 import type { Logger } from './logger.ts'
 
@@ -14,6 +14,6 @@ export function jobOutcomes(logger: Logger): JobOutcomes {
   return {
     quota: quotaLedger,
     finished: [generationWebhooks],
-    afterSettled: [finishBatchAfterJob(logger)],
+    afterSettled: [finishBatchAfterJob(logger, webhookEvents)],
   }
 }

@@ -127,6 +127,7 @@ export function publisherOptions(deps: AppDeps): PublisherOptions {
   return {
     db: deps.database.db,
     rateLimiter: deps.rateLimiter,
+    events: deps.events,
     connections: {
       db: deps.database.db,
       box: deps.marketplaceBox,

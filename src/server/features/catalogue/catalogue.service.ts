@@ -11,6 +11,7 @@ import {
   isProductRow,
 } from '#server/db/schema/index.ts'
 import type { Notifier } from '#server/events/notifier.ts'
+import type { EventRecorder } from '#server/events/recorder.ts'
 import type { AssetStorageDeps } from '#server/features/assets/assets.service.ts'
 import {
   type BatchOutputPlan,
@@ -24,7 +25,6 @@ import {
 } from '#server/features/generations/batches.service.ts'
 import type { GenerationDeps } from '#server/features/generations/generations.service.ts'
 import { type MarketplaceDeps, presetExporter } from '#server/features/marketplaces/marketplaces.service.ts'
-import { insertBatchCompletedEvent } from '#server/features/webhooks/webhooks.service.ts'
 import type { AfterSettled } from '#server/job-queue/outcomes.ts'
 import type { Logger } from '#server/logger.ts'
 import type { PublicRequestDeps } from '#server/net/public-request.ts'
@@ -78,6 +78,8 @@ export type CatalogueDeps = AssetStorageDeps & {
   fetch: PublicRequestDeps
   log: Logger
   now: () => Date
+  /** Records a finished batch's event with it (the webhooks' deliveries). */
+  events: EventRecorder
   /**
    * The marketplace feature's measurements, segmenter and video slots, for exports of batches
    * with a preset; without it a preset batch exports its files as stored.
@@ -221,7 +223,7 @@ export async function getBatchView(deps: CatalogueDeps, userId: string, batchId:
   for (const view of views) counts[view.state] += 1
   if (batch.status === 'running' && counts.queued + counts.running === 0) {
     const finished = await finishBatchIfSettled(
-      { db: deps.db, now: deps.now, notifier: deps.generations.notifier },
+      { db: deps.db, now: deps.now, notifier: deps.generations.notifier, events: deps.events },
       batch.id,
     )
     if (finished) batch = finished
@@ -249,7 +251,7 @@ function hasUnsettledJobs(batchId: string) {
  * when this call finished it.
  */
 export async function finishBatchIfSettled(
-  deps: { db: Db; now: () => Date; notifier: Pick<Notifier, 'webhooksDue'> },
+  deps: { db: Db; now: () => Date; notifier: Pick<Notifier, 'webhooksDue'>; events: EventRecorder },
   batchId: string,
 ): Promise<CatalogueBatchRow | null> {
   // Most calls come while other jobs of the batch still run: a read, no transaction.
@@ -289,7 +291,7 @@ export async function finishBatchIfSettled(
         group by r.id
       ) products`)) as unknown as { rows: { done: number; failed: number; canceled: number }[] }
     const counts = counted.rows[0] ?? { done: 0, failed: 0, canceled: 0 }
-    const events = await insertBatchCompletedEvent(tx, {
+    const events = await deps.events.batchCompleted(tx, {
       userId: finished.userId,
       now,
       batch: {
@@ -315,7 +317,7 @@ export async function finishBatchIfSettled(
 
 /** The batch a catalogue row belongs to, then finishBatchIfSettled (a job knows only its row). */
 async function finishBatchOfRow(
-  deps: { db: Db; now: () => Date; notifier: Pick<Notifier, 'webhooksDue'> },
+  deps: Parameters<typeof finishBatchIfSettled>[0],
   batchRowId: string,
 ): Promise<CatalogueBatchRow | null> {
   const [row] = await deps.db
@@ -331,11 +333,12 @@ async function finishBatchOfRow(
  * webhooks), so a batch finishes without anyone looking at it. A failure is only logged: the
  * next look at the batch finishes it.
  */
-export function finishBatchAfterJob(logger: Logger): AfterSettled {
+export function finishBatchAfterJob(logger: Logger, events: EventRecorder): AfterSettled {
   return async (row, queue) => {
     if (!row.batchRowId) return
-    await finishBatchOfRow({ ...queue, now: () => new Date() }, row.batchRowId).catch((error: unknown) =>
-      logger.warn({ err: error, generationId: row.id }, 'finishing the batch failed; the next look will'),
+    await finishBatchOfRow({ ...queue, events, now: () => new Date() }, row.batchRowId).catch(
+      (error: unknown) =>
+        logger.warn({ err: error, generationId: row.id }, 'finishing the batch failed; the next look will'),
     )
   }
 }

@@ -7,7 +7,7 @@ import {
   publications,
 } from '#server/db/schema/index.ts'
 import type { Notifier } from '#server/events/notifier.ts'
-import { insertPublicationEvents } from '#server/features/webhooks/webhooks.service.ts'
+import type { EventRecorder } from '#server/events/recorder.ts'
 import type { Logger } from '#server/logger.ts'
 import type { RateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
@@ -42,6 +42,8 @@ export type PublisherDeps = {
   now: () => Date
   /** Wakes publishers when publications are queued, and webhook dispatchers when outcomes are written. */
   notifier: Pick<Notifier, 'publicationsDue' | 'webhooksDue'>
+  /** Records each decided product's event with its outcome (the webhooks' deliveries). */
+  events: EventRecorder
   /** Image addresses may be http (the marketplaces' fakes only). */
   allowHttpImages: boolean
   /** How long to wait before reading a request's outcome again, and a review again. */
@@ -482,7 +484,7 @@ async function recordOutcomes(
         .returning()
       if (updated && updated.status !== 'pending') decided.push(updated)
     }
-    return insertPublicationEvents(tx, {
+    return deps.events.publicationsDecided(tx, {
       userId: publication.userId,
       publications: decided.map((item) => webhookPublicationOf(publication, item, null, now)),
       now,
@@ -584,7 +586,7 @@ async function fail(
       .update(publications)
       .set({ status: 'failed', errorCode, leaseOwner: null, leaseUntil: null, updatedAt: now })
       .where(eq(publications.id, publication.id))
-    return insertPublicationEvents(tx, {
+    return deps.events.publicationsDecided(tx, {
       userId: publication.userId,
       publications: failed.map((item) => webhookPublicationOf(publication, item, errorCode, now)),
       now,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSecretBox } from '#server/crypto/secret-box.ts'
 import { publicationItems, publications } from '#server/db/schema/index.ts'
 import { createNotifier } from '#server/events/notifier.ts'
+import { webhookEvents } from '#server/features/webhooks/webhooks.service.ts'
 import { createLogger } from '#server/logger.ts'
 import { createOfflineStudio } from '#server/providers/offline-studio/index.ts'
 import { createRateLimiter } from '#server/rate-limit/rate-limiter.ts'
@@ -98,6 +99,7 @@ describe('Fix and resubmit (/api/publications/:id/resubmit)', () => {
       log: createLogger({ level: 'silent' }),
       now,
       allowHttpImages: true,
+      events: webhookEvents,
       pollMs: { processing: 1000, review: 60_000 },
       notifier: createNotifier(),
     }

@@ -12,6 +12,7 @@ import {
   webhookEndpoints,
 } from '#server/db/schema/index.ts'
 import type { Notifier } from '#server/events/notifier.ts'
+import type { EventRecorder } from '#server/events/recorder.ts'
 import { hasApiAccess } from '#server/features/api-keys/api-keys.service.ts'
 import type { FinishedWrite } from '#server/job-queue/outcomes.ts'
 import {
@@ -487,4 +488,10 @@ export async function sendTestWebhook(
   await deps.rateLimiter.consume(webhookSendRule(deps), userId)
   const event = newEvent(webhookTestEventType, { endpointId: endpoint.id }, deps.now())
   return queueDelivery(deps, endpoint, { id: event.id, type: event.type, payload: event })
+}
+
+/** The webhook deliveries of the events other features record in their transactions. */
+export const webhookEvents: EventRecorder = {
+  batchCompleted: insertBatchCompletedEvent,
+  publicationsDecided: insertPublicationEvents,
 }
