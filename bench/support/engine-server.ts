@@ -140,8 +140,7 @@ if (mode === 'orchestration') {
     outcomes: deps.jobOutcomes,
     logger,
     providers,
-    readOwnFalKey: (userId) =>
-      readFalKey({ db: database.db, keyBox: deps.keyBox, billing: deps.billing }, userId),
+    readOwnFalKey: (userId) => readFalKey({ db: database.db, keyBox: deps.keyBox }, userId),
     concurrency: config.worker.concurrency,
     maxRunningPerUser: config.worker.maxRunningPerUser,
     isClaimSerialized: database.kind === 'postgres',

@@ -6,6 +6,7 @@ import { accessRoutes } from '#server/features/access/access.routes.ts'
 import { apiKeysRoutes, requireApiKey } from '#server/features/api-keys/api-keys.routes.ts'
 import { assetsRoutes } from '#server/features/assets/assets.routes.ts'
 import { authRoutes } from '#server/features/auth/auth.routes.ts'
+import { topUpForShortage } from '#server/features/billing/auto-topup.service.ts'
 import { billingRoutes, billingWebhookRoutes } from '#server/features/billing/billing.routes.ts'
 import { catalogueRoutes } from '#server/features/catalogue/catalogue.routes.ts'
 import { contactRoutes } from '#server/features/contact/contact.routes.ts'
@@ -206,7 +207,7 @@ export function createApp(deps: AppDeps) {
     settingsRoutes({
       db,
       keyBox: deps.keyBox,
-      billing: deps.billing,
+      isBillingLive: deps.billing.isLive,
       providers: config.providers,
       now: deps.now,
     }),
@@ -274,7 +275,11 @@ export function createApp(deps: AppDeps) {
     limits: config.limits,
     maxQueuedPerUser: config.worker.maxQueuedPerUser,
     now: deps.now,
-    autoTopUp: { billing: deps.billing, mailer: deps.mailer, publicUrl: config.publicUrl },
+    topUp: (shortage: Parameters<typeof topUpForShortage>[1]) =>
+      topUpForShortage(
+        { db, now: deps.now, billing: deps.billing, mailer: deps.mailer, publicUrl: config.publicUrl },
+        shortage,
+      ),
   }
   api.route('/generations', generationsRoutes(generationDeps, eventStreams))
   const uploadsDir = deps.incomingDir

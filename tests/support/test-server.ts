@@ -128,8 +128,7 @@ export async function startTestServer(
       outcomes: deps.jobOutcomes,
       logger,
       providers,
-      readOwnFalKey: (userId) =>
-        readFalKey({ db: database.db, keyBox: deps.keyBox, billing: deps.billing }, userId),
+      readOwnFalKey: (userId) => readFalKey({ db: database.db, keyBox: deps.keyBox }, userId),
       concurrency: 2,
       maxRunningPerUser: config.worker.maxRunningPerUser,
       isClaimSerialized: database.kind === 'postgres',

@@ -167,8 +167,7 @@ export async function startConfiguredWorker(
     providers,
     // "Keep my product exactly" finds the product with the same model the offline studio uses.
     segmenter: deps.segmenter,
-    readOwnFalKey: (userId) =>
-      readFalKey({ db: deps.database.db, keyBox: deps.keyBox, billing: deps.billing }, userId),
+    readOwnFalKey: (userId) => readFalKey({ db: deps.database.db, keyBox: deps.keyBox }, userId),
     concurrency: config.worker.concurrency,
     maxRunningPerUser: config.worker.maxRunningPerUser,
     isClaimSerialized: deps.database.kind === 'postgres',

@@ -13,10 +13,7 @@ import {
   type SubscriptionRow,
   userPreferences,
 } from '#server/db/schema/index.ts'
-import type { Mailer } from '#server/email/outbox.ts'
 import type { Notifier } from '#server/events/notifier.ts'
-import { topUpForShortage } from '#server/features/billing/auto-topup.service.ts'
-import type { BillingProvider } from '#server/features/billing/billing.service.ts'
 import { getActiveSubscription } from '#server/features/quota/plan.service.ts'
 import { quotaHoldFor, storageQuotaBytes } from '#server/features/quota/quota.service.ts'
 import {
@@ -27,7 +24,7 @@ import {
   cancelJob,
   type JobRequest,
 } from '#server/job-queue/job-queue.ts'
-import type { JobOutcomes } from '#server/job-queue/outcomes.ts'
+import type { JobOutcomes, QuotaHold } from '#server/job-queue/outcomes.ts'
 import { canWriteOffline } from '#server/providers/offline-studio/seo-writer/writer.ts'
 import type { RateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
@@ -61,11 +58,10 @@ export type GenerationDeps = {
   maxQueuedPerUser: number
   now: () => Date
   /**
-   * Auto top-up after a quota refusal (features/billing/auto-topup.service.ts): the payment
-   * provider, the mailer for its emails and the public origin for their links. Without it, a
-   * used-up quota is simply refused.
+   * Auto top-up after a quota refusal (billing's topUpForShortage, given at composition): true
+   * when a pack was bought for the shortage. Without it, a used-up quota is simply refused.
    */
-  autoTopUp?: { billing: BillingProvider; mailer?: Mailer; publicUrl: string } | undefined
+  topUp?: ((shortage: { hold: QuotaHold; isEnabled: boolean }) => Promise<boolean>) | undefined
 }
 
 function isQuotaRefusal(error: unknown): boolean {
@@ -197,11 +193,8 @@ async function acceptWithAutoTopUp(
       return await acceptJob(deps, job, limits)
     } catch (error) {
       const { hold } = limits
-      if (!hold || !deps.autoTopUp || !isQuotaRefusal(error) || round >= maxTopUpRounds) throw error
-      const isToppedUp = await topUpForShortage(
-        { db: deps.db, now: deps.now, ...deps.autoTopUp },
-        { hold, isEnabled: isAutoTopUpEnabled },
-      )
+      if (!hold || !deps.topUp || !isQuotaRefusal(error) || round >= maxTopUpRounds) throw error
+      const isToppedUp = await deps.topUp({ hold, isEnabled: isAutoTopUpEnabled })
       if (!isToppedUp) throw error
     }
   }

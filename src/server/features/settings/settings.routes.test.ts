@@ -113,7 +113,6 @@ describe('settings and billing over HTTP', () => {
     const deps = {
       db: server.database.db,
       keyBox: createSecretBox(server.config.appSecret ?? '', 'provider-keys v1'),
-      billing: server.deps.billing,
     }
     expect(await readFalKey(deps, row?.userId ?? '')).toBe(falKey)
     const wrongSecret = {

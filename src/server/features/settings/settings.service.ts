@@ -2,7 +2,6 @@ import { and, eq } from 'drizzle-orm'
 import type { SecretBox } from '#server/crypto/secret-box.ts'
 import type { Db } from '#server/db/client.ts'
 import { billingCustomers, providerKeys, subscriptions } from '#server/db/schema/index.ts'
-import type { BillingProvider } from '#server/features/billing/billing.service.ts'
 import { getActiveSubscription } from '#server/features/quota/plan.service.ts'
 import type { SettingsResponse } from '#shared/contracts/settings.ts'
 import { AppError } from '#shared/errors.ts'
@@ -10,7 +9,8 @@ import { AppError } from '#shared/errors.ts'
 export type SettingsDeps = {
   db: Db
   keyBox: SecretBox
-  billing: BillingProvider
+  /** Whether payments are taken (the billing provider is live): the top-up settings say so. */
+  isBillingLive: boolean
   /** The operator's providers for images and videos (config: providers); the built-in studio when left out. */
   providers?: { image: 'offline' | 'fal'; video: 'offline' | 'fal' }
 }
@@ -38,7 +38,7 @@ export async function getSettings(deps: SettingsDeps, userId: string, now: Date)
     autoTopupEnabled: subscription?.autoTopupEnabled ?? false,
     byoApiEnabled: subscription?.byoApiEnabled ?? false,
     falKey: { isSet: key !== undefined, mask: key ? maskKey(key.last4) : null },
-    isBillingLive: deps.billing.isLive,
+    isBillingLive: deps.isBillingLive,
     autoTopupMonthlyCap: customer?.cap ?? null,
     studio: {
       image: maker(deps.providers?.image ?? 'offline'),
@@ -113,7 +113,10 @@ export async function deleteFalKey(deps: SettingsDeps, userId: string, now: Date
 }
 
 /** The user's own fal key, decrypted, for their jobs (server-side only; never sent anywhere else). */
-export async function readFalKey(deps: SettingsDeps, userId: string): Promise<string | null> {
+export async function readFalKey(
+  deps: Pick<SettingsDeps, 'db' | 'keyBox'>,
+  userId: string,
+): Promise<string | null> {
   const [row] = await deps.db
     .select({ encryptedKey: providerKeys.encryptedKey })
     .from(providerKeys)
