@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { type Auth, sessionMaxAgeSeconds } from '#server/auth/auth.ts'
+import type { SessionUser } from '#shared/contracts/auth.ts'
 import { AppError } from '#shared/errors.ts'
 import type { AppEnv, RequestUser } from './context.ts'
 import { createSessionCache, type SessionCache } from './session-cache.ts'
@@ -65,4 +66,22 @@ export function currentUser(c: { get: (key: 'user') => AppEnv['Variables']['user
   const user = c.get('user')
   if (!user) throw new AppError('UNAUTHORIZED', 'Sign in required')
   return user
+}
+
+/**
+ * Refuses a beta account (made from an access code, no email of its own) with EMAIL_REQUIRED:
+ * for what must reach the person later or outlive the browser's cookie, such as a checkout.
+ * The web app answers it by offering to add an email (POST /api/auth/email).
+ */
+export function requireEmailAccount(user: RequestUser): void {
+  if (user.isBeta)
+    throw new AppError('EMAIL_REQUIRED', 'Add an email and password to this beta account first')
+}
+
+/** The signed-in user as the client sees it (a beta account's made-up email is not shown). */
+export function presentUser(
+  user: RequestUser | { id: string; email: string; isBeta?: boolean | null; createdAt: Date },
+): SessionUser {
+  const isBeta = Boolean(user.isBeta)
+  return { id: user.id, email: isBeta ? null : user.email, isBeta, createdAt: user.createdAt.toISOString() }
 }

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { accounts, assets, generations, subscriptions, users } from '#server/db/schema/index.ts'
 import { syncConfiguredCodes } from '#server/features/access/access-codes.service.ts'
+import { requireEmailAccount } from '#server/http/session.ts'
 import { nextClientIp } from '#tests/support/factories.ts'
 import { createGeneration, uploadPhoto } from '#tests/support/generation-client.ts'
 import {
@@ -11,7 +12,7 @@ import {
   type TestClient,
   type TestServer,
 } from '#tests/support/test-server.ts'
-import { authRateLimits, requireEmailAccount } from './auth.service.ts'
+import { authRateLimits } from './auth.service.ts'
 
 const password = 'keep-my-work-7'
 

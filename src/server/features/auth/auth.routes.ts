@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { forwardCookies } from '#server/auth/auth-errors.ts'
 import type { AppEnv } from '#server/http/context.ts'
-import { currentUser, requireUser } from '#server/http/session.ts'
+import { currentUser, presentUser, requireUser } from '#server/http/session.ts'
 import { validate } from '#server/http/validate.ts'
 import {
   addEmailRequestSchema,
@@ -19,7 +19,6 @@ import {
   addEmailToBetaAccount,
   changePassword,
   confirmPasswordReset,
-  presentUser,
   requestPasswordReset,
   signIn,
   signOut,

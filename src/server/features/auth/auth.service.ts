@@ -9,6 +9,7 @@ import { accounts, users } from '#server/db/schema/index.ts'
 import type { Mailer } from '#server/email/outbox.ts'
 import type { RequestUser } from '#server/http/context.ts'
 import { requestContext } from '#server/http/request-context.ts'
+import { presentUser } from '#server/http/session.ts'
 import type { Logger } from '#server/logger.ts'
 import {
   type BackoffRule,
@@ -75,13 +76,6 @@ type CallContext = { headers: Headers; clientIp: string }
 
 /** Library calls answer with the headers to forward (the session cookie) and our view of the user. */
 export type AuthResult = { headers: Headers; user: SessionUser }
-
-export function presentUser(
-  user: RequestUser | { id: string; email: string; isBeta?: boolean | null; createdAt: Date },
-): SessionUser {
-  const isBeta = Boolean(user.isBeta)
-  return { id: user.id, email: isBeta ? null : user.email, isBeta, createdAt: user.createdAt.toISOString() }
-}
 
 /**
  * Creates an account with email and password and signs it in. For an email that already has an
@@ -283,16 +277,6 @@ export async function changePassword(
   // A reset link sent before the change must not undo it.
   await deleteResetTokens(deps.db, user.id)
   return headers
-}
-
-/**
- * Refuses a beta account (made from an access code, no email of its own) with EMAIL_REQUIRED:
- * for what must reach the person later or outlive the browser's cookie, such as a checkout.
- * The web app answers it by offering to add an email (POST /api/auth/email).
- */
-export function requireEmailAccount(user: RequestUser): void {
-  if (user.isBeta)
-    throw new AppError('EMAIL_REQUIRED', 'Add an email and password to this beta account first')
 }
 
 /** Whether a database error is a unique violation (PostgreSQL and PGlite both report 23505). */

@@ -1,9 +1,8 @@
 import { Hono } from 'hono'
 import { createMiddleware } from 'hono/factory'
-import { requireEmailAccount } from '#server/features/auth/auth.service.ts'
 import type { AppEnv } from '#server/http/context.ts'
 import { requestContext } from '#server/http/request-context.ts'
-import { currentUser, requireUser } from '#server/http/session.ts'
+import { currentUser, requireEmailAccount, requireUser } from '#server/http/session.ts'
 import { validate } from '#server/http/validate.ts'
 import {
   type BillingRedirectResponse,
