@@ -8,6 +8,7 @@ import { assetsRoutes } from '#server/features/assets/assets.routes.ts'
 import { authRoutes } from '#server/features/auth/auth.routes.ts'
 import { topUpForShortage } from '#server/features/billing/auto-topup.service.ts'
 import { billingRoutes, billingWebhookRoutes } from '#server/features/billing/billing.routes.ts'
+import { startTrial } from '#server/features/billing/subscription.service.ts'
 import { catalogueRoutes } from '#server/features/catalogue/catalogue.routes.ts'
 import { contactRoutes } from '#server/features/contact/contact.routes.ts'
 import { generationsRoutes } from '#server/features/generations/generations.routes.ts'
@@ -175,6 +176,7 @@ export function createApp(deps: AppDeps) {
       rateLimiter: deps.rateLimiter,
       now: deps.now,
       trialsPerClient: config.limits.trialsPerDayPerClient,
+      startTrial,
     }),
   )
   api.route(

@@ -4,7 +4,6 @@ import type { Auth } from '#server/auth/auth.ts'
 import { callAuth } from '#server/auth/auth-errors.ts'
 import type { Db } from '#server/db/client.ts'
 import { accessCodeRedemptions, accessCodes, users } from '#server/db/schema/index.ts'
-import { startTrial } from '#server/features/billing/subscription.service.ts'
 import type { RequestUser } from '#server/http/context.ts'
 import { presentUser } from '#server/http/session.ts'
 import { type RateLimiter, type RateLimitRule, refuseIfLimited } from '#server/rate-limit/rate-limiter.ts'
@@ -134,6 +133,11 @@ export type RedeemDeps = {
   now: () => Date
   /** New beta accounts one client address may make per trialWindowSeconds. */
   trialsPerClient: number
+  /**
+   * Starts the new account's beta trial inside the redeeming transaction (billing's startTrial,
+   * given at composition): the account, the code's use and the trial are one.
+   */
+  startTrial: (tx: Db, userId: string, now: Date) => Promise<unknown>
 }
 
 /**
@@ -204,7 +208,7 @@ export async function redeemAccessCode(
         .returning({ code: accessCodes.code })
       if (claimed.length === 0) throw new AppError('ACCESS_CODE_INVALID', 'Access code used up or expired')
       await tx.insert(accessCodeRedemptions).values({ code, userId, clientIp: input.clientIp, createdAt: at })
-      await startTrial(tx as unknown as Db, userId, at)
+      await deps.startTrial(tx as unknown as Db, userId, at)
     })
   } catch (error) {
     // The request fails with the first error. Should the delete fail too, the account left
