@@ -5,6 +5,7 @@ import { getPlan } from '#shared/plans.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { BetaSessionNotice } from '#web/features/auth/components/beta-session-notice.tsx'
 import { LatestGenerations } from '#web/features/generations/components/latest-generations.tsx'
 import { getUsage } from '#web/features/usage/api/get-usage.ts'
@@ -108,12 +109,9 @@ function Dashboard(props: { usage: UsageResponse; who: string }) {
               ? t('app.dashboard.trialUntil', { date: periodEnd })
               : t('app.dashboard.periodEnds', { date: periodEnd })}
           </p>
-          <Link
-            to={href('billing')}
-            className="mt-2 inline-block rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-          >
+          <TextLink to={href('billing')} className="mt-2 inline-block text-sm">
             {t('app.dashboard.managePlan')}
-          </Link>
+          </TextLink>
         </section>
       </div>
 

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react'
-import { Link } from 'react-router'
 import { href } from '#web/lib/href.ts'
-import { useLocalizedHref } from '#web/lib/localized-paths.ts'
+import { TextLink } from './text-link.tsx'
 
 /** A titled section of a text page: an h2 and its paragraphs, spaced for reading. */
 export function ProseSection(props: { id: string; title: string; children: ReactNode }) {
@@ -36,19 +35,6 @@ export function ProseNote(props: { children: ReactNode }) {
     <div className="rounded-2xl border border-brand-200 bg-brand-50 p-5 text-slate-800 sm:p-6">
       {props.children}
     </div>
-  )
-}
-
-/** A link inside running text: underlined, so it is told apart by more than its colour. */
-export function TextLink(props: { to: string; children: ReactNode }) {
-  const localized = useLocalizedHref()
-  return (
-    <Link
-      to={localized(props.to)}
-      className="rounded font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-    >
-      {props.children}
-    </Link>
   )
 }
 

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react'
-import { Link } from 'react-router'
 import type { ApiKeysResponse, ApiKeyView } from '#shared/contracts/api-keys.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
@@ -30,12 +30,9 @@ function Upsell(props: { maxLiveKeys: number }) {
         <li>{t('apiKeys.upsell.usage')}</li>
         <li>{t('apiKeys.upsell.next')}</li>
       </ul>
-      <Link
-        to={href('billing')}
-        className="mt-3 inline-block rounded font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-950"
-      >
+      <TextLink to={href('billing')} tone="notice" className="mt-3 inline-block">
         {t('apiKeys.upsell.upgrade')}
-      </Link>
+      </TextLink>
     </div>
   )
 }

@@ -1,6 +1,6 @@
-import { Link } from 'react-router'
 import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 
@@ -12,12 +12,7 @@ export function NotConnectedNote(props: { testId: string }) {
   return (
     <p className="text-sm text-slate-700" data-testid={props.testId}>
       {t('publishing.panel.notConnected')}{' '}
-      <Link
-        to={`${href('settings')}?tab=integrations`}
-        className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-      >
-        {t('publishing.panel.connectLink')}
-      </Link>
+      <TextLink to={`${href('settings')}?tab=integrations`}>{t('publishing.panel.connectLink')}</TextLink>
     </p>
   )
 }

@@ -1,7 +1,7 @@
 import { type ReactNode, useId } from 'react'
-import { Link } from 'react-router'
 import { autoTopupCapRange, type SettingsResponse } from '#shared/contracts/settings.ts'
 import { Button } from '#web/components/ui/button.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSettingToggle } from '../hooks/use-setting-toggle.ts'
@@ -98,12 +98,9 @@ export function BillingSettingsPanel(props: {
             </p>
           </>
         )}
-        <Link
-          to={href('billing')}
-          className="mt-4 inline-block rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-        >
+        <TextLink to={href('billing')} className="mt-4 inline-block text-sm">
           {t('settings.billing.seePlan')}
-        </Link>
+        </TextLink>
       </div>
     </SettingsSection>
   )

@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react'
-import { Link } from 'react-router'
 import type {
   WebhookDeliveryView,
   WebhookEndpointsResponse,
@@ -11,6 +10,7 @@ import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
 import { CopyButton } from '#web/components/ui/copy-button.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -51,12 +51,9 @@ function Upsell() {
         <li>{t('webhooks.upsell.events')}</li>
         <li>{t('webhooks.upsell.retries')}</li>
       </ul>
-      <Link
-        to={href('billing')}
-        className="mt-3 inline-block rounded font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-950"
-      >
+      <TextLink to={href('billing')} tone="notice" className="mt-3 inline-block">
         {t('webhooks.upsell.upgrade')}
-      </Link>
+      </TextLink>
     </div>
   )
 }
