@@ -1,7 +1,5 @@
 import type { SessionUser } from '#shared/contracts/auth.ts'
-import { DialogFormActions } from '#web/components/ui/dialog-form-actions.tsx'
-import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
+import { FormDialog } from '#web/components/ui/form-dialog.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { addEmail } from '../api/add-email.ts'
 import { EmailField } from './email-field.tsx'
@@ -18,28 +16,13 @@ export function AddEmailDialog(props: { onClose: () => void; onAdded: (user: Ses
   const form = useNewAccountForm(addEmail, props.onAdded)
 
   return (
-    <ModalDialog
-      title={t('auth.addEmail.title')}
-      description={<p>{t('auth.addEmail.description')}</p>}
-      onClose={props.onClose}
-      isBusy={form.isBusy}
-    >
-      <form {...form.formProps} className="mt-5 space-y-4">
-        {form.formError ? <FormAlert message={form.formError} className="" /> : null}
-        <EmailField form={form} />
-        <NewPasswordFields
-          passwordLabel={t('auth.fields.password')}
-          confirmLabel={t('auth.fields.confirmPassword')}
-          form={form}
-        />
-        <DialogFormActions
-          cancelLabel={t('auth.addEmail.cancel')}
-          onCancel={props.onClose}
-          submitLabel={t('auth.addEmail.submit')}
-          busyLabel={t('auth.addEmail.saving')}
-          isBusy={form.isBusy}
-        />
-      </form>
-    </ModalDialog>
+    <FormDialog keys="auth.addEmail" busy="saving" form={form} onClose={props.onClose}>
+      <EmailField form={form} />
+      <NewPasswordFields
+        passwordLabel={t('auth.fields.password')}
+        confirmLabel={t('auth.fields.confirmPassword')}
+        form={form}
+      />
+    </FormDialog>
   )
 }
