@@ -1,7 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import type { IntegrationsResponse } from '#shared/contracts/integrations.ts'
 import type {
   CataloguePublishDraftResponse,
   PublicationItemView,
@@ -12,6 +11,7 @@ import { renderWeb } from '#tests/support/render-web.tsx'
 import {
   colourAttribute,
   cupSetCategory,
+  integrationsView,
   publicationItemView,
   publicationView,
 } from '#tests/support/web-views.ts'
@@ -19,18 +19,7 @@ import { CataloguePublish } from './catalogue-publish.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
-const connections = (isConnected: boolean): IntegrationsResponse => ({
-  integrations: [
-    {
-      marketplace: 'trendyol',
-      isConnected,
-      accountId: isConnected ? '123456' : null,
-      secretMask: isConnected ? '••••abcd' : null,
-      verifiedAt: isConnected ? '2026-11-29T10:00:00.000Z' : null,
-    },
-    { marketplace: 'hepsiburada', isConnected: false, accountId: null, secretMask: null, verifiedAt: null },
-  ],
-})
+const connections = integrationsView
 
 const category = cupSetCategory
 

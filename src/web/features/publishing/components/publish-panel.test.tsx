@@ -9,6 +9,7 @@ import {
   assetView,
   colourAttribute,
   imageGenerationView,
+  integrationsView,
   publicationItemView,
   publicationView,
 } from '#tests/support/web-views.ts'
@@ -30,18 +31,7 @@ const imageGeneration = imageGenerationView(
   },
 )
 
-const connections = (isConnected: boolean): IntegrationsResponse => ({
-  integrations: [
-    {
-      marketplace: 'trendyol',
-      isConnected,
-      accountId: isConnected ? '123456' : null,
-      secretMask: isConnected ? '••••abcd' : null,
-      verifiedAt: isConnected ? '2026-11-29T10:00:00.000Z' : null,
-    },
-    { marketplace: 'hepsiburada', isConnected: false, accountId: null, secretMask: null, verifiedAt: null },
-  ],
-})
+const connections = integrationsView
 
 const category = {
   marketplace: 'trendyol' as const,
