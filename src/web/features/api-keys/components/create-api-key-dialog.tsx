@@ -1,7 +1,7 @@
 import { apiKeyNameMaxLength, type CreateApiKeyResponse } from '#shared/contracts/api-keys.ts'
 import type { FieldReason } from '#shared/validation.ts'
 import { FormDialog } from '#web/components/ui/form-dialog.tsx'
-import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { FormInput } from '#web/components/ui/form-field.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useForm } from '#web/lib/use-form.ts'
 
@@ -39,20 +39,16 @@ export function CreateApiKeyDialog(props: {
 
   return (
     <FormDialog keys="apiKeys.createDialog" busy="busy" form={form} onClose={props.onClose}>
-      <FormField label={t('apiKeys.createDialog.nameLabel')} error={form.errorText('name')}>
-        {(control) => (
-          <input
-            {...control}
-            {...form.input('name')}
-            type="text"
-            autoComplete="off"
-            maxLength={apiKeyNameMaxLength + 20}
-            placeholder={t('apiKeys.createDialog.namePlaceholder')}
-            required
-            className={inputClasses}
-          />
-        )}
-      </FormField>
+      <FormInput
+        form={form}
+        name="name"
+        label={t('apiKeys.createDialog.nameLabel')}
+        type="text"
+        autoComplete="off"
+        maxLength={apiKeyNameMaxLength + 20}
+        placeholder={t('apiKeys.createDialog.namePlaceholder')}
+        required
+      />
     </FormDialog>
   )
 }

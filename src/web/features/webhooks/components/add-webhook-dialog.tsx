@@ -5,7 +5,7 @@ import {
   webhookUrlMaxLength,
 } from '#shared/contracts/webhooks.ts'
 import { FormDialog } from '#web/components/ui/form-dialog.tsx'
-import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { FormInput } from '#web/components/ui/form-field.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useForm } from '#web/lib/use-form.ts'
 
@@ -51,21 +51,17 @@ export function AddWebhookDialog(props: {
 
   return (
     <FormDialog keys="webhooks.addDialog" busy="busy" form={form} onClose={props.onClose}>
-      <FormField label={t('webhooks.addDialog.urlLabel')} error={form.errorText('url')}>
-        {(control) => (
-          <input
-            {...control}
-            {...form.input('url')}
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            maxLength={webhookUrlMaxLength}
-            placeholder={t('webhooks.addDialog.urlPlaceholder')}
-            required
-            className={inputClasses}
-          />
-        )}
-      </FormField>
+      <FormInput
+        form={form}
+        name="url"
+        label={t('webhooks.addDialog.urlLabel')}
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        maxLength={webhookUrlMaxLength}
+        placeholder={t('webhooks.addDialog.urlPlaceholder')}
+        required
+      />
       <fieldset aria-describedby={eventsError ? 'webhook-events-error' : undefined}>
         <legend className="text-sm font-medium text-slate-900">{t('webhooks.addDialog.eventsLegend')}</legend>
         <div className="mt-2 space-y-2">
