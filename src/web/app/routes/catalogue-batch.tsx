@@ -26,8 +26,7 @@ export function CatalogueBatchPage() {
           {t('catalogue.batch.back')}
         </TextLink>
         <LoadState
-          state={batch}
-          onRetry={batch.reload}
+          resource={batch}
           loadingLabel={t('catalogue.batch.loading')}
           errorTitle={t('catalogue.batch.error')}
           retryLabel={t('catalogue.list.retry')}

@@ -38,8 +38,7 @@ export function DashboardPage() {
       <Container className="py-8 sm:py-12">
         <BetaSessionNotice />
         <LoadState
-          state={usage}
-          onRetry={usage.reload}
+          resource={usage}
           loading={<UsageSkeleton label={t('app.dashboard.loading')} />}
           errorTitle={t('app.dashboard.error.title')}
           errorTitleAs="h1"

@@ -122,8 +122,7 @@ export function ApiKeysSection() {
       </h3>
       <p className="text-sm text-slate-700">{t('apiKeys.intro')}</p>
       <LoadState
-        state={resource}
-        onRetry={resource.reload}
+        resource={resource}
         loadingLabel={t('apiKeys.loading')}
         errorTitle={t('apiKeys.error.title')}
         retryLabel={t('apiKeys.error.retry')}

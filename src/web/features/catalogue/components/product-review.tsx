@@ -82,8 +82,7 @@ export function ProductReview(props: {
           {t('catalogue.review.copyTitle')}
         </h3>
         <LoadState
-          state={copy}
-          onRetry={copy.reload}
+          resource={copy}
           loadingLabel={t('catalogue.review.copyLoading')}
           errorTitle={t('catalogue.review.copyLoadError')}
           retryLabel={t('catalogue.review.copyRetry')}

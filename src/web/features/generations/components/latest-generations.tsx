@@ -30,8 +30,7 @@ export function LatestGenerations() {
         </TextLink>
       </div>
       <LoadState
-        state={list}
-        onRetry={list.reload}
+        resource={list}
         loading={
           <div className="mt-4">
             <p role="status" className="sr-only">

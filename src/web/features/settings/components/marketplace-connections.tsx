@@ -38,8 +38,7 @@ export function MarketplaceConnections() {
   const [message, setMessage] = useState('')
   return (
     <LoadState
-      state={resource}
-      onRetry={resource.reload}
+      resource={resource}
       loadingLabel={t('settings.integrations.loading')}
       errorTitle={t('settings.integrations.loadError')}
       retryLabel={t('settings.error.retry')}

@@ -282,8 +282,7 @@ export function WebhooksSection() {
       </h3>
       <p className="text-sm text-slate-700">{t('webhooks.intro')}</p>
       <LoadState
-        state={resource}
-        onRetry={resource.reload}
+        resource={resource}
         loadingLabel={t('webhooks.loading')}
         errorTitle={t('webhooks.error.title')}
         retryLabel={t('webhooks.error.retry')}
