@@ -152,6 +152,18 @@ export const colourAttribute: MarketplaceAttribute = {
   ],
 }
 
+/** The category's required piece count, from a closed list of `counts`. */
+export function pieceCountAttribute(counts: string[]): MarketplaceAttribute {
+  return {
+    id: '711',
+    name: 'Parça Sayısı',
+    isRequired: true,
+    isMultiple: false,
+    allowsCustom: false,
+    values: counts.map((count) => ({ id: count, name: count })),
+  }
+}
+
 /** A product of a publication: `status`, with the marketplace's `reasons` when it refused it. */
 export function publicationItemView(
   id: string,

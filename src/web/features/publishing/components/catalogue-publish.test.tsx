@@ -12,6 +12,7 @@ import {
   colourAttribute,
   cupSetCategory,
   integrationsView,
+  pieceCountAttribute,
   publicationItemView,
   publicationView,
 } from '#tests/support/web-views.ts'
@@ -25,17 +26,7 @@ const category = cupSetCategory
 
 const draft: CataloguePublishDraftResponse = {
   category,
-  attributes: [
-    colourAttribute,
-    {
-      id: '711',
-      name: 'Parça Sayısı',
-      isRequired: true,
-      isMultiple: false,
-      allowsCustom: false,
-      values: [{ id: '6', name: '6' }],
-    },
-  ],
+  attributes: [colourAttribute, pieceCountAttribute(['6'])],
   rows: [
     {
       rowId: 'row-1',

@@ -10,6 +10,7 @@ import {
   colourAttribute,
   imageGenerationView,
   integrationsView,
+  pieceCountAttribute,
   publicationItemView,
   publicationView,
 } from '#tests/support/web-views.ts'
@@ -43,20 +44,7 @@ const category = {
 
 const draft: PublishDraftResponse = {
   category,
-  attributes: [
-    colourAttribute,
-    {
-      id: '711',
-      name: 'Parça Sayısı',
-      isRequired: true,
-      isMultiple: false,
-      allowsCustom: false,
-      values: [
-        { id: '6', name: '6' },
-        { id: '12', name: '12' },
-      ],
-    },
-  ],
+  attributes: [colourAttribute, pieceCountAttribute(['6', '12'])],
   filled: [{ attributeId: '47', valueId: '1', value: 'Beyaz', source: 'details' }],
   missing: ['711'],
   brand: 'Paşabahçe',
