@@ -157,10 +157,7 @@ function Dashboard(props: { usage: UsageResponse; who: string }) {
         </p>
       </section>
 
-      <section aria-labelledby="dashboard-stats-title">
-        <h2 id="dashboard-stats-title" className="text-lg font-semibold text-slate-900">
-          {t('app.dashboard.statsTitle')}
-        </h2>
+      <DashboardSection id="dashboard-stats" title={t('app.dashboard.statsTitle')}>
         <dl className="mt-4 grid gap-4 sm:grid-cols-3">
           <Stat label={t('app.dashboard.stats.images')} testId="stat-images">
             {formatNumber(usage.images.used)}
@@ -172,19 +169,16 @@ function Dashboard(props: { usage: UsageResponse; who: string }) {
             {t('app.dashboard.stats.unlimited')}
           </Stat>
         </dl>
-      </section>
+      </DashboardSection>
 
-      <section aria-labelledby="dashboard-actions-title">
-        <h2 id="dashboard-actions-title" className="text-lg font-semibold text-slate-900">
-          {t('app.dashboard.quickActions.title')}
-        </h2>
+      <DashboardSection id="dashboard-actions" title={t('app.dashboard.quickActions.title')}>
         <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <QuickAction to={href('create')} name="create" isPrimary />
           <QuickAction to={href('fashion')} name="fashion" />
           <QuickAction to={href('library')} name="library" />
           <QuickAction to={href('billing')} name="billing" />
         </ul>
-      </section>
+      </DashboardSection>
 
       <LatestGenerations />
     </div>
@@ -227,5 +221,17 @@ function QuickAction(props: {
         </span>
       </Link>
     </li>
+  )
+}
+
+/** A titled part of the dashboard under the plan's panel. */
+function DashboardSection(props: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={`${props.id}-title`}>
+      <h2 id={`${props.id}-title`} className="text-lg font-semibold text-slate-900">
+        {props.title}
+      </h2>
+      {props.children}
+    </section>
   )
 }
