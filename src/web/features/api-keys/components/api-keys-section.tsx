@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react'
 import type { ApiKeysResponse, ApiKeyView } from '#shared/contracts/api-keys.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
-import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
+import { ConfirmDialog, confirmText } from '#web/components/ui/confirm-dialog.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { SettingsCard } from '#web/components/ui/settings-card.tsx'
 import { UpsellNotice } from '#web/components/ui/upsell-notice.tsx'
@@ -148,11 +148,7 @@ export function ApiKeysSection() {
       ) : null}
       {dialog?.kind === 'revoke' ? (
         <ConfirmDialog
-          title={t('apiKeys.revokeDialog.title', { name: dialog.key.name })}
-          body={<p>{t('apiKeys.revokeDialog.body')}</p>}
-          confirmLabel={t('apiKeys.revokeDialog.confirm')}
-          cancelLabel={t('apiKeys.revokeDialog.cancel')}
-          busyLabel={t('apiKeys.revokeDialog.busy')}
+          {...confirmText(t, 'apiKeys.revokeDialog', { name: dialog.key.name })}
           tone="danger"
           onConfirm={() => handleRevoke(dialog.key)}
           onClose={() => setDialog(null)}

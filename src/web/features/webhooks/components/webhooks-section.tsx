@@ -6,7 +6,7 @@ import type {
   WebhookEventType,
 } from '#shared/contracts/webhooks.ts'
 import { Button, buttonClasses } from '#web/components/ui/button.tsx'
-import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
+import { ConfirmDialog, confirmText } from '#web/components/ui/confirm-dialog.tsx'
 import { CopyButton } from '#web/components/ui/copy-button.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
@@ -321,11 +321,7 @@ export function WebhooksSection() {
       ) : null}
       {dialog?.kind === 'disable' ? (
         <ConfirmDialog
-          title={t('webhooks.disableDialog.title', { url: dialog.endpoint.url })}
-          body={<p>{t('webhooks.disableDialog.body')}</p>}
-          confirmLabel={t('webhooks.disableDialog.confirm')}
-          cancelLabel={t('webhooks.disableDialog.cancel')}
-          busyLabel={t('webhooks.disableDialog.busy')}
+          {...confirmText(t, 'webhooks.disableDialog', { url: dialog.endpoint.url })}
           tone="danger"
           onConfirm={async () => {
             const { endpoint } = await updateWebhookEndpoint(dialog.endpoint.id, { isEnabled: false })
@@ -339,11 +335,7 @@ export function WebhooksSection() {
       ) : null}
       {dialog?.kind === 'delete' ? (
         <ConfirmDialog
-          title={t('webhooks.deleteDialog.title', { url: dialog.endpoint.url })}
-          body={<p>{t('webhooks.deleteDialog.body')}</p>}
-          confirmLabel={t('webhooks.deleteDialog.confirm')}
-          cancelLabel={t('webhooks.deleteDialog.cancel')}
-          busyLabel={t('webhooks.deleteDialog.busy')}
+          {...confirmText(t, 'webhooks.deleteDialog', { url: dialog.endpoint.url })}
           tone="danger"
           onConfirm={async () => {
             await deleteWebhookEndpoint(dialog.endpoint.id)
