@@ -6,7 +6,7 @@ import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { deleteFalKey, saveFalKey } from '../api/settings-api.ts'
 import { useSettingToggle } from '../hooks/use-setting-toggle.ts'
-import { SettingSwitch, SettingsSection } from './setting-switch.tsx'
+import { SettingToggleSection } from './setting-switch.tsx'
 
 const minKeyLength = 16
 
@@ -21,7 +21,6 @@ export function ApiSettingsPanel(props: {
   const { t } = useI18n()
   const { settings } = props
   const toggle = useSettingToggle(props.onChange)
-  const needsPlanId = useId()
   const keyInputId = useId()
   const keyHintId = useId()
   const keyErrorId = useId()
@@ -94,99 +93,92 @@ export function ApiSettingsPanel(props: {
   )
 
   return (
-    <SettingsSection
+    <SettingToggleSection
       id="settings-api"
       title={t('settings.api.title')}
-      needsPlanId={settings.hasSubscription ? null : needsPlanId}
+      hasPlan={settings.hasSubscription}
+      toggle={toggle}
+      label={t('settings.api.byoLabel')}
+      description={t('settings.api.byoDescription')}
+      checked={settings.byoApiEnabled}
+      onChange={(checked) => void toggle.save({ byoApiEnabled: checked })}
     >
-      <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
-        <SettingSwitch
-          toggle={toggle}
-          label={t('settings.api.byoLabel')}
-          description={t('settings.api.byoDescription')}
-          checked={settings.byoApiEnabled}
-          onChange={(checked) => void toggle.save({ byoApiEnabled: checked })}
-          disabled={!settings.hasSubscription}
-          extraDescriptionId={settings.hasSubscription ? undefined : needsPlanId}
-        />
-
-        {isOn ? (
-          <div className="mt-4 space-y-5 border-t border-slate-200 pt-5">
-            <div data-testid="saved-key">
-              <p className="text-sm font-medium text-slate-900">{t('settings.api.savedKey')}</p>
-              {settings.falKey.isSet && settings.falKey.mask ? (
-                <div className="mt-2 flex flex-wrap items-center gap-3">
-                  <code className="rounded-md bg-slate-100 px-2.5 py-1 font-mono text-sm text-slate-900">
-                    {settings.falKey.mask}
-                  </code>
-                  {removeButton}
-                </div>
-              ) : (
-                <p className="mt-1 text-sm text-slate-600">{t('settings.api.noKey')}</p>
-              )}
-            </div>
-            <form noValidate onSubmit={handleSave} className="space-y-3">
-              <label htmlFor={keyInputId} className="block text-sm font-medium text-slate-900">
-                {settings.falKey.isSet ? t('settings.api.replaceLabel') : t('settings.api.keyLabel')}
-              </label>
-              <div className="flex gap-2">
-                <input
-                  ref={inputRef}
-                  id={keyInputId}
-                  name="falKey"
-                  type={isKeyVisible ? 'text' : 'password'}
-                  autoComplete="off"
-                  spellCheck={false}
-                  autoCapitalize="off"
-                  value={key}
-                  onChange={(event) => {
-                    setKey(event.target.value)
-                    setKeyError(null)
-                  }}
-                  aria-invalid={keyError ? true : undefined}
-                  aria-describedby={keyError ? `${keyErrorId} ${keyHintId}` : keyHintId}
-                  className={`${inputClasses} font-mono`}
-                />
-                <button
-                  type="button"
-                  className={buttonClasses('secondary', 'md', 'shrink-0')}
-                  onClick={() => setKeyVisible((visible) => !visible)}
-                  aria-controls={keyInputId}
-                >
-                  {isKeyVisible ? t('settings.api.hide') : t('settings.api.show')}
-                </button>
+      {isOn ? (
+        <div className="mt-4 space-y-5 border-t border-slate-200 pt-5">
+          <div data-testid="saved-key">
+            <p className="text-sm font-medium text-slate-900">{t('settings.api.savedKey')}</p>
+            {settings.falKey.isSet && settings.falKey.mask ? (
+              <div className="mt-2 flex flex-wrap items-center gap-3">
+                <code className="rounded-md bg-slate-100 px-2.5 py-1 font-mono text-sm text-slate-900">
+                  {settings.falKey.mask}
+                </code>
+                {removeButton}
               </div>
-              {keyError ? (
-                <p id={keyErrorId} className="text-sm text-red-700">
-                  {keyError}
-                </p>
-              ) : null}
-              <p id={keyHintId} className="text-sm text-slate-600">
-                {t('settings.api.keyHint')}
+            ) : (
+              <p className="mt-1 text-sm text-slate-600">{t('settings.api.noKey')}</p>
+            )}
+          </div>
+          <form noValidate onSubmit={handleSave} className="space-y-3">
+            <label htmlFor={keyInputId} className="block text-sm font-medium text-slate-900">
+              {settings.falKey.isSet ? t('settings.api.replaceLabel') : t('settings.api.keyLabel')}
+            </label>
+            <div className="flex gap-2">
+              <input
+                ref={inputRef}
+                id={keyInputId}
+                name="falKey"
+                type={isKeyVisible ? 'text' : 'password'}
+                autoComplete="off"
+                spellCheck={false}
+                autoCapitalize="off"
+                value={key}
+                onChange={(event) => {
+                  setKey(event.target.value)
+                  setKeyError(null)
+                }}
+                aria-invalid={keyError ? true : undefined}
+                aria-describedby={keyError ? `${keyErrorId} ${keyHintId}` : keyHintId}
+                className={`${inputClasses} font-mono`}
+              />
+              <button
+                type="button"
+                className={buttonClasses('secondary', 'md', 'shrink-0')}
+                onClick={() => setKeyVisible((visible) => !visible)}
+                aria-controls={keyInputId}
+              >
+                {isKeyVisible ? t('settings.api.hide') : t('settings.api.show')}
+              </button>
+            </div>
+            {keyError ? (
+              <p id={keyErrorId} className="text-sm text-red-700">
+                {keyError}
               </p>
-              <Button type="submit" disabled={busy !== null} aria-busy={busy === 'saving'}>
-                {busy === 'saving' ? t('settings.api.saving') : t('settings.api.save')}
-              </Button>
-            </form>
-          </div>
-        ) : settings.falKey.isSet && settings.falKey.mask ? (
-          <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-slate-200 pt-5">
-            <p className="text-sm text-slate-700">
-              {t('settings.api.offWithKey', { mask: settings.falKey.mask })}
+            ) : null}
+            <p id={keyHintId} className="text-sm text-slate-600">
+              {t('settings.api.keyHint')}
             </p>
-            {removeButton}
-          </div>
-        ) : null}
-
-        {requestError ? (
-          <p role="alert" className="mt-3 text-sm text-red-700">
-            {requestError}
+            <Button type="submit" disabled={busy !== null} aria-busy={busy === 'saving'}>
+              {busy === 'saving' ? t('settings.api.saving') : t('settings.api.save')}
+            </Button>
+          </form>
+        </div>
+      ) : settings.falKey.isSet && settings.falKey.mask ? (
+        <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-slate-200 pt-5">
+          <p className="text-sm text-slate-700">
+            {t('settings.api.offWithKey', { mask: settings.falKey.mask })}
           </p>
-        ) : null}
-        <p role="status" className="mt-3 text-sm text-emerald-800">
-          {message}
+          {removeButton}
+        </div>
+      ) : null}
+
+      {requestError ? (
+        <p role="alert" className="mt-3 text-sm text-red-700">
+          {requestError}
         </p>
-      </div>
-    </SettingsSection>
+      ) : null}
+      <p role="status" className="mt-3 text-sm text-emerald-800">
+        {message}
+      </p>
+    </SettingToggleSection>
   )
 }
