@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import type { TKey } from '#shared/i18n/messages.ts'
-import { useI18n } from '#web/lib/i18n.tsx'
+import { type GroupWith, useI18n } from '#web/lib/i18n.tsx'
 import type { Form } from '#web/lib/use-form.ts'
 import { buttonClasses } from './button.tsx'
 import { FormAlert } from './form-alert.tsx'
@@ -8,8 +8,7 @@ import { ModalDialog } from './modal-dialog.tsx'
 import { SubmitButton } from './submit-button.tsx'
 
 /** The message groups that have the keys a form dialog reads: `<group>.title`, `.cancel`, `.submit`. */
-type PrefixOf<Suffix extends string, Key = TKey> = Key extends `${infer Group}.${Suffix}` ? Group : never
-type DialogKeys = PrefixOf<'title'> & PrefixOf<'cancel'> & PrefixOf<'submit'>
+type DialogKeys = GroupWith<'title'> & GroupWith<'cancel'> & GroupWith<'submit'>
 
 /** The key of the submit button's busy label inside the group ("Creating…", "Saving…"). */
 type BusySuffix<Group extends string> = {

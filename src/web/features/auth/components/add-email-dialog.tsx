@@ -1,6 +1,5 @@
 import type { SessionUser } from '#shared/contracts/auth.ts'
 import { FormDialog } from '#web/components/ui/form-dialog.tsx'
-import { useI18n } from '#web/lib/i18n.tsx'
 import { addEmail } from '../api/add-email.ts'
 import { EmailField } from './email-field.tsx'
 import { NewPasswordFields } from './new-password-fields.tsx'
@@ -12,17 +11,12 @@ import { useNewAccountForm } from './use-new-account-form.ts'
  * the answered user (the header shows the email, beta notices go) and `onAdded` runs.
  */
 export function AddEmailDialog(props: { onClose: () => void; onAdded: (user: SessionUser) => void }) {
-  const { t } = useI18n()
   const form = useNewAccountForm(addEmail, props.onAdded)
 
   return (
     <FormDialog keys="auth.addEmail" busy="saving" form={form} onClose={props.onClose}>
       <EmailField form={form} />
-      <NewPasswordFields
-        passwordLabel={t('auth.fields.password')}
-        confirmLabel={t('auth.fields.confirmPassword')}
-        form={form}
-      />
+      <NewPasswordFields form={form} />
     </FormDialog>
   )
 }
