@@ -1,11 +1,13 @@
-import type { SubscriptionView } from '#shared/contracts/billing.ts'
+import type { SubscriptionView, UsageResponse } from '#shared/contracts/billing.ts'
 import type { GenerationAssetView, GenerationView } from '#shared/contracts/generations.ts'
+import type { IntegrationsResponse } from '#shared/contracts/integrations.ts'
 import type {
   MarketplaceAttribute,
   MarketplaceCategory,
   PublicationItemView,
   PublicationView,
 } from '#shared/contracts/publishing.ts'
+import type { SettingsResponse } from '#shared/contracts/settings.ts'
 import type { PlanId } from '#shared/plans.ts'
 
 // What the API answers, as the web's component tests feed it to fetch: one shape for an asset and
@@ -83,6 +85,51 @@ export function subscriptionView(
   }
 }
 
+/** A starter plan's June as /api/usage answers it: nothing used of 50 images and 5 videos, no credits. */
+export function usageView(overrides: Partial<UsageResponse> = {}): UsageResponse {
+  return {
+    period: { start: '2026-06-01T00:00:00.000Z', end: '2026-07-01T00:00:00.000Z' },
+    subscription: subscriptionView('starter'),
+    images: { used: 0, quota: 50 },
+    videos: { used: 0, quota: 5 },
+    credits: { images: 0, videos: 0 },
+    seo: { unlimited: true },
+    storage: { usedBytes: 0, quotaBytes: 1 },
+    ...overrides,
+  }
+}
+
+/** The seller's marketplace connections: Trendyol connected (account 123456) or not, Hepsiburada not. */
+export function integrationsView(isTrendyolConnected: boolean): IntegrationsResponse {
+  const isConnected = isTrendyolConnected
+  return {
+    integrations: [
+      {
+        marketplace: 'trendyol',
+        isConnected,
+        accountId: isConnected ? '123456' : null,
+        secretMask: isConnected ? '••••abcd' : null,
+        verifiedAt: isConnected ? '2026-11-29T10:00:00.000Z' : null,
+      },
+      { marketplace: 'hepsiburada', isConnected: false, accountId: null, secretMask: null, verifiedAt: null },
+    ],
+  }
+}
+
+/** A subscriber's settings: nothing switched on, no key of their own, the offline studio, billing not live. */
+export function settingsView(overrides: Partial<SettingsResponse> = {}): SettingsResponse {
+  return {
+    hasSubscription: true,
+    autoTopupEnabled: false,
+    byoApiEnabled: false,
+    falKey: { isSet: false, mask: null },
+    isBillingLive: false,
+    autoTopupMonthlyCap: null,
+    studio: { image: 'offline', video: 'offline' },
+    ...overrides,
+  }
+}
+
 /** Trendyol's leaf category for cup sets, as the category finder answers it. */
 export const cupSetCategory: MarketplaceCategory = {
   marketplace: 'trendyol',
@@ -103,6 +150,18 @@ export const colourAttribute: MarketplaceAttribute = {
     { id: '1', name: 'Beyaz' },
     { id: '2', name: 'Kırmızı' },
   ],
+}
+
+/** The category's required piece count, from a closed list of `counts`. */
+export function pieceCountAttribute(counts: string[]): MarketplaceAttribute {
+  return {
+    id: '711',
+    name: 'Parça Sayısı',
+    isRequired: true,
+    isMultiple: false,
+    allowsCustom: false,
+    values: counts.map((count) => ({ id: count, name: count })),
+  }
 }
 
 /** A product of a publication: `status`, with the marketplace's `reasons` when it refused it. */

@@ -85,6 +85,14 @@ export function detectInitialLocale(): Locale {
   return isLocale(fromDocument) ? fromDocument : defaultLocale
 }
 
+/**
+ * The message groups that have a `<group>.<Suffix>` key, for a component that reads its words
+ * from one group (`GroupWith<'title'> & GroupWith<'submit'>`: groups with both).
+ */
+export type GroupWith<Suffix extends string, Key = TKey> = Key extends `${infer Group}.${Suffix}`
+  ? Group
+  : never
+
 export type I18n = {
   locale: Locale
   t: (key: TKey, vars?: MessageVars) => string

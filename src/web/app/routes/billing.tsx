@@ -86,8 +86,7 @@ export function BillingPage() {
           {message}
         </p>
         <LoadState
-          state={billingState}
-          onRetry={billingState.reload}
+          resource={billingState}
           loadingLabel={t('billing.loading')}
           errorTitle={t('billing.error.title')}
           retryLabel={t('billing.error.retry')}
@@ -151,8 +150,7 @@ export function BillingPage() {
                     {t('billing.usage.title')}
                   </h2>
                   <LoadState
-                    state={usage}
-                    onRetry={usage.reload}
+                    resource={usage}
                     loading={
                       <div className="mt-6 text-brand-100">
                         <Spinner label={t('billing.usage.loading')} />

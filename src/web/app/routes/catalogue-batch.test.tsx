@@ -7,6 +7,7 @@ import { enMessages } from '#shared/i18n/locales/en/index.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import { assetView } from '#tests/support/web-views.ts'
 import { CatalogueBatchPage } from './catalogue-batch.tsx'
 
 const fetchMock = stubFetchForEachTest()
@@ -44,15 +45,7 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-const photo = (id: string) => ({
-  id,
-  url: `/files/${id}.jpg`,
-  downloadUrl: `/files/${id}.jpg?download=1`,
-  mime: 'image/jpeg',
-  width: 800,
-  height: 800,
-  fileName: `${id}.jpg`,
-})
+const photo = (id: string) => assetView(id, { mime: 'image/jpeg', width: 800, height: 800 })
 
 function row(sku: string, state: BatchRowView['state'], overrides: Partial<BatchRowView> = {}): BatchRowView {
   return {

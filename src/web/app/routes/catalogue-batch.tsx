@@ -1,7 +1,8 @@
-import { Link, useParams } from 'react-router'
+import { useParams } from 'react-router'
 import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { BatchDetails } from '#web/features/catalogue/components/batch-details.tsx'
 import { useLiveBatch } from '#web/features/catalogue/hooks/use-live-batch.ts'
 import { LazyCataloguePublish } from '#web/features/publishing/components/catalogue-publish-lazy.tsx'
@@ -21,15 +22,11 @@ export function CatalogueBatchPage() {
     <div className="min-h-[60vh] bg-slate-50">
       <PageHeader title={fileName ?? t('catalogue.batch.title')} subtitle={t('catalogue.batch.subtitle')} />
       <Container className="space-y-6 py-8 sm:py-10">
-        <Link
-          to={href('catalogue')}
-          className="inline-flex rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-        >
+        <TextLink to={href('catalogue')} className="inline-flex text-sm">
           {t('catalogue.batch.back')}
-        </Link>
+        </TextLink>
         <LoadState
-          state={batch}
-          onRetry={batch.reload}
+          resource={batch}
           loadingLabel={t('catalogue.batch.loading')}
           errorTitle={t('catalogue.batch.error')}
           retryLabel={t('catalogue.list.retry')}

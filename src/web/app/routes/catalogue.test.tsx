@@ -6,6 +6,7 @@ import type { CatalogueImportView } from '#shared/contracts/catalogue.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import { usageView } from '#tests/support/web-views.ts'
 import { CataloguePage } from './catalogue.tsx'
 
 const fetchMock = stubFetchForEachTest()
@@ -103,14 +104,17 @@ const checkedView: CatalogueImportView = {
   photosChecked: true,
 }
 
-const usage = {
-  period: { start: '2026-06-01T00:00:00.000Z', end: '2026-07-01T00:00:00.000Z' },
-  subscription: { planId: 'starter', status: 'active' },
-  images: { used: 48, quota: 50 },
-  videos: { used: 0, quota: 5 },
-  credits: { images: 0, videos: 0 },
-  seo: { unlimited: true },
-  storage: { usedBytes: 0, quotaBytes: 1 },
+const usage = usageView({ images: { used: 48, quota: 50 } })
+
+/** The batch as its start answers: running, with `queued` rows waiting. */
+function startedBatch(queued: number) {
+  return {
+    batch: { ...batch, status: 'running', startedAt: batch.createdAt },
+    outputs: null,
+    counts: { queued, running: 0, done: 0, failed: 0, canceled: 0 },
+    etaSeconds: null,
+    rows: [],
+  }
 }
 const settings = { byoApiEnabled: false, falKey: { isSet: false } }
 
@@ -364,13 +368,7 @@ describe('CataloguePage', () => {
           },
         })
       }
-      return json(200, {
-        batch: { ...batch, status: 'running', startedAt: batch.createdAt },
-        outputs: null,
-        counts: { queued: 2, running: 0, done: 0, failed: 0, canceled: 0 },
-        etaSeconds: null,
-        rows: [],
-      })
+      return json(200, startedBatch(2))
     })
     const user = userEvent.setup()
     await renderPage()
@@ -414,13 +412,7 @@ describe('CataloguePage', () => {
       if (url === '/api/preferences') return json(200, { marketplaceProfile: 'trendyol' })
       if (url !== '/api/catalogue/batches/batch-1/start') return undefined
       starts.push(JSON.parse(String(init?.body)))
-      return json(200, {
-        batch: { ...batch, status: 'running', startedAt: batch.createdAt },
-        outputs: null,
-        counts: { queued: 3, running: 0, done: 0, failed: 0, canceled: 0 },
-        etaSeconds: null,
-        rows: [],
-      })
+      return json(200, startedBatch(3))
     })
     const user = userEvent.setup()
     await renderPage()

@@ -61,8 +61,7 @@ export function CataloguePage() {
             {t('catalogue.list.title')}
           </h2>
           <LoadState
-            state={batches}
-            onRetry={batches.reload}
+            resource={batches}
             loadingLabel={t('catalogue.list.loading')}
             errorTitle={t('catalogue.list.error')}
             retryLabel={t('catalogue.list.retry')}

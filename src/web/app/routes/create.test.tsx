@@ -6,19 +6,12 @@ import type { GenerationView } from '#shared/contracts/generations.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import { usageView } from '#tests/support/web-views.ts'
 import { CreatePage } from './create.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
-const usage = {
-  period: { start: '2026-06-01T00:00:00.000Z', end: '2026-07-01T00:00:00.000Z' },
-  subscription: { planId: 'starter', status: 'active' },
-  images: { used: 0, quota: 50 },
-  videos: { used: 0, quota: 5 },
-  credits: { images: 0, videos: 0 },
-  seo: { unlimited: true },
-  storage: { usedBytes: 0, quotaBytes: 1 },
-}
+const usage = usageView()
 const settings = {
   byoApiEnabled: false,
   falKey: { isSet: false },
@@ -87,7 +80,8 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-async function openForSeo(locale: Locale) {
+/** The Create page with a photo of a cup chosen. */
+async function openWithPhoto(locale: Locale) {
   const user = userEvent.setup()
   await renderWeb(
     <Routes>
@@ -100,6 +94,11 @@ async function openForSeo(locale: Locale) {
     input,
     new File([new Uint8Array([0xff, 0xd8, 0xff])], 'fincan.jpg', { type: 'image/jpeg' }),
   )
+  return user
+}
+
+async function openForSeo(locale: Locale) {
+  const user = await openWithPhoto(locale)
   await user.click(screen.getByRole('radio', { name: locale === 'tr' ? /SEO içeriği/ : /SEO content/ }))
   return user
 }
@@ -171,24 +170,8 @@ describe('Create: the product details the seller gives', { timeout: 20_000 }, ()
 })
 
 describe('Create: the camera angle of the scene', () => {
-  async function openForImage(locale: Locale) {
-    const user = userEvent.setup()
-    await renderWeb(
-      <Routes>
-        <Route path="/app/create" element={<CreatePage />} />
-      </Routes>,
-      { route: '/app/create', locale },
-    )
-    const input = screen.getByTestId('product-photo').querySelector('input[type="file"]') as HTMLInputElement
-    await user.upload(
-      input,
-      new File([new Uint8Array([0xff, 0xd8, 0xff])], 'fincan.jpg', { type: 'image/jpeg' }),
-    )
-    return user
-  }
-
   it('starts at "match my photo", moves with the arrow keys, and sends the angle picked', async () => {
-    const user = await openForImage('en')
+    const user = await openWithPhoto('en')
     const auto = screen.getByRole('radio', { name: 'Match my photo' }) as HTMLInputElement
     expect(auto.checked).toBe(true)
     expect(descriptionOf(screen.getByTestId('scene-view'))).toContain('from the angle your photo was taken')
@@ -203,7 +186,7 @@ describe('Create: the camera angle of the scene', () => {
   })
 
   it('names the angles in Turkish, and is not offered for SEO copy', async () => {
-    const user = await openForImage('tr')
+    const user = await openWithPhoto('tr')
     expect(screen.getByRole('group', { name: 'Çekim açısı' })).toBeTruthy()
     for (const name of ['Fotoğrafıma uysun', 'Üstten', 'Önden'])
       expect(screen.getByRole('radio', { name })).toBeTruthy()

@@ -5,6 +5,7 @@ import { getPlan } from '#shared/plans.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { BetaSessionNotice } from '#web/features/auth/components/beta-session-notice.tsx'
 import { LatestGenerations } from '#web/features/generations/components/latest-generations.tsx'
 import { getUsage } from '#web/features/usage/api/get-usage.ts'
@@ -37,8 +38,7 @@ export function DashboardPage() {
       <Container className="py-8 sm:py-12">
         <BetaSessionNotice />
         <LoadState
-          state={usage}
-          onRetry={usage.reload}
+          resource={usage}
           loading={<UsageSkeleton label={t('app.dashboard.loading')} />}
           errorTitle={t('app.dashboard.error.title')}
           errorTitleAs="h1"
@@ -108,12 +108,9 @@ function Dashboard(props: { usage: UsageResponse; who: string }) {
               ? t('app.dashboard.trialUntil', { date: periodEnd })
               : t('app.dashboard.periodEnds', { date: periodEnd })}
           </p>
-          <Link
-            to={href('billing')}
-            className="mt-2 inline-block rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-          >
+          <TextLink to={href('billing')} className="mt-2 inline-block text-sm">
             {t('app.dashboard.managePlan')}
-          </Link>
+          </TextLink>
         </section>
       </div>
 
@@ -160,10 +157,7 @@ function Dashboard(props: { usage: UsageResponse; who: string }) {
         </p>
       </section>
 
-      <section aria-labelledby="dashboard-stats-title">
-        <h2 id="dashboard-stats-title" className="text-lg font-semibold text-slate-900">
-          {t('app.dashboard.statsTitle')}
-        </h2>
+      <DashboardSection id="dashboard-stats" title={t('app.dashboard.statsTitle')}>
         <dl className="mt-4 grid gap-4 sm:grid-cols-3">
           <Stat label={t('app.dashboard.stats.images')} testId="stat-images">
             {formatNumber(usage.images.used)}
@@ -175,19 +169,16 @@ function Dashboard(props: { usage: UsageResponse; who: string }) {
             {t('app.dashboard.stats.unlimited')}
           </Stat>
         </dl>
-      </section>
+      </DashboardSection>
 
-      <section aria-labelledby="dashboard-actions-title">
-        <h2 id="dashboard-actions-title" className="text-lg font-semibold text-slate-900">
-          {t('app.dashboard.quickActions.title')}
-        </h2>
+      <DashboardSection id="dashboard-actions" title={t('app.dashboard.quickActions.title')}>
         <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <QuickAction to={href('create')} name="create" isPrimary />
           <QuickAction to={href('fashion')} name="fashion" />
           <QuickAction to={href('library')} name="library" />
           <QuickAction to={href('billing')} name="billing" />
         </ul>
-      </section>
+      </DashboardSection>
 
       <LatestGenerations />
     </div>
@@ -230,5 +221,17 @@ function QuickAction(props: {
         </span>
       </Link>
     </li>
+  )
+}
+
+/** A titled part of the dashboard under the plan's panel. */
+function DashboardSection(props: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={`${props.id}-title`}>
+      <h2 id={`${props.id}-title`} className="text-lg font-semibold text-slate-900">
+        {props.title}
+      </h2>
+      {props.children}
+    </section>
   )
 }

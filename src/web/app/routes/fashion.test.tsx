@@ -5,19 +5,12 @@ import type { StudioMaker } from '#shared/contracts/settings.ts'
 import type { Locale } from '#shared/i18n/locales.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import { usageView } from '#tests/support/web-views.ts'
 import { FashionPage } from './fashion.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
-const usage = {
-  period: { start: '2026-06-01T00:00:00.000Z', end: '2026-07-01T00:00:00.000Z' },
-  subscription: { planId: 'starter', status: 'active' },
-  images: { used: 0, quota: 50 },
-  videos: { used: 0, quota: 5 },
-  credits: { images: 0, videos: 0 },
-  seo: { unlimited: true },
-  storage: { usedBytes: 0, quotaBytes: 1 },
-}
+const usage = usageView()
 
 function answer(image: StudioMaker) {
   const settings = { byoApiEnabled: false, falKey: { isSet: false }, studio: { image, video: image } }

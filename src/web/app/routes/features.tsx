@@ -3,17 +3,16 @@ import type { TKey } from '#shared/i18n/messages.ts'
 import { getPlan, plans } from '#shared/plans.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
-import { LineIcon, TickIcon } from '#web/components/ui/icons.tsx'
+import { OfferIcon, type OfferIconName, TickIcon } from '#web/components/ui/icons.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 
-type FeatureId = 'image' | 'video' | 'seo' | 'fashion' | 'library' | 'plans'
+type FeatureId = OfferIconName
 
-const features: { id: FeatureId; icon: ReactNode; points: TKey[] }[] = [
+const features: { id: FeatureId; points: TKey[] }[] = [
   {
     id: 'image',
-    icon: <path d="M4 5h16v14H4zM4 15l4-4 4 4 3-3 5 5" />,
     points: [
       'pages.features.image.points.upload',
       'pages.features.image.points.ratios',
@@ -22,7 +21,6 @@ const features: { id: FeatureId; icon: ReactNode; points: TKey[] }[] = [
   },
   {
     id: 'video',
-    icon: <path d="M4 6h11v12H4zM15 10l5-3v10l-5-3" />,
     points: [
       'pages.features.video.points.specs',
       'pages.features.video.points.formats',
@@ -31,7 +29,6 @@ const features: { id: FeatureId; icon: ReactNode; points: TKey[] }[] = [
   },
   {
     id: 'seo',
-    icon: <path d="M5 6h14M5 10h14M5 14h9M5 18h6" />,
     points: [
       'pages.features.seo.points.title',
       'pages.features.seo.points.meta',
@@ -41,7 +38,6 @@ const features: { id: FeatureId; icon: ReactNode; points: TKey[] }[] = [
   },
   {
     id: 'fashion',
-    icon: <path d="M9 4l3 2 3-2 5 4-3 3-2-1v10H9V10l-2 1-3-3z" />,
     points: [
       'pages.features.fashion.points.styles',
       'pages.features.fashion.points.ratio',
@@ -50,7 +46,6 @@ const features: { id: FeatureId; icon: ReactNode; points: TKey[] }[] = [
   },
   {
     id: 'library',
-    icon: <path d="M4 4h7v7H4zM13 4h7v7h-7zM4 13h7v7H4zM13 13h7v7h-7z" />,
     points: [
       'pages.features.library.points.filter',
       'pages.features.library.points.save',
@@ -59,9 +54,6 @@ const features: { id: FeatureId; icon: ReactNode; points: TKey[] }[] = [
   },
   {
     id: 'plans',
-    icon: (
-      <path d="M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18M3 12h18M12 3c3.5 3.5 3.5 14.5 0 18M12 3c-3.5 3.5-3.5 14.5 0 18" />
-    ),
     points: [
       'pages.features.plans.points.reset',
       'pages.features.plans.points.failed',
@@ -134,9 +126,10 @@ export function FeaturesPage() {
               className="grid scroll-mt-24 gap-6 lg:grid-cols-12 lg:gap-12"
             >
               <div className="lg:col-span-5">
-                <LineIcon className="size-11 rounded-xl bg-brand-50 p-2.5 text-brand-700">
-                  {feature.icon}
-                </LineIcon>
+                <OfferIcon
+                  name={feature.id}
+                  className="size-11 rounded-xl bg-brand-50 p-2.5 text-brand-700"
+                />
                 <h2
                   id={`feature-${feature.id}-title`}
                   className="mt-4 text-2xl font-bold tracking-tight text-balance text-slate-900"

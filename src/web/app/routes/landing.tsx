@@ -1,9 +1,9 @@
-import { type ReactNode, useEffect } from 'react'
+import { useEffect } from 'react'
 import type { TKey } from '#shared/i18n/messages.ts'
 import { plans } from '#shared/plans.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
-import { LineIcon } from '#web/components/ui/icons.tsx'
+import { OfferIcon } from '#web/components/ui/icons.tsx'
 import { PlanCard } from '#web/features/plans/components/plan-card.tsx'
 import { href } from '#web/lib/href.ts'
 import { ensureAllMessages, useI18n } from '#web/lib/i18n.tsx'
@@ -43,12 +43,7 @@ function HeroIllustration() {
   )
 }
 
-const outputs: { key: 'image' | 'video' | 'seo' | 'fashion'; icon: ReactNode }[] = [
-  { key: 'image', icon: <path d="M4 5h16v14H4zM4 15l4-4 4 4 3-3 5 5" /> },
-  { key: 'video', icon: <path d="M4 6h11v12H4zM15 10l5-3v10l-5-3" /> },
-  { key: 'seo', icon: <path d="M5 6h14M5 10h14M5 14h9M5 18h6" /> },
-  { key: 'fashion', icon: <path d="M9 4l3 2 3-2 5 4-3 3-2-1v10H9V10l-2 1-3-3z" /> },
-]
+const outputs = ['image', 'video', 'seo', 'fashion'] as const
 
 const steps: { n: number; title: TKey; body: TKey }[] = [
   { n: 1, title: 'landing.how.upload.title', body: 'landing.how.upload.body' },
@@ -102,14 +97,10 @@ export function LandingPage() {
           </h2>
           <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
             {outputs.map((output) => (
-              <li key={output.key} className="rounded-2xl border border-slate-200 p-6">
-                <LineIcon className="size-10 rounded-lg bg-brand-50 p-2 text-brand-700">
-                  {output.icon}
-                </LineIcon>
-                <h3 className="mt-4 font-semibold text-slate-900">
-                  {t(`landing.outputs.${output.key}.title`)}
-                </h3>
-                <p className="mt-2 text-sm text-slate-600">{t(`landing.outputs.${output.key}.body`)}</p>
+              <li key={output} className="rounded-2xl border border-slate-200 p-6">
+                <OfferIcon name={output} className="size-10 rounded-lg bg-brand-50 p-2 text-brand-700" />
+                <h3 className="mt-4 font-semibold text-slate-900">{t(`landing.outputs.${output}.title`)}</h3>
+                <p className="mt-2 text-sm text-slate-600">{t(`landing.outputs.${output}.body`)}</p>
               </li>
             ))}
           </ul>

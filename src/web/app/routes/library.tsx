@@ -157,8 +157,7 @@ function LibraryItems() {
           {announcement}
         </p>
         <LoadState
-          state={list}
-          onRetry={list.reload}
+          resource={list}
           loading={<LibrarySkeleton count={8} label={t('studio.library.loading')} />}
           errorTitle={t('studio.library.error')}
           retryLabel={t('studio.library.retry')}

@@ -48,8 +48,7 @@ export function SettingsPage() {
 
   const tabs = tabIds.map((id) => ({ id, label: t(`settings.tabs.${id}`) }))
   const loadState = {
-    state: settings,
-    onRetry: settings.reload,
+    resource: settings,
     loadingLabel: t('settings.loading'),
     errorTitle: t('settings.error.title'),
     retryLabel: t('settings.error.retry'),

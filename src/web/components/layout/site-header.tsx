@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Link, NavLink, useLocation, useNavigate } from 'react-router'
+import type { TKey } from '#shared/i18n/messages.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { CrossIcon, MenuIcon } from '#web/components/ui/icons.tsx'
@@ -14,28 +15,37 @@ import { UserMenu } from './user-menu.tsx'
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'text-brand-700' : 'text-slate-700 hover:text-slate-900'}`
 
+type NavItem = { to: string; label: TKey; end?: boolean }
+
 /** The signed-in seller's places: the dashboard, the tools, the catalogue and the library. */
-function AppLinks() {
+const appLinks: NavItem[] = [
+  { to: href('dashboard'), label: 'common.nav.dashboard', end: true },
+  { to: href('create'), label: 'common.nav.create' },
+  { to: href('fashion'), label: 'common.nav.fashion' },
+  { to: href('catalogue'), label: 'common.nav.catalogue' },
+  { to: href('library'), label: 'common.nav.library' },
+]
+
+/** The phone menu's places beyond those: the account's own pages (the user menu has them elsewhere). */
+const accountLinks: NavItem[] = [
+  { to: href('settings'), label: 'common.nav.settings' },
+  { to: href('billing'), label: 'common.nav.billing' },
+]
+
+/** What a visitor is shown: the public pages, in the reader's language. */
+const publicLinks: NavItem[] = [
+  { to: href('features'), label: 'common.nav.features' },
+  { to: href('pricing'), label: 'common.nav.pricing' },
+]
+
+function NavLinks(props: { items: NavItem[] }) {
   const { t } = useI18n()
-  return (
-    <>
-      <NavLink to={href('dashboard')} end className={navLinkClass}>
-        {t('common.nav.dashboard')}
-      </NavLink>
-      <NavLink to={href('create')} className={navLinkClass}>
-        {t('common.nav.create')}
-      </NavLink>
-      <NavLink to={href('fashion')} className={navLinkClass}>
-        {t('common.nav.fashion')}
-      </NavLink>
-      <NavLink to={href('catalogue')} className={navLinkClass}>
-        {t('common.nav.catalogue')}
-      </NavLink>
-      <NavLink to={href('library')} className={navLinkClass}>
-        {t('common.nav.library')}
-      </NavLink>
-    </>
-  )
+  const localized = useLocalizedHref()
+  return props.items.map((item) => (
+    <NavLink key={item.to} to={localized(item.to)} end={item.end} className={navLinkClass}>
+      {t(item.label)}
+    </NavLink>
+  ))
 }
 
 /** The header on every page: brand, navigation, language menu and the way into the app. */
@@ -61,18 +71,7 @@ export function SiteHeader() {
           <Logo />
         </Link>
         <nav aria-label={t('common.nav.main')} className="hidden items-center gap-1 md:flex">
-          {isSignedIn ? (
-            <AppLinks />
-          ) : (
-            <>
-              <NavLink to={localized(href('features'))} className={navLinkClass}>
-                {t('common.nav.features')}
-              </NavLink>
-              <NavLink to={localized(href('pricing'))} className={navLinkClass}>
-                {t('common.nav.pricing')}
-              </NavLink>
-            </>
-          )}
+          <NavLinks items={isSignedIn ? appLinks : publicLinks} />
           <LanguageSelect className="mx-2" />
           {isSignedIn ? (
             <UserMenu />
@@ -100,26 +99,7 @@ export function SiteHeader() {
           className="border-t border-slate-200 bg-white md:hidden"
         >
           <Container className="flex flex-col gap-1 py-3">
-            {isSignedIn ? (
-              <>
-                <AppLinks />
-                <NavLink to={href('settings')} className={navLinkClass}>
-                  {t('common.nav.settings')}
-                </NavLink>
-                <NavLink to={href('billing')} className={navLinkClass}>
-                  {t('common.nav.billing')}
-                </NavLink>
-              </>
-            ) : (
-              <>
-                <NavLink to={localized(href('features'))} className={navLinkClass}>
-                  {t('common.nav.features')}
-                </NavLink>
-                <NavLink to={localized(href('pricing'))} className={navLinkClass}>
-                  {t('common.nav.pricing')}
-                </NavLink>
-              </>
-            )}
+            <NavLinks items={isSignedIn ? [...appLinks, ...accountLinks] : publicLinks} />
             <div className="flex items-center justify-between gap-3 px-3 py-2">
               <LanguageSelect />
               {isSignedIn ? (

@@ -1,11 +1,40 @@
 import { type ReactNode, type RefObject, useRef, useState } from 'react'
+import type { TKey } from '#shared/i18n/messages.ts'
+import type { MessageVars } from '#shared/i18n/translate.ts'
 import { errorMessageKey } from '#web/lib/error-message.ts'
-import { useI18n } from '#web/lib/i18n.tsx'
+import { type GroupWith, useI18n } from '#web/lib/i18n.tsx'
 import { Button, buttonClasses } from './button.tsx'
 import { ModalDialog } from './modal-dialog.tsx'
 
 const dangerClasses =
   'inline-flex items-center justify-center gap-2 rounded-lg bg-red-700 px-4 py-2 text-sm font-semibold text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700 disabled:cursor-not-allowed disabled:opacity-60'
+
+/** The message groups that have every word a confirm dialog says. */
+type ConfirmGroup = GroupWith<'title'> &
+  GroupWith<'body'> &
+  GroupWith<'confirm'> &
+  GroupWith<'cancel'> &
+  GroupWith<'busy'>
+
+/**
+ * A ConfirmDialog's words from one message group: `.title` (with `vars`, e.g. what is deleted),
+ * `.body`, `.confirm`, `.cancel` and `.busy`.
+ */
+export function confirmText(
+  t: (key: TKey, vars?: MessageVars) => string,
+  group: ConfirmGroup,
+  vars?: MessageVars,
+) {
+  // ConfirmGroup holds each key to the group, which TypeScript cannot see through the template.
+  const text = (suffix: string) => t(`${group}.${suffix}` as TKey)
+  return {
+    title: t(`${group}.title` as TKey, vars),
+    body: <p>{text('body')}</p>,
+    confirmLabel: text('confirm'),
+    cancelLabel: text('cancel'),
+    busyLabel: text('busy'),
+  }
+}
 
 /**
  * Asks before an action. Confirming runs `onConfirm`; while it runs both buttons wait; if it

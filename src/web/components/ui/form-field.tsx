@@ -1,4 +1,5 @@
-import { type ReactNode, useId } from 'react'
+import { type InputHTMLAttributes, type ReactNode, useId } from 'react'
+import type { FieldInputProps } from '#web/lib/use-form.ts'
 
 /** What a field's control needs to be tied to its label, its descriptions and its error. */
 export type FieldControl = { id: string; 'aria-describedby'?: string; 'aria-invalid'?: true }
@@ -72,3 +73,29 @@ export function FormField(props: {
 /** Shared look of text inputs, selects and textareas. */
 export const inputClasses =
   'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-400 aria-[invalid=true]:border-red-600 focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600/40'
+
+/** What a bound field needs from a `useForm` form: a field's input props and its error. */
+type BoundForm<Name extends string> = {
+  input: (name: Name) => FieldInputProps
+  errorText: (name: Name) => string | undefined
+}
+
+/**
+ * A FormField whose control is a plain input bound to one field of a `useForm` form: its value,
+ * its changes and its error. Every other prop goes on the input.
+ */
+export function FormInput<Name extends string>(
+  props: {
+    form: BoundForm<Name>
+    name: Name
+    label: string
+    hint?: string | undefined
+  } & Omit<InputHTMLAttributes<HTMLInputElement>, 'form' | 'name' | 'value' | 'onChange' | 'id'>,
+) {
+  const { form, name, label, hint, ...input } = props
+  return (
+    <FormField label={label} hint={hint} error={form.errorText(name)}>
+      {(control) => <input {...control} {...form.input(name)} {...input} className={inputClasses} />}
+    </FormField>
+  )
+}

@@ -183,6 +183,72 @@ export function DashCircleIcon(props: IconProps) {
   )
 }
 
+/** An exclamation mark in a ring: something went wrong (a link that no longer works). */
+export function ExclamationCircleIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth ?? 2}>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M12 7v6M12 16.5v.5" />
+    </LineIcon>
+  )
+}
+
+export function KeyIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth}>
+      <circle cx="8" cy="15" r="4" />
+      <path d="m10.85 12.15 8.65-8.65M16.5 6.5l3 3M14 9l2 2" />
+    </LineIcon>
+  )
+}
+
+export function LockIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth}>
+      <rect x="5" y="11" width="14" height="10" rx="2" />
+      <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+    </LineIcon>
+  )
+}
+
+export function UserIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth}>
+      <circle cx="12" cy="8" r="4" />
+      <path d="M4 21a8 8 0 0 1 16 0" />
+    </LineIcon>
+  )
+}
+
+export function MailIcon(props: IconProps) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth}>
+      <rect x="3" y="5" width="18" height="14" rx="2" />
+      <path d="m3 7 9 6 9-6" />
+    </LineIcon>
+  )
+}
+
+/** What Vitrin offers, one drawing each, the same on the landing page and the features page. */
+const offerPaths = {
+  image: 'M4 5h16v14H4zM4 15l4-4 4 4 3-3 5 5',
+  video: 'M4 6h11v12H4zM15 10l5-3v10l-5-3',
+  seo: 'M5 6h14M5 10h14M5 14h9M5 18h6',
+  fashion: 'M9 4l3 2 3-2 5 4-3 3-2-1v10H9V10l-2 1-3-3z',
+  library: 'M4 4h7v7H4zM13 4h7v7h-7zM4 13h7v7H4zM13 13h7v7h-7z',
+  plans: 'M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18M3 12h18M12 3c3.5 3.5 3.5 14.5 0 18M12 3c-3.5 3.5-3.5 14.5 0 18',
+}
+
+export type OfferIconName = keyof typeof offerPaths
+
+export function OfferIcon(props: IconProps & { name: OfferIconName }) {
+  return (
+    <LineIcon className={props.className} strokeWidth={props.strokeWidth}>
+      <path d={offerPaths[props.name]} />
+    </LineIcon>
+  )
+}
+
 // Solid icons.
 
 export function AlertCircleIcon(props: IconProps) {

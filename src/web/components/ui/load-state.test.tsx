@@ -14,7 +14,7 @@ const labels = {
 describe('LoadState', () => {
   it('announces loading with a spinner, or shows the skeleton it is given', async () => {
     const view = await renderWeb(
-      <LoadState state={{ status: 'loading' }} onRetry={() => undefined} {...labels}>
+      <LoadState resource={{ status: 'loading', reload: () => undefined }} {...labels}>
         {() => <p>data</p>}
       </LoadState>,
     )
@@ -23,8 +23,7 @@ describe('LoadState', () => {
 
     await renderWeb(
       <LoadState
-        state={{ status: 'loading' }}
-        onRetry={() => undefined}
+        resource={{ status: 'loading', reload: () => undefined }}
         loading={<div data-testid="skeleton" />}
         {...labels}
       >
@@ -40,8 +39,7 @@ describe('LoadState', () => {
     const user = userEvent.setup()
     await renderWeb(
       <LoadState
-        state={{ status: 'error', error: new ApiError('SERVICE_UNAVAILABLE', 503, 'x') }}
-        onRetry={onRetry}
+        resource={{ status: 'error', error: new ApiError('SERVICE_UNAVAILABLE', 503, 'x'), reload: onRetry }}
         errorTitleAs="h1"
         {...labels}
       >
@@ -59,8 +57,7 @@ describe('LoadState', () => {
   it('uses the generic reason for an error that is not the API’s', async () => {
     await renderWeb(
       <LoadState
-        state={{ status: 'error', error: new TypeError('bad json') }}
-        onRetry={() => undefined}
+        resource={{ status: 'error', error: new TypeError('bad json'), reload: () => undefined }}
         {...labels}
       >
         {() => null}
@@ -76,8 +73,7 @@ describe('LoadState', () => {
     const user = userEvent.setup()
     await renderWeb(
       <LoadState
-        state={{ status: 'error', error: new ApiError('INTERNAL', 500, 'x') }}
-        onRetry={onRetry}
+        resource={{ status: 'error', error: new ApiError('INTERNAL', 500, 'x'), reload: onRetry }}
         variant="inline"
         {...labels}
       >
@@ -93,7 +89,7 @@ describe('LoadState', () => {
 
   it('renders the data when ready', async () => {
     await renderWeb(
-      <LoadState state={{ status: 'ready', data: 'The data' }} onRetry={() => undefined} {...labels}>
+      <LoadState resource={{ status: 'ready', data: 'The data', reload: () => undefined }} {...labels}>
         {(data) => <p>{data}</p>}
       </LoadState>,
     )

@@ -8,15 +8,15 @@ import { Spinner } from './spinner.tsx'
 /**
  * What loaded data looks like before it is there: `loading` (a skeleton in the shape of what is
  * coming; by default a spinner announcing `loadingLabel`), or when it failed, `errorTitle` with
- * Try again; else `children` with the data.
+ * Try again (the resource's reload); else `children` with the data.
  *
  * `panel` (the default) is for what a page or tab is about: a red box announced as an alert,
  * with the reason in words (the error code's message). `inline` is for a section of a page that
  * shows other things too: one quiet line and a link-like Try again, inside `className`.
  */
 export function LoadState<T>(props: {
-  state: ResourceState<T>
-  onRetry: () => void
+  /** What is loaded, and how to ask again (Try again). */
+  resource: ResourceState<T> & { reload: () => void }
   /** What the default spinner says while loading. */
   loadingLabel?: string
   /** Shown instead of the spinner while loading; carries its own spoken status. */
@@ -30,7 +30,7 @@ export function LoadState<T>(props: {
   children: (data: T) => ReactNode
 }) {
   const { t } = useI18n()
-  const { state } = props
+  const { resource: state } = props
   if (state.status === 'ready') return props.children(state.data)
 
   if (state.status === 'loading') {
@@ -49,7 +49,7 @@ export function LoadState<T>(props: {
         <p>{props.errorTitle}</p>
         <button
           type="button"
-          onClick={props.onRetry}
+          onClick={state.reload}
           className="rounded font-semibold underline underline-offset-4 focus-visible:outline-2 focus-visible:outline-offset-2"
         >
           {props.retryLabel}
@@ -66,7 +66,7 @@ export function LoadState<T>(props: {
     >
       <Title className={Title === 'h1' ? 'text-lg font-semibold' : 'font-semibold'}>{props.errorTitle}</Title>
       <p className="mt-1 text-sm">{t(errorMessageKey(state.error))}</p>
-      <Button variant="secondary" className="mt-4" onClick={props.onRetry}>
+      <Button variant="secondary" className="mt-4" onClick={state.reload}>
         {props.retryLabel}
       </Button>
     </div>

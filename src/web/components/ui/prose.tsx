@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react'
-import { Link } from 'react-router'
 import { href } from '#web/lib/href.ts'
-import { useLocalizedHref } from '#web/lib/localized-paths.ts'
+import { useI18n } from '#web/lib/i18n.tsx'
+import { Container } from './container.tsx'
+import { PageHeader } from './page-header.tsx'
+import { TextLink } from './text-link.tsx'
 
 /** A titled section of a text page: an h2 and its paragraphs, spaced for reading. */
 export function ProseSection(props: { id: string; title: string; children: ReactNode }) {
@@ -31,24 +33,11 @@ export function ProseList(props: { items: string[] }) {
 }
 
 /** A highlighted note at the top of a text page, e.g. "this is a plain-language summary". */
-export function ProseNote(props: { children: ReactNode }) {
+function ProseNote(props: { children: ReactNode }) {
   return (
     <div className="rounded-2xl border border-brand-200 bg-brand-50 p-5 text-slate-800 sm:p-6">
       {props.children}
     </div>
-  )
-}
-
-/** A link inside running text: underlined, so it is told apart by more than its colour. */
-export function TextLink(props: { to: string; children: ReactNode }) {
-  const localized = useLocalizedHref()
-  return (
-    <Link
-      to={localized(props.to)}
-      className="rounded font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-    >
-      {props.children}
-    </Link>
   )
 }
 
@@ -58,5 +47,31 @@ export function ContactPrompt(props: { text: string; linkText: string }) {
     <p className="rounded-2xl border border-slate-200 bg-slate-50 p-5 text-slate-700 sm:p-6">
       {props.text} <TextLink to={href('contact')}>{props.linkText}</TextLink>
     </p>
+  )
+}
+
+/**
+ * The privacy policy or the terms: the page's header, its plain-language note, its sections
+ * (`children`), then the "questions? write to us" line, all from the page's messages.
+ */
+export function PolicyPage(props: { page: 'privacy' | 'terms'; children: ReactNode }) {
+  const { t } = useI18n()
+  const { page } = props
+  return (
+    <>
+      <PageHeader title={t(`pages.${page}.title`)} subtitle={t(`pages.${page}.subtitle`)} />
+      <Container className="py-12 sm:py-16">
+        <div className="mx-auto max-w-3xl space-y-10">
+          <ProseNote>
+            <p>{t(`pages.${page}.notice`)}</p>
+          </ProseNote>
+          {props.children}
+          <ContactPrompt
+            text={t(`pages.${page}.questions.body`)}
+            linkText={t(`pages.${page}.questions.link`)}
+          />
+        </div>
+      </Container>
+    </>
   )
 }

@@ -1,10 +1,10 @@
 import { useRef, useState } from 'react'
-import { Link } from 'react-router'
 import type { ApiKeysResponse, ApiKeyView } from '#shared/contracts/api-keys.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
-import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
+import { ConfirmDialog, confirmText } from '#web/components/ui/confirm-dialog.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
-import { href } from '#web/lib/href.ts'
+import { SettingsCard } from '#web/components/ui/settings-card.tsx'
+import { UpsellNotice } from '#web/components/ui/upsell-notice.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
 import { useApiKeys } from '../hooks/use-api-keys.ts'
@@ -22,21 +22,16 @@ type Dialog =
 function Upsell(props: { maxLiveKeys: number }) {
   const { t } = useI18n()
   return (
-    <div className="rounded-xl border border-brand-200 bg-brand-50 p-4 text-sm text-slate-900 sm:p-5">
-      <h4 className="font-semibold">{t('apiKeys.upsell.title')}</h4>
-      <p className="mt-2">{t('apiKeys.upsell.body')}</p>
-      <ul className="mt-2 list-disc space-y-1 pl-5">
-        <li>{t('apiKeys.upsell.keys', { max: props.maxLiveKeys })}</li>
-        <li>{t('apiKeys.upsell.usage')}</li>
-        <li>{t('apiKeys.upsell.next')}</li>
-      </ul>
-      <Link
-        to={href('billing')}
-        className="mt-3 inline-block rounded font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-950"
-      >
-        {t('apiKeys.upsell.upgrade')}
-      </Link>
-    </div>
+    <UpsellNotice
+      title={t('apiKeys.upsell.title')}
+      body={t('apiKeys.upsell.body')}
+      points={[
+        t('apiKeys.upsell.keys', { max: props.maxLiveKeys }),
+        t('apiKeys.upsell.usage'),
+        t('apiKeys.upsell.next'),
+      ]}
+      upgradeLabel={t('apiKeys.upsell.upgrade')}
+    />
   )
 }
 
@@ -110,23 +105,15 @@ export function ApiKeysSection() {
   }
 
   return (
-    <section
-      aria-labelledby="settings-api-keys-title"
-      className="max-w-2xl space-y-4 rounded-2xl border border-slate-200 bg-white p-5 sm:p-6"
+    <SettingsCard
+      id="settings-api-keys"
+      title={t('apiKeys.title')}
+      intro={t('apiKeys.intro')}
+      headingRef={headingRef}
     >
       {/* Under the tab's "API Settings" heading (api-settings-panel.tsx), beside the fal key. */}
-      <h3
-        ref={headingRef}
-        id="settings-api-keys-title"
-        tabIndex={-1}
-        className="text-lg font-semibold text-slate-900 outline-none"
-      >
-        {t('apiKeys.title')}
-      </h3>
-      <p className="text-sm text-slate-700">{t('apiKeys.intro')}</p>
       <LoadState
-        state={resource}
-        onRetry={resource.reload}
+        resource={resource}
         loadingLabel={t('apiKeys.loading')}
         errorTitle={t('apiKeys.error.title')}
         retryLabel={t('apiKeys.error.retry')}
@@ -161,17 +148,13 @@ export function ApiKeysSection() {
       ) : null}
       {dialog?.kind === 'revoke' ? (
         <ConfirmDialog
-          title={t('apiKeys.revokeDialog.title', { name: dialog.key.name })}
-          body={<p>{t('apiKeys.revokeDialog.body')}</p>}
-          confirmLabel={t('apiKeys.revokeDialog.confirm')}
-          cancelLabel={t('apiKeys.revokeDialog.cancel')}
-          busyLabel={t('apiKeys.revokeDialog.busy')}
+          {...confirmText(t, 'apiKeys.revokeDialog', { name: dialog.key.name })}
           tone="danger"
           onConfirm={() => handleRevoke(dialog.key)}
           onClose={() => setDialog(null)}
           finalFocusRef={focusAfterDialogRef}
         />
       ) : null}
-    </section>
+    </SettingsCard>
   )
 }

@@ -1,9 +1,7 @@
 import { apiKeyNameMaxLength, type CreateApiKeyResponse } from '#shared/contracts/api-keys.ts'
 import type { FieldReason } from '#shared/validation.ts'
-import { DialogFormActions } from '#web/components/ui/dialog-form-actions.tsx'
-import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
-import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
+import { FormDialog } from '#web/components/ui/form-dialog.tsx'
+import { FormInput } from '#web/components/ui/form-field.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useForm } from '#web/lib/use-form.ts'
 
@@ -40,36 +38,17 @@ export function CreateApiKeyDialog(props: {
   })
 
   return (
-    <ModalDialog
-      title={t('apiKeys.createDialog.title')}
-      description={<p>{t('apiKeys.createDialog.description')}</p>}
-      onClose={props.onClose}
-      isBusy={form.isBusy}
-    >
-      <form {...form.formProps} className="mt-5 space-y-4">
-        {form.formError ? <FormAlert message={form.formError} className="" /> : null}
-        <FormField label={t('apiKeys.createDialog.nameLabel')} error={form.errorText('name')}>
-          {(control) => (
-            <input
-              {...control}
-              {...form.input('name')}
-              type="text"
-              autoComplete="off"
-              maxLength={apiKeyNameMaxLength + 20}
-              placeholder={t('apiKeys.createDialog.namePlaceholder')}
-              required
-              className={inputClasses}
-            />
-          )}
-        </FormField>
-        <DialogFormActions
-          cancelLabel={t('apiKeys.createDialog.cancel')}
-          onCancel={props.onClose}
-          submitLabel={t('apiKeys.createDialog.submit')}
-          busyLabel={t('apiKeys.createDialog.busy')}
-          isBusy={form.isBusy}
-        />
-      </form>
-    </ModalDialog>
+    <FormDialog keys="apiKeys.createDialog" busy="busy" form={form} onClose={props.onClose}>
+      <FormInput
+        form={form}
+        name="name"
+        label={t('apiKeys.createDialog.nameLabel')}
+        type="text"
+        autoComplete="off"
+        maxLength={apiKeyNameMaxLength + 20}
+        placeholder={t('apiKeys.createDialog.namePlaceholder')}
+        required
+      />
+    </FormDialog>
   )
 }

@@ -2,16 +2,15 @@ import { useId } from 'react'
 import { useNavigate } from 'react-router'
 import { accessCodeLength, safeNextPath } from '#shared/contracts/access.ts'
 import { betaTrial, getPlan } from '#shared/plans.ts'
-import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
-import { TextLink } from '#web/components/ui/prose.tsx'
-import { SubmitButton } from '#web/components/ui/submit-button.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSession } from '#web/lib/session.tsx'
 import { useForm } from '#web/lib/use-form.ts'
 import { redeemAccessCode } from '../api/redeem-access-code.ts'
 import { AuthCard } from './auth-card.tsx'
+import { AuthForm } from './auth-form.tsx'
 
 /**
  * What the user typed, as the code it stands for: upper-case (Turkish dotted and dotless i count
@@ -68,41 +67,41 @@ export function AccessCodeForm(props: { next: string | null }) {
         </>
       }
     >
-      <form {...form.formProps} aria-labelledby={titleId}>
-        {form.formError ? <FormAlert id={alertId} message={form.formError} /> : null}
-        <div className="space-y-5">
-          <FormField
-            label={t('auth.access.codeLabel')}
-            description={t('auth.access.codeHint')}
-            isInvalid={isCodeWrong}
-            describedBy={isCodeWrong && alertId}
-          >
-            {(control) => (
-              <input
-                {...control}
-                name="code"
-                type="text"
-                autoComplete="one-time-code"
-                autoCapitalize="characters"
-                autoCorrect="off"
-                spellCheck={false}
-                maxLength={accessCodeLength}
-                required
-                className={`${inputClasses} py-3 text-center font-mono text-2xl font-semibold tracking-[0.5em] placeholder:tracking-[0.5em]`}
-                placeholder={'•'.repeat(accessCodeLength)}
-                value={form.values.code}
-                onChange={(e) => {
-                  form.setValue('code', normalizeCodeInput(e.target.value))
-                  if (isCodeWrong) form.clearFormError()
-                }}
-              />
-            )}
-          </FormField>
-          <SubmitButton isBusy={form.isBusy} busyLabel={t('auth.access.submitting')} disabled={!isComplete}>
-            {t('auth.access.submit')}
-          </SubmitButton>
-        </div>
-      </form>
+      <AuthForm
+        form={form}
+        titleId={titleId}
+        keys="auth.access"
+        alertId={alertId}
+        isSubmitDisabled={!isComplete}
+      >
+        <FormField
+          label={t('auth.access.codeLabel')}
+          description={t('auth.access.codeHint')}
+          isInvalid={isCodeWrong}
+          describedBy={isCodeWrong && alertId}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="code"
+              type="text"
+              autoComplete="one-time-code"
+              autoCapitalize="characters"
+              autoCorrect="off"
+              spellCheck={false}
+              maxLength={accessCodeLength}
+              required
+              className={`${inputClasses} py-3 text-center font-mono text-2xl font-semibold tracking-[0.5em] placeholder:tracking-[0.5em]`}
+              placeholder={'•'.repeat(accessCodeLength)}
+              value={form.values.code}
+              onChange={(e) => {
+                form.setValue('code', normalizeCodeInput(e.target.value))
+                if (isCodeWrong) form.clearFormError()
+              }}
+            />
+          )}
+        </FormField>
+      </AuthForm>
     </AuthCard>
   )
 }

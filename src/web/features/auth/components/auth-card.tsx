@@ -1,47 +1,25 @@
 import { type ReactNode, type RefObject, useEffect, useRef } from 'react'
 import { Container } from '#web/components/ui/container.tsx'
-import { LineIcon } from '#web/components/ui/icons.tsx'
+import {
+  CheckCircleIcon,
+  ExclamationCircleIcon,
+  type IconProps,
+  KeyIcon,
+  LockIcon,
+  MailIcon,
+  UserIcon,
+} from '#web/components/ui/icons.tsx'
 
 export type AuthCardIcon = 'key' | 'lock' | 'user' | 'mail' | 'check' | 'alert'
 export type AuthCardTone = 'brand' | 'success' | 'danger'
 
-const iconPaths: Record<AuthCardIcon, ReactNode> = {
-  key: (
-    <>
-      <circle cx="8" cy="15" r="4" />
-      <path d="m10.85 12.15 8.65-8.65M16.5 6.5l3 3M14 9l2 2" />
-    </>
-  ),
-  lock: (
-    <>
-      <rect x="5" y="11" width="14" height="10" rx="2" />
-      <path d="M8 11V7a4 4 0 0 1 8 0v4" />
-    </>
-  ),
-  user: (
-    <>
-      <circle cx="12" cy="8" r="4" />
-      <path d="M4 21a8 8 0 0 1 16 0" />
-    </>
-  ),
-  mail: (
-    <>
-      <rect x="3" y="5" width="18" height="14" rx="2" />
-      <path d="m3 7 9 6 9-6" />
-    </>
-  ),
-  check: (
-    <>
-      <circle cx="12" cy="12" r="10" />
-      <path d="m7.5 12.5 3 3 6-6.5" />
-    </>
-  ),
-  alert: (
-    <>
-      <circle cx="12" cy="12" r="10" />
-      <path d="M12 7v6M12 16.5v.5" />
-    </>
-  ),
+const icons: Record<AuthCardIcon, (props: IconProps) => ReactNode> = {
+  key: KeyIcon,
+  lock: LockIcon,
+  user: UserIcon,
+  mail: MailIcon,
+  check: CheckCircleIcon,
+  alert: ExclamationCircleIcon,
 }
 
 const toneClasses: Record<AuthCardTone, string> = {
@@ -66,6 +44,7 @@ export function AuthCard(props: {
   footer?: ReactNode
 }) {
   const titleRef = useRef<HTMLHeadingElement>(null)
+  const Icon = icons[props.icon]
   useFocusOnMount(titleRef, props.focusTitle === true)
   return (
     <div className="bg-gradient-to-b from-brand-50 via-white to-white">
@@ -75,9 +54,7 @@ export function AuthCard(props: {
             <span
               className={`inline-flex size-12 items-center justify-center rounded-full ${toneClasses[props.tone ?? 'brand']}`}
             >
-              <LineIcon className="size-6" strokeWidth={2}>
-                {iconPaths[props.icon]}
-              </LineIcon>
+              <Icon className="size-6" strokeWidth={2} />
             </span>
             <h1
               ref={titleRef}

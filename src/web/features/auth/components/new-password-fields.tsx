@@ -6,10 +6,12 @@ import type { FieldInputProps } from '#web/lib/use-form.ts'
 
 type NewPasswordField = 'password' | 'confirmPassword'
 
-/** A new password and its confirmation, with the length hint while there is no error. */
+/**
+ * A new password and its confirmation, with the length hint while there is no error; labelled
+ * "Password" for a new account, "New password" when `isReplacing` one (a reset).
+ */
 export function NewPasswordFields(props: {
-  passwordLabel: string
-  confirmLabel: string
+  isReplacing?: boolean
   form: {
     input: (name: NewPasswordField) => FieldInputProps
     errorText: (name: NewPasswordField) => string | undefined
@@ -17,10 +19,14 @@ export function NewPasswordFields(props: {
 }) {
   const { t } = useI18n()
   const passwordError = props.form.errorText('password')
+  const passwordLabel = props.isReplacing ? t('auth.fields.newPassword') : t('auth.fields.password')
+  const confirmLabel = props.isReplacing
+    ? t('auth.fields.confirmNewPassword')
+    : t('auth.fields.confirmPassword')
   return (
     <>
       <FormField
-        label={props.passwordLabel}
+        label={passwordLabel}
         error={passwordError}
         description={passwordError ? undefined : t('auth.fields.passwordHint', { min: minPasswordLength })}
       >
@@ -34,7 +40,7 @@ export function NewPasswordFields(props: {
           />
         )}
       </FormField>
-      <FormField label={props.confirmLabel} error={props.form.errorText('confirmPassword')}>
+      <FormField label={confirmLabel} error={props.form.errorText('confirmPassword')}>
         {(control) => (
           <PasswordInput
             {...control}

@@ -1,8 +1,6 @@
 import { useId, useState } from 'react'
 import { ButtonLink } from '#web/components/ui/button.tsx'
-import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { TextLink } from '#web/components/ui/prose.tsx'
-import { SubmitButton } from '#web/components/ui/submit-button.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -11,6 +9,7 @@ import { useForm } from '#web/lib/use-form.ts'
 import { confirmPasswordReset } from '../api/confirm-password-reset.ts'
 import { type AuthFieldError, authServerReason, checkNewPassword, describeFieldError } from '../validation.ts'
 import { AuthCard } from './auth-card.tsx'
+import { AuthForm } from './auth-form.tsx'
 import { NewPasswordFields } from './new-password-fields.tsx'
 
 function isInvalidTokenError(error: unknown): boolean {
@@ -94,19 +93,9 @@ export function ResetConfirmForm(props: { token: string | null; isPrerendered?: 
         </p>
       }
     >
-      <form {...form.formProps} aria-labelledby={titleId}>
-        {form.formError ? <FormAlert message={form.formError} /> : null}
-        <div className="space-y-5">
-          <NewPasswordFields
-            passwordLabel={t('auth.fields.newPassword')}
-            confirmLabel={t('auth.fields.confirmNewPassword')}
-            form={form}
-          />
-          <SubmitButton isBusy={form.isBusy} busyLabel={t('auth.resetConfirm.submitting')}>
-            {t('auth.resetConfirm.submit')}
-          </SubmitButton>
-        </div>
-      </form>
+      <AuthForm form={form} titleId={titleId} keys="auth.resetConfirm">
+        <NewPasswordFields isReplacing form={form} />
+      </AuthForm>
     </AuthCard>
   )
 }

@@ -1,14 +1,13 @@
 import { useId, useState } from 'react'
 import { Button } from '#web/components/ui/button.tsx'
-import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { TextLink } from '#web/components/ui/prose.tsx'
-import { SubmitButton } from '#web/components/ui/submit-button.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useForm } from '#web/lib/use-form.ts'
 import { requestPasswordReset } from '../api/request-password-reset.ts'
 import { type AuthFieldError, checkEmail, describeFieldError } from '../validation.ts'
 import { AuthCard } from './auth-card.tsx'
+import { AuthForm } from './auth-form.tsx'
 import { EmailField } from './email-field.tsx'
 
 /**
@@ -70,15 +69,9 @@ export function ResetRequestForm() {
       focusTitle={hasSentBefore}
       footer={footer}
     >
-      <form {...form.formProps} aria-labelledby={titleId}>
-        {form.formError ? <FormAlert message={form.formError} /> : null}
-        <div className="space-y-5">
-          <EmailField form={form} />
-          <SubmitButton isBusy={form.isBusy} busyLabel={t('auth.resetRequest.submitting')}>
-            {t('auth.resetRequest.submit')}
-          </SubmitButton>
-        </div>
-      </form>
+      <AuthForm form={form} titleId={titleId} keys="auth.resetRequest">
+        <EmailField form={form} />
+      </AuthForm>
     </AuthCard>
   )
 }

@@ -1,11 +1,9 @@
 import { useId } from 'react'
 import { useNavigate } from 'react-router'
 import { safeNextPath } from '#shared/contracts/access.ts'
-import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField } from '#web/components/ui/form-field.tsx'
 import { PasswordInput } from '#web/components/ui/password-input.tsx'
-import { TextLink } from '#web/components/ui/prose.tsx'
-import { SubmitButton } from '#web/components/ui/submit-button.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSession } from '#web/lib/session.tsx'
@@ -19,6 +17,7 @@ import {
   describeFieldError,
 } from '../validation.ts'
 import { AuthCard } from './auth-card.tsx'
+import { AuthForm } from './auth-form.tsx'
 import { EmailField } from './email-field.tsx'
 
 /** Email and password; on success the user lands on `next` (a same-site path) or the dashboard. */
@@ -62,28 +61,22 @@ export function SignInForm(props: { next: string | null }) {
         </>
       }
     >
-      <form {...form.formProps} aria-labelledby={titleId}>
-        {form.formError ? <FormAlert message={form.formError} /> : null}
-        <div className="space-y-5">
-          <EmailField form={form} />
-          <FormField label={t('auth.fields.password')} error={form.errorText('password')}>
-            {(control) => (
-              <PasswordInput
-                {...control}
-                {...form.input('password')}
-                autoComplete="current-password"
-                required
-              />
-            )}
-          </FormField>
-          <p className="text-right text-sm">
-            <TextLink to={href('resetPassword')}>{t('auth.signIn.forgotPassword')}</TextLink>
-          </p>
-          <SubmitButton isBusy={form.isBusy} busyLabel={t('auth.signIn.submitting')}>
-            {t('auth.signIn.submit')}
-          </SubmitButton>
-        </div>
-      </form>
+      <AuthForm form={form} titleId={titleId} keys="auth.signIn">
+        <EmailField form={form} />
+        <FormField label={t('auth.fields.password')} error={form.errorText('password')}>
+          {(control) => (
+            <PasswordInput
+              {...control}
+              {...form.input('password')}
+              autoComplete="current-password"
+              required
+            />
+          )}
+        </FormField>
+        <p className="text-right text-sm">
+          <TextLink to={href('resetPassword')}>{t('auth.signIn.forgotPassword')}</TextLink>
+        </p>
+      </AuthForm>
     </AuthCard>
   )
 }

@@ -1,5 +1,5 @@
 import { act, screen } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
+import userEvent, { type UserEvent } from '@testing-library/user-event'
 import { Route, Routes, useLocation } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
@@ -52,16 +52,21 @@ async function renderSignUp(options: { locale?: 'en' | 'tr' } = {}) {
   )
 }
 
+/** Types the email, the password and its confirmation into the English form, then sends it. */
+async function submitSignUp(user: UserEvent, email: string, password: string, confirmation: string) {
+  await user.type(screen.getByRole('textbox', { name: 'Email' }), email)
+  await user.type(screen.getByLabelText('Password', { exact: true }), password)
+  await user.type(screen.getByLabelText('Confirm password'), confirmation)
+  await user.click(screen.getByRole('button', { name: 'Create Account' }))
+}
+
 const signUpCalls = () => fetchMock.mock.calls.filter(([url]) => String(url) === '/api/auth/sign-up')
 
 describe('SignUpForm', () => {
   it('shows the too-short and mismatch password messages on the fields and sends nothing', async () => {
     const user = userEvent.setup()
     await renderSignUp()
-    await user.type(screen.getByRole('textbox', { name: 'Email' }), 'ayse@example.com')
-    await user.type(screen.getByLabelText('Password', { exact: true }), 'abc')
-    await user.type(screen.getByLabelText('Confirm password'), 'abd')
-    await user.click(screen.getByRole('button', { name: 'Create Account' }))
+    await submitSignUp(user, 'ayse@example.com', 'abc', 'abd')
 
     const password = screen.getByLabelText('Password', { exact: true })
     expect(password.getAttribute('aria-invalid')).toBe('true')
@@ -91,10 +96,7 @@ describe('SignUpForm', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime })
     await renderSignUp()
-    await user.type(screen.getByRole('textbox', { name: 'Email' }), 'Ayse@Example.com')
-    await user.type(screen.getByLabelText('Password', { exact: true }), 'secret-1')
-    await user.type(screen.getByLabelText('Confirm password'), 'secret-1')
-    await user.click(screen.getByRole('button', { name: 'Create Account' }))
+    await submitSignUp(user, 'Ayse@Example.com', 'secret-1', 'secret-1')
 
     const heading = await screen.findByRole('heading', { level: 1, name: 'Account Created' })
     expect(document.activeElement).toBe(heading)
@@ -119,10 +121,7 @@ describe('SignUpForm', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime })
     await renderSignUp()
-    await user.type(screen.getByRole('textbox', { name: 'Email' }), 'ayse@example.com')
-    await user.type(screen.getByLabelText('Password', { exact: true }), 'secret-1')
-    await user.type(screen.getByLabelText('Confirm password'), 'secret-1')
-    await user.click(screen.getByRole('button', { name: 'Create Account' }))
+    await submitSignUp(user, 'ayse@example.com', 'secret-1', 'secret-1')
 
     await screen.findByRole('heading', { level: 1, name: 'Account Created' })
     expect(
@@ -148,10 +147,7 @@ describe('SignUpForm', () => {
     )
     const user = userEvent.setup()
     await renderSignUp()
-    await user.type(screen.getByRole('textbox', { name: 'Email' }), 'ayse@example.com')
-    await user.type(screen.getByLabelText('Password', { exact: true }), 'secret-1')
-    await user.type(screen.getByLabelText('Confirm password'), 'secret-1')
-    await user.click(screen.getByRole('button', { name: 'Create Account' }))
+    await submitSignUp(user, 'ayse@example.com', 'secret-1', 'secret-1')
     expect((await screen.findByRole('alert')).textContent).toBe(
       'An account with this email already exists. Sign in instead.',
     )

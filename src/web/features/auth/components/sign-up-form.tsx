@@ -2,14 +2,13 @@ import { useEffect, useId } from 'react'
 import { useNavigate } from 'react-router'
 import { getPlan, type PlanId } from '#shared/plans.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
-import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { TextLink } from '#web/components/ui/prose.tsx'
-import { SubmitButton } from '#web/components/ui/submit-button.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSession } from '#web/lib/session.tsx'
 import { signUp } from '../api/sign-up.ts'
 import { AuthCard } from './auth-card.tsx'
+import { AuthForm } from './auth-form.tsx'
 import { EmailField } from './email-field.tsx'
 import { NewPasswordFields } from './new-password-fields.tsx'
 import { useNewAccountForm } from './use-new-account-form.ts'
@@ -77,20 +76,10 @@ export function SignUpForm(props: { plan: PlanId | null }) {
         </p>
       }
     >
-      <form {...form.formProps} aria-labelledby={titleId}>
-        {form.formError ? <FormAlert message={form.formError} /> : null}
-        <div className="space-y-5">
-          <EmailField form={form} />
-          <NewPasswordFields
-            passwordLabel={t('auth.fields.password')}
-            confirmLabel={t('auth.fields.confirmPassword')}
-            form={form}
-          />
-          <SubmitButton isBusy={form.isBusy} busyLabel={t('auth.signUp.submitting')}>
-            {t('auth.signUp.submit')}
-          </SubmitButton>
-        </div>
-      </form>
+      <AuthForm form={form} titleId={titleId} keys="auth.signUp">
+        <EmailField form={form} />
+        <NewPasswordFields form={form} />
+      </AuthForm>
     </AuthCard>
   )
 }

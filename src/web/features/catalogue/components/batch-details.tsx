@@ -50,8 +50,6 @@ export function BatchDetails(props: {
   const [reviewRowId, setReviewRowId] = useState<string | null>(null)
   const reviewedRow = view.rows.find((row) => row.id === reviewRowId) ?? null
   const [announcement, announce] = useAnnouncer()
-  const retryReasonId = useId()
-  const cancelReasonId = useId()
   const downloadReasonId = useId()
   const lastStatusRef = useRef(batch.status)
 
@@ -203,39 +201,17 @@ export function BatchDetails(props: {
                   : t('catalogue.batch.downloadNone')}
               </p>
             </div>
-            <div>
-              <Button
-                variant="secondary"
-                className="w-full"
-                onClick={() => void handleRetry()}
-                disabled={counts.failed === 0 || isRetrying}
-                aria-busy={isRetrying}
-                aria-describedby={counts.failed === 0 ? retryReasonId : undefined}
-              >
-                {isRetrying ? t('catalogue.batch.retrying') : t('catalogue.batch.retry')}
-              </Button>
-              {counts.failed === 0 ? (
-                <p id={retryReasonId} className="mt-1.5 text-sm text-slate-600">
-                  {t('catalogue.batch.retryNone')}
-                </p>
-              ) : null}
-            </div>
-            <div>
-              <Button
-                variant="secondary"
-                className="w-full"
-                onClick={() => setConfirm('cancel')}
-                disabled={counts.queued === 0}
-                aria-describedby={counts.queued === 0 ? cancelReasonId : undefined}
-              >
-                {t('catalogue.batch.cancel')}
-              </Button>
-              {counts.queued === 0 ? (
-                <p id={cancelReasonId} className="mt-1.5 text-sm text-slate-600">
-                  {t('catalogue.batch.cancelNone')}
-                </p>
-              ) : null}
-            </div>
+            <ActionWithReason
+              label={isRetrying ? t('catalogue.batch.retrying') : t('catalogue.batch.retry')}
+              reason={counts.failed === 0 ? t('catalogue.batch.retryNone') : null}
+              isBusy={isRetrying}
+              onClick={() => void handleRetry()}
+            />
+            <ActionWithReason
+              label={t('catalogue.batch.cancel')}
+              reason={counts.queued === 0 ? t('catalogue.batch.cancelNone') : null}
+              onClick={() => setConfirm('cancel')}
+            />
           </div>
         </section>
       )}
@@ -362,5 +338,35 @@ function BatchRow(props: { row: BatchRowView; onReview: () => void }) {
         </Button>
       </div>
     </li>
+  )
+}
+
+/** A batch action, disabled with its reason under it while there is nothing for it to do. */
+function ActionWithReason(props: {
+  label: string
+  /** Why there is nothing to do, or null when there is. */
+  reason: string | null
+  isBusy?: boolean
+  onClick: () => void
+}) {
+  const reasonId = useId()
+  return (
+    <div>
+      <Button
+        variant="secondary"
+        className="w-full"
+        onClick={props.onClick}
+        disabled={props.reason !== null || props.isBusy === true}
+        aria-busy={props.isBusy}
+        aria-describedby={props.reason === null ? undefined : reasonId}
+      >
+        {props.label}
+      </Button>
+      {props.reason === null ? null : (
+        <p id={reasonId} className="mt-1.5 text-sm text-slate-600">
+          {props.reason}
+        </p>
+      )}
+    </div>
   )
 }

@@ -9,11 +9,9 @@ import { ApiError, type UploadProgress } from '#web/lib/api-client.ts'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { importProductList } from '../api/catalogue-api.ts'
-import { checkListFile, checkPhotosFile, listAccept, photosAccept } from '../file-checks.ts'
+import { checkListFile, checkPhotosFile, listAccept } from '../file-checks.ts'
+import { fileInputClasses, PhotosZipInput } from './photos-zip-input.tsx'
 import { UploadProgressBar, uploadPercent } from './upload-progress.tsx'
-
-const fileInputClasses =
-  'block w-full rounded-lg border border-slate-300 bg-white text-sm text-slate-700 file:mr-3 file:border-0 file:border-r file:border-slate-300 file:bg-slate-50 file:px-3 file:py-2 file:font-semibold file:text-slate-900 hover:file:bg-slate-100 aria-[invalid=true]:border-red-600'
 
 const MB = 1024 * 1024
 
@@ -126,15 +124,11 @@ export function FileStep(props: { onImported: (view: CatalogueImportView, photos
         error={photosError ? t(`errors.${photosError}`) : undefined}
       >
         {(control) => (
-          <input
-            {...control}
-            type="file"
-            name="photos"
-            accept={photosAccept}
-            disabled={isSending}
-            onChange={(event) => handlePhotos(event.currentTarget.files?.[0])}
-            className={fileInputClasses}
-            data-testid="photos-input"
+          <PhotosZipInput
+            control={control}
+            isSending={isSending}
+            onFile={handlePhotos}
+            testId="photos-input"
           />
         )}
       </FormField>

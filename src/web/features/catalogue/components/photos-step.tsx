@@ -9,12 +9,10 @@ import type { UploadProgress } from '#web/lib/api-client.ts'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { checkPhotos } from '../api/catalogue-api.ts'
-import { checkPhotosFile, photosAccept } from '../file-checks.ts'
+import { checkPhotosFile } from '../file-checks.ts'
 import { ImportPreview } from './import-preview.tsx'
+import { PhotosZipInput } from './photos-zip-input.tsx'
 import { UploadProgressBar } from './upload-progress.tsx'
-
-const fileInputClasses =
-  'block w-full rounded-lg border border-slate-300 bg-white text-sm text-slate-700 file:mr-3 file:border-0 file:border-r file:border-slate-300 file:bg-slate-50 file:px-3 file:py-2 file:font-semibold file:text-slate-900 hover:file:bg-slate-100 aria-[invalid=true]:border-red-600'
 
 /**
  * Step 3: the photos, checked under the confirmed columns. A list naming photo files needs their
@@ -116,15 +114,11 @@ export function PhotosStep(props: {
           }
         >
           {(control) => (
-            <input
-              {...control}
-              type="file"
-              name="photos"
-              accept={photosAccept}
-              disabled={isSending}
-              onChange={(event) => handleFile(event.currentTarget.files?.[0])}
-              className={fileInputClasses}
-              data-testid="photos-step-input"
+            <PhotosZipInput
+              control={control}
+              isSending={isSending}
+              onFile={handleFile}
+              testId="photos-step-input"
             />
           )}
         </FormField>

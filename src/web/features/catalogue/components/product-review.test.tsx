@@ -4,19 +4,12 @@ import { describe, expect, it, vi } from 'vitest'
 import type { BatchRowView, BatchView, RowCopyView } from '#shared/contracts/catalogue.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import { assetView } from '#tests/support/web-views.ts'
 import { ProductReview } from './product-review.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
-const picture = (id: string) => ({
-  id,
-  url: `/files/${id}.jpg`,
-  downloadUrl: `/files/${id}.jpg?download=1`,
-  mime: 'image/jpeg',
-  width: 800,
-  height: 800,
-  fileName: `${id}.jpg`,
-})
+const picture = (id: string) => assetView(id, { mime: 'image/jpeg', width: 800, height: 800 })
 
 const row: BatchRowView = {
   id: 'row-1',

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react'
+import { type ChangeEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
 import {
   type BatchOutputs,
   type BatchOutputView,
@@ -14,7 +14,7 @@ import { getProfile } from '#shared/marketplaces/profiles.ts'
 import { seoLimits } from '#shared/seo.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { type FieldControl, FormField, inputClasses } from '#web/components/ui/form-field.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
@@ -82,8 +82,7 @@ export function ProductReview(props: {
           {t('catalogue.review.copyTitle')}
         </h3>
         <LoadState
-          state={copy}
-          onRetry={copy.reload}
+          resource={copy}
           loadingLabel={t('catalogue.review.copyLoading')}
           errorTitle={t('catalogue.review.copyLoadError')}
           retryLabel={t('catalogue.review.copyRetry')}
@@ -127,13 +126,16 @@ function outputLabelKey(output: BatchOutputView): TKey {
   return output.tool === 'fashion' ? 'catalogue.review.output.fashion' : 'catalogue.review.output.studio'
 }
 
-/** The product's photo and its made pictures, each succeeded one with "In the ZIP". */
-function ReviewFiles(props: {
+/** What each part of a row's review gets: the batch and row, where a changed batch goes, the announcer. */
+type RowPartProps = {
   batchId: string
   row: BatchRowView
   onChange: (view: BatchView) => void
   announce: (message: string) => void
-}) {
+}
+
+/** The product's photo and its made pictures, each succeeded one with "In the ZIP". */
+function ReviewFiles(props: RowPartProps) {
   const { t } = useI18n()
   const { row } = props
   const files = row.outputs.filter((output) => output.mode !== 'seo')
@@ -324,6 +326,21 @@ function CopyForm(props: {
     })
   }
 
+  /** A field's control: an input for one line (the title), else a textarea of `rows` lines. */
+  function copyControl(field: CopyField, rows?: number) {
+    return (control: FieldControl) => {
+      const bound = {
+        ...control,
+        name: field,
+        className: inputClasses,
+        value: draft[field],
+        onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+          change(field, event.currentTarget.value),
+      }
+      return rows === undefined ? <input {...bound} /> : <textarea {...bound} rows={rows} />
+    }
+  }
+
   function errorOf(field: CopyField): string | undefined {
     if (serverFields[field]) return serverFields[field]
     // Length is shown by the counter as one types; other problems once a save was tried.
@@ -414,15 +431,7 @@ function CopyForm(props: {
         error={errorOf('title')}
         isInvalid={titleLength > seoLimits.titleMax}
       >
-        {(control) => (
-          <input
-            {...control}
-            name="title"
-            className={inputClasses}
-            value={draft.title}
-            onChange={(event) => change('title', event.currentTarget.value)}
-          />
-        )}
+        {copyControl('title')}
       </FormField>
       <FormField
         label={t('catalogue.review.fields.description')}
@@ -430,16 +439,7 @@ function CopyForm(props: {
         error={errorOf('description')}
         isInvalid={descriptionLength > seoLimits.descriptionMax}
       >
-        {(control) => (
-          <textarea
-            {...control}
-            name="description"
-            rows={3}
-            className={inputClasses}
-            value={draft.description}
-            onChange={(event) => change('description', event.currentTarget.value)}
-          />
-        )}
+        {copyControl('description', 3)}
       </FormField>
       <FormField
         label={t('catalogue.review.fields.features')}
@@ -455,16 +455,7 @@ function CopyForm(props: {
         }
         error={errorOf('features')}
       >
-        {(control) => (
-          <textarea
-            {...control}
-            name="features"
-            rows={seoLimits.featuresMax}
-            className={inputClasses}
-            value={draft.features}
-            onChange={(event) => change('features', event.currentTarget.value)}
-          />
-        )}
+        {copyControl('features', seoLimits.featuresMax)}
       </FormField>
       <FormField
         label={t('catalogue.review.fields.keywords')}
@@ -476,16 +467,7 @@ function CopyForm(props: {
         }
         error={errorOf('keywords')}
       >
-        {(control) => (
-          <textarea
-            {...control}
-            name="keywords"
-            rows={seoLimits.keywords}
-            className={inputClasses}
-            value={draft.keywords}
-            onChange={(event) => change('keywords', event.currentTarget.value)}
-          />
-        )}
+        {copyControl('keywords', seoLimits.keywords)}
       </FormField>
       {checks ? <CopyCheck profileId={checks.profileId} results={checks.results} /> : null}
       <div className="flex flex-col gap-3 sm:flex-row">
@@ -549,13 +531,7 @@ function CopyCheck(props: {
 }
 
 /** Making the product again: its copy (no quota), or every output of the batch (with quota). */
-function Regenerate(props: {
-  batchId: string
-  outputs: BatchOutputs | null
-  row: BatchRowView
-  onChange: (view: BatchView) => void
-  announce: (message: string) => void
-}) {
+function Regenerate(props: RowPartProps & { outputs: BatchOutputs | null }) {
   const { t } = useI18n()
   const { row, outputs } = props
   const [asking, setAsking] = useState<'seo' | 'all' | null>(null)
@@ -629,50 +605,57 @@ function Regenerate(props: {
         </div>
       ) : (
         <div className={`mt-3 grid gap-4 ${canMakeAll ? 'sm:grid-cols-2' : ''}`}>
-          <div>
-            <Button
-              variant="secondary"
-              className="w-full"
-              disabled={isRunning}
-              aria-describedby={isRunning ? busyReasonId : undefined}
-              onClick={() => setAsking('seo')}
-            >
-              {t('catalogue.review.regenerateCopy')}
-            </Button>
-            <p className="mt-1.5 text-xs text-slate-600">{t('catalogue.review.regenerateCopyHint')}</p>
-          </div>
+          <RegenerateChoice
+            label={t('catalogue.review.regenerateCopy')}
+            hint={t('catalogue.review.regenerateCopyHint')}
+            busyReasonId={isRunning ? busyReasonId : undefined}
+            onChoose={() => setAsking('seo')}
+          />
           {canMakeAll ? (
-            <div>
-              <Button
-                variant="secondary"
-                className="w-full"
-                disabled={isRunning}
-                aria-describedby={isRunning ? busyReasonId : undefined}
-                onClick={() => setAsking('all')}
-              >
-                {t('catalogue.review.regenerateAll')}
-              </Button>
-              <p className="mt-1.5 text-xs text-slate-600">
-                {t('catalogue.review.regenerateAllHint', {
-                  units: [
-                    images > 0
-                      ? t(
-                          images === 1 ? 'catalogue.review.unitImageOne' : 'catalogue.review.unitImageOther',
-                          {
-                            count: images,
-                          },
-                        )
-                      : null,
-                    videos > 0 ? t('catalogue.review.unitVideoOne') : null,
-                  ]
-                    .filter(Boolean)
-                    .join(', '),
-                })}
-              </p>
-            </div>
+            <RegenerateChoice
+              label={t('catalogue.review.regenerateAll')}
+              hint={t('catalogue.review.regenerateAllHint', {
+                units: [
+                  images > 0
+                    ? t(images === 1 ? 'catalogue.review.unitImageOne' : 'catalogue.review.unitImageOther', {
+                        count: images,
+                      })
+                    : null,
+                  videos > 0 ? t('catalogue.review.unitVideoOne') : null,
+                ]
+                  .filter(Boolean)
+                  .join(', '),
+              })}
+              busyReasonId={isRunning ? busyReasonId : undefined}
+              onChoose={() => setAsking('all')}
+            />
           ) : null}
         </div>
       )}
     </section>
+  )
+}
+
+/** One way to make a row again: its button, disabled while the row runs, and what it costs. */
+function RegenerateChoice(props: {
+  label: string
+  hint: string
+  /** The reason the button is disabled, while it is. */
+  busyReasonId: string | undefined
+  onChoose: () => void
+}) {
+  return (
+    <div>
+      <Button
+        variant="secondary"
+        className="w-full"
+        disabled={props.busyReasonId !== undefined}
+        aria-describedby={props.busyReasonId}
+        onClick={props.onChoose}
+      >
+        {props.label}
+      </Button>
+      <p className="mt-1.5 text-xs text-slate-600">{props.hint}</p>
+    </div>
   )
 }

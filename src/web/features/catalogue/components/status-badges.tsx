@@ -24,41 +24,65 @@ function BadgeShape(props: { shape: Shape }) {
   return <DashIcon className="size-3" />
 }
 
-const batchTones: Record<BatchStatus, { tone: string; shape: Shape }> = {
+type Look = { tone: string; shape: Shape }
+
+// The looks a batch and its rows share: the same colour and shape say the same thing in both.
+const waiting: Look = { tone: 'bg-slate-100 text-slate-800 ring-slate-300', shape: 'pending' }
+const running: Look = { tone: 'bg-brand-50 text-brand-900 ring-brand-200', shape: 'spinning' }
+const done: Look = { tone: 'bg-emerald-50 text-emerald-900 ring-emerald-200', shape: 'check' }
+const canceled: Look = { tone: 'bg-slate-100 text-slate-700 ring-slate-300', shape: 'dash' }
+
+const batchLooks: Record<BatchStatus, Look> = {
   draft: { tone: 'bg-amber-50 text-amber-900 ring-amber-200', shape: 'pending' },
-  running: { tone: 'bg-brand-50 text-brand-900 ring-brand-200', shape: 'spinning' },
-  finished: { tone: 'bg-emerald-50 text-emerald-900 ring-emerald-200', shape: 'check' },
-  canceled: { tone: 'bg-slate-100 text-slate-700 ring-slate-300', shape: 'dash' },
+  running,
+  finished: done,
+  canceled,
+}
+
+const rowLooks: Record<BatchRowState, Look> = {
+  queued: waiting,
+  running,
+  done,
+  failed: { tone: 'bg-red-50 text-red-900 ring-red-200', shape: 'cross' },
+  canceled,
 }
 
 /** A batch's state in a word: not started, running, finished, canceled. */
 export function BatchStatusBadge(props: { status: BatchStatus }) {
   const { t } = useI18n()
-  const { tone, shape } = batchTones[props.status]
   return (
-    <span className={`${badgeClass} ${tone}`} data-testid="batch-status" data-status={props.status}>
-      <BadgeShape shape={shape} />
+    <Badge look={batchLooks[props.status]} testId="batch-status" data-status={props.status}>
       {t(`catalogue.batchStatus.${props.status}`)}
-    </span>
+    </Badge>
   )
-}
-
-const rowTones: Record<BatchRowState, { tone: string; shape: Shape }> = {
-  queued: { tone: 'bg-slate-100 text-slate-800 ring-slate-300', shape: 'pending' },
-  running: { tone: 'bg-brand-50 text-brand-900 ring-brand-200', shape: 'spinning' },
-  done: { tone: 'bg-emerald-50 text-emerald-900 ring-emerald-200', shape: 'check' },
-  failed: { tone: 'bg-red-50 text-red-900 ring-red-200', shape: 'cross' },
-  canceled: { tone: 'bg-slate-100 text-slate-700 ring-slate-300', shape: 'dash' },
 }
 
 /** A product row's state in a word. */
 export function RowStateBadge(props: { state: BatchRowState }) {
   const { t } = useI18n()
-  const { tone, shape } = rowTones[props.state]
   return (
-    <span className={`${badgeClass} ${tone}`} data-testid="row-state" data-state={props.state}>
-      <BadgeShape shape={shape} />
+    <Badge look={rowLooks[props.state]} testId="row-state" data-state={props.state}>
       {t(`catalogue.rowState.${props.state}`)}
+    </Badge>
+  )
+}
+
+function Badge(props: {
+  look: Look
+  testId: string
+  'data-status'?: string
+  'data-state'?: string
+  children: string
+}) {
+  return (
+    <span
+      className={`${badgeClass} ${props.look.tone}`}
+      data-testid={props.testId}
+      data-status={props['data-status']}
+      data-state={props['data-state']}
+    >
+      <BadgeShape shape={props.look.shape} />
+      {props.children}
     </span>
   )
 }

@@ -3,7 +3,7 @@ import { contactRequestSchema, type InquiryType, inquiryTypes } from '#shared/co
 import { toFieldErrors } from '#shared/validation.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { FormField, FormInput, inputClasses } from '#web/components/ui/form-field.tsx'
 import { CheckCircleIcon } from '#web/components/ui/icons.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
@@ -30,6 +30,19 @@ const emptyFields: Fields = {
   message: '',
   website: '',
 }
+
+/** Who is writing: name and email are needed, company and phone optional. */
+const contactInputs: {
+  name: 'name' | 'email' | 'company' | 'phone'
+  type?: 'email' | 'tel'
+  autoComplete: string
+  required?: true
+}[] = [
+  { name: 'name', autoComplete: 'name', required: true },
+  { name: 'email', type: 'email', autoComplete: 'email', required: true },
+  { name: 'company', autoComplete: 'organization' },
+  { name: 'phone', type: 'tel', autoComplete: 'tel' },
+]
 
 /** The contact form with its sending, success and error states. */
 export function ContactForm() {
@@ -87,50 +100,16 @@ export function ContactForm() {
       </h2>
       {form.formError ? <FormAlert message={form.formError} className="mt-4" /> : null}
       <div className="mt-6 grid gap-5 sm:grid-cols-2">
-        <FormField label={t('contact.form.name')} error={form.errorText('name')}>
-          {(control) => (
-            <input
-              {...control}
-              {...form.input('name')}
-              autoComplete="name"
-              required
-              className={inputClasses}
-            />
-          )}
-        </FormField>
-        <FormField label={t('contact.form.email')} error={form.errorText('email')}>
-          {(control) => (
-            <input
-              {...control}
-              {...form.input('email')}
-              type="email"
-              autoComplete="email"
-              required
-              className={inputClasses}
-            />
-          )}
-        </FormField>
-        <FormField label={t('contact.form.company')} hint={optional} error={form.errorText('company')}>
-          {(control) => (
-            <input
-              {...control}
-              {...form.input('company')}
-              autoComplete="organization"
-              className={inputClasses}
-            />
-          )}
-        </FormField>
-        <FormField label={t('contact.form.phone')} hint={optional} error={form.errorText('phone')}>
-          {(control) => (
-            <input
-              {...control}
-              {...form.input('phone')}
-              type="tel"
-              autoComplete="tel"
-              className={inputClasses}
-            />
-          )}
-        </FormField>
+        {contactInputs.map(({ name, ...input }) => (
+          <FormInput
+            key={name}
+            form={form}
+            name={name}
+            label={t(`contact.form.${name}`)}
+            hint={input.required ? undefined : optional}
+            {...input}
+          />
+        ))}
         <FormField
           label={t('contact.form.inquiryType')}
           className="sm:col-span-2"

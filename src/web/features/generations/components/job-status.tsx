@@ -1,7 +1,7 @@
-import { Link } from 'react-router'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import { isErrorCode } from '#shared/errors.ts'
 import { Spinner } from '#web/components/ui/spinner.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useElapsedSeconds } from '../hooks/use-generation.ts'
@@ -63,12 +63,9 @@ export function JobStatus(props: {
       {props.showLibraryNote === false ? null : (
         <p className="mt-3 text-sm text-brand-950">
           {t('studio.job.leave')}{' '}
-          <Link
-            to={href('library')}
-            className="font-semibold underline underline-offset-4 hover:text-brand-700"
-          >
+          <TextLink to={href('library')} tone="inherit">
             {t('studio.job.libraryLink')}
-          </Link>
+          </TextLink>
           .
         </p>
       )}

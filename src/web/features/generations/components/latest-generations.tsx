@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { formatDateTime } from '#web/lib/format-time.ts'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -24,16 +25,12 @@ export function LatestGenerations() {
         <h2 id="dashboard-latest-title" className="text-lg font-semibold text-slate-900">
           {t('studio.library.latestTitle')}
         </h2>
-        <Link
-          to={href('library')}
-          className="rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-        >
+        <TextLink to={href('library')} className="text-sm">
           {t('studio.library.viewAll')}
-        </Link>
+        </TextLink>
       </div>
       <LoadState
-        state={list}
-        onRetry={list.reload}
+        resource={list}
         loading={
           <div className="mt-4">
             <p role="status" className="sr-only">

@@ -132,8 +132,7 @@ export function MarketplacePanel(props: { generation: GenerationView }) {
         </p>
       ) : (
         <LoadState
-          state={check}
-          onRetry={check.reload}
+          resource={check}
           loading={
             <div className="flex min-h-24 items-center justify-center text-brand-700">
               <Spinner label={t('marketplaces.panel.checking', { marketplace: profileName })} />

@@ -29,8 +29,7 @@ export function MarketplacePreferenceSection() {
       </div>
       <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
         <LoadState
-          state={preferences}
-          onRetry={preferences.reload}
+          resource={preferences}
           loadingLabel={t('marketplaces.panel.settings.loading')}
           errorTitle={t('marketplaces.panel.settings.loadError')}
           retryLabel={t('marketplaces.panel.settings.retry')}

@@ -1,7 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import type { IntegrationsResponse } from '#shared/contracts/integrations.ts'
 import type {
   CataloguePublishDraftResponse,
   PublicationItemView,
@@ -12,6 +11,8 @@ import { renderWeb } from '#tests/support/render-web.tsx'
 import {
   colourAttribute,
   cupSetCategory,
+  integrationsView,
+  pieceCountAttribute,
   publicationItemView,
   publicationView,
 } from '#tests/support/web-views.ts'
@@ -19,34 +20,13 @@ import { CataloguePublish } from './catalogue-publish.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
-const connections = (isConnected: boolean): IntegrationsResponse => ({
-  integrations: [
-    {
-      marketplace: 'trendyol',
-      isConnected,
-      accountId: isConnected ? '123456' : null,
-      secretMask: isConnected ? '••••abcd' : null,
-      verifiedAt: isConnected ? '2026-11-29T10:00:00.000Z' : null,
-    },
-    { marketplace: 'hepsiburada', isConnected: false, accountId: null, secretMask: null, verifiedAt: null },
-  ],
-})
+const connections = integrationsView
 
 const category = cupSetCategory
 
 const draft: CataloguePublishDraftResponse = {
   category,
-  attributes: [
-    colourAttribute,
-    {
-      id: '711',
-      name: 'Parça Sayısı',
-      isRequired: true,
-      isMultiple: false,
-      allowsCustom: false,
-      values: [{ id: '6', name: '6' }],
-    },
-  ],
+  attributes: [colourAttribute, pieceCountAttribute(['6'])],
   rows: [
     {
       rowId: 'row-1',

@@ -25,9 +25,14 @@ import {
   publishCatalogue,
 } from '../api/publishing-api.ts'
 import { fieldsAtFault, numberOf } from '../listing-input.ts'
-import { CategoryFinder, ChosenCategory } from './category-finder.tsx'
+import { ChosenCategory } from './category-finder.tsx'
 import { AttributeAnswerGrid, ListingFieldInput } from './listing-inputs.tsx'
-import { MarketplaceSelect, NotConnectedNote } from './marketplace-choice.tsx'
+import {
+  NotConnectedNote,
+  PublishButton,
+  PublishTarget,
+  useMarketplaceChoice,
+} from './marketplace-choice.tsx'
 import { PublicationStatus } from './publication-status.tsx'
 
 const cardClass = 'space-y-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6'
@@ -48,8 +53,7 @@ export function CataloguePublish(props: { batchId: string }) {
   const published = useResource((signal) => listPublications({ batchId: props.batchId }, signal), {
     key: props.batchId,
   })
-  const [marketplace, setMarketplace] = useState<IntegrationMarketplace | null>(null)
-  const [category, setCategory] = useState<MarketplaceCategory | null>(null)
+  const choice = useMarketplaceChoice(connections)
   const [isComposing, setComposing] = useState(false)
   // The category the batch was last published in here, for the attribute form of a resubmission.
   const [publishedCategory, setPublishedCategory] = useState<MarketplaceCategory | null>(null)
@@ -63,11 +67,6 @@ export function CataloguePublish(props: { batchId: string }) {
     setFocusingFollow(false)
   }, [isFocusingFollow])
 
-  const connected =
-    connections.status === 'ready'
-      ? connections.data.integrations.filter((integration) => integration.isConnected)
-      : []
-  const chosen = marketplace ?? connected[0]?.marketplace ?? null
   const publications =
     published.status === 'ready'
       ? [...published.data.publications].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
@@ -77,8 +76,8 @@ export function CataloguePublish(props: { batchId: string }) {
   function handlePublished(next: PublicationView[]) {
     published.update((current) => ({ publications: [...next, ...current.publications] }))
     setComposing(false)
-    setPublishedCategory(category)
-    setCategory(null)
+    setPublishedCategory(choice.category)
+    choice.setCategory(null)
     announce(t('publishing.batch.queued', { count: next.length }))
     setFocusingFollow(true)
   }
@@ -130,33 +129,22 @@ export function CataloguePublish(props: { batchId: string }) {
         <Spinner label={t('publishing.panel.loading')} className="text-brand-700" />
       ) : connections.status === 'error' ? (
         <FormAlert message={t('publishing.panel.loadError')} />
-      ) : connected.length === 0 ? (
+      ) : choice.connected.length === 0 ? (
         <NotConnectedNote testId="batch-publish-not-connected" />
       ) : (
         <div className="space-y-4">
-          <MarketplaceSelect
-            id={`${id}-marketplace`}
-            marketplaces={connected.map((integration) => integration.marketplace)}
-            value={chosen}
-            onChange={(marketplace) => {
-              setMarketplace(marketplace)
-              setCategory(null)
-            }}
-          />
-          {chosen ? (
-            category ? (
+          <PublishTarget id={id} choice={choice}>
+            {(marketplace, category) => (
               <BatchDraft
-                key={`${chosen}:${category.id}`}
+                key={`${marketplace}:${category.id}`}
                 batchId={props.batchId}
-                marketplace={chosen}
+                marketplace={marketplace}
                 category={category}
-                onChangeCategory={() => setCategory(null)}
+                onChangeCategory={() => choice.setCategory(null)}
                 onPublished={handlePublished}
               />
-            ) : (
-              <CategoryFinder marketplace={chosen} onChoose={setCategory} />
-            )
-          ) : null}
+            )}
+          </PublishTarget>
         </div>
       )}
     </section>
@@ -428,19 +416,13 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
         {unanswered > 0 ? ` ${t('publishing.batch.unanswered', { count: unanswered })}` : ''}
       </p>
       {failure ? <FormAlert message={failure} className="mb-0" /> : null}
-      <button
-        type="submit"
+      <PublishButton
+        marketplace={props.marketplace}
+        isSending={isSending}
         className={buttonClasses('primary', 'md', 'w-full sm:w-auto')}
-        disabled={isSending}
+        testId="batch-publish-submit"
         aria-busy={isSending}
-        data-testid="batch-publish-submit"
-      >
-        {isSending
-          ? t('publishing.panel.publishing')
-          : t('publishing.panel.publish', {
-              marketplace: t(`settings.integrations.${props.marketplace}.name`),
-            })}
-      </button>
+      />
     </form>
   )
 }

@@ -1,8 +1,12 @@
-import { Link } from 'react-router'
-import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
+import { type ReactNode, useState } from 'react'
+import type { IntegrationMarketplace, IntegrationsResponse } from '#shared/contracts/integrations.ts'
+import type { MarketplaceCategory } from '#shared/contracts/publishing.ts'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
+import type { ResourceState } from '#web/lib/use-resource.ts'
+import { CategoryFinder } from './category-finder.tsx'
 
 // Choosing where to publish, as the Publish panel and a batch's Publish section both ask it.
 
@@ -12,12 +16,7 @@ export function NotConnectedNote(props: { testId: string }) {
   return (
     <p className="text-sm text-slate-700" data-testid={props.testId}>
       {t('publishing.panel.notConnected')}{' '}
-      <Link
-        to={`${href('settings')}?tab=integrations`}
-        className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-      >
-        {t('publishing.panel.connectLink')}
-      </Link>
+      <TextLink to={`${href('settings')}?tab=integrations`}>{t('publishing.panel.connectLink')}</TextLink>
     </p>
   )
 }
@@ -50,5 +49,87 @@ export function MarketplaceSelect(props: {
         ))}
       </select>
     </div>
+  )
+}
+
+/**
+ * The marketplace and category being chosen: the first connected marketplace until the seller
+ * picks another, and a new marketplace asks for its category again.
+ */
+export function useMarketplaceChoice(connections: ResourceState<IntegrationsResponse>) {
+  const [marketplace, setMarketplace] = useState<IntegrationMarketplace | null>(null)
+  const [category, setCategory] = useState<MarketplaceCategory | null>(null)
+  const connected =
+    connections.status === 'ready'
+      ? connections.data.integrations
+          .filter((integration) => integration.isConnected)
+          .map((integration) => integration.marketplace)
+      : []
+  return {
+    connected,
+    chosen: marketplace ?? connected[0] ?? null,
+    category,
+    setCategory,
+    chooseMarketplace: (next: IntegrationMarketplace) => {
+      setMarketplace(next)
+      setCategory(null)
+    },
+  }
+}
+
+/**
+ * Where to publish: the marketplace, then its category found in Turkish words; once both are
+ * chosen, `children` draws the listing's form for them.
+ */
+export function PublishTarget(props: {
+  id: string
+  choice: ReturnType<typeof useMarketplaceChoice>
+  testId?: string
+  children: (marketplace: IntegrationMarketplace, category: MarketplaceCategory) => ReactNode
+}) {
+  const { choice } = props
+  return (
+    <>
+      <MarketplaceSelect
+        id={`${props.id}-marketplace`}
+        marketplaces={choice.connected}
+        value={choice.chosen}
+        onChange={choice.chooseMarketplace}
+        testId={props.testId}
+      />
+      {choice.chosen ? (
+        choice.category ? (
+          props.children(choice.chosen, choice.category)
+        ) : (
+          <CategoryFinder marketplace={choice.chosen} onChoose={choice.setCategory} />
+        )
+      ) : null}
+    </>
+  )
+}
+
+/** The form's Publish button: "Publish to Trendyol", or "Publishing…" while it sends. */
+export function PublishButton(props: {
+  marketplace: IntegrationMarketplace
+  isSending: boolean
+  className: string
+  testId: string
+  'aria-busy'?: boolean
+}) {
+  const { t } = useI18n()
+  return (
+    <button
+      type="submit"
+      className={props.className}
+      disabled={props.isSending}
+      aria-busy={props['aria-busy']}
+      data-testid={props.testId}
+    >
+      {props.isSending
+        ? t('publishing.panel.publishing')
+        : t('publishing.panel.publish', {
+            marketplace: t(`settings.integrations.${props.marketplace}.name`),
+          })}
+    </button>
   )
 }

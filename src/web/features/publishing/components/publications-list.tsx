@@ -5,6 +5,7 @@ import { isErrorCode } from '#shared/errors.ts'
 import { Button, buttonClasses } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { formatDateTime } from '#web/lib/format-time.ts'
 import { href } from '#web/lib/href.ts'
@@ -114,12 +115,9 @@ function PublicationEntry(props: {
                 t('publishing.library.fromResubmit')
               )
             ) : publication.catalogueBatchId ? (
-              <Link
-                to={href('catalogueBatch', { id: publication.catalogueBatchId })}
-                className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-              >
+              <TextLink to={href('catalogueBatch', { id: publication.catalogueBatchId })}>
                 {t('publishing.library.fromBatch')}
-              </Link>
+              </TextLink>
             ) : (
               t('publishing.library.fromStudio')
             )}

@@ -9,6 +9,8 @@ import {
   assetView,
   colourAttribute,
   imageGenerationView,
+  integrationsView,
+  pieceCountAttribute,
   publicationItemView,
   publicationView,
 } from '#tests/support/web-views.ts'
@@ -30,18 +32,7 @@ const imageGeneration = imageGenerationView(
   },
 )
 
-const connections = (isConnected: boolean): IntegrationsResponse => ({
-  integrations: [
-    {
-      marketplace: 'trendyol',
-      isConnected,
-      accountId: isConnected ? '123456' : null,
-      secretMask: isConnected ? '••••abcd' : null,
-      verifiedAt: isConnected ? '2026-11-29T10:00:00.000Z' : null,
-    },
-    { marketplace: 'hepsiburada', isConnected: false, accountId: null, secretMask: null, verifiedAt: null },
-  ],
-})
+const connections = integrationsView
 
 const category = {
   marketplace: 'trendyol' as const,
@@ -53,20 +44,7 @@ const category = {
 
 const draft: PublishDraftResponse = {
   category,
-  attributes: [
-    colourAttribute,
-    {
-      id: '711',
-      name: 'Parça Sayısı',
-      isRequired: true,
-      isMultiple: false,
-      allowsCustom: false,
-      values: [
-        { id: '6', name: '6' },
-        { id: '12', name: '12' },
-      ],
-    },
-  ],
+  attributes: [colourAttribute, pieceCountAttribute(['6', '12'])],
   filled: [{ attributeId: '47', valueId: '1', value: 'Beyaz', source: 'details' }],
   missing: ['711'],
   brand: 'Paşabahçe',

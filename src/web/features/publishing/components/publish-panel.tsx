@@ -18,8 +18,13 @@ import { useResource } from '#web/lib/use-resource.ts'
 import { draftListing, getConnections, publish } from '../api/publishing-api.ts'
 import { numberOf } from '../listing-input.ts'
 import { AttributeField } from './attribute-field.tsx'
-import { CategoryFinder, ChosenCategory } from './category-finder.tsx'
-import { MarketplaceSelect, NotConnectedNote } from './marketplace-choice.tsx'
+import { ChosenCategory } from './category-finder.tsx'
+import {
+  NotConnectedNote,
+  PublishButton,
+  PublishTarget,
+  useMarketplaceChoice,
+} from './marketplace-choice.tsx'
 import { PublicationStatus } from './publication-status.tsx'
 
 const sectionClass = 'space-y-4 rounded-2xl border border-slate-200 bg-white p-4'
@@ -36,16 +41,9 @@ export function PublishPanel(props: { generation: GenerationView }) {
   const { generation } = props
   const isImage = generation.status === 'succeeded' && generation.result?.type === 'image'
   const connections = useResource(getConnections, { isEnabled: isImage })
-  const [marketplace, setMarketplace] = useState<IntegrationMarketplace | null>(null)
-  const [category, setCategory] = useState<MarketplaceCategory | null>(null)
+  const choice = useMarketplaceChoice(connections)
   const [published, setPublished] = useState<{ id: string; category: MarketplaceCategory } | null>(null)
   if (!isImage) return null
-
-  const connected =
-    connections.status === 'ready'
-      ? connections.data.integrations.filter((integration) => integration.isConnected)
-      : []
-  const chosen = marketplace ?? connected[0]?.marketplace ?? null
 
   return (
     <section aria-labelledby={`${id}-title`} className={sectionClass} data-testid="publish-panel">
@@ -59,7 +57,7 @@ export function PublishPanel(props: { generation: GenerationView }) {
         <Spinner label={t('publishing.panel.loading')} className="text-brand-700" />
       ) : connections.status === 'error' ? (
         <FormAlert message={t('publishing.panel.loadError')} />
-      ) : connected.length === 0 ? (
+      ) : choice.connected.length === 0 ? (
         <NotConnectedNote testId="publish-not-connected" />
       ) : published ? (
         <PublicationStatus
@@ -68,32 +66,18 @@ export function PublishPanel(props: { generation: GenerationView }) {
           onAgain={() => setPublished(null)}
         />
       ) : (
-        <>
-          <MarketplaceSelect
-            id={`${id}-marketplace`}
-            marketplaces={connected.map((integration) => integration.marketplace)}
-            value={chosen}
-            onChange={(marketplace) => {
-              setMarketplace(marketplace)
-              setCategory(null)
-            }}
-            testId="publish-marketplace"
-          />
-          {chosen ? (
-            category ? (
-              <ListingForm
-                key={`${chosen}:${category.id}`}
-                marketplace={chosen}
-                category={category}
-                generation={generation}
-                onChangeCategory={() => setCategory(null)}
-                onPublished={(publicationId) => setPublished({ id: publicationId, category })}
-              />
-            ) : (
-              <CategoryFinder marketplace={chosen} onChoose={setCategory} />
-            )
-          ) : null}
-        </>
+        <PublishTarget id={id} choice={choice} testId="publish-marketplace">
+          {(marketplace, category) => (
+            <ListingForm
+              key={`${marketplace}:${category.id}`}
+              marketplace={marketplace}
+              category={category}
+              generation={generation}
+              onChangeCategory={() => choice.setCategory(null)}
+              onPublished={(publicationId) => setPublished({ id: publicationId, category })}
+            />
+          )}
+        </PublishTarget>
       )}
     </section>
   )
@@ -341,18 +325,12 @@ function DraftedForm(props: ListingFormProps & { data: PublishDraftResponse }) {
       </fieldset>
 
       {failure ? <FormAlert message={failure} /> : null}
-      <button
-        type="submit"
+      <PublishButton
+        marketplace={props.marketplace}
+        isSending={isSending}
         className={buttonClasses('primary')}
-        disabled={isSending}
-        data-testid="publish-submit"
-      >
-        {isSending
-          ? t('publishing.panel.publishing')
-          : t('publishing.panel.publish', {
-              marketplace: t(`settings.integrations.${props.marketplace}.name`),
-            })}
-      </button>
+        testId="publish-submit"
+      />
     </form>
   )
 }

@@ -4,19 +4,12 @@ import { describe, expect, it, vi } from 'vitest'
 import type { SettingsResponse } from '#shared/contracts/settings.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import { settingsView } from '#tests/support/web-views.ts'
 import { ApiSettingsPanel } from './api-settings-panel.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
-const base: SettingsResponse = {
-  hasSubscription: true,
-  autoTopupEnabled: false,
-  byoApiEnabled: true,
-  falKey: { isSet: false, mask: null },
-  isBillingLive: false,
-  autoTopupMonthlyCap: null,
-  studio: { image: 'offline', video: 'offline' },
-}
+const base = settingsView({ byoApiEnabled: true })
 
 describe('ApiSettingsPanel', () => {
   it('saves the key, then shows only its mask and empties the field', async () => {

@@ -1,14 +1,25 @@
-import { type FormEvent, useId, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { type SettingsResponse, saveFalKeyRequestSchema } from '#shared/contracts/settings.ts'
 import { Button, buttonClasses } from '#web/components/ui/button.tsx'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useForm } from '#web/lib/use-form.ts'
 import { deleteFalKey, saveFalKey } from '../api/settings-api.ts'
 import { useSettingToggle } from '../hooks/use-setting-toggle.ts'
-import { SettingSwitch, SettingsSection } from './setting-switch.tsx'
+import { SettingToggleSection } from './setting-switch.tsx'
 
 const minKeyLength = 16
+
+/** Why a typed fal key is refused before sending; each is a message of `settings.api`. */
+type KeyProblem = 'required' | 'tooShort' | 'invalid'
+
+function keyProblem(value: string): KeyProblem | undefined {
+  const trimmed = value.trim()
+  if (trimmed === '') return 'required'
+  if (trimmed.length < minKeyLength) return 'tooShort'
+  return saveFalKeyRequestSchema.safeParse({ key: trimmed }).success ? undefined : 'invalid'
+}
 
 /**
  * Bring Your Own API Key. The key is typed into a password field (with show/hide), sent once,
@@ -21,55 +32,54 @@ export function ApiSettingsPanel(props: {
   const { t } = useI18n()
   const { settings } = props
   const toggle = useSettingToggle(props.onChange)
-  const needsPlanId = useId()
   const keyInputId = useId()
   const keyHintId = useId()
   const keyErrorId = useId()
   const inputRef = useRef<HTMLInputElement>(null)
-  const [key, setKey] = useState('')
   const [isKeyVisible, setKeyVisible] = useState(false)
-  const [keyError, setKeyError] = useState<string | null>(null)
-  const [busy, setBusy] = useState<'saving' | 'removing' | null>(null)
+  const [isRemoving, setRemoving] = useState(false)
   const [requestError, setRequestError] = useState<string | null>(null)
   const [message, setMessage] = useState('')
-
-  const isOn = settings.byoApiEnabled && settings.hasSubscription
-
-  function validateKey(value: string): string | null {
-    const trimmed = value.trim()
-    if (trimmed === '') return t('settings.api.required')
-    if (trimmed.length < minKeyLength) return t('settings.api.tooShort')
-    return saveFalKeyRequestSchema.safeParse({ key: trimmed }).success ? null : t('settings.api.invalid')
-  }
-
-  async function handleSave(event: FormEvent) {
-    event.preventDefault()
-    setMessage('')
-    setRequestError(null)
-    const problem = validateKey(key)
-    setKeyError(problem)
-    if (problem) {
-      inputRef.current?.focus()
-      return
-    }
-    setBusy('saving')
-    try {
-      const next = await saveFalKey(key.trim())
-      setKey('')
+  const form = useForm<{ falKey: string }, KeyProblem>({
+    initialValues: { falKey: '' },
+    validate: ({ falKey }) => ({ falKey: keyProblem(falKey) }),
+    describe: (problem) => t(`settings.api.${problem}`),
+    action: async ({ falKey }) => {
+      const next = await saveFalKey(falKey.trim())
+      // The field is emptied before the new settings arrive: the key is never shown again.
+      form.setValue('falKey', '')
       setKeyVisible(false)
       props.onChange(next)
       setMessage(t('settings.api.saved'))
-    } catch (caught) {
-      setRequestError(t(errorMessageKey(caught)))
-    } finally {
-      setBusy(null)
-    }
+    },
+    // A refused key is said under the panel, like a failed removal, not on the field.
+    serverFields: {},
+    focusAfterError: () => undefined,
+  })
+  const isSaving = form.status === 'sending'
+  const isBusy = isSaving || isRemoving
+  const keyError = form.errorText('falKey')
+  const failure = requestError ?? form.formError
+
+  // Saved: the form is ready for another key (useForm keeps a sent form busy until it is reset).
+  const { status, reset } = form
+  useEffect(() => {
+    if (status === 'sent') reset()
+  }, [status, reset])
+
+  const isOn = settings.byoApiEnabled && settings.hasSubscription
+
+  function handleSave(event: FormEvent<HTMLFormElement>) {
+    setMessage('')
+    setRequestError(null)
+    form.formProps.onSubmit(event)
   }
 
   async function handleRemove() {
     setMessage('')
     setRequestError(null)
-    setBusy('removing')
+    form.clearFormError()
+    setRemoving(true)
     try {
       props.onChange(await deleteFalKey())
       setMessage(t('settings.api.removed'))
@@ -77,7 +87,7 @@ export function ApiSettingsPanel(props: {
     } catch (caught) {
       setRequestError(t(errorMessageKey(caught)))
     } finally {
-      setBusy(null)
+      setRemoving(false)
     }
   }
 
@@ -86,107 +96,97 @@ export function ApiSettingsPanel(props: {
       type="button"
       className={buttonClasses('secondary')}
       onClick={() => void handleRemove()}
-      disabled={busy !== null}
-      aria-busy={busy === 'removing'}
+      disabled={isBusy}
+      aria-busy={isRemoving}
     >
-      {busy === 'removing' ? t('settings.api.removing') : t('settings.api.remove')}
+      {isRemoving ? t('settings.api.removing') : t('settings.api.remove')}
     </button>
   )
 
   return (
-    <SettingsSection
+    <SettingToggleSection
       id="settings-api"
       title={t('settings.api.title')}
-      needsPlanId={settings.hasSubscription ? null : needsPlanId}
+      hasPlan={settings.hasSubscription}
+      toggle={toggle}
+      label={t('settings.api.byoLabel')}
+      description={t('settings.api.byoDescription')}
+      checked={settings.byoApiEnabled}
+      onChange={(checked) => void toggle.save({ byoApiEnabled: checked })}
     >
-      <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
-        <SettingSwitch
-          toggle={toggle}
-          label={t('settings.api.byoLabel')}
-          description={t('settings.api.byoDescription')}
-          checked={settings.byoApiEnabled}
-          onChange={(checked) => void toggle.save({ byoApiEnabled: checked })}
-          disabled={!settings.hasSubscription}
-          extraDescriptionId={settings.hasSubscription ? undefined : needsPlanId}
-        />
-
-        {isOn ? (
-          <div className="mt-4 space-y-5 border-t border-slate-200 pt-5">
-            <div data-testid="saved-key">
-              <p className="text-sm font-medium text-slate-900">{t('settings.api.savedKey')}</p>
-              {settings.falKey.isSet && settings.falKey.mask ? (
-                <div className="mt-2 flex flex-wrap items-center gap-3">
-                  <code className="rounded-md bg-slate-100 px-2.5 py-1 font-mono text-sm text-slate-900">
-                    {settings.falKey.mask}
-                  </code>
-                  {removeButton}
-                </div>
-              ) : (
-                <p className="mt-1 text-sm text-slate-600">{t('settings.api.noKey')}</p>
-              )}
-            </div>
-            <form noValidate onSubmit={handleSave} className="space-y-3">
-              <label htmlFor={keyInputId} className="block text-sm font-medium text-slate-900">
-                {settings.falKey.isSet ? t('settings.api.replaceLabel') : t('settings.api.keyLabel')}
-              </label>
-              <div className="flex gap-2">
-                <input
-                  ref={inputRef}
-                  id={keyInputId}
-                  name="falKey"
-                  type={isKeyVisible ? 'text' : 'password'}
-                  autoComplete="off"
-                  spellCheck={false}
-                  autoCapitalize="off"
-                  value={key}
-                  onChange={(event) => {
-                    setKey(event.target.value)
-                    setKeyError(null)
-                  }}
-                  aria-invalid={keyError ? true : undefined}
-                  aria-describedby={keyError ? `${keyErrorId} ${keyHintId}` : keyHintId}
-                  className={`${inputClasses} font-mono`}
-                />
-                <button
-                  type="button"
-                  className={buttonClasses('secondary', 'md', 'shrink-0')}
-                  onClick={() => setKeyVisible((visible) => !visible)}
-                  aria-controls={keyInputId}
-                >
-                  {isKeyVisible ? t('settings.api.hide') : t('settings.api.show')}
-                </button>
+      {isOn ? (
+        <div className="mt-4 space-y-5 border-t border-slate-200 pt-5">
+          <div data-testid="saved-key">
+            <p className="text-sm font-medium text-slate-900">{t('settings.api.savedKey')}</p>
+            {settings.falKey.isSet && settings.falKey.mask ? (
+              <div className="mt-2 flex flex-wrap items-center gap-3">
+                <code className="rounded-md bg-slate-100 px-2.5 py-1 font-mono text-sm text-slate-900">
+                  {settings.falKey.mask}
+                </code>
+                {removeButton}
               </div>
-              {keyError ? (
-                <p id={keyErrorId} className="text-sm text-red-700">
-                  {keyError}
-                </p>
-              ) : null}
-              <p id={keyHintId} className="text-sm text-slate-600">
-                {t('settings.api.keyHint')}
+            ) : (
+              <p className="mt-1 text-sm text-slate-600">{t('settings.api.noKey')}</p>
+            )}
+          </div>
+          <form {...form.formProps} onSubmit={handleSave} className="space-y-3">
+            <label htmlFor={keyInputId} className="block text-sm font-medium text-slate-900">
+              {settings.falKey.isSet ? t('settings.api.replaceLabel') : t('settings.api.keyLabel')}
+            </label>
+            <div className="flex gap-2">
+              <input
+                ref={inputRef}
+                id={keyInputId}
+                name="falKey"
+                type={isKeyVisible ? 'text' : 'password'}
+                autoComplete="off"
+                spellCheck={false}
+                autoCapitalize="off"
+                value={form.values.falKey}
+                onChange={form.input('falKey').onChange}
+                aria-invalid={keyError ? true : undefined}
+                aria-describedby={keyError ? `${keyErrorId} ${keyHintId}` : keyHintId}
+                className={`${inputClasses} font-mono`}
+              />
+              <button
+                type="button"
+                className={buttonClasses('secondary', 'md', 'shrink-0')}
+                onClick={() => setKeyVisible((visible) => !visible)}
+                aria-controls={keyInputId}
+              >
+                {isKeyVisible ? t('settings.api.hide') : t('settings.api.show')}
+              </button>
+            </div>
+            {keyError ? (
+              <p id={keyErrorId} className="text-sm text-red-700">
+                {keyError}
               </p>
-              <Button type="submit" disabled={busy !== null} aria-busy={busy === 'saving'}>
-                {busy === 'saving' ? t('settings.api.saving') : t('settings.api.save')}
-              </Button>
-            </form>
-          </div>
-        ) : settings.falKey.isSet && settings.falKey.mask ? (
-          <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-slate-200 pt-5">
-            <p className="text-sm text-slate-700">
-              {t('settings.api.offWithKey', { mask: settings.falKey.mask })}
+            ) : null}
+            <p id={keyHintId} className="text-sm text-slate-600">
+              {t('settings.api.keyHint')}
             </p>
-            {removeButton}
-          </div>
-        ) : null}
-
-        {requestError ? (
-          <p role="alert" className="mt-3 text-sm text-red-700">
-            {requestError}
+            <Button type="submit" disabled={isBusy} aria-busy={isSaving}>
+              {isSaving ? t('settings.api.saving') : t('settings.api.save')}
+            </Button>
+          </form>
+        </div>
+      ) : settings.falKey.isSet && settings.falKey.mask ? (
+        <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-slate-200 pt-5">
+          <p className="text-sm text-slate-700">
+            {t('settings.api.offWithKey', { mask: settings.falKey.mask })}
           </p>
-        ) : null}
-        <p role="status" className="mt-3 text-sm text-emerald-800">
-          {message}
+          {removeButton}
+        </div>
+      ) : null}
+
+      {failure ? (
+        <p role="alert" className="mt-3 text-sm text-red-700">
+          {failure}
         </p>
-      </div>
-    </SettingsSection>
+      ) : null}
+      <p role="status" className="mt-3 text-sm text-emerald-800">
+        {message}
+      </p>
+    </SettingToggleSection>
   )
 }

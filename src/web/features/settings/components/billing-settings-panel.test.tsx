@@ -1,22 +1,14 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import type { SettingsResponse } from '#shared/contracts/settings.ts'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
+import { settingsView } from '#tests/support/web-views.ts'
 import { BillingSettingsPanel } from './billing-settings-panel.tsx'
 
 const fetchMock = stubFetchForEachTest()
 
-const live: SettingsResponse = {
-  hasSubscription: true,
-  autoTopupEnabled: true,
-  byoApiEnabled: false,
-  falKey: { isSet: false, mask: null },
-  isBillingLive: true,
-  autoTopupMonthlyCap: 3,
-  studio: { image: 'offline', video: 'offline' },
-}
+const live = settingsView({ autoTopupEnabled: true, isBillingLive: true, autoTopupMonthlyCap: 3 })
 
 describe('BillingSettingsPanel', () => {
   it('with a payment provider, shows the Manage Billing action it is given and the monthly cap', async () => {

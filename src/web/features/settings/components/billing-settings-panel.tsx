@@ -1,11 +1,11 @@
 import { type ReactNode, useId } from 'react'
-import { Link } from 'react-router'
 import { autoTopupCapRange, type SettingsResponse } from '#shared/contracts/settings.ts'
 import { Button } from '#web/components/ui/button.tsx'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useSettingToggle } from '../hooks/use-setting-toggle.ts'
-import { SettingSwitch, SettingsSection } from './setting-switch.tsx'
+import { SettingToggleSection } from './setting-switch.tsx'
 
 /**
  * Billing preferences: Auto Top-up with its monthly cap (stored; effective once payments are
@@ -20,7 +20,6 @@ export function BillingSettingsPanel(props: {
   const { t, formatNumber } = useI18n()
   const { settings } = props
   const toggle = useSettingToggle(props.onChange)
-  const needsPlanId = useId()
   const notLiveId = useId()
   const portalReasonId = useId()
   const capId = useId()
@@ -29,82 +28,73 @@ export function BillingSettingsPanel(props: {
     { length: autoTopupCapRange.max - autoTopupCapRange.min + 1 },
     (_, i) => autoTopupCapRange.min + i,
   )
-  const extra = [settings.hasSubscription ? null : needsPlanId, settings.isBillingLive ? null : notLiveId]
-    .filter(Boolean)
-    .join(' ')
 
   return (
-    <SettingsSection
+    <SettingToggleSection
       id="settings-billing"
       title={t('settings.billing.title')}
-      needsPlanId={settings.hasSubscription ? null : needsPlanId}
+      hasPlan={settings.hasSubscription}
+      toggle={toggle}
+      label={t('settings.billing.autoTopupLabel')}
+      description={t('settings.billing.autoTopupDescription')}
+      checked={settings.autoTopupEnabled}
+      onChange={(checked) => void toggle.save({ autoTopupEnabled: checked })}
+      describedBy={settings.isBillingLive ? null : notLiveId}
+      after={
+        <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
+          {settings.isBillingLive && props.manageBilling ? (
+            props.manageBilling
+          ) : (
+            <>
+              <Button variant="secondary" disabled aria-describedby={portalReasonId}>
+                {t('settings.billing.portalButton')}
+              </Button>
+              <p id={portalReasonId} className="mt-2 text-sm text-slate-600">
+                {t('settings.billing.portalUnavailable')}
+              </p>
+            </>
+          )}
+          <TextLink to={href('billing')} className="mt-4 inline-block text-sm">
+            {t('settings.billing.seePlan')}
+          </TextLink>
+        </div>
+      }
     >
-      <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
-        <SettingSwitch
-          toggle={toggle}
-          label={t('settings.billing.autoTopupLabel')}
-          description={t('settings.billing.autoTopupDescription')}
-          checked={settings.autoTopupEnabled}
-          onChange={(checked) => void toggle.save({ autoTopupEnabled: checked })}
-          disabled={!settings.hasSubscription}
-          extraDescriptionId={extra || undefined}
-        />
-        {settings.isBillingLive ? null : (
-          <p id={notLiveId} className="mt-4 rounded-lg bg-slate-50 p-3 text-sm text-slate-700">
-            {t('settings.billing.notLive')}
-          </p>
-        )}
-        {settings.isBillingLive && settings.hasSubscription ? (
-          <div className="mt-4">
-            {settings.autoTopupMonthlyCap === null ? (
-              <p className="text-sm text-slate-600">{t('settings.billing.capNeedsCard')}</p>
-            ) : (
-              <>
-                <label htmlFor={capId} className="block text-sm font-medium text-slate-900">
-                  {t('settings.billing.capLabel')}
-                </label>
-                <select
-                  id={capId}
-                  aria-describedby={capHintId}
-                  className="mt-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
-                  value={settings.autoTopupMonthlyCap}
-                  disabled={toggle.isBusy}
-                  onChange={(event) => void toggle.save({ autoTopupMonthlyCap: Number(event.target.value) })}
-                >
-                  {capValues.map((value) => (
-                    <option key={value} value={value}>
-                      {formatNumber(value)}
-                    </option>
-                  ))}
-                </select>
-                <p id={capHintId} className="mt-1 text-sm text-slate-600">
-                  {t('settings.billing.capHint')}
-                </p>
-              </>
-            )}
-          </div>
-        ) : null}
-      </div>
-      <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
-        {settings.isBillingLive && props.manageBilling ? (
-          props.manageBilling
-        ) : (
-          <>
-            <Button variant="secondary" disabled aria-describedby={portalReasonId}>
-              {t('settings.billing.portalButton')}
-            </Button>
-            <p id={portalReasonId} className="mt-2 text-sm text-slate-600">
-              {t('settings.billing.portalUnavailable')}
-            </p>
-          </>
-        )}
-        <Link
-          to={href('billing')}
-          className="mt-4 inline-block rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-        >
-          {t('settings.billing.seePlan')}
-        </Link>
-      </div>
-    </SettingsSection>
+      {settings.isBillingLive ? null : (
+        <p id={notLiveId} className="mt-4 rounded-lg bg-slate-50 p-3 text-sm text-slate-700">
+          {t('settings.billing.notLive')}
+        </p>
+      )}
+      {settings.isBillingLive && settings.hasSubscription ? (
+        <div className="mt-4">
+          {settings.autoTopupMonthlyCap === null ? (
+            <p className="text-sm text-slate-600">{t('settings.billing.capNeedsCard')}</p>
+          ) : (
+            <>
+              <label htmlFor={capId} className="block text-sm font-medium text-slate-900">
+                {t('settings.billing.capLabel')}
+              </label>
+              <select
+                id={capId}
+                aria-describedby={capHintId}
+                className="mt-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
+                value={settings.autoTopupMonthlyCap}
+                disabled={toggle.isBusy}
+                onChange={(event) => void toggle.save({ autoTopupMonthlyCap: Number(event.target.value) })}
+              >
+                {capValues.map((value) => (
+                  <option key={value} value={value}>
+                    {formatNumber(value)}
+                  </option>
+                ))}
+              </select>
+              <p id={capHintId} className="mt-1 text-sm text-slate-600">
+                {t('settings.billing.capHint')}
+              </p>
+            </>
+          )}
+        </div>
+      ) : null}
+    </SettingToggleSection>
   )
 }

@@ -1,10 +1,8 @@
 import { isCommonPassword } from '#shared/common-passwords.ts'
 import { maxPasswordLength, minPasswordLength } from '#shared/contracts/auth.ts'
 import type { FieldReason } from '#shared/validation.ts'
-import { DialogFormActions } from '#web/components/ui/dialog-form-actions.tsx'
-import { FormAlert } from '#web/components/ui/form-alert.tsx'
+import { FormDialog } from '#web/components/ui/form-dialog.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
-import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useForm } from '#web/lib/use-form.ts'
@@ -69,25 +67,10 @@ export function ChangePasswordDialog(props: { onClose: () => void; onChanged: ()
   )
 
   return (
-    <ModalDialog
-      title={t('settings.passwordDialog.title')}
-      description={<p>{t('settings.passwordDialog.description')}</p>}
-      onClose={props.onClose}
-      isBusy={form.isBusy}
-    >
-      <form {...form.formProps} className="mt-5 space-y-4">
-        {form.formError ? <FormAlert message={form.formError} className="" /> : null}
-        {passwordField('current', t('settings.passwordDialog.current'), 'current-password')}
-        {passwordField('next', t('settings.passwordDialog.new'), 'new-password')}
-        {passwordField('confirm', t('settings.passwordDialog.confirm'), 'new-password')}
-        <DialogFormActions
-          cancelLabel={t('settings.passwordDialog.cancel')}
-          onCancel={props.onClose}
-          submitLabel={t('settings.passwordDialog.submit')}
-          busyLabel={t('settings.passwordDialog.saving')}
-          isBusy={form.isBusy}
-        />
-      </form>
-    </ModalDialog>
+    <FormDialog keys="settings.passwordDialog" busy="saving" form={form} onClose={props.onClose}>
+      {passwordField('current', t('settings.passwordDialog.current'), 'current-password')}
+      {passwordField('next', t('settings.passwordDialog.new'), 'new-password')}
+      {passwordField('confirm', t('settings.passwordDialog.confirm'), 'new-password')}
+    </FormDialog>
   )
 }

@@ -1,7 +1,5 @@
-import { DialogFormActions } from '#web/components/ui/dialog-form-actions.tsx'
-import { FormAlert } from '#web/components/ui/form-alert.tsx'
+import { FormDialog } from '#web/components/ui/form-dialog.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
-import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useForm } from '#web/lib/use-form.ts'
@@ -44,44 +42,35 @@ export function DeleteAccountDialog(props: {
   })
 
   return (
-    <ModalDialog
-      title={t('settings.deleteAccountDialog.title')}
-      description={<p className="font-medium text-red-800">{t('settings.deleteAccountDialog.warning')}</p>}
+    <FormDialog
+      keys="settings.deleteAccountDialog"
+      busy="deleting"
+      form={form}
       onClose={props.onClose}
-      isBusy={form.isBusy}
+      description={<p className="font-medium text-red-800">{t('settings.deleteAccountDialog.warning')}</p>}
+      variant="danger"
     >
-      <form {...form.formProps} className="mt-5 space-y-4">
-        {form.formError ? <FormAlert message={form.formError} className="" /> : null}
-        <FormField
-          label={
-            props.hasPassword
-              ? t('settings.deleteAccountDialog.passwordLabel')
-              : t('settings.deleteAccountDialog.confirmLabel', { word })
-          }
-          hint={props.hasPassword ? t('settings.deleteAccountDialog.passwordHint') : undefined}
-          error={form.errorText('answer')}
-        >
-          {(control) => (
-            <input
-              {...control}
-              {...form.input('answer')}
-              type={props.hasPassword ? 'password' : 'text'}
-              name={props.hasPassword ? 'password' : 'confirmation'}
-              autoComplete={props.hasPassword ? 'current-password' : 'off'}
-              required
-              className={inputClasses}
-            />
-          )}
-        </FormField>
-        <DialogFormActions
-          cancelLabel={t('settings.deleteAccountDialog.cancel')}
-          onCancel={props.onClose}
-          submitLabel={t('settings.deleteAccountDialog.submit')}
-          busyLabel={t('settings.deleteAccountDialog.deleting')}
-          isBusy={form.isBusy}
-          variant="danger"
-        />
-      </form>
-    </ModalDialog>
+      <FormField
+        label={
+          props.hasPassword
+            ? t('settings.deleteAccountDialog.passwordLabel')
+            : t('settings.deleteAccountDialog.confirmLabel', { word })
+        }
+        hint={props.hasPassword ? t('settings.deleteAccountDialog.passwordHint') : undefined}
+        error={form.errorText('answer')}
+      >
+        {(control) => (
+          <input
+            {...control}
+            {...form.input('answer')}
+            type={props.hasPassword ? 'password' : 'text'}
+            name={props.hasPassword ? 'password' : 'confirmation'}
+            autoComplete={props.hasPassword ? 'current-password' : 'off'}
+            required
+            className={inputClasses}
+          />
+        )}
+      </FormField>
+    </FormDialog>
   )
 }

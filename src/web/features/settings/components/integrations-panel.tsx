@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { MarketplaceConnections } from './marketplace-connections.tsx'
@@ -61,12 +61,9 @@ export function IntegrationsPanel() {
               </span>
             </div>
             <p className="mt-2 text-sm text-slate-600">{t('settings.integrations.csv.description')}</p>
-            <Link
-              to={href('catalogue')}
-              className="mt-3 self-start rounded text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
-            >
+            <TextLink to={href('catalogue')} className="mt-3 self-start text-sm">
               {t('settings.integrations.csv.open')}
-            </Link>
+            </TextLink>
           </li>
         </ul>
       </section>

@@ -38,8 +38,7 @@ export function MarketplaceConnections() {
   const [message, setMessage] = useState('')
   return (
     <LoadState
-      state={resource}
-      onRetry={resource.reload}
+      resource={resource}
       loadingLabel={t('settings.integrations.loading')}
       errorTitle={t('settings.integrations.loadError')}
       retryLabel={t('settings.error.retry')}
@@ -104,6 +103,16 @@ function ConnectionCard(props: {
   )
 }
 
+/** What a connected marketplace's card can do: check the keys still work, or disconnect. */
+const connectionActions = [
+  { busy: 'testing', label: 'settings.integrations.test', busyLabel: 'settings.integrations.testing' },
+  {
+    busy: 'disconnecting',
+    label: 'settings.integrations.disconnect',
+    busyLabel: 'settings.integrations.disconnecting',
+  },
+] as const
+
 function Connected(props: {
   integration: IntegrationView
   name: string
@@ -150,28 +159,18 @@ function Connected(props: {
       </dl>
       {failure ? <FormAlert message={failure} /> : null}
       <div className="flex flex-wrap gap-2">
-        <button
-          type="button"
-          className={buttonClasses('secondary', 'md')}
-          onClick={() => void run('testing')}
-          disabled={busy !== null}
-          aria-busy={busy === 'testing'}
-        >
-          {busy === 'testing'
-            ? t('settings.integrations.testing')
-            : t('settings.integrations.test', { name: props.name })}
-        </button>
-        <button
-          type="button"
-          className={buttonClasses('secondary', 'md')}
-          onClick={() => void run('disconnecting')}
-          disabled={busy !== null}
-          aria-busy={busy === 'disconnecting'}
-        >
-          {busy === 'disconnecting'
-            ? t('settings.integrations.disconnecting')
-            : t('settings.integrations.disconnect', { name: props.name })}
-        </button>
+        {connectionActions.map((action) => (
+          <button
+            key={action.busy}
+            type="button"
+            className={buttonClasses('secondary', 'md')}
+            onClick={() => void run(action.busy)}
+            disabled={busy !== null}
+            aria-busy={busy === action.busy}
+          >
+            {busy === action.busy ? t(action.busyLabel) : t(action.label, { name: props.name })}
+          </button>
+        ))}
       </div>
     </div>
   )

@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { TextLink } from '#web/components/ui/text-link.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 
@@ -8,12 +8,9 @@ export function NeedsPlanNotice(props: { id: string }) {
   return (
     <div className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-950">
       <p id={props.id}>{t('settings.needsPlan.body')}</p>
-      <Link
-        to={href('pricing')}
-        className="mt-2 inline-block rounded font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-950"
-      >
+      <TextLink to={href('pricing')} tone="notice" className="mt-2 inline-block">
         {t('settings.needsPlan.link')}
-      </Link>
+      </TextLink>
     </div>
   )
 }

@@ -68,36 +68,27 @@ export function ProfilePanel(props: {
               {t('settings.profile.emailHint')}
             </p>
           </div>
-          <div className="max-w-xl rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
-            <h3 className="font-semibold text-slate-900">{t('settings.profile.passwordTitle')}</h3>
-            <p className="mt-1 text-sm text-slate-600">{t('settings.profile.passwordBody')}</p>
-            <Button
-              variant="secondary"
-              className="mt-4"
-              onClick={() => {
-                setMessage('')
-                setDialogOpen(true)
-              }}
-            >
-              {t('settings.profile.changePassword')}
-            </Button>
-          </div>
+          <AccountAction
+            title={t('settings.profile.passwordTitle')}
+            body={t('settings.profile.passwordBody')}
+            action={t('settings.profile.changePassword')}
+            onAction={() => {
+              setMessage('')
+              setDialogOpen(true)
+            }}
+          />
         </>
       )}
-      <div className="max-w-xl rounded-2xl border border-red-200 bg-white p-5 sm:p-6">
-        <h3 className="font-semibold text-red-800">{t('settings.profile.deleteTitle')}</h3>
-        <p className="mt-1 text-sm text-slate-700">{t('settings.profile.deleteBody')}</p>
-        <Button
-          variant="danger"
-          className="mt-4"
-          onClick={() => {
-            setMessage('')
-            setDeleteOpen(true)
-          }}
-        >
-          {t('settings.profile.deleteAccount')}
-        </Button>
-      </div>
+      <AccountAction
+        isDanger
+        title={t('settings.profile.deleteTitle')}
+        body={t('settings.profile.deleteBody')}
+        action={t('settings.profile.deleteAccount')}
+        onAction={() => {
+          setMessage('')
+          setDeleteOpen(true)
+        }}
+      />
       <p role="status" className="text-sm font-medium text-emerald-800">
         {message}
       </p>
@@ -125,5 +116,26 @@ export function ProfilePanel(props: {
         />
       ) : null}
     </section>
+  )
+}
+
+/** A card for one thing to do with the account: what it is, then its button (red when it destroys). */
+function AccountAction(props: {
+  title: string
+  body: string
+  action: string
+  onAction: () => void
+  isDanger?: boolean
+}) {
+  return (
+    <div
+      className={`max-w-xl rounded-2xl border ${props.isDanger ? 'border-red-200' : 'border-slate-200'} bg-white p-5 sm:p-6`}
+    >
+      <h3 className={`font-semibold ${props.isDanger ? 'text-red-800' : 'text-slate-900'}`}>{props.title}</h3>
+      <p className={`mt-1 text-sm ${props.isDanger ? 'text-slate-700' : 'text-slate-600'}`}>{props.body}</p>
+      <Button variant={props.isDanger ? 'danger' : 'secondary'} className="mt-4" onClick={props.onAction}>
+        {props.action}
+      </Button>
+    </div>
   )
 }

@@ -2,6 +2,7 @@ import { useId } from 'react'
 import { percentUsed, type QuotaLevel, type QuotaResource, quotaLevel } from '#shared/quota.ts'
 import { BlockedIcon } from '#web/components/ui/icons.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { MeterBar } from './meter-bar.tsx'
 
 /** Bar colour by level: white below 70 %, yellow from 70 %, orange from 90 %, red at 100 %. */
 const fillClass: Record<QuotaLevel, string> = {
@@ -50,22 +51,15 @@ export function QuotaMeter(props: {
           ) : null}
         </span>
       </div>
-      {/* biome-ignore lint/a11y/useSemanticElements: a native <meter> cannot take the level colours reliably across browsers */}
-      <div
-        role="meter"
-        aria-labelledby={labelId}
-        aria-valuemin={0}
-        aria-valuemax={quota}
-        aria-valuenow={Math.min(used, quota)}
-        aria-valuetext={t('app.meter.valueText', { used, quota, percent })}
-        className="mt-3 h-3 overflow-hidden rounded-full bg-white/15"
-      >
-        <div
-          data-testid="meter-fill"
-          className={`h-full rounded-full transition-[width] ${fillClass[level]}`}
-          style={{ width: `${percent}%` }}
-        />
-      </div>
+      <MeterBar
+        labelId={labelId}
+        used={used}
+        max={quota}
+        valueText={t('app.meter.valueText', { used, quota, percent })}
+        percent={percent}
+        fillClass={fillClass[level]}
+        fillTestId="meter-fill"
+      />
       {level === 'blocked' && credits > 0 ? (
         <p className="mt-2 text-sm font-semibold text-emerald-300">{t('app.meter.onCredits')}</p>
       ) : level === 'blocked' ? (

@@ -2,6 +2,7 @@ import { useId } from 'react'
 import { percentUsed, quotaLevel } from '#shared/quota.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { formatBytes } from '../format-bytes.ts'
+import { MeterBar } from './meter-bar.tsx'
 
 /** Storage used by uploads and results against the plan's storage, on the dark usage panel. */
 export function StorageMeter(props: { usedBytes: number; quotaBytes: number }) {
@@ -21,21 +22,14 @@ export function StorageMeter(props: { usedBytes: number; quotaBytes: number }) {
           {t('app.storage.value', vars)}
         </span>
       </div>
-      {/* biome-ignore lint/a11y/useSemanticElements: styled like the quota meters beside it */}
-      <div
-        role="meter"
-        aria-labelledby={labelId}
-        aria-valuemin={0}
-        aria-valuemax={quotaBytes}
-        aria-valuenow={Math.min(usedBytes, quotaBytes)}
-        aria-valuetext={t('app.storage.valueText', vars)}
-        className="mt-3 h-3 overflow-hidden rounded-full bg-white/15"
-      >
-        <div
-          className={`h-full rounded-full transition-[width] ${level === 'blocked' ? 'bg-red-500' : level === 'ok' ? 'bg-white' : 'bg-yellow-400'}`}
-          style={{ width: `${percent}%` }}
-        />
-      </div>
+      <MeterBar
+        labelId={labelId}
+        used={usedBytes}
+        max={quotaBytes}
+        valueText={t('app.storage.valueText', vars)}
+        percent={percent}
+        fillClass={level === 'blocked' ? 'bg-red-500' : level === 'ok' ? 'bg-white' : 'bg-yellow-400'}
+      />
       <p className="mt-2 text-sm text-brand-100">
         {level === 'blocked' ? t('app.storage.full') : t('app.storage.note')}
       </p>

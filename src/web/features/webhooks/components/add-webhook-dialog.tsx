@@ -4,10 +4,8 @@ import {
   webhookEventTypes,
   webhookUrlMaxLength,
 } from '#shared/contracts/webhooks.ts'
-import { DialogFormActions } from '#web/components/ui/dialog-form-actions.tsx'
-import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
-import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
+import { FormDialog } from '#web/components/ui/form-dialog.tsx'
+import { FormInput } from '#web/components/ui/form-field.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useForm } from '#web/lib/use-form.ts'
 
@@ -52,65 +50,44 @@ export function AddWebhookDialog(props: {
   }
 
   return (
-    <ModalDialog
-      title={t('webhooks.addDialog.title')}
-      description={<p>{t('webhooks.addDialog.description')}</p>}
-      onClose={props.onClose}
-      isBusy={form.isBusy}
-    >
-      <form {...form.formProps} className="mt-5 space-y-4">
-        {form.formError ? <FormAlert message={form.formError} className="" /> : null}
-        <FormField label={t('webhooks.addDialog.urlLabel')} error={form.errorText('url')}>
-          {(control) => (
-            <input
-              {...control}
-              {...form.input('url')}
-              type="url"
-              inputMode="url"
-              autoComplete="off"
-              maxLength={webhookUrlMaxLength}
-              placeholder={t('webhooks.addDialog.urlPlaceholder')}
-              required
-              className={inputClasses}
-            />
-          )}
-        </FormField>
-        <fieldset aria-describedby={eventsError ? 'webhook-events-error' : undefined}>
-          <legend className="text-sm font-medium text-slate-900">
-            {t('webhooks.addDialog.eventsLegend')}
-          </legend>
-          <div className="mt-2 space-y-2">
-            {webhookEventTypes.map((type) => (
-              <label key={type} className="flex items-center gap-3 text-sm text-slate-900">
-                <input
-                  type="checkbox"
-                  name="events"
-                  value={type}
-                  checked={checked.includes(type)}
-                  onChange={(event) => toggle(type, event.target.checked)}
-                  aria-invalid={eventsError ? true : undefined}
-                  className="h-5 w-5 rounded border-slate-400"
-                />
-                <span>
-                  {t(`webhooks.events.${type}`)} <code className="text-xs text-slate-600">{type}</code>
-                </span>
-              </label>
-            ))}
-          </div>
-          {eventsError ? (
-            <p id="webhook-events-error" className="mt-2 text-sm text-red-700">
-              {eventsError}
-            </p>
-          ) : null}
-        </fieldset>
-        <DialogFormActions
-          cancelLabel={t('webhooks.addDialog.cancel')}
-          onCancel={props.onClose}
-          submitLabel={t('webhooks.addDialog.submit')}
-          busyLabel={t('webhooks.addDialog.busy')}
-          isBusy={form.isBusy}
-        />
-      </form>
-    </ModalDialog>
+    <FormDialog keys="webhooks.addDialog" busy="busy" form={form} onClose={props.onClose}>
+      <FormInput
+        form={form}
+        name="url"
+        label={t('webhooks.addDialog.urlLabel')}
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        maxLength={webhookUrlMaxLength}
+        placeholder={t('webhooks.addDialog.urlPlaceholder')}
+        required
+      />
+      <fieldset aria-describedby={eventsError ? 'webhook-events-error' : undefined}>
+        <legend className="text-sm font-medium text-slate-900">{t('webhooks.addDialog.eventsLegend')}</legend>
+        <div className="mt-2 space-y-2">
+          {webhookEventTypes.map((type) => (
+            <label key={type} className="flex items-center gap-3 text-sm text-slate-900">
+              <input
+                type="checkbox"
+                name="events"
+                value={type}
+                checked={checked.includes(type)}
+                onChange={(event) => toggle(type, event.target.checked)}
+                aria-invalid={eventsError ? true : undefined}
+                className="h-5 w-5 rounded border-slate-400"
+              />
+              <span>
+                {t(`webhooks.events.${type}`)} <code className="text-xs text-slate-600">{type}</code>
+              </span>
+            </label>
+          ))}
+        </div>
+        {eventsError ? (
+          <p id="webhook-events-error" className="mt-2 text-sm text-red-700">
+            {eventsError}
+          </p>
+        ) : null}
+      </fieldset>
+    </FormDialog>
   )
 }

@@ -58,8 +58,7 @@ export function DeliveryLog(props: {
     <div className="mt-4 border-t border-slate-200 pt-4">
       <h4 className="text-sm font-semibold text-slate-900">{t('webhooks.deliveries.title')}</h4>
       <LoadState
-        state={resource}
-        onRetry={resource.reload}
+        resource={resource}
         loadingLabel={t('webhooks.deliveries.loading')}
         errorTitle={t('webhooks.error.title')}
         retryLabel={t('webhooks.error.retry')}

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
+import userEvent, { type UserEvent } from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type {
   CreateWebhookEndpointResponse,
@@ -38,6 +38,15 @@ const deliveries: WebhookDeliveriesResponse = {
       deliveredAt: null,
     },
   ],
+}
+
+/** The section with the first endpoint's deliveries shown: its card and the first delivery's row. */
+async function showFirstDelivery(user: UserEvent) {
+  await renderWeb(<WebhooksSection />)
+  const card = (await screen.findAllByTestId('webhook-endpoint'))[0] as HTMLElement
+  await user.click(within(card).getByRole('button', { name: 'Show deliveries' }))
+  const row = await within(card).findByTestId('webhook-delivery')
+  return { card, row }
 }
 
 function serve(list: WebhookEndpointsResponse, created?: CreateWebhookEndpointResponse) {
@@ -106,10 +115,7 @@ describe('WebhooksSection', () => {
   it('shows the delivery log with status codes and resends; sends a test event', async () => {
     serve({ hasApiAccess: true, maxEndpoints: 10, endpoints: [endpoint] })
     const user = userEvent.setup()
-    await renderWeb(<WebhooksSection />)
-    const card = (await screen.findAllByTestId('webhook-endpoint'))[0] as HTMLElement
-    await user.click(within(card).getByRole('button', { name: 'Show deliveries' }))
-    const row = await within(card).findByTestId('webhook-delivery')
+    const { card, row } = await showFirstDelivery(user)
     expect(within(row).getByText('Retrying')).toBeTruthy()
     expect(within(row).getByText('500')).toBeTruthy()
     expect(within(row).getByText('Your server answered with an error status.')).toBeTruthy()
@@ -134,10 +140,7 @@ describe('WebhooksSection', () => {
         : (served as NonNullable<typeof served>)(input, init),
     )
     const user = userEvent.setup()
-    await renderWeb(<WebhooksSection />)
-    const card = (await screen.findAllByTestId('webhook-endpoint'))[0] as HTMLElement
-    await user.click(within(card).getByRole('button', { name: 'Show deliveries' }))
-    const row = await within(card).findByTestId('webhook-delivery')
+    const { row } = await showFirstDelivery(user)
     expect(within(row).getByText('Queued')).toBeTruthy()
     expect(within(row).queryByText('Retrying')).toBeNull()
     expect(within(row).getByText('No answer')).toBeTruthy()

@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react'
-import { Link } from 'react-router'
 import type {
   WebhookDeliveryView,
   WebhookEndpointsResponse,
@@ -7,12 +6,13 @@ import type {
   WebhookEventType,
 } from '#shared/contracts/webhooks.ts'
 import { Button, buttonClasses } from '#web/components/ui/button.tsx'
-import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
+import { ConfirmDialog, confirmText } from '#web/components/ui/confirm-dialog.tsx'
 import { CopyButton } from '#web/components/ui/copy-button.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
+import { SettingsCard } from '#web/components/ui/settings-card.tsx'
+import { UpsellNotice } from '#web/components/ui/upsell-notice.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
-import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
 import { useResource } from '#web/lib/use-resource.ts'
@@ -44,20 +44,12 @@ const dangerButton = `${smallButton} border-red-300 bg-white text-red-800 hover:
 function Upsell() {
   const { t } = useI18n()
   return (
-    <div className="rounded-xl border border-brand-200 bg-brand-50 p-4 text-sm text-slate-900 sm:p-5">
-      <h4 className="font-semibold">{t('webhooks.upsell.title')}</h4>
-      <p className="mt-2">{t('webhooks.upsell.body')}</p>
-      <ul className="mt-2 list-disc space-y-1 pl-5">
-        <li>{t('webhooks.upsell.events')}</li>
-        <li>{t('webhooks.upsell.retries')}</li>
-      </ul>
-      <Link
-        to={href('billing')}
-        className="mt-3 inline-block rounded font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-950"
-      >
-        {t('webhooks.upsell.upgrade')}
-      </Link>
-    </div>
+    <UpsellNotice
+      title={t('webhooks.upsell.title')}
+      body={t('webhooks.upsell.body')}
+      points={[t('webhooks.upsell.events'), t('webhooks.upsell.retries')]}
+      upgradeLabel={t('webhooks.upsell.upgrade')}
+    />
   )
 }
 
@@ -271,22 +263,14 @@ export function WebhooksSection() {
   }
 
   return (
-    <section
-      aria-labelledby="settings-webhooks-title"
-      className="max-w-2xl space-y-4 rounded-2xl border border-slate-200 bg-white p-5 sm:p-6"
+    <SettingsCard
+      id="settings-webhooks"
+      title={t('webhooks.title')}
+      intro={t('webhooks.intro')}
+      headingRef={headingRef}
     >
-      <h3
-        ref={headingRef}
-        id="settings-webhooks-title"
-        tabIndex={-1}
-        className="text-lg font-semibold text-slate-900 outline-none"
-      >
-        {t('webhooks.title')}
-      </h3>
-      <p className="text-sm text-slate-700">{t('webhooks.intro')}</p>
       <LoadState
-        state={resource}
-        onRetry={resource.reload}
+        resource={resource}
         loadingLabel={t('webhooks.loading')}
         errorTitle={t('webhooks.error.title')}
         retryLabel={t('webhooks.error.retry')}
@@ -337,11 +321,7 @@ export function WebhooksSection() {
       ) : null}
       {dialog?.kind === 'disable' ? (
         <ConfirmDialog
-          title={t('webhooks.disableDialog.title', { url: dialog.endpoint.url })}
-          body={<p>{t('webhooks.disableDialog.body')}</p>}
-          confirmLabel={t('webhooks.disableDialog.confirm')}
-          cancelLabel={t('webhooks.disableDialog.cancel')}
-          busyLabel={t('webhooks.disableDialog.busy')}
+          {...confirmText(t, 'webhooks.disableDialog', { url: dialog.endpoint.url })}
           tone="danger"
           onConfirm={async () => {
             const { endpoint } = await updateWebhookEndpoint(dialog.endpoint.id, { isEnabled: false })
@@ -355,11 +335,7 @@ export function WebhooksSection() {
       ) : null}
       {dialog?.kind === 'delete' ? (
         <ConfirmDialog
-          title={t('webhooks.deleteDialog.title', { url: dialog.endpoint.url })}
-          body={<p>{t('webhooks.deleteDialog.body')}</p>}
-          confirmLabel={t('webhooks.deleteDialog.confirm')}
-          cancelLabel={t('webhooks.deleteDialog.cancel')}
-          busyLabel={t('webhooks.deleteDialog.busy')}
+          {...confirmText(t, 'webhooks.deleteDialog', { url: dialog.endpoint.url })}
           tone="danger"
           onConfirm={async () => {
             await deleteWebhookEndpoint(dialog.endpoint.id)
@@ -376,6 +352,6 @@ export function WebhooksSection() {
           finalFocusRef={focusAfterDialogRef}
         />
       ) : null}
-    </section>
+    </SettingsCard>
   )
 }

@@ -1,0 +1,40 @@
+import type { ReactNode } from 'react'
+import type { TKey } from '#shared/i18n/messages.ts'
+import { FormAlert } from '#web/components/ui/form-alert.tsx'
+import { SubmitButton } from '#web/components/ui/submit-button.tsx'
+import { type GroupWith, useI18n } from '#web/lib/i18n.tsx'
+import type { Form } from '#web/lib/use-form.ts'
+
+/**
+ * The form of a sign-in, sign-up, reset or access card, named by the card's title: the form's
+ * error first, then the fields (`children`) and the submit button, whose words are the card's
+ * `<keys>.submit` and `<keys>.submitting`.
+ */
+export function AuthForm(props: {
+  form: Pick<Form<never, never>, 'formProps' | 'formError' | 'isBusy'>
+  titleId: string
+  keys: GroupWith<'submit'> & GroupWith<'submitting'>
+  /** The error's id, for a field that names it as its description. */
+  alertId?: string
+  /** While true the button stays disabled (a code not yet complete). */
+  isSubmitDisabled?: boolean
+  children: ReactNode
+}) {
+  const { t } = useI18n()
+  const { form } = props
+  return (
+    <form {...form.formProps} aria-labelledby={props.titleId}>
+      {form.formError ? <FormAlert id={props.alertId} message={form.formError} /> : null}
+      <div className="space-y-5">
+        {props.children}
+        <SubmitButton
+          isBusy={form.isBusy}
+          busyLabel={t(`${props.keys}.submitting` as TKey)}
+          disabled={props.isSubmitDisabled}
+        >
+          {t(`${props.keys}.submit` as TKey)}
+        </SubmitButton>
+      </div>
+    </form>
+  )
+}
