@@ -189,17 +189,35 @@ export function largeProductPhoto(): Promise<Buffer> {
 export async function thinProductPhoto(options: PhotoOptions & { steel?: string } = {}): Promise<Buffer> {
   // By default the tip and clip are light greys only a few steps from the backdrop's own.
   const { width = 900, height = 900, noise = 5, quality = 90, steel } = options
+  const { cx, top, bottom, w, s, tip, clip } = thinProductParts(width, height)
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    ${studioBackdrop(width, height)}
+    <rect x="${cx - w / 2}" y="${top + 40 * s}" width="${w}" height="${bottom - top - 90 * s}" rx="${w / 2}" fill="#1d2a44"/>
+    <path d="M ${tip.left} ${tip.top} L ${tip.right} ${tip.top} L ${cx} ${tip.bottom} Z" fill="${steel ?? '#b8bcc2'}"/>
+    <rect x="${cx - w / 2}" y="${top}" width="${w}" height="${60 * s}" rx="${w / 2}" fill="#2c3c5e"/>
+    <rect x="${clip.left}" y="${clip.top}" width="${7 * s}" height="${150 * s}" fill="${steel ?? '#c9ccd1'}"/>
+  </svg>`
+  return svgToJpeg(svg, width, height, noise, quality)
+}
+
+/**
+ * Where thinProductPhoto draws its pen at a size: the barrel's centre line `cx` and width `w`,
+ * the pen's top and bottom, the steel tip (a triangle pointing down from the barrel's end, as
+ * wide as the barrel) and the steel clip (a strip on the barrel's right side, of which
+ * `barrelRight` on is beside the barrel, over the backdrop).
+ */
+export function thinProductParts(width = 900, height = 900) {
   const s = Math.min(width, height) / 900
   const cx = width / 2
   const top = height * 0.12
   const bottom = height * 0.86
   const w = 34 * s
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    ${studioBackdrop(width, height)}
-    <rect x="${cx - w / 2}" y="${top + 40 * s}" width="${w}" height="${bottom - top - 90 * s}" rx="${w / 2}" fill="#1d2a44"/>
-    <path d="M ${cx - w / 2} ${bottom - 50 * s} L ${cx + w / 2} ${bottom - 50 * s} L ${cx} ${bottom} Z" fill="${steel ?? '#b8bcc2'}"/>
-    <rect x="${cx - w / 2}" y="${top}" width="${w}" height="${60 * s}" rx="${w / 2}" fill="#2c3c5e"/>
-    <rect x="${cx + w / 2 - 2 * s}" y="${top + 20 * s}" width="${7 * s}" height="${150 * s}" fill="${steel ?? '#c9ccd1'}"/>
-  </svg>`
-  return svgToJpeg(svg, width, height, noise, quality)
+  const tip = { left: cx - w / 2, right: cx + w / 2, top: bottom - 50 * s, bottom }
+  const clip = {
+    left: cx + w / 2 - 2 * s,
+    right: cx + w / 2 + 5 * s,
+    top: top + 20 * s,
+    bottom: top + 170 * s,
+  }
+  return { s, cx, top, bottom, w, tip, clip, barrelRight: cx + w / 2 }
 }

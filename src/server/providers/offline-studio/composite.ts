@@ -11,15 +11,29 @@ export const jpegQuality = 88
 
 type Layer = { input: Buffer; raw: { width: number; height: number; channels: 4 }; left: number; top: number }
 
+/** How far beyond its stage's box a cut may reach so that the part the model sees fills it (placeSubject). */
+const unseenReach = 1.06
+
 /** Where the subject goes on the backdrop: its top-left corner and its scaled size, in frame pixels. */
 export function placeSubject(
   backdrop: Pick<Backdrop, 'stage'>,
-  subject: Pick<Subject, 'width' | 'height' | 'isSeparated'>,
+  subject: Pick<Subject, 'width' | 'height' | 'isSeparated' | 'seenShare'>,
 ): { left: number; top: number; width: number; height: number } {
   const { stage } = backdrop
   // Cards (unseparated photos) are kept a little smaller, so they read as a framed photo.
   const share = subject.isSeparated ? 1 : 0.86
-  const scale = Math.min(stage.maxWidth / subject.width, stage.maxHeight / subject.height) * share
+  let scale = Math.min(stage.maxWidth / subject.width, stage.maxHeight / subject.height) * share
+  // A cut with parts the model does not see (a pale steel tip) is sized so the part it sees fills
+  // the stage, as a marketplace's checker measures it, with the whole reaching at most
+  // `unseenReach` beyond the stage's box (on the white studio, 88 % → 93 % of the frame).
+  const seen = subject.seenShare
+  if (seen) {
+    const seenScale = Math.min(
+      stage.maxWidth / (subject.width * seen.width),
+      stage.maxHeight / (subject.height * seen.height),
+    )
+    scale = Math.max(scale, Math.min(seenScale * share, scale * unseenReach))
+  }
   const w = Math.max(1, Math.round(subject.width * scale))
   const h = Math.max(1, Math.round(subject.height * scale))
   const left = Math.round(stage.x - w / 2)
