@@ -28,6 +28,7 @@ export const serverInfrastructure = [
   'http',
   'job-queue',
   'net',
+  'plans',
   'providers',
   'rate-limit',
   'segmentation',

@@ -3,8 +3,8 @@ import { and, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { preparedPerDatabase } from '#server/db/prepared.ts'
 import { type ApiKeyRow, apiKeys, rateLimitBuckets, subscriptions, users } from '#server/db/schema/index.ts'
-import { getActiveSubscription, liveStatuses } from '#server/features/quota/plan.service.ts'
 import type { RequestUser } from '#server/http/context.ts'
+import { hasApiAccess, liveStatuses } from '#server/plans/live-plan.ts'
 import {
   fixedWindowResult,
   fixedWindowUpdate,
@@ -54,12 +54,6 @@ export function generateApiKey(): string {
  */
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex')
-}
-
-/** Whether the user's current plan includes the public API (the plan catalogue's `apiAccess`). */
-export async function hasApiAccess(db: Db, userId: string, now: Date): Promise<boolean> {
-  const subscription = await getActiveSubscription(db, userId, now)
-  return subscription !== null && getPlan(subscription.planId).features.includes('apiAccess')
 }
 
 function present(row: ApiKeyRow): ApiKeyView {

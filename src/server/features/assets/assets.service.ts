@@ -9,10 +9,10 @@ import {
   generations,
   type SubscriptionRow,
 } from '#server/db/schema/index.ts'
-import { getActiveSubscription } from '#server/features/quota/plan.service.ts'
 import { ensureStorageRoom } from '#server/features/quota/quota.service.ts'
 import type { Logger } from '#server/logger.ts'
 import type { PublicRequestDeps } from '#server/net/public-request.ts'
+import { getActiveSubscription } from '#server/plans/live-plan.ts'
 import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import type { AssetView } from '#shared/contracts/assets.ts'

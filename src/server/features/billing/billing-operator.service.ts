@@ -1,7 +1,7 @@
 import { eq, or } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { users } from '#server/db/schema/index.ts'
-import type { SubscriptionRow } from '#server/features/quota/plan.service.ts'
+import type { SubscriptionRow } from '#server/plans/live-plan.ts'
 import type { PlanId } from '#shared/plans.ts'
 import { activatePlan, cancelSubscription } from './subscription.service.ts'
 

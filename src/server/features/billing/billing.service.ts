@@ -1,7 +1,7 @@
 import type { Db } from '#server/db/client.ts'
 import type { Mailer } from '#server/email/outbox.ts'
-import { presentSubscription } from '#server/features/quota/plan.service.ts'
 import { getCredits } from '#server/features/quota/quota.service.ts'
+import { presentSubscription } from '#server/plans/live-plan.ts'
 import type {
   BillingRedirectResponse,
   BillingResponse,

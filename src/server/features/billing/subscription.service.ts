@@ -6,7 +6,7 @@ import {
   getActiveSubscription,
   periodContaining,
   type SubscriptionRow,
-} from '#server/features/quota/plan.service.ts'
+} from '#server/plans/live-plan.ts'
 import { betaTrial, type PlanId } from '#shared/plans.ts'
 
 /**

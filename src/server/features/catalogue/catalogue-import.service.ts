@@ -13,7 +13,7 @@ import {
   storeRemoteUpload,
   storeUpload,
 } from '#server/features/assets/assets.service.ts'
-import { getActiveSubscription } from '#server/features/quota/plan.service.ts'
+import { getActiveSubscription } from '#server/plans/live-plan.ts'
 import { type ColumnMapping, toSavedMapping } from '#shared/catalogue/columns.ts'
 import type { RowProblem, RowProblemCode } from '#shared/catalogue/row-problems.ts'
 import type { CatalogueImportView } from '#shared/contracts/catalogue.ts'

@@ -1,7 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { type AssetRow, type GenerationRow, generations } from '#server/db/schema/index.ts'
-import { getActiveSubscription } from '#server/features/quota/plan.service.ts'
 import {
   availableUnits,
   type QuotaHold,
@@ -16,6 +15,7 @@ import {
   detachSettledRowJobs,
   retryBatchJobs,
 } from '#server/job-queue/job-queue.ts'
+import { getActiveSubscription } from '#server/plans/live-plan.ts'
 import type { BatchOutputView } from '#shared/contracts/catalogue.ts'
 import type { GenerationAssetView, GenerationMode } from '#shared/contracts/generations.ts'
 import { AppError } from '#shared/errors.ts'

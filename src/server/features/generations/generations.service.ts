@@ -14,7 +14,6 @@ import {
   userPreferences,
 } from '#server/db/schema/index.ts'
 import type { Notifier } from '#server/events/notifier.ts'
-import { getActiveSubscription } from '#server/features/quota/plan.service.ts'
 import { quotaHoldFor, storageQuotaBytes } from '#server/features/quota/quota.service.ts'
 import {
   type AdmissionLimits,
@@ -25,6 +24,7 @@ import {
   type JobRequest,
 } from '#server/job-queue/job-queue.ts'
 import type { JobOutcomes, QuotaHold } from '#server/job-queue/outcomes.ts'
+import { getActiveSubscription } from '#server/plans/live-plan.ts'
 import { canWriteOffline } from '#server/providers/offline-studio/seo-writer/writer.ts'
 import type { RateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'

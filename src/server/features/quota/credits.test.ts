@@ -3,12 +3,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from '#server/db/client.ts'
 import { creditBalances, creditGrants, quotaReservations, subscriptions } from '#server/db/schema/index.ts'
 import { activatePlan, cancelSubscription } from '#server/features/billing/subscription.service.ts'
+import { getActiveSubscription } from '#server/plans/live-plan.ts'
 import { AppError } from '#shared/errors.ts'
 import { getPlan } from '#shared/plans.ts'
 import { createSubscribedUser, createUser } from '#tests/support/factories.ts'
 import { openTestDatabase, testEngine } from '#tests/support/test-database.ts'
 import { resetDatabase } from '#tests/support/test-server.ts'
-import { getActiveSubscription } from './plan.service.ts'
 import {
   commitQuota,
   getCredits,

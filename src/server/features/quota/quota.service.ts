@@ -10,11 +10,11 @@ import {
   usageMonthly,
 } from '#server/db/schema/index.ts'
 import type { QuotaHold, QuotaLedger } from '#server/job-queue/outcomes.ts'
+import { getActiveSubscription, presentSubscription } from '#server/plans/live-plan.ts'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
 import { AppError } from '#shared/errors.ts'
 import { getPlan, getTopUpPack, type TopUpPackId } from '#shared/plans.ts'
 import { type QuotaResource, quotaPeriodKey } from '#shared/quota.ts'
-import { getActiveSubscription, presentSubscription } from './plan.service.ts'
 
 const usedColumnName = { images: 'images_used', videos: 'videos_used' } as const
 

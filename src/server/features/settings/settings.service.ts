@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import type { SecretBox } from '#server/crypto/secret-box.ts'
 import type { Db } from '#server/db/client.ts'
 import { billingCustomers, providerKeys, subscriptions } from '#server/db/schema/index.ts'
-import { getActiveSubscription } from '#server/features/quota/plan.service.ts'
+import { getActiveSubscription } from '#server/plans/live-plan.ts'
 import type { SettingsResponse } from '#shared/contracts/settings.ts'
 import { AppError } from '#shared/errors.ts'
 

@@ -1,8 +1,8 @@
 import type { SecretBox } from '#server/crypto/secret-box.ts'
 import type { Db } from '#server/db/client.ts'
-import { hasApiAccess } from '#server/features/api-keys/api-keys.service.ts'
 import type { Logger } from '#server/logger.ts'
 import { type PublicRequestDeps, publicRequest } from '#server/net/public-request.ts'
+import { hasApiAccess } from '#server/plans/live-plan.ts'
 import {
   type WebhookDeliveryError,
   webhookDeliveryErrors,

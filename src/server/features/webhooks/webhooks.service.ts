@@ -13,7 +13,6 @@ import {
 } from '#server/db/schema/index.ts'
 import type { Notifier } from '#server/events/notifier.ts'
 import type { EventRecorder } from '#server/events/recorder.ts'
-import { hasApiAccess } from '#server/features/api-keys/api-keys.service.ts'
 import type { FinishedWrite } from '#server/job-queue/outcomes.ts'
 import {
   allowedPorts,
@@ -22,6 +21,7 @@ import {
   isAllowListed,
   nonPublicReason,
 } from '#server/net/public-address.ts'
+import { hasApiAccess } from '#server/plans/live-plan.ts'
 import type { RateLimiter, RateLimitRule } from '#server/rate-limit/rate-limiter.ts'
 import {
   type AnyWebhookEventType,

@@ -2,11 +2,13 @@ import { and, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { subscriptions } from '#server/db/schema/index.ts'
 import type { SubscriptionView } from '#shared/contracts/billing.ts'
+import { getPlan } from '#shared/plans.ts'
 
-// The plan an account is on: its live subscription, whose period is the quota period. Every
-// feature that asks "what may this account use" reads it here; billing writes subscriptions
-// (subscription.service.ts) and reads them through this file, so the two features never import
-// each other both ways.
+// The plan an account is on: its live subscription, whose period is the quota period. A layer
+// under the features, read like the database: every feature that asks "what may this account
+// use" (quota, assets, generations, the catalogue, API keys, webhooks, settings) reads it here,
+// and billing, which writes subscriptions (features/billing/subscription.service.ts), reads them
+// through it too.
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect
 
@@ -65,6 +67,15 @@ export async function getActiveSubscription(
   if (renewed) return renewed
   const [current] = await db.select().from(subscriptions).where(eq(subscriptions.id, row.id))
   return current && liveStatuses.includes(current.status) ? current : null
+}
+
+/**
+ * Whether the user's current plan includes the public API (the plan catalogue's `apiAccess`):
+ * API keys, their requests, and webhook endpoints and deliveries all ask it.
+ */
+export async function hasApiAccess(db: Db, userId: string, now: Date): Promise<boolean> {
+  const subscription = await getActiveSubscription(db, userId, now)
+  return subscription !== null && getPlan(subscription.planId).features.includes('apiAccess')
 }
 
 /** The month-long period, following on from this subscription's, that contains `now`. */
