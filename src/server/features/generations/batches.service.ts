@@ -14,7 +14,7 @@ import {
   cancelBatchJobs,
   detachSettledRowJobs,
   retryBatchJobs,
-} from '#server/job-queue/job-queue.ts'
+} from '#server/job-queue/batch-jobs.ts'
 import { getActiveSubscription } from '#server/plans/live-plan.ts'
 import type { BatchOutputView } from '#shared/contracts/catalogue.ts'
 import type { GenerationAssetView, GenerationMode } from '#shared/contracts/generations.ts'
