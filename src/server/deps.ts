@@ -13,7 +13,7 @@ import {
 } from '#server/features/billing/billing-provider.ts'
 import { createInspections, type Inspections } from '#server/features/marketplaces/marketplaces.service.ts'
 import { createTextReader, type TextReader } from '#server/features/marketplaces/read-text.ts'
-import { webhookEvents } from '#server/features/webhooks/webhooks.service.ts'
+import { webhookEvents } from '#server/features/webhooks/webhook-events.service.ts'
 import type { JobOutcomes } from '#server/job-queue/outcomes.ts'
 import type { Providers } from '#server/providers/index.ts'
 import { createRateLimiter, type RateLimiter } from '#server/rate-limit/rate-limiter.ts'

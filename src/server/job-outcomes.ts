@@ -1,6 +1,6 @@
 import { finishBatchAfterJob } from '#server/features/catalogue/catalogue.service.ts'
 import { quotaLedger } from '#server/features/quota/quota.service.ts'
-import { generationWebhooks, webhookEvents } from '#server/features/webhooks/webhooks.service.ts'
+import { generationWebhooks, webhookEvents } from '#server/features/webhooks/webhook-events.service.ts'
 import type { JobOutcomes } from '#server/job-queue/outcomes.ts'
 import type { Logger } from './logger.ts'
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { createSecretBox } from '#server/crypto/secret-box.ts'
 import { publicationItems, publications } from '#server/db/schema/index.ts'
 import { createNotifier } from '#server/events/notifier.ts'
-import { webhookEvents } from '#server/features/webhooks/webhooks.service.ts'
+import { webhookEvents } from '#server/features/webhooks/webhook-events.service.ts'
 import type { Worker } from '#server/jobs/worker.ts'
 import { createLogger } from '#server/logger.ts'
 import { createOfflineStudio } from '#server/providers/offline-studio/index.ts'

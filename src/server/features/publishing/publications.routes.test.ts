@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSecretBox } from '#server/crypto/secret-box.ts'
 import { createNotifier } from '#server/events/notifier.ts'
-import { webhookEvents } from '#server/features/webhooks/webhooks.service.ts'
+import { webhookEvents } from '#server/features/webhooks/webhook-events.service.ts'
 import { createLogger } from '#server/logger.ts'
 import { createOfflineStudio } from '#server/providers/offline-studio/index.ts'
 import { createRateLimiter } from '#server/rate-limit/rate-limiter.ts'

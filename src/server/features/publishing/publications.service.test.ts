@@ -4,7 +4,7 @@ import { createSecretBox } from '#server/crypto/secret-box.ts'
 import type { Database } from '#server/db/client.ts'
 import { publicationItems, publications } from '#server/db/schema/index.ts'
 import { createNotifier } from '#server/events/notifier.ts'
-import { webhookEvents } from '#server/features/webhooks/webhooks.service.ts'
+import { webhookEvents } from '#server/features/webhooks/webhook-events.service.ts'
 import { createLogger } from '#server/logger.ts'
 import { createRateLimiter } from '#server/rate-limit/rate-limiter.ts'
 import {

@@ -1,10 +1,9 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import { isIP } from 'node:net'
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import type { SecretBox } from '#server/crypto/secret-box.ts'
 import type { Db } from '#server/db/client.ts'
 import {
-  type GenerationRow,
   users,
   type WebhookDeliveryRow,
   type WebhookEndpointRow,
@@ -12,8 +11,6 @@ import {
   webhookEndpoints,
 } from '#server/db/schema/index.ts'
 import type { Notifier } from '#server/events/notifier.ts'
-import type { EventRecorder } from '#server/events/recorder.ts'
-import type { FinishedWrite } from '#server/job-queue/outcomes.ts'
 import {
   allowedPorts,
   bareHostname,
@@ -28,26 +25,22 @@ import {
   type CreateWebhookEndpointResponse,
   maxWebhookEndpoints,
   type UpdateWebhookEndpointRequest,
-  type WebhookBatch,
   type WebhookDeliveriesResponse,
   type WebhookDeliveryError,
   type WebhookDeliveryView,
   type WebhookEndpointsResponse,
   type WebhookEndpointView,
-  type WebhookEvent,
   type WebhookEventType,
-  type WebhookGeneration,
-  type WebhookPublication,
   webhookDeliveriesShown,
-  webhookRetryWindowHours,
   webhookSecretPrefix,
   webhookTestEventType,
 } from '#shared/contracts/webhooks.ts'
 import { AppError } from '#shared/errors.ts'
+import { newEvent, retryWindowMs } from './webhook-events.service.ts'
 
 // Signed webhooks (docs/decisions/0029-signed-webhooks-on-their-own-queue.md): an account's
-// endpoints, the events written for them in the same statement or transaction as the outcome
-// they tell of, and the delivery log. Delivering is delivery-queue.ts (the queue's SQL) and
+// endpoints, its test events and resends, and the delivery log. The events other features'
+// outcomes write are webhook-events.service.ts. Delivering is delivery-queue.ts (the queue's SQL) and
 // deliver.ts (one attempt), run by jobs/webhook-dispatcher.ts.
 
 export type WebhooksDeps = {
@@ -76,7 +69,6 @@ function webhookSendRule(deps: WebhooksDeps): RateLimitRule {
   return { name: 'webhook-send', limit: deps.sendsPerMinute, windowSeconds: 60 }
 }
 
-const retryWindowMs = webhookRetryWindowHours * 3_600_000
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 // --- Secrets and signatures ------------------------------------------------------------------
@@ -126,114 +118,6 @@ export function checkWebhookUrl(raw: string, allowPrivateHosts: readonly string[
     throw new AppError('URL_INVALID', 'Only the standard ports (80, 443)')
   }
   return url.href
-}
-
-// --- Events ------------------------------------------------------------------------------------
-
-/** The generation as an event tells of it (contracts/webhooks.ts WebhookGeneration). */
-export function webhookGenerationOf(
-  row: Pick<GenerationRow, 'id' | 'status' | 'tool' | 'mode' | 'errorCode' | 'createdAt' | 'finishedAt'>,
-): WebhookGeneration {
-  return {
-    id: row.id,
-    status: row.status === 'succeeded' ? 'succeeded' : 'failed',
-    tool: row.tool,
-    mode: row.mode,
-    errorCode: row.status === 'succeeded' ? null : row.errorCode,
-    createdAt: row.createdAt.toISOString(),
-    finishedAt: row.finishedAt?.toISOString() ?? null,
-  }
-}
-
-function newEvent<E extends WebhookEvent>(type: E['type'], data: E['data'], now: Date): E {
-  return { id: randomUUID(), type, created: now.toISOString(), data } as E
-}
-
-/** The rows an event becomes: one per enabled endpoint of the owner subscribed to its type. */
-function deliveriesFor(event: WebhookEvent, userId: string, now: Date, condition: SQL = sql`true`): SQL {
-  return sql`insert into ${webhookDeliveries}
-      (endpoint_id, user_id, event_id, event_type, payload, next_attempt_at, give_up_at, created_at)
-    select e.id, e.user_id, ${event.id}::uuid, ${event.type}::text, ${JSON.stringify(event)}::jsonb,
-      ${now.toISOString()}::timestamptz, ${new Date(now.getTime() + retryWindowMs).toISOString()}::timestamptz,
-      ${now.toISOString()}::timestamptz
-    from ${webhookEndpoints} e
-    where e.user_id = ${userId} and e.disabled_at is null
-      and e.events @> jsonb_build_array(${event.type}::text) and ${condition}
-    returning id`
-}
-
-/**
- * The deliveries of a generation's outcome, as a common table expression for the statement that
- * records the outcome (job-queue/job-queue.ts settle): written only when `applied` (a condition
- * on that statement's own update) holds, so an event exists exactly when its outcome does. Select
- * from it to learn how many were written (then call the notifier's webhooksDue).
- */
-export function generationEventCte(db: Db, outcome: { row: GenerationRow; now: Date; applied: SQL }) {
-  const { row, now } = outcome
-  const type: WebhookEventType = row.status === 'succeeded' ? 'generation.succeeded' : 'generation.failed'
-  const event = newEvent(type, { generation: webhookGenerationOf(row) }, now)
-  return db
-    .$with('webhook_events', { id: sql<string>`id` })
-    .as(deliveriesFor(event, row.userId, now, outcome.applied))
-}
-
-/**
- * A finished job's webhook deliveries, the write the webhooks register with the job queue
- * (job-outcomes.ts): in the statement that settles the job, then the dispatcher is told.
- */
-export const generationWebhooks: FinishedWrite = {
-  ctes: (db, job) => [generationEventCte(db, job)],
-  afterCommit(written, notifier) {
-    if (written > 0) notifier.webhooksDue()
-  },
-}
-
-/**
- * Writes a finished catalogue batch's `batch.completed` deliveries. Called inside the transaction
- * that marks the batch finished (catalogue.service.ts), so the event exists exactly when that
- * does. Returns how many deliveries were written.
- */
-export async function insertBatchCompletedEvent(
-  tx: Db,
-  input: { userId: string; batch: WebhookBatch; now: Date },
-): Promise<number> {
-  const event = newEvent('batch.completed', { batch: input.batch }, input.now)
-  const result = (await tx.execute(deliveriesFor(event, input.userId, input.now))) as unknown as {
-    rows: unknown[]
-  }
-  return result.rows.length
-}
-
-/**
- * Writes a `publication.succeeded` (live) or `publication.failed` (rejected, failed) event for each
- * product whose outcome a publishing transaction records (publishing/publications.service.ts), in
- * that transaction and in one statement, so an event exists exactly when its outcome does.
- * Returns how many deliveries were written (then call the notifier's webhooksDue).
- */
-export async function insertPublicationEvents(
-  tx: Db,
-  input: { userId: string; publications: WebhookPublication[]; now: Date },
-): Promise<number> {
-  const { userId, now } = input
-  if (input.publications.length === 0) return 0
-  const events = input.publications.map((publication) =>
-    newEvent(
-      publication.status === 'live' ? 'publication.succeeded' : 'publication.failed',
-      { publication },
-      now,
-    ),
-  )
-  const result = (await tx.execute(sql`insert into ${webhookDeliveries}
-      (endpoint_id, user_id, event_id, event_type, payload, next_attempt_at, give_up_at, created_at)
-    select e.id, e.user_id, (event.body->>'id')::uuid, event.body->>'type', event.body,
-      ${now.toISOString()}::timestamptz, ${new Date(now.getTime() + retryWindowMs).toISOString()}::timestamptz,
-      ${now.toISOString()}::timestamptz
-    from ${webhookEndpoints} e
-    cross join jsonb_array_elements(${JSON.stringify(events)}::jsonb) as event(body)
-    where e.user_id = ${userId} and e.disabled_at is null
-      and e.events @> jsonb_build_array(event.body->>'type')
-    returning id`)) as unknown as { rows: unknown[] }
-  return result.rows.length
 }
 
 // --- Endpoints -------------------------------------------------------------------------------
@@ -488,10 +372,4 @@ export async function sendTestWebhook(
   await deps.rateLimiter.consume(webhookSendRule(deps), userId)
   const event = newEvent(webhookTestEventType, { endpointId: endpoint.id }, deps.now())
   return queueDelivery(deps, endpoint, { id: event.id, type: event.type, payload: event })
-}
-
-/** The webhook deliveries of the events other features record in their transactions. */
-export const webhookEvents: EventRecorder = {
-  batchCompleted: insertBatchCompletedEvent,
-  publicationsDecided: insertPublicationEvents,
 }
