@@ -32,7 +32,7 @@ import {
   disconnect,
   listConnections,
 } from '#server/features/publishing/connections.service.ts'
-import { getUsage } from '#server/features/quota/quota.service.ts'
+import { getUsage } from '#server/features/quota/usage.service.ts'
 import { attachmentHeader } from '#server/http/attachment.ts'
 import type { AppEnv } from '#server/http/context.ts'
 import { validationError } from '#server/http/errors.ts'

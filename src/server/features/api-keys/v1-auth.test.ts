@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { apiKeys } from '#server/db/schema/index.ts'
-import { setPeriodUsage } from '#server/features/quota/quota.service.ts'
+import { setPeriodUsage } from '#server/features/quota/usage.service.ts'
 import type { CreateApiKeyResponse } from '#shared/contracts/api-keys.ts'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
 import type { ErrorBody } from '#shared/errors.ts'

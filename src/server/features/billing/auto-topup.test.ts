@@ -9,7 +9,9 @@ import {
   generations,
   usageMonthly,
 } from '#server/db/schema/index.ts'
-import { grantCredits, quotaHoldFor, setPeriodUsage } from '#server/features/quota/quota.service.ts'
+import { grantCredits } from '#server/features/quota/credits.service.ts'
+import { quotaHoldFor } from '#server/features/quota/quota.service.ts'
+import { setPeriodUsage } from '#server/features/quota/usage.service.ts'
 import type { BillingRedirectResponse } from '#shared/contracts/billing.ts'
 import type { ErrorBody } from '#shared/errors.ts'
 import { getPlan } from '#shared/plans.ts'

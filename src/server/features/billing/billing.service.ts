@@ -1,6 +1,6 @@
 import type { Db } from '#server/db/client.ts'
 import type { Mailer } from '#server/email/outbox.ts'
-import { getCredits } from '#server/features/quota/quota.service.ts'
+import { getCredits } from '#server/features/quota/credits.service.ts'
 import { presentSubscription } from '#server/plans/live-plan.ts'
 import type {
   BillingRedirectResponse,

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { catalogueRows, generations } from '#server/db/schema/index.ts'
-import { setPeriodUsage } from '#server/features/quota/quota.service.ts'
+import { setPeriodUsage } from '#server/features/quota/usage.service.ts'
 import type { Worker } from '#server/jobs/worker.ts'
 import type { BatchView, CatalogueImportView, RowCopyView } from '#shared/contracts/catalogue.ts'
 import type { ErrorBody } from '#shared/errors.ts'

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
 import { creditBalances, generations, quotaReservations } from '#server/db/schema/index.ts'
-import { grantCredits, setPeriodUsage } from '#server/features/quota/quota.service.ts'
+import { grantCredits } from '#server/features/quota/credits.service.ts'
+import { setPeriodUsage } from '#server/features/quota/usage.service.ts'
 import { createScriptedProviders } from '#tests/support/fake-providers.ts'
 import {
   createGeneration,

@@ -9,15 +9,9 @@ import { getPlan } from '#shared/plans.ts'
 import { createSubscribedUser, createUser } from '#tests/support/factories.ts'
 import { openTestDatabase, testEngine } from '#tests/support/test-database.ts'
 import { resetDatabase } from '#tests/support/test-server.ts'
-import {
-  commitQuota,
-  getCredits,
-  getUsage,
-  grantCredits,
-  releaseQuota,
-  reserveQuota,
-  setPeriodUsage,
-} from './quota.service.ts'
+import { getCredits, grantCredits } from './credits.service.ts'
+import { commitQuota, releaseQuota, reserveQuota } from './quota.service.ts'
+import { getUsage, setPeriodUsage } from './usage.service.ts'
 
 // Credits (bought top-ups) are spent after the period's plan quota, in the reservation's own
 // statement, and the quota period is the subscription's billing period.

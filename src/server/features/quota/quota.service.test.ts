@@ -9,7 +9,8 @@ import { getPlan } from '#shared/plans.ts'
 import { createSubscribedUser, createUser } from '#tests/support/factories.ts'
 import { openTestDatabase, testEngine } from '#tests/support/test-database.ts'
 import { resetDatabase } from '#tests/support/test-server.ts'
-import { commitQuota, getUsage, releaseQuota, reserveQuota, setPeriodUsage } from './quota.service.ts'
+import { commitQuota, releaseQuota, reserveQuota } from './quota.service.ts'
+import { getUsage, setPeriodUsage } from './usage.service.ts'
 
 const now = new Date('2026-11-15T12:00:00Z')
 

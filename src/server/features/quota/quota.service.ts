@@ -4,16 +4,14 @@ import type { Db } from '#server/db/client.ts'
 import {
   assets,
   creditBalances,
-  creditGrants,
   quotaReservations,
   type SubscriptionRow,
   usageMonthly,
 } from '#server/db/schema/index.ts'
 import type { QuotaHold, QuotaLedger } from '#server/job-queue/outcomes.ts'
-import { getActiveSubscription, presentSubscription } from '#server/plans/live-plan.ts'
-import type { UsageResponse } from '#shared/contracts/billing.ts'
+import { getActiveSubscription } from '#server/plans/live-plan.ts'
 import { AppError } from '#shared/errors.ts'
-import { getPlan, getTopUpPack, type TopUpPackId } from '#shared/plans.ts'
+import { getPlan } from '#shared/plans.ts'
 import { type QuotaResource, quotaPeriodKey } from '#shared/quota.ts'
 
 const usedColumnName = { images: 'images_used', videos: 'videos_used' } as const
@@ -336,115 +334,6 @@ export async function ensureStorageRoom(
   const used = await storageUsedBytes(db, userId)
   const isFull = addedBytes > 0 ? used + addedBytes > quota : used >= quota
   if (isFull) throw storageQuotaExceeded()
-}
-
-/** The period's usage row of the user (undefined before the first use in it). */
-async function periodUsage(db: Db, userId: string, period: string) {
-  const [row] = await db
-    .select()
-    .from(usageMonthly)
-    .where(and(eq(usageMonthly.userId, userId), eq(usageMonthly.period, period)))
-  return row
-}
-
-/**
- * The current period's usage against the active plan, and the credits beside it (no plan: no
- * period, quotas of 0; credits are kept). No usage row means 0 used.
- */
-export async function getUsage(db: Db, userId: string, now: Date): Promise<UsageResponse> {
-  const [subscription, credits, storageUsed] = await Promise.all([
-    getActiveSubscription(db, userId, now),
-    getCredits(db, userId),
-    storageUsedBytes(db, userId),
-  ])
-  const row = subscription
-    ? await periodUsage(db, userId, quotaPeriodKey(subscription.currentPeriodStart))
-    : undefined
-  const plan = subscription ? getPlan(subscription.planId) : null
-  return {
-    period: subscription
-      ? {
-          start: subscription.currentPeriodStart.toISOString(),
-          end: subscription.currentPeriodEnd.toISOString(),
-        }
-      : null,
-    subscription: subscription ? presentSubscription(subscription) : null,
-    images: { used: row?.imagesUsed ?? 0, quota: plan?.imageQuota ?? 0 },
-    videos: { used: row?.videosUsed ?? 0, quota: plan?.videoQuota ?? 0 },
-    credits,
-    seo: { unlimited: true },
-    storage: { usedBytes: storageUsed, quotaBytes: storageQuotaBytes(subscription) },
-  }
-}
-
-/**
- * Sets the user's usage in the current period to these numbers (end-to-end set-up through the
- * test hooks). NO_SUBSCRIPTION without an active plan: there is no period to set.
- */
-export async function setPeriodUsage(
-  db: Db,
-  userId: string,
-  now: Date,
-  values: { imagesUsed: number; videosUsed: number },
-): Promise<void> {
-  const subscription = await getActiveSubscription(db, userId, now)
-  if (!subscription) throw new AppError('NO_SUBSCRIPTION', 'No active plan')
-  const period = quotaPeriodKey(subscription.currentPeriodStart)
-  await db
-    .insert(usageMonthly)
-    .values({ ...values, userId, period })
-    .onConflictDoUpdate({ target: [usageMonthly.userId, usageMonthly.period], set: values })
-}
-
-/** Bought images and videos not used yet. */
-export type Credits = { images: number; videos: number }
-
-/** Where credits come from: a Checkout payment, an auto top-up charge, or the operator. */
-export type CreditOrigin = 'checkout' | 'auto_topup' | 'operator'
-
-/**
- * Adds a pack's credits to the user's balance once per payment, in one statement (so it can run
- * on its own or inside the caller's transaction, e.g. beside a webhook's event record): the grant
- * row is inserted unless one with this payment reference exists, and the balance grows only by
- * a grant row this statement inserted. A payment delivered twice, even at the same moment,
- * credits once (the unique payment_ref makes the second insert wait for the first and then do
- * nothing). An operator's grant (paymentRef null) is never a duplicate. True when it granted.
- */
-export async function grantCredits(
-  db: Db,
-  input: { userId: string; packId: TopUpPackId; paymentRef: string | null; origin: CreditOrigin },
-): Promise<boolean> {
-  const pack = getTopUpPack(input.packId)
-  const images = pack.resource === 'images' ? pack.amount : 0
-  const videos = pack.resource === 'videos' ? pack.amount : 0
-  const result = (await db.execute(sql`
-    with granted as (
-      insert into ${creditGrants} (user_id, pack_id, resource, amount, origin, payment_ref)
-      values (${input.userId}, ${pack.id}, ${pack.resource}, ${pack.amount}, ${input.origin}, ${input.paymentRef})
-      on conflict (payment_ref) do nothing
-      returning user_id
-    ),
-    credited as (
-      insert into ${creditBalances} (user_id, images, videos)
-      select user_id, ${images}::int, ${videos}::int from granted
-      on conflict (user_id) do update
-        set images = ${creditBalances}.images + excluded.images,
-          videos = ${creditBalances}.videos + excluded.videos,
-          updated_at = now()
-      returning user_id
-    )
-    select count(*)::int as granted from credited
-  `)) as unknown as { rows: { granted: number }[] }
-  return Number(result.rows[0]?.granted ?? 0) > 0
-}
-
-/** The user's credit balance (0 and 0 before any grant). */
-export async function getCredits(db: Db, userId: string): Promise<Credits> {
-  const [row] = await db
-    .select({ images: creditBalances.images, videos: creditBalances.videos })
-    .from(creditBalances)
-    .where(eq(creditBalances.userId, userId))
-  return { images: row?.images ?? 0, videos: row?.videos ?? 0 }
 }
 
 /** The quota's part in the job queue's statements, registered at composition (job-outcomes.ts). */
