@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import type { TKey } from '#shared/i18n/messages.ts'
 import { type SeoContent, seoLimits } from '#shared/seo.ts'
 import { CopyButton } from '#web/components/ui/copy-button.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -10,42 +11,41 @@ export function SeoResult(props: { content: SeoContent }) {
   const { content } = props
   const count = (text: string, limit: number) =>
     t('studio.seo.count', { count: formatNumber(text.length), limit: formatNumber(limit) })
-  return (
-    <div className="space-y-4" data-testid="seo-result">
-      <SeoBlock
-        title={t('studio.seo.title')}
-        meta={count(content.title, seoLimits.titleMax)}
-        copyText={content.title}
-        testId="seo-title"
-      >
-        <p className="font-semibold text-slate-900">{content.title}</p>
-      </SeoBlock>
-      <SeoBlock
-        title={t('studio.seo.metaDescription')}
-        meta={count(content.description, seoLimits.descriptionMax)}
-        copyText={content.description}
-        testId="seo-description"
-      >
-        <p className="text-slate-800">{content.description}</p>
-      </SeoBlock>
-      <SeoBlock
-        title={t('studio.seo.features')}
-        meta={t('studio.seo.countItems', { count: formatNumber(content.features.length) })}
-        copyText={featuresAsText(content.features)}
-        testId="seo-features"
-      >
+  const items = (list: string[]) => t('studio.seo.countItems', { count: formatNumber(list.length) })
+  const blocks: { title: TKey; meta: string; copyText: string; testId: string; body: ReactNode }[] = [
+    {
+      title: 'studio.seo.title',
+      meta: count(content.title, seoLimits.titleMax),
+      copyText: content.title,
+      testId: 'seo-title',
+      body: <p className="font-semibold text-slate-900">{content.title}</p>,
+    },
+    {
+      title: 'studio.seo.metaDescription',
+      meta: count(content.description, seoLimits.descriptionMax),
+      copyText: content.description,
+      testId: 'seo-description',
+      body: <p className="text-slate-800">{content.description}</p>,
+    },
+    {
+      title: 'studio.seo.features',
+      meta: items(content.features),
+      copyText: featuresAsText(content.features),
+      testId: 'seo-features',
+      body: (
         <ul className="list-disc space-y-1 pl-5 text-slate-800">
           {content.features.map((feature) => (
             <li key={feature}>{feature}</li>
           ))}
         </ul>
-      </SeoBlock>
-      <SeoBlock
-        title={t('studio.seo.keywords')}
-        meta={t('studio.seo.countItems', { count: formatNumber(content.keywords.length) })}
-        copyText={keywordsAsText(content.keywords)}
-        testId="seo-keywords"
-      >
+      ),
+    },
+    {
+      title: 'studio.seo.keywords',
+      meta: items(content.keywords),
+      copyText: keywordsAsText(content.keywords),
+      testId: 'seo-keywords',
+      body: (
         <ul className="flex flex-wrap gap-1.5">
           {content.keywords.map((keyword) => (
             <li key={keyword} className="rounded-full bg-slate-100 px-2.5 py-1 text-xs text-slate-800">
@@ -53,7 +53,16 @@ export function SeoResult(props: { content: SeoContent }) {
             </li>
           ))}
         </ul>
-      </SeoBlock>
+      ),
+    },
+  ]
+  return (
+    <div className="space-y-4" data-testid="seo-result">
+      {blocks.map(({ title, body, ...block }) => (
+        <SeoBlock key={block.testId} title={t(title)} {...block}>
+          {body}
+        </SeoBlock>
+      ))}
     </div>
   )
 }
