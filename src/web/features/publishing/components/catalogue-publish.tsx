@@ -10,9 +10,9 @@ import {
   videoAfterApproval,
   videoMarketplaces,
 } from '#shared/contracts/publishing.ts'
+import type { TKey } from '#shared/i18n/messages.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { FormField } from '#web/components/ui/form-field.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -26,7 +26,7 @@ import {
 } from '../api/publishing-api.ts'
 import { fieldsAtFault, numberOf } from '../listing-input.ts'
 import { ChosenCategory } from './category-finder.tsx'
-import { AttributeAnswerGrid, ListingFieldInput } from './listing-inputs.tsx'
+import { AttributeAnswerGrid, ListingFieldsFieldset } from './listing-inputs.tsx'
 import {
   NotConnectedNote,
   PublishButton,
@@ -39,6 +39,15 @@ const cardClass = 'space-y-4 rounded-2xl border border-slate-200 bg-white p-5 sh
 
 type DefaultName = keyof BatchListingDefaults
 const numericDefaults = new Set<DefaultName>(['desi', 'stock', 'warrantyMonths'])
+
+/** The rows table's columns; on a phone the barcode and image count give way to what a row lacks. */
+const rowColumns: { label: TKey; className: string }[] = [
+  { label: 'publishing.batch.columns.include', className: 'pr-3' },
+  { label: 'publishing.batch.columns.product', className: 'pr-3' },
+  { label: 'publishing.panel.fields.barcode', className: 'hidden pr-3 sm:table-cell' },
+  { label: 'publishing.batch.images', className: 'hidden pr-3 sm:table-cell' },
+  { label: 'publishing.batch.columns.lacks', className: '' },
+]
 
 /**
  * "Publish to Trendyol / Hepsiburada" on a finished catalogue batch: a connected marketplace, the
@@ -289,34 +298,18 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
       ) : null}
 
       {data.defaultsAsked.length > 0 ? (
-        <fieldset className="space-y-3">
-          <legend className="text-sm font-semibold text-slate-900">
-            {t('publishing.batch.defaultsTitle')}
-          </legend>
-          <p className="text-sm text-slate-700">{t('publishing.batch.defaultsHint')}</p>
-          <div className="grid gap-3 sm:grid-cols-2">
-            {data.defaultsAsked.map((name) => (
-              <FormField
-                key={name}
-                label={t(`publishing.panel.fields.${name}`)}
-                hint={name === 'origin' ? t('publishing.panel.originHint') : undefined}
-                error={invalid.has(name) ? t('publishing.resubmit.fieldInvalid') : undefined}
-              >
-                {(control) => (
-                  <ListingFieldInput
-                    control={control}
-                    name={name}
-                    value={defaults[name] ?? ''}
-                    isNumeric={numericDefaults.has(name)}
-                    emptyLabel={t('publishing.panel.chooseValue')}
-                    testId={`batch-default-${name}`}
-                    onChange={(value) => setDefaults((current) => ({ ...current, [name]: value }))}
-                  />
-                )}
-              </FormField>
-            ))}
-          </div>
-        </fieldset>
+        <ListingFieldsFieldset
+          legend={t('publishing.batch.defaultsTitle')}
+          hint={t('publishing.batch.defaultsHint')}
+          names={data.defaultsAsked}
+          values={defaults}
+          invalid={invalid}
+          numeric={numericDefaults}
+          emptyLabel={t('publishing.panel.chooseValue')}
+          testIdPrefix="batch-default-"
+          fieldHint={(name) => (name === 'origin' ? t('publishing.panel.originHint') : undefined)}
+          onChange={(name, value) => setDefaults((current) => ({ ...current, [name]: value }))}
+        />
       ) : null}
 
       <div className="space-y-2">
@@ -340,22 +333,11 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
             <table aria-labelledby={`${id}-rows`} className="w-full text-left text-sm">
               <thead className="border-b border-slate-200 text-xs text-slate-600">
                 <tr>
-                  <th scope="col" className="py-2 pr-3 font-medium">
-                    {t('publishing.batch.columns.include')}
-                  </th>
-                  <th scope="col" className="py-2 pr-3 font-medium">
-                    {t('publishing.batch.columns.product')}
-                  </th>
-                  {/* On a phone the row's barcode and image count give way to what it lacks. */}
-                  <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">
-                    {t('publishing.panel.fields.barcode')}
-                  </th>
-                  <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">
-                    {t('publishing.batch.images')}
-                  </th>
-                  <th scope="col" className="py-2 font-medium">
-                    {t('publishing.batch.columns.lacks')}
-                  </th>
+                  {rowColumns.map((column) => (
+                    <th key={column.label} scope="col" className={`py-2 font-medium ${column.className}`}>
+                      {t(column.label)}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
