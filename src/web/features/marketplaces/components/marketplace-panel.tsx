@@ -12,6 +12,7 @@ import { CopyButton } from '#web/components/ui/copy-button.tsx'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
 import { DownloadIcon } from '#web/components/ui/icons.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
+import { ResultPanel } from '#web/components/ui/result-panel.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useResource } from '#web/lib/use-resource.ts'
@@ -66,17 +67,12 @@ export function MarketplacePanel(props: { generation: GenerationView }) {
             : ''
 
   return (
-    <section
-      aria-labelledby={`${id}-title`}
-      className="space-y-4 rounded-2xl border border-slate-200 bg-slate-50 p-4"
-      data-testid="marketplace-panel"
+    <ResultPanel
+      title={t('marketplaces.panel.title')}
+      intro={t('marketplaces.panel.intro')}
+      tone="muted"
+      testId="marketplace-panel"
     >
-      <div>
-        <h3 id={`${id}-title`} className="font-semibold text-slate-900">
-          {t('marketplaces.panel.title')}
-        </h3>
-        <p className="text-sm text-slate-600">{t('marketplaces.panel.intro')}</p>
-      </div>
       <div>
         <label htmlFor={`${id}-profile`} className="block text-sm font-medium text-slate-900">
           {t('marketplaces.panel.profileLabel')}
@@ -144,7 +140,7 @@ export function MarketplacePanel(props: { generation: GenerationView }) {
           {(view) => <CheckView view={view} profile={getProfile(view.profile)} />}
         </LoadState>
       )}
-    </section>
+    </ResultPanel>
   )
 }
 

@@ -11,6 +11,7 @@ import {
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { ResultPanel } from '#web/components/ui/result-panel.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -27,8 +28,6 @@ import {
   useMarketplaceChoice,
 } from './marketplace-choice.tsx'
 import { PublicationStatus } from './publication-status.tsx'
-
-const sectionClass = 'space-y-4 rounded-2xl border border-slate-200 bg-white p-4'
 
 /**
  * "Publish" on a finished image result: choose a connected marketplace, find the category in
@@ -47,13 +46,12 @@ export function PublishPanel(props: { generation: GenerationView }) {
   if (!isImage) return null
 
   return (
-    <section aria-labelledby={`${id}-title`} className={sectionClass} data-testid="publish-panel">
-      <div>
-        <h3 id={`${id}-title`} className="font-semibold text-slate-900">
-          {t('publishing.panel.title')}
-        </h3>
-        <p className="text-sm text-slate-600">{t('publishing.panel.intro')}</p>
-      </div>
+    <ResultPanel
+      title={t('publishing.panel.title')}
+      intro={t('publishing.panel.intro')}
+      tone="plain"
+      testId="publish-panel"
+    >
       {connections.status === 'loading' ? (
         <Spinner label={t('publishing.panel.loading')} className="text-brand-700" />
       ) : connections.status === 'error' ? (
@@ -80,7 +78,7 @@ export function PublishPanel(props: { generation: GenerationView }) {
           )}
         </PublishTarget>
       )}
-    </section>
+    </ResultPanel>
   )
 }
 
