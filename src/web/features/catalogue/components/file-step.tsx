@@ -10,7 +10,7 @@ import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { importProductList } from '../api/catalogue-api.ts'
 import { checkListFile, checkPhotosFile, listAccept } from '../file-checks.ts'
-import { fileInputClasses, PhotosZipInput } from './photos-zip-input.tsx'
+import { fileInputClasses, PhotosZipField } from './photos-zip-input.tsx'
 import { UploadProgressBar, uploadPercent } from './upload-progress.tsx'
 
 const MB = 1024 * 1024
@@ -117,21 +117,14 @@ export function FileStep(props: { onImported: (view: CatalogueImportView, photos
           />
         )}
       </FormField>
-      <FormField
-        label={t('catalogue.file.photosLabel')}
+      <PhotosZipField
         hint={t('catalogue.file.optional')}
         description={t('catalogue.file.photosHint')}
         error={photosError ? t(`errors.${photosError}`) : undefined}
-      >
-        {(control) => (
-          <PhotosZipInput
-            control={control}
-            isSending={isSending}
-            onFile={handlePhotos}
-            testId="photos-input"
-          />
-        )}
-      </FormField>
+        isSending={isSending}
+        onFile={handlePhotos}
+        testId="photos-input"
+      />
       {isSending ? (
         <UploadProgressBar progress={progress} afterUpload={t('catalogue.file.checking')} />
       ) : null}

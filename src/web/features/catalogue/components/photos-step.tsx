@@ -3,7 +3,6 @@ import type { CatalogueImportView } from '#shared/contracts/catalogue.ts'
 import type { ErrorCode } from '#shared/errors.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { FormField } from '#web/components/ui/form-field.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import type { UploadProgress } from '#web/lib/api-client.ts'
 import { errorMessageKey } from '#web/lib/error-message.ts'
@@ -11,7 +10,7 @@ import { useI18n } from '#web/lib/i18n.tsx'
 import { checkPhotos } from '../api/catalogue-api.ts'
 import { checkPhotosFile } from '../file-checks.ts'
 import { ImportPreview } from './import-preview.tsx'
-import { PhotosZipInput } from './photos-zip-input.tsx'
+import { PhotosZipField } from './photos-zip-input.tsx'
 import { UploadProgressBar } from './upload-progress.tsx'
 
 /**
@@ -98,8 +97,7 @@ export function PhotosStep(props: {
     <form onSubmit={(event) => void handleSubmit(event)} noValidate className="space-y-5">
       {sendError ? <FormAlert message={t(errorMessageKey(sendError))} className="mb-0" /> : null}
       {view.needsZip ? (
-        <FormField
-          label={t('catalogue.file.photosLabel')}
+        <PhotosZipField
           description={
             props.photos
               ? t('catalogue.photos.zipChosen', { name: props.photos.name })
@@ -112,16 +110,10 @@ export function PhotosStep(props: {
                 ? t(`errors.${fileError}`)
                 : undefined
           }
-        >
-          {(control) => (
-            <PhotosZipInput
-              control={control}
-              isSending={isSending}
-              onFile={handleFile}
-              testId="photos-step-input"
-            />
-          )}
-        </FormField>
+          isSending={isSending}
+          onFile={handleFile}
+          testId="photos-step-input"
+        />
       ) : (
         <p className="text-sm text-slate-700">{t('catalogue.photos.linksBody')}</p>
       )}
