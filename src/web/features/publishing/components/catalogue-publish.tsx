@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { type FormEvent, useId, useState } from 'react'
 import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
 import {
   type BatchListingDefaults,
@@ -24,6 +24,7 @@ import {
   listPublications,
   publishCatalogue,
 } from '../api/publishing-api.ts'
+import { useFocusAfterRender } from '../hooks/use-focus-after-render.ts'
 import { fieldsAtFault, numberOf } from '../listing-input.ts'
 import { ChosenCategory } from './category-finder.tsx'
 import { AttributeAnswerGrid, ListingFieldsFieldset } from './listing-inputs.tsx'
@@ -67,14 +68,8 @@ export function CataloguePublish(props: { batchId: string }) {
   // The category the batch was last published in here, for the attribute form of a resubmission.
   const [publishedCategory, setPublishedCategory] = useState<MarketplaceCategory | null>(null)
   const [announcement, announce] = useAnnouncer()
-  const followRef = useRef<HTMLHeadingElement>(null)
   // Once published, the form is gone: the seller continues at the publications being followed.
-  const [isFocusingFollow, setFocusingFollow] = useState(false)
-  useEffect(() => {
-    if (!isFocusingFollow) return
-    followRef.current?.focus()
-    setFocusingFollow(false)
-  }, [isFocusingFollow])
+  const [followRef, focusFollow] = useFocusAfterRender<HTMLHeadingElement>()
 
   const publications =
     published.status === 'ready'
@@ -88,7 +83,7 @@ export function CataloguePublish(props: { batchId: string }) {
     setPublishedCategory(choice.category)
     choice.setCategory(null)
     announce(t('publishing.batch.queued', { count: next.length }))
-    setFocusingFollow(true)
+    focusFollow()
   }
 
   return (
