@@ -9,52 +9,58 @@ import { featuresAsText, keywordsAsText } from '../seo-text.ts'
 export function SeoResult(props: { content: SeoContent }) {
   const { t, formatNumber } = useI18n()
   const { content } = props
-  const count = (text: string, limit: number) =>
-    t('studio.seo.count', { count: formatNumber(text.length), limit: formatNumber(limit) })
-  const items = (list: string[]) => t('studio.seo.countItems', { count: formatNumber(list.length) })
-  const blocks: { title: TKey; meta: string; copyText: string; testId: string; body: ReactNode }[] = [
-    {
-      title: 'studio.seo.title',
-      meta: count(content.title, seoLimits.titleMax),
-      copyText: content.title,
-      testId: 'seo-title',
-      body: <p className="font-semibold text-slate-900">{content.title}</p>,
-    },
-    {
-      title: 'studio.seo.metaDescription',
-      meta: count(content.description, seoLimits.descriptionMax),
-      copyText: content.description,
-      testId: 'seo-description',
-      body: <p className="text-slate-800">{content.description}</p>,
-    },
-    {
-      title: 'studio.seo.features',
-      meta: items(content.features),
-      copyText: featuresAsText(content.features),
-      testId: 'seo-features',
-      body: (
-        <ul className="list-disc space-y-1 pl-5 text-slate-800">
-          {content.features.map((feature) => (
-            <li key={feature}>{feature}</li>
-          ))}
-        </ul>
-      ),
-    },
-    {
-      title: 'studio.seo.keywords',
-      meta: items(content.keywords),
-      copyText: keywordsAsText(content.keywords),
-      testId: 'seo-keywords',
-      body: (
-        <ul className="flex flex-wrap gap-1.5">
-          {content.keywords.map((keyword) => (
-            <li key={keyword} className="rounded-full bg-slate-100 px-2.5 py-1 text-xs text-slate-800">
-              {keyword}
-            </li>
-          ))}
-        </ul>
-      ),
-    },
+  /** A block of one text (title, description): its length against the limit, copied as is. */
+  const textBlock = (title: TKey, text: string, limit: number, testId: string, look: string) => ({
+    title,
+    meta: t('studio.seo.count', { count: formatNumber(text.length), limit: formatNumber(limit) }),
+    copyText: text,
+    testId,
+    body: <p className={look}>{text}</p>,
+  })
+  /** A block of items (features, keywords): counted, copied as text, listed one by one. */
+  const listBlock = (
+    title: TKey,
+    list: string[],
+    copyText: string,
+    testId: string,
+    look: { list: string; item?: string },
+  ) => ({
+    title,
+    meta: t('studio.seo.countItems', { count: formatNumber(list.length) }),
+    copyText,
+    testId,
+    body: (
+      <ul className={look.list}>
+        {list.map((item) => (
+          <li key={item} className={look.item}>
+            {item}
+          </li>
+        ))}
+      </ul>
+    ),
+  })
+  const blocks = [
+    textBlock(
+      'studio.seo.title',
+      content.title,
+      seoLimits.titleMax,
+      'seo-title',
+      'font-semibold text-slate-900',
+    ),
+    textBlock(
+      'studio.seo.metaDescription',
+      content.description,
+      seoLimits.descriptionMax,
+      'seo-description',
+      'text-slate-800',
+    ),
+    listBlock('studio.seo.features', content.features, featuresAsText(content.features), 'seo-features', {
+      list: 'list-disc space-y-1 pl-5 text-slate-800',
+    }),
+    listBlock('studio.seo.keywords', content.keywords, keywordsAsText(content.keywords), 'seo-keywords', {
+      list: 'flex flex-wrap gap-1.5',
+      item: 'rounded-full bg-slate-100 px-2.5 py-1 text-xs text-slate-800',
+    }),
   ]
   return (
     <div className="space-y-4" data-testid="seo-result">
