@@ -1,6 +1,5 @@
 import { type FormEvent, useState } from 'react'
 import type { CatalogueImportView } from '#shared/contracts/catalogue.ts'
-import type { ErrorCode } from '#shared/errors.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
@@ -10,7 +9,7 @@ import { useI18n } from '#web/lib/i18n.tsx'
 import { checkPhotos } from '../api/catalogue-api.ts'
 import { checkPhotosFile } from '../file-checks.ts'
 import { ImportPreview } from './import-preview.tsx'
-import { PhotosZipField } from './photos-zip-input.tsx'
+import { type FileRefusal, PhotosZipField, refusalText } from './photos-zip-input.tsx'
 import { UploadProgressBar } from './upload-progress.tsx'
 
 /**
@@ -29,7 +28,7 @@ export function PhotosStep(props: {
 }) {
   const { t } = useI18n()
   const { view } = props
-  const [fileError, setFileError] = useState<ErrorCode | 'required' | null>(null)
+  const [fileError, setFileError] = useState<FileRefusal>(null)
   const [sendError, setSendError] = useState<unknown>(null)
   const [progress, setProgress] = useState<UploadProgress | null>(null)
   const [isSending, setSending] = useState(false)
@@ -103,13 +102,7 @@ export function PhotosStep(props: {
               ? t('catalogue.photos.zipChosen', { name: props.photos.name })
               : t('catalogue.photos.zipNeeded')
           }
-          error={
-            fileError === 'required'
-              ? t('catalogue.photos.zipRequired')
-              : fileError
-                ? t(`errors.${fileError}`)
-                : undefined
-          }
+          error={refusalText(t, fileError, 'catalogue.photos.zipRequired')}
           isSending={isSending}
           onFile={handleFile}
           testId="photos-step-input"

@@ -1,7 +1,22 @@
 import type { ReactNode } from 'react'
+import type { ErrorCode } from '#shared/errors.ts'
+import type { TKey } from '#shared/i18n/messages.ts'
 import { type FieldControl, FormField } from '#web/components/ui/form-field.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { photosAccept } from '../file-checks.ts'
+
+/** Why a chosen file was refused: not chosen though needed (the field's own words), or the check's code. */
+export type FileRefusal = ErrorCode | 'required' | null
+
+/** A refusal in words: `requiredKey` for a missing file, else the code's message; nothing for none. */
+export function refusalText(
+  t: (key: TKey) => string,
+  refusal: FileRefusal,
+  requiredKey: TKey,
+): string | undefined {
+  if (refusal === 'required') return t(requiredKey)
+  return refusal ? t(`errors.${refusal}`) : undefined
+}
 
 /** The look of the catalogue's file inputs: the browser's button drawn as part of the field. */
 export const fileInputClasses =
