@@ -24,6 +24,7 @@ import {
   listPublications,
   publishCatalogue,
 } from '../api/publishing-api.ts'
+import { useCategoryDraft } from '../hooks/use-category-draft.ts'
 import { useFocusAfterRender } from '../hooks/use-focus-after-render.ts'
 import { fieldsAtFault, numberOf } from '../listing-input.ts'
 import { ChosenCategory } from './category-finder.tsx'
@@ -165,14 +166,8 @@ type BatchDraftProps = {
 
 function BatchDraft(props: BatchDraftProps) {
   const { t } = useI18n()
-  const draft = useResource(
-    () =>
-      draftCataloguePublish({
-        marketplace: props.marketplace,
-        categoryId: props.category.id,
-        batchId: props.batchId,
-      }),
-    { key: `${props.marketplace}:${props.category.id}:${props.batchId}` },
+  const draft = useCategoryDraft(props, props.batchId, (target) =>
+    draftCataloguePublish({ ...target, batchId: props.batchId }),
   )
   if (draft.status === 'loading') {
     return <Spinner label={t('publishing.batch.drafting')} className="text-brand-700" />

@@ -18,6 +18,7 @@ import { useI18n } from '#web/lib/i18n.tsx'
 import { useForm } from '#web/lib/use-form.ts'
 import { useResource } from '#web/lib/use-resource.ts'
 import { draftListing, getConnections, publish } from '../api/publishing-api.ts'
+import { useCategoryDraft } from '../hooks/use-category-draft.ts'
 import { numberOf } from '../listing-input.ts'
 import { AttributeField } from './attribute-field.tsx'
 import { ChosenCategory } from './category-finder.tsx'
@@ -143,15 +144,8 @@ type ListingFormProps = {
 /** Reads the draft (the category's attributes, filled), then shows the form starting from it. */
 function ListingForm(props: ListingFormProps) {
   const { t } = useI18n()
-  const draft = useResource(
-    () =>
-      draftListing({
-        marketplace: props.marketplace,
-        categoryId: props.category.id,
-        imageGenerationId: props.generation.id,
-        copyGenerationId: null,
-      }),
-    { key: `${props.marketplace}:${props.category.id}:${props.generation.id}` },
+  const draft = useCategoryDraft(props, props.generation.id, (target) =>
+    draftListing({ ...target, imageGenerationId: props.generation.id, copyGenerationId: null }),
   )
   if (draft.status === 'loading') {
     return <Spinner label={t('publishing.panel.drafting')} className="text-brand-700" />
