@@ -1,19 +1,23 @@
 import { type ReactNode, useId } from 'react'
+import type { TKey } from '#shared/i18n/messages.ts'
+import { type GroupWith, useI18n } from '#web/lib/i18n.tsx'
 
 const tones = { plain: 'bg-white', muted: 'bg-slate-50' }
 
 /**
  * A panel under a finished result (the marketplace check, Publish): a region named by its title,
- * with a line saying what it is for, then its content.
+ * with a line saying what it is for (`<messages>.title` and `.intro`), then its content.
  */
 export function ResultPanel(props: {
-  title: string
-  intro: string
+  messages: GroupWith<'title'> & GroupWith<'intro'>
   tone: keyof typeof tones
   testId: string
   children: ReactNode
 }) {
+  const { t } = useI18n()
   const id = useId()
+  // The group holds both keys, which TypeScript cannot see through the template.
+  const text = (suffix: 'title' | 'intro') => t(`${props.messages}.${suffix}` as TKey)
   return (
     <section
       aria-labelledby={`${id}-title`}
@@ -22,9 +26,9 @@ export function ResultPanel(props: {
     >
       <div>
         <h3 id={`${id}-title`} className="font-semibold text-slate-900">
-          {props.title}
+          {text('title')}
         </h3>
-        <p className="text-sm text-slate-600">{props.intro}</p>
+        <p className="text-sm text-slate-600">{text('intro')}</p>
       </div>
       {props.children}
     </section>

@@ -67,12 +67,7 @@ export function MarketplacePanel(props: { generation: GenerationView }) {
             : ''
 
   return (
-    <ResultPanel
-      title={t('marketplaces.panel.title')}
-      intro={t('marketplaces.panel.intro')}
-      tone="muted"
-      testId="marketplace-panel"
-    >
+    <ResultPanel messages="marketplaces.panel" tone="muted" testId="marketplace-panel">
       <div>
         <ProfileSelect
           id={`${id}-profile`}

@@ -47,12 +47,7 @@ export function PublishPanel(props: { generation: GenerationView }) {
   if (!isImage) return null
 
   return (
-    <ResultPanel
-      title={t('publishing.panel.title')}
-      intro={t('publishing.panel.intro')}
-      tone="plain"
-      testId="publish-panel"
-    >
+    <ResultPanel messages="publishing.panel" tone="plain" testId="publish-panel">
       {connections.status === 'loading' ? (
         <Spinner label={t('publishing.panel.loading')} className="text-brand-700" />
       ) : connections.status === 'error' ? (
