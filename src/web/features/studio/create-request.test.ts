@@ -10,16 +10,17 @@ const form = {
   details: { ...emptyDetailsForm, name: ' Kupa ', brand: '' },
 }
 
+/** What every request from `form` carries: the tool, the photo and the trimmed details. */
+const sentForAll = { tool: 'product', imageAssetId: form.imageAssetId, details: { name: 'Kupa' } }
+
 describe('the Create form’s request', () => {
   it('asks to keep the product for an image edit when the switch is on', () => {
     const body = createRequest({ ...form, mode: 'image', keepProduct: true })
     expect(body).toEqual({
-      tool: 'product',
+      ...sentForAll,
       mode: 'image',
-      imageAssetId: form.imageAssetId,
       prompt: 'marble countertop',
       aspectRatio: '9:16',
-      details: { name: 'Kupa' },
       keepProduct: true,
     })
     expect(createGenerationRequestSchema.parse(body).keepProduct).toBe(true)
@@ -29,13 +30,7 @@ describe('the Create form’s request', () => {
     expect(createRequest({ ...form, mode: 'image', keepProduct: false })).not.toHaveProperty('keepProduct')
     expect(createRequest({ ...form, mode: 'video', keepProduct: true })).not.toHaveProperty('keepProduct')
     const seo = createRequest({ ...form, mode: 'seo', keepProduct: true })
-    expect(seo).toEqual({
-      tool: 'product',
-      mode: 'seo',
-      imageAssetId: form.imageAssetId,
-      prompt: '',
-      details: { name: 'Kupa' },
-    })
+    expect(seo).toEqual({ ...sentForAll, mode: 'seo', prompt: '' })
   })
 
   it('sends a chosen camera angle with an image edit only, and leaves "match my photo" to the server', () => {

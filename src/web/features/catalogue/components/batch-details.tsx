@@ -248,26 +248,22 @@ export function BatchDetails(props: {
         />
       ) : null}
 
-      {confirm === 'cancel' ? (
+      {confirm ? (
         <ConfirmDialog
-          title={t('catalogue.batch.cancelTitle')}
-          body={<p>{t('catalogue.batch.cancelBody', { count: counts.queued })}</p>}
-          confirmLabel={t('catalogue.batch.cancelConfirm')}
-          cancelLabel={t('catalogue.batch.cancelKeep')}
+          key={confirm}
+          title={t(`catalogue.batch.${confirm}Title`)}
+          body={
+            <p>
+              {confirm === 'cancel'
+                ? t('catalogue.batch.cancelBody', { count: counts.queued })
+                : t('catalogue.batch.deleteBody')}
+            </p>
+          }
+          confirmLabel={t(`catalogue.batch.${confirm}Confirm`)}
+          cancelLabel={t(`catalogue.batch.${confirm}Keep`)}
           busyLabel={t('catalogue.batch.working')}
           tone="danger"
-          onConfirm={handleCancel}
-          onClose={() => setConfirm(null)}
-        />
-      ) : confirm === 'delete' ? (
-        <ConfirmDialog
-          title={t('catalogue.batch.deleteTitle')}
-          body={<p>{t('catalogue.batch.deleteBody')}</p>}
-          confirmLabel={t('catalogue.batch.deleteConfirm')}
-          cancelLabel={t('catalogue.batch.deleteKeep')}
-          busyLabel={t('catalogue.batch.working')}
-          tone="danger"
-          onConfirm={handleDelete}
+          onConfirm={confirm === 'cancel' ? handleCancel : handleDelete}
           onClose={() => setConfirm(null)}
         />
       ) : null}

@@ -10,7 +10,7 @@ import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { importProductList } from '../api/catalogue-api.ts'
 import { checkListFile, checkPhotosFile, listAccept } from '../file-checks.ts'
-import { fileInputClasses, PhotosZipInput } from './photos-zip-input.tsx'
+import { type FileRefusal, fileInputClasses, PhotosZipField, refusalText } from './photos-zip-input.tsx'
 import { UploadProgressBar, uploadPercent } from './upload-progress.tsx'
 
 const MB = 1024 * 1024
@@ -25,7 +25,7 @@ export function FileStep(props: { onImported: (view: CatalogueImportView, photos
   const { t, formatNumber } = useI18n()
   const [list, setList] = useState<File | null>(null)
   const [photos, setPhotos] = useState<File | null>(null)
-  const [listError, setListError] = useState<ErrorCode | 'required' | null>(null)
+  const [listError, setListError] = useState<FileRefusal>(null)
   const [photosError, setPhotosError] = useState<ErrorCode | null>(null)
   const [sendError, setSendError] = useState<unknown>(null)
   const [progress, setProgress] = useState<UploadProgress | null>(null)
@@ -94,13 +94,7 @@ export function FileStep(props: { onImported: (view: CatalogueImportView, photos
           size: formatNumber(catalogueLimits.maxListFileBytes / MB),
           rows: formatNumber(catalogueLimits.maxProductRows),
         })}
-        error={
-          listError === 'required'
-            ? t('catalogue.file.listRequired')
-            : listError
-              ? t(`errors.${listError}`)
-              : undefined
-        }
+        error={refusalText(t, listError, 'catalogue.file.listRequired')}
       >
         {(control) => (
           <input
@@ -117,21 +111,14 @@ export function FileStep(props: { onImported: (view: CatalogueImportView, photos
           />
         )}
       </FormField>
-      <FormField
-        label={t('catalogue.file.photosLabel')}
+      <PhotosZipField
         hint={t('catalogue.file.optional')}
         description={t('catalogue.file.photosHint')}
         error={photosError ? t(`errors.${photosError}`) : undefined}
-      >
-        {(control) => (
-          <PhotosZipInput
-            control={control}
-            isSending={isSending}
-            onFile={handlePhotos}
-            testId="photos-input"
-          />
-        )}
-      </FormField>
+        isSending={isSending}
+        onFile={handlePhotos}
+        testId="photos-input"
+      />
       {isSending ? (
         <UploadProgressBar progress={progress} afterUpload={t('catalogue.file.checking')} />
       ) : null}

@@ -9,6 +9,7 @@ import {
   textFields,
 } from '#shared/catalogue/columns.ts'
 import type { CatalogueImportView } from '#shared/contracts/catalogue.ts'
+import type { TKey } from '#shared/i18n/messages.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
@@ -19,6 +20,28 @@ import { updateMapping } from '../api/catalogue-api.ts'
 import { ImportPreview } from './import-preview.tsx'
 
 const notUsed = ''
+
+/** The fields in the three groups the step asks about, each with its legend, hint and columns. */
+const fieldGroups: {
+  legend: TKey
+  hint?: TKey
+  fields: readonly CatalogueField[]
+  columns: string
+}[] = [
+  { legend: 'catalogue.mapping.textLegend', fields: textFields, columns: 'sm:grid-cols-2 lg:grid-cols-3' },
+  {
+    legend: 'catalogue.mapping.listingLegend',
+    hint: 'catalogue.mapping.listingHint',
+    fields: listingFields,
+    columns: 'sm:grid-cols-2 lg:grid-cols-3',
+  },
+  {
+    legend: 'catalogue.mapping.imageLegend',
+    hint: 'catalogue.mapping.imageHint',
+    fields: imageFields,
+    columns: 'grid-cols-2 lg:grid-cols-4',
+  },
+]
 
 /**
  * Step 2: which column each field comes from, starting at the server's suggestion, and the
@@ -125,28 +148,13 @@ export function MappingStep(props: {
             className="mb-0"
           />
         ) : null}
-        <fieldset>
-          <legend className="text-sm font-semibold text-slate-900">
-            {t('catalogue.mapping.textLegend')}
-          </legend>
-          <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">{textFields.map(fieldSelect)}</div>
-        </fieldset>
-        <fieldset>
-          <legend className="text-sm font-semibold text-slate-900">
-            {t('catalogue.mapping.listingLegend')}
-          </legend>
-          <p className="text-sm text-slate-600">{t('catalogue.mapping.listingHint')}</p>
-          <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {listingFields.map(fieldSelect)}
-          </div>
-        </fieldset>
-        <fieldset>
-          <legend className="text-sm font-semibold text-slate-900">
-            {t('catalogue.mapping.imageLegend')}
-          </legend>
-          <p className="text-sm text-slate-600">{t('catalogue.mapping.imageHint')}</p>
-          <div className="mt-3 grid grid-cols-2 gap-4 lg:grid-cols-4">{imageFields.map(fieldSelect)}</div>
-        </fieldset>
+        {fieldGroups.map((group) => (
+          <fieldset key={group.legend}>
+            <legend className="text-sm font-semibold text-slate-900">{t(group.legend)}</legend>
+            {group.hint ? <p className="text-sm text-slate-600">{t(group.hint)}</p> : null}
+            <div className={`mt-3 grid gap-4 ${group.columns}`}>{group.fields.map(fieldSelect)}</div>
+          </fieldset>
+        ))}
         <p role="status" aria-live="polite" className="min-h-5 text-sm text-slate-600">
           {isUpdating ? (
             <span className="inline-flex items-center gap-2">

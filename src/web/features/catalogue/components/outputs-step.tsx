@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useId, useState } from 'react'
+import { type FormEvent, Fragment, type ReactNode, useId, useState } from 'react'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
 import type { BatchSummary, BatchView, QuotaShortDetails } from '#shared/contracts/catalogue.ts'
 import { defaultRatioFor } from '#shared/marketplaces/default-ratio.ts'
@@ -249,18 +249,16 @@ export function OutputsStep(props: {
           {t('catalogue.outputs.quotaTitle')}
         </h3>
         <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1" data-testid="quota-needed">
-          <dt className="text-slate-600">{t('catalogue.outputs.images')}</dt>
-          <dd className="text-slate-900">
-            {left.kind === 'metered'
-              ? t('catalogue.outputs.neededLeft', { needed: needed.images, left: left.left.images })
-              : t('catalogue.outputs.needed', { needed: needed.images })}
-          </dd>
-          <dt className="text-slate-600">{t('catalogue.outputs.videos')}</dt>
-          <dd className="text-slate-900">
-            {left.kind === 'metered'
-              ? t('catalogue.outputs.neededLeft', { needed: needed.videos, left: left.left.videos })
-              : t('catalogue.outputs.needed', { needed: needed.videos })}
-          </dd>
+          {(['images', 'videos'] as const).map((kind) => (
+            <Fragment key={kind}>
+              <dt className="text-slate-600">{t(`catalogue.outputs.${kind}`)}</dt>
+              <dd className="text-slate-900">
+                {left.kind === 'metered'
+                  ? t('catalogue.outputs.neededLeft', { needed: needed[kind], left: left.left[kind] })
+                  : t('catalogue.outputs.needed', { needed: needed[kind] })}
+              </dd>
+            </Fragment>
+          ))}
         </dl>
         <p className="mt-2 text-slate-600">
           {left.kind === 'loading'

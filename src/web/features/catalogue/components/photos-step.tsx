@@ -1,9 +1,7 @@
 import { type FormEvent, useState } from 'react'
 import type { CatalogueImportView } from '#shared/contracts/catalogue.ts'
-import type { ErrorCode } from '#shared/errors.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { FormField } from '#web/components/ui/form-field.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import type { UploadProgress } from '#web/lib/api-client.ts'
 import { errorMessageKey } from '#web/lib/error-message.ts'
@@ -11,7 +9,7 @@ import { useI18n } from '#web/lib/i18n.tsx'
 import { checkPhotos } from '../api/catalogue-api.ts'
 import { checkPhotosFile } from '../file-checks.ts'
 import { ImportPreview } from './import-preview.tsx'
-import { PhotosZipInput } from './photos-zip-input.tsx'
+import { type FileRefusal, PhotosZipField, refusalText } from './photos-zip-input.tsx'
 import { UploadProgressBar } from './upload-progress.tsx'
 
 /**
@@ -30,7 +28,7 @@ export function PhotosStep(props: {
 }) {
   const { t } = useI18n()
   const { view } = props
-  const [fileError, setFileError] = useState<ErrorCode | 'required' | null>(null)
+  const [fileError, setFileError] = useState<FileRefusal>(null)
   const [sendError, setSendError] = useState<unknown>(null)
   const [progress, setProgress] = useState<UploadProgress | null>(null)
   const [isSending, setSending] = useState(false)
@@ -98,30 +96,17 @@ export function PhotosStep(props: {
     <form onSubmit={(event) => void handleSubmit(event)} noValidate className="space-y-5">
       {sendError ? <FormAlert message={t(errorMessageKey(sendError))} className="mb-0" /> : null}
       {view.needsZip ? (
-        <FormField
-          label={t('catalogue.file.photosLabel')}
+        <PhotosZipField
           description={
             props.photos
               ? t('catalogue.photos.zipChosen', { name: props.photos.name })
               : t('catalogue.photos.zipNeeded')
           }
-          error={
-            fileError === 'required'
-              ? t('catalogue.photos.zipRequired')
-              : fileError
-                ? t(`errors.${fileError}`)
-                : undefined
-          }
-        >
-          {(control) => (
-            <PhotosZipInput
-              control={control}
-              isSending={isSending}
-              onFile={handleFile}
-              testId="photos-step-input"
-            />
-          )}
-        </FormField>
+          error={refusalText(t, fileError, 'catalogue.photos.zipRequired')}
+          isSending={isSending}
+          onFile={handleFile}
+          testId="photos-step-input"
+        />
       ) : (
         <p className="text-sm text-slate-700">{t('catalogue.photos.linksBody')}</p>
       )}

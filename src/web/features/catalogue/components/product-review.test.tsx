@@ -69,6 +69,26 @@ function renderReview(
   )
 }
 
+/**
+ * Renders the review with the server answering `method` with the batch's rows (anything else with
+ * the copy); `sent` waits for the batch to change and gives the request that changed it.
+ */
+async function renderAnswering(method: 'PUT' | 'POST') {
+  const onChange = vi.fn()
+  fetchMock.mockImplementation(async (_input, init) =>
+    init?.method === method ? json(200, { rows: [] }) : json(200, copy),
+  )
+  await renderReview({ onChange })
+  return {
+    user: userEvent.setup(),
+    sent: async () => {
+      await vi.waitFor(() => expect(onChange).toHaveBeenCalled())
+      const call = fetchMock.mock.calls.find(([, init]) => init?.method === method)
+      return { url: String(call?.[0]), body: JSON.parse(String(call?.[1]?.body)) }
+    },
+  }
+}
+
 const counterOf = (label: string) => {
   const field = screen.getByLabelText(label)
   const ids = (field.getAttribute('aria-describedby') ?? '').split(' ')
@@ -199,35 +219,23 @@ describe('ProductReview', () => {
   })
 
   it('leaves a made image out of the ZIP when its box is unticked', async () => {
-    const onChange = vi.fn()
-    fetchMock.mockImplementation(async (_input, init) =>
-      init?.method === 'PUT' ? json(200, { rows: [] }) : json(200, copy),
-    )
-    await renderReview({ onChange })
-    const user = userEvent.setup()
+    const { user, sent } = await renderAnswering('PUT')
     const box = await screen.findByRole<HTMLInputElement>('checkbox', { name: 'In the ZIP: Studio image' })
     expect(box.checked).toBe(true)
     await user.click(box)
-    await vi.waitFor(() => expect(onChange).toHaveBeenCalled())
-    const call = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT')
-    expect(String(call?.[0])).toBe('/api/catalogue/batches/batch-1/rows/row-1/exclusions')
-    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ excluded: ['g-image'] })
+    const call = await sent()
+    expect(call.url).toBe('/api/catalogue/batches/batch-1/rows/row-1/exclusions')
+    expect(call.body).toEqual({ excluded: ['g-image'] })
   })
 
   it('asks before making the copy again, then queues it', async () => {
-    const onChange = vi.fn()
-    fetchMock.mockImplementation(async (_input, init) =>
-      init?.method === 'POST' ? json(200, { rows: [] }) : json(200, copy),
-    )
-    await renderReview({ onChange })
-    const user = userEvent.setup()
+    const { user, sent } = await renderAnswering('POST')
     await user.click(await screen.findByRole('button', { name: 'Write the copy again' }))
     const confirm = screen.getByTestId('regenerate-confirm')
     expect(document.activeElement?.textContent).toBe('Yes, make it again')
     await user.click(within(confirm).getByRole('button', { name: 'Yes, make it again' }))
-    await vi.waitFor(() => expect(onChange).toHaveBeenCalled())
-    const call = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')
-    expect(String(call?.[0])).toBe('/api/catalogue/batches/batch-1/rows/row-1/regenerate')
-    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ scope: 'seo' })
+    const call = await sent()
+    expect(call.url).toBe('/api/catalogue/batches/batch-1/rows/row-1/regenerate')
+    expect(call.body).toEqual({ scope: 'seo' })
   })
 })

@@ -403,6 +403,23 @@ function CopyForm(props: {
   }
 
   const showAlert = (isSubmitted && hasProblems) || error
+  // The fields of one item a line, each counted against its limits.
+  const listFields = [
+    {
+      field: 'features',
+      counter: t('catalogue.review.featuresCounter', {
+        count: featureCount(draft),
+        min: seoLimits.featuresMin,
+        max: seoLimits.featuresMax,
+      }),
+      rows: seoLimits.featuresMax,
+    },
+    {
+      field: 'keywords',
+      counter: t('catalogue.review.keywordsCounter', { count: keywordCount(draft), max: seoLimits.keywords }),
+      rows: seoLimits.keywords,
+    },
+  ] as const
   return (
     <form
       ref={formRef}
@@ -441,34 +458,17 @@ function CopyForm(props: {
       >
         {copyControl('description', 3)}
       </FormField>
-      <FormField
-        label={t('catalogue.review.fields.features')}
-        hint={t('catalogue.review.fields.featuresHint')}
-        description={
-          <span data-testid="features-counter">
-            {t('catalogue.review.featuresCounter', {
-              count: featureCount(draft),
-              min: seoLimits.featuresMin,
-              max: seoLimits.featuresMax,
-            })}
-          </span>
-        }
-        error={errorOf('features')}
-      >
-        {copyControl('features', seoLimits.featuresMax)}
-      </FormField>
-      <FormField
-        label={t('catalogue.review.fields.keywords')}
-        hint={t('catalogue.review.fields.keywordsHint')}
-        description={
-          <span data-testid="keywords-counter">
-            {t('catalogue.review.keywordsCounter', { count: keywordCount(draft), max: seoLimits.keywords })}
-          </span>
-        }
-        error={errorOf('keywords')}
-      >
-        {copyControl('keywords', seoLimits.keywords)}
-      </FormField>
+      {listFields.map(({ field, counter, rows }) => (
+        <FormField
+          key={field}
+          label={t(`catalogue.review.fields.${field}`)}
+          hint={t(`catalogue.review.fields.${field}Hint`)}
+          description={<span data-testid={`${field}-counter`}>{counter}</span>}
+          error={errorOf(field)}
+        >
+          {copyControl(field, rows)}
+        </FormField>
+      ))}
       {checks ? <CopyCheck profileId={checks.profileId} results={checks.results} /> : null}
       <div className="flex flex-col gap-3 sm:flex-row">
         <Button type="submit" aria-busy={busy === 'save'} aria-describedby={showAlert ? alertId : undefined}>

@@ -1,4 +1,5 @@
 import type { BatchRowState, BatchStatus } from '#shared/contracts/catalogue.ts'
+import type { TKey } from '#shared/i18n/messages.ts'
 import { CheckIcon, CrossIcon, DashIcon } from '#web/components/ui/icons.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 
@@ -47,42 +48,42 @@ const rowLooks: Record<BatchRowState, Look> = {
   canceled,
 }
 
+/** What each badge shows: its looks, its message group, its test id and the data attribute naming the state. */
+const badgeKinds = {
+  batch: {
+    looks: batchLooks,
+    messages: 'catalogue.batchStatus',
+    testId: 'batch-status',
+    attribute: 'data-status',
+  },
+  row: { looks: rowLooks, messages: 'catalogue.rowState', testId: 'row-state', attribute: 'data-state' },
+} as const
+
 /** A batch's state in a word: not started, running, finished, canceled. */
 export function BatchStatusBadge(props: { status: BatchStatus }) {
-  const { t } = useI18n()
-  return (
-    <Badge look={batchLooks[props.status]} testId="batch-status" data-status={props.status}>
-      {t(`catalogue.batchStatus.${props.status}`)}
-    </Badge>
-  )
+  return <Badge kind="batch" state={props.status} />
 }
 
 /** A product row's state in a word. */
 export function RowStateBadge(props: { state: BatchRowState }) {
-  const { t } = useI18n()
-  return (
-    <Badge look={rowLooks[props.state]} testId="row-state" data-state={props.state}>
-      {t(`catalogue.rowState.${props.state}`)}
-    </Badge>
-  )
+  return <Badge kind="row" state={props.state} />
 }
 
-function Badge(props: {
-  look: Look
-  testId: string
-  'data-status'?: string
-  'data-state'?: string
-  children: string
+function Badge<Kind extends keyof typeof badgeKinds>(props: {
+  kind: Kind
+  state: keyof (typeof badgeKinds)[Kind]['looks'] & string
 }) {
+  const { t } = useI18n()
+  const kind = badgeKinds[props.kind]
+  const look = (kind.looks as Record<string, Look>)[props.state] as Look
   return (
     <span
-      className={`${badgeClass} ${props.look.tone}`}
-      data-testid={props.testId}
-      data-status={props['data-status']}
-      data-state={props['data-state']}
+      className={`${badgeClass} ${look.tone}`}
+      data-testid={kind.testId}
+      {...{ [kind.attribute]: props.state }}
     >
-      <BadgeShape shape={props.look.shape} />
-      {props.children}
+      <BadgeShape shape={look.shape} />
+      {t(`${kind.messages}.${props.state}` as TKey)}
     </span>
   )
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { GenerationView } from '#shared/contracts/generations.ts'
 import { isErrorCode } from '#shared/errors.ts'
 import { Spinner } from '#web/components/ui/spinner.tsx'
@@ -70,14 +71,9 @@ export function JobStatus(props: {
         </p>
       )}
       {props.onCancel ? (
-        <button
-          type="button"
-          onClick={props.onCancel}
-          disabled={props.isCanceling}
-          className="mt-3 rounded-md px-2 py-1 text-sm font-semibold text-slate-700 underline underline-offset-4 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-700 disabled:opacity-60"
-        >
+        <JobButton look="quiet" onClick={props.onCancel} disabled={props.isCanceling}>
           {t('studio.job.cancel')}
-        </button>
+        </JobButton>
       ) : null}
     </div>
   )
@@ -105,14 +101,38 @@ export function JobFailure(props: { generation: GenerationView; onRetry?: () => 
         </p>
       ) : null}
       {props.onRetry ? (
-        <button
-          type="button"
-          onClick={props.onRetry}
-          className="mt-3 rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-semibold text-red-900 hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-red-700"
-        >
+        <JobButton look="onError" onClick={props.onRetry}>
           {t('studio.result.tryAgain')}
-        </button>
+        </JobButton>
       ) : null}
     </div>
+  )
+}
+
+const jobButtonLooks = {
+  /** An underlined word on the job's panel (Cancel). */
+  quiet:
+    'px-2 py-1 text-slate-700 underline underline-offset-4 hover:text-slate-900 focus-visible:outline-brand-700 disabled:opacity-60',
+  /** A white button on the red failure panel (Try again). */
+  onError:
+    'border border-red-300 bg-white px-3 py-1.5 text-red-900 hover:bg-red-100 focus-visible:outline-red-700',
+}
+
+/** What can be done with a job from its panel, under the panel's text. */
+function JobButton(props: {
+  look: keyof typeof jobButtonLooks
+  onClick: () => void
+  disabled?: boolean | undefined
+  children: ReactNode
+}) {
+  return (
+    <button
+      type="button"
+      onClick={props.onClick}
+      disabled={props.disabled}
+      className={`mt-3 rounded-md text-sm font-semibold focus-visible:outline-2 ${jobButtonLooks[props.look]}`}
+    >
+      {props.children}
+    </button>
   )
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import type { TKey } from '#shared/i18n/messages.ts'
 import { type SeoContent, seoLimits } from '#shared/seo.ts'
 import { CopyButton } from '#web/components/ui/copy-button.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -8,52 +9,66 @@ import { featuresAsText, keywordsAsText } from '../seo-text.ts'
 export function SeoResult(props: { content: SeoContent }) {
   const { t, formatNumber } = useI18n()
   const { content } = props
-  const count = (text: string, limit: number) =>
-    t('studio.seo.count', { count: formatNumber(text.length), limit: formatNumber(limit) })
+  /** A block of one text (title, description): its length against the limit, copied as is. */
+  const textBlock = (title: TKey, text: string, limit: number, testId: string, look: string) => ({
+    title,
+    meta: t('studio.seo.count', { count: formatNumber(text.length), limit: formatNumber(limit) }),
+    copyText: text,
+    testId,
+    body: <p className={look}>{text}</p>,
+  })
+  /** A block of items (features, keywords): counted, copied as text, listed one by one. */
+  const listBlock = (
+    title: TKey,
+    list: string[],
+    copyText: string,
+    testId: string,
+    look: { list: string; item?: string },
+  ) => ({
+    title,
+    meta: t('studio.seo.countItems', { count: formatNumber(list.length) }),
+    copyText,
+    testId,
+    body: (
+      <ul className={look.list}>
+        {list.map((item) => (
+          <li key={item} className={look.item}>
+            {item}
+          </li>
+        ))}
+      </ul>
+    ),
+  })
+  const blocks = [
+    textBlock(
+      'studio.seo.title',
+      content.title,
+      seoLimits.titleMax,
+      'seo-title',
+      'font-semibold text-slate-900',
+    ),
+    textBlock(
+      'studio.seo.metaDescription',
+      content.description,
+      seoLimits.descriptionMax,
+      'seo-description',
+      'text-slate-800',
+    ),
+    listBlock('studio.seo.features', content.features, featuresAsText(content.features), 'seo-features', {
+      list: 'list-disc space-y-1 pl-5 text-slate-800',
+    }),
+    listBlock('studio.seo.keywords', content.keywords, keywordsAsText(content.keywords), 'seo-keywords', {
+      list: 'flex flex-wrap gap-1.5',
+      item: 'rounded-full bg-slate-100 px-2.5 py-1 text-xs text-slate-800',
+    }),
+  ]
   return (
     <div className="space-y-4" data-testid="seo-result">
-      <SeoBlock
-        title={t('studio.seo.title')}
-        meta={count(content.title, seoLimits.titleMax)}
-        copyText={content.title}
-        testId="seo-title"
-      >
-        <p className="font-semibold text-slate-900">{content.title}</p>
-      </SeoBlock>
-      <SeoBlock
-        title={t('studio.seo.metaDescription')}
-        meta={count(content.description, seoLimits.descriptionMax)}
-        copyText={content.description}
-        testId="seo-description"
-      >
-        <p className="text-slate-800">{content.description}</p>
-      </SeoBlock>
-      <SeoBlock
-        title={t('studio.seo.features')}
-        meta={t('studio.seo.countItems', { count: formatNumber(content.features.length) })}
-        copyText={featuresAsText(content.features)}
-        testId="seo-features"
-      >
-        <ul className="list-disc space-y-1 pl-5 text-slate-800">
-          {content.features.map((feature) => (
-            <li key={feature}>{feature}</li>
-          ))}
-        </ul>
-      </SeoBlock>
-      <SeoBlock
-        title={t('studio.seo.keywords')}
-        meta={t('studio.seo.countItems', { count: formatNumber(content.keywords.length) })}
-        copyText={keywordsAsText(content.keywords)}
-        testId="seo-keywords"
-      >
-        <ul className="flex flex-wrap gap-1.5">
-          {content.keywords.map((keyword) => (
-            <li key={keyword} className="rounded-full bg-slate-100 px-2.5 py-1 text-xs text-slate-800">
-              {keyword}
-            </li>
-          ))}
-        </ul>
-      </SeoBlock>
+      {blocks.map(({ title, body, ...block }) => (
+        <SeoBlock key={block.testId} title={t(title)} {...block}>
+          {body}
+        </SeoBlock>
+      ))}
     </div>
   )
 }

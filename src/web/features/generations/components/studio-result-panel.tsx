@@ -91,24 +91,17 @@ export function StudioResultPanel(props: {
     )
   } else if (job.status !== 'succeeded') {
     body = <JobFailure generation={job} />
-  } else if (video?.status === 'succeeded') {
-    body = (
-      <GenerationResult
-        key={video.id}
-        generation={video}
-        autoPlay={props.autoPlayVideo}
-        marketplace={props.marketplace}
-      />
-    )
   } else {
+    // A finished video from this image takes the image's place; until then the image offers one.
+    const shown = video?.status === 'succeeded' ? video : job
     body = (
       <GenerationResult
-        key={job.id}
-        generation={job}
+        key={shown.id}
+        generation={shown}
         autoPlay={props.autoPlayVideo}
         marketplace={props.marketplace}
       >
-        {job.mode === 'image' ? (
+        {shown === job && job.mode === 'image' ? (
           <ConvertToVideo
             studio={studio}
             sourceId={job.id}

@@ -37,44 +37,40 @@ describe('MarketplaceCardSummary', () => {
     expect(onOpen).toHaveBeenCalledTimes(1)
   })
 
-  it('says all pass in green when nothing fails or warns, and is amber with only warnings', async () => {
-    const green = await renderWeb(
-      <MarketplaceCardSummary
-        profile="amazon-tr"
-        state={{ status: 'ready', summary: { pass: 7, warn: 0, fail: 0 } }}
-        onOpen={() => {}}
-      />,
-    )
-    const allPass = screen.getByTestId('marketplace-card-summary')
-    expect(allPass.textContent).toBe('Amazon.com.trAll 7 pass')
-    expect(allPass.className).toContain('bg-emerald-50')
-    green.unmount()
+  it.each([
+    {
+      tone: 'green',
+      summary: { pass: 7, warn: 0, fail: 0 },
+      text: 'Amazon.com.trAll 7 pass',
+      look: 'bg-emerald-50',
+    },
+    {
+      tone: 'amber',
+      summary: { pass: 4, warn: 3, fail: 0 },
+      text: 'Amazon.com.tr3 to check',
+      look: 'bg-amber-50',
+    },
+  ])('is $tone when the summary is $summary', async ({ summary, text, look }) => {
     await renderWeb(
-      <MarketplaceCardSummary
-        profile="amazon-tr"
-        state={{ status: 'ready', summary: { pass: 4, warn: 3, fail: 0 } }}
-        onOpen={() => {}}
-      />,
+      <MarketplaceCardSummary profile="amazon-tr" state={{ status: 'ready', summary }} onOpen={() => {}} />,
     )
-    const amber = screen.getByTestId('marketplace-card-summary')
-    expect(amber.textContent).toBe('Amazon.com.tr3 to check')
-    expect(amber.className).toContain('bg-amber-50')
+    const badge = screen.getByTestId('marketplace-card-summary')
+    expect(badge.textContent).toBe(text)
+    expect(badge.className).toContain(look)
   })
 
-  it('shows nothing without a preferred marketplace or without a summary', async () => {
-    const noProfile = await renderWeb(
-      <MarketplaceCardSummary
-        profile={null}
-        state={{ status: 'ready', summary: { pass: 1, warn: 0, fail: 0 } }}
-        onOpen={() => {}}
-      />,
+  it.each([
+    {
+      what: 'without a preferred marketplace',
+      profile: null,
+      state: { status: 'ready', summary: { pass: 1, warn: 0, fail: 0 } },
+    },
+    { what: 'without a summary', profile: 'n11', state: { status: 'none' } },
+  ] as const)('shows nothing $what', async ({ profile, state }) => {
+    const { container } = await renderWeb(
+      <MarketplaceCardSummary profile={profile} state={state} onOpen={() => {}} />,
     )
-    expect(noProfile.container.textContent).toBe('')
-    noProfile.unmount()
-    const none = await renderWeb(
-      <MarketplaceCardSummary profile="n11" state={{ status: 'none' }} onOpen={() => {}} />,
-    )
-    expect(none.container.textContent).toBe('')
+    expect(container.textContent).toBe('')
   })
 
   it('reads in Turkish', async () => {

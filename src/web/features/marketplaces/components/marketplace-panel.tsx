@@ -3,21 +3,22 @@ import type { GenerationView } from '#shared/contracts/generations.ts'
 import type { ImageSlot, MarketplaceCheckView } from '#shared/contracts/marketplaces.ts'
 import type { CheckResult, FixAction } from '#shared/marketplaces/check.ts'
 import { isExportFix } from '#shared/marketplaces/export-fix.ts'
-import { isMarketplaceId, type MarketplaceId, marketplaceIds } from '#shared/marketplaces/ids.ts'
+import { isMarketplaceId, type MarketplaceId } from '#shared/marketplaces/ids.ts'
 import { getProfile } from '#shared/marketplaces/profiles.ts'
 import type { MarketplaceProfile } from '#shared/marketplaces/types.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
 import { CopyButton } from '#web/components/ui/copy-button.tsx'
-import { inputClasses } from '#web/components/ui/form-field.tsx'
 import { DownloadIcon } from '#web/components/ui/icons.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
+import { ResultPanel } from '#web/components/ui/result-panel.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useResource } from '#web/lib/use-resource.ts'
 import { getMarketplaceCheck } from '../api/marketplaces-api.ts'
 import { useMarketplacePreference } from '../hooks/use-marketplace-preference.ts'
 import { CheckList } from './check-list.tsx'
+import { ProfileSelect } from './profile-select.tsx'
 
 /**
  * The "Marketplace" panel on a finished result: choose a profile (starting from the saved
@@ -66,41 +67,18 @@ export function MarketplacePanel(props: { generation: GenerationView }) {
             : ''
 
   return (
-    <section
-      aria-labelledby={`${id}-title`}
-      className="space-y-4 rounded-2xl border border-slate-200 bg-slate-50 p-4"
-      data-testid="marketplace-panel"
-    >
+    <ResultPanel messages="marketplaces.panel" tone="muted" testId="marketplace-panel">
       <div>
-        <h3 id={`${id}-title`} className="font-semibold text-slate-900">
-          {t('marketplaces.panel.title')}
-        </h3>
-        <p className="text-sm text-slate-600">{t('marketplaces.panel.intro')}</p>
-      </div>
-      <div>
-        <label htmlFor={`${id}-profile`} className="block text-sm font-medium text-slate-900">
-          {t('marketplaces.panel.profileLabel')}
-        </label>
-        <select
+        <ProfileSelect
           id={`${id}-profile`}
-          aria-describedby={`${id}-profile-hint`}
-          className={`${inputClasses} mt-1 sm:max-w-xs`}
-          value={profileId ?? ''}
+          label={t('marketplaces.panel.profileLabel')}
+          value={profileId}
+          empty={profileId === null ? { label: t('marketplaces.panel.choose'), isDisabled: true } : null}
+          onChange={handleProfileChange}
+          testId="marketplace-profile"
+          describedBy={`${id}-profile-hint`}
           disabled={!isPreferenceKnown}
-          onChange={(event) => handleProfileChange(event.currentTarget.value)}
-          data-testid="marketplace-profile"
-        >
-          {profileId === null ? (
-            <option value="" disabled>
-              {t('marketplaces.panel.choose')}
-            </option>
-          ) : null}
-          {marketplaceIds.map((option) => (
-            <option key={option} value={option}>
-              {t(`marketplaces.profiles.${option}`)}
-            </option>
-          ))}
-        </select>
+        />
         <p id={`${id}-profile-hint`} className="mt-1 text-xs text-slate-600">
           {t('marketplaces.panel.profileHint')}
         </p>
@@ -144,7 +122,7 @@ export function MarketplacePanel(props: { generation: GenerationView }) {
           {(view) => <CheckView view={view} profile={getProfile(view.profile)} />}
         </LoadState>
       )}
-    </section>
+    </ResultPanel>
   )
 }
 

@@ -1,9 +1,9 @@
 import { useId } from 'react'
-import { isMarketplaceId, marketplaceIds } from '#shared/marketplaces/ids.ts'
-import { inputClasses } from '#web/components/ui/form-field.tsx'
+import { isMarketplaceId } from '#shared/marketplaces/ids.ts'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useMarketplacePreference } from '../hooks/use-marketplace-preference.ts'
+import { ProfileSelect } from './profile-select.tsx'
 
 /**
  * Settings: the default marketplace profile a result's panel starts from (or none, to choose on
@@ -37,26 +37,14 @@ export function MarketplacePreferenceSection() {
         >
           {(data) => (
             <div>
-              <label htmlFor={`${id}-profile`} className="block text-sm font-medium text-slate-900">
-                {t('marketplaces.panel.settings.label')}
-              </label>
-              <select
+              <ProfileSelect
                 id={`${id}-profile`}
-                className={`${inputClasses} mt-1 sm:max-w-xs`}
-                value={(pending === undefined ? data.marketplaceProfile : pending) ?? ''}
-                onChange={(event) => {
-                  const value = event.currentTarget.value
-                  void save(isMarketplaceId(value) ? value : null)
-                }}
-                data-testid="marketplace-default"
-              >
-                <option value="">{t('marketplaces.panel.settings.none')}</option>
-                {marketplaceIds.map((option) => (
-                  <option key={option} value={option}>
-                    {t(`marketplaces.profiles.${option}`)}
-                  </option>
-                ))}
-              </select>
+                label={t('marketplaces.panel.settings.label')}
+                value={pending === undefined ? data.marketplaceProfile : pending}
+                empty={{ label: t('marketplaces.panel.settings.none'), isDisabled: false }}
+                onChange={(value) => void save(isMarketplaceId(value) ? value : null)}
+                testId="marketplace-default"
+              />
               <p
                 role="status"
                 className={`mt-1 min-h-5 text-sm ${saveState === 'failed' ? 'text-red-800' : 'text-slate-600'}`}

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { type FormEvent, useId, useState } from 'react'
 import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
 import {
   type BatchListingDefaults,
@@ -10,9 +10,9 @@ import {
   videoAfterApproval,
   videoMarketplaces,
 } from '#shared/contracts/publishing.ts'
+import type { TKey } from '#shared/i18n/messages.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { FormField } from '#web/components/ui/form-field.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -24,9 +24,11 @@ import {
   listPublications,
   publishCatalogue,
 } from '../api/publishing-api.ts'
+import { useCategoryDraft } from '../hooks/use-category-draft.ts'
+import { useFocusAfterRender } from '../hooks/use-focus-after-render.ts'
 import { fieldsAtFault, numberOf } from '../listing-input.ts'
 import { ChosenCategory } from './category-finder.tsx'
-import { AttributeAnswerGrid, ListingFieldInput } from './listing-inputs.tsx'
+import { AttributeAnswerGrid, ListingFieldsFieldset } from './listing-inputs.tsx'
 import {
   NotConnectedNote,
   PublishButton,
@@ -39,6 +41,15 @@ const cardClass = 'space-y-4 rounded-2xl border border-slate-200 bg-white p-5 sh
 
 type DefaultName = keyof BatchListingDefaults
 const numericDefaults = new Set<DefaultName>(['desi', 'stock', 'warrantyMonths'])
+
+/** The rows table's columns; on a phone the barcode and image count give way to what a row lacks. */
+const rowColumns: { label: TKey; className: string }[] = [
+  { label: 'publishing.batch.columns.include', className: 'pr-3' },
+  { label: 'publishing.batch.columns.product', className: 'pr-3' },
+  { label: 'publishing.panel.fields.barcode', className: 'hidden pr-3 sm:table-cell' },
+  { label: 'publishing.batch.images', className: 'hidden pr-3 sm:table-cell' },
+  { label: 'publishing.batch.columns.lacks', className: '' },
+]
 
 /**
  * "Publish to Trendyol / Hepsiburada" on a finished catalogue batch: a connected marketplace, the
@@ -58,14 +69,8 @@ export function CataloguePublish(props: { batchId: string }) {
   // The category the batch was last published in here, for the attribute form of a resubmission.
   const [publishedCategory, setPublishedCategory] = useState<MarketplaceCategory | null>(null)
   const [announcement, announce] = useAnnouncer()
-  const followRef = useRef<HTMLHeadingElement>(null)
   // Once published, the form is gone: the seller continues at the publications being followed.
-  const [isFocusingFollow, setFocusingFollow] = useState(false)
-  useEffect(() => {
-    if (!isFocusingFollow) return
-    followRef.current?.focus()
-    setFocusingFollow(false)
-  }, [isFocusingFollow])
+  const [followRef, focusFollow] = useFocusAfterRender<HTMLHeadingElement>()
 
   const publications =
     published.status === 'ready'
@@ -79,7 +84,7 @@ export function CataloguePublish(props: { batchId: string }) {
     setPublishedCategory(choice.category)
     choice.setCategory(null)
     announce(t('publishing.batch.queued', { count: next.length }))
-    setFocusingFollow(true)
+    focusFollow()
   }
 
   return (
@@ -161,14 +166,8 @@ type BatchDraftProps = {
 
 function BatchDraft(props: BatchDraftProps) {
   const { t } = useI18n()
-  const draft = useResource(
-    () =>
-      draftCataloguePublish({
-        marketplace: props.marketplace,
-        categoryId: props.category.id,
-        batchId: props.batchId,
-      }),
-    { key: `${props.marketplace}:${props.category.id}:${props.batchId}` },
+  const draft = useCategoryDraft(props, props.batchId, (target) =>
+    draftCataloguePublish({ ...target, batchId: props.batchId }),
   )
   if (draft.status === 'loading') {
     return <Spinner label={t('publishing.batch.drafting')} className="text-brand-700" />
@@ -289,34 +288,18 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
       ) : null}
 
       {data.defaultsAsked.length > 0 ? (
-        <fieldset className="space-y-3">
-          <legend className="text-sm font-semibold text-slate-900">
-            {t('publishing.batch.defaultsTitle')}
-          </legend>
-          <p className="text-sm text-slate-700">{t('publishing.batch.defaultsHint')}</p>
-          <div className="grid gap-3 sm:grid-cols-2">
-            {data.defaultsAsked.map((name) => (
-              <FormField
-                key={name}
-                label={t(`publishing.panel.fields.${name}`)}
-                hint={name === 'origin' ? t('publishing.panel.originHint') : undefined}
-                error={invalid.has(name) ? t('publishing.resubmit.fieldInvalid') : undefined}
-              >
-                {(control) => (
-                  <ListingFieldInput
-                    control={control}
-                    name={name}
-                    value={defaults[name] ?? ''}
-                    isNumeric={numericDefaults.has(name)}
-                    emptyLabel={t('publishing.panel.chooseValue')}
-                    testId={`batch-default-${name}`}
-                    onChange={(value) => setDefaults((current) => ({ ...current, [name]: value }))}
-                  />
-                )}
-              </FormField>
-            ))}
-          </div>
-        </fieldset>
+        <ListingFieldsFieldset
+          legend={t('publishing.batch.defaultsTitle')}
+          hint={t('publishing.batch.defaultsHint')}
+          names={data.defaultsAsked}
+          values={defaults}
+          invalid={invalid}
+          numeric={numericDefaults}
+          emptyLabel={t('publishing.panel.chooseValue')}
+          testIdPrefix="batch-default-"
+          fieldHint={(name) => (name === 'origin' ? t('publishing.panel.originHint') : undefined)}
+          onChange={(name, value) => setDefaults((current) => ({ ...current, [name]: value }))}
+        />
       ) : null}
 
       <div className="space-y-2">
@@ -340,22 +323,11 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
             <table aria-labelledby={`${id}-rows`} className="w-full text-left text-sm">
               <thead className="border-b border-slate-200 text-xs text-slate-600">
                 <tr>
-                  <th scope="col" className="py-2 pr-3 font-medium">
-                    {t('publishing.batch.columns.include')}
-                  </th>
-                  <th scope="col" className="py-2 pr-3 font-medium">
-                    {t('publishing.batch.columns.product')}
-                  </th>
-                  {/* On a phone the row's barcode and image count give way to what it lacks. */}
-                  <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">
-                    {t('publishing.panel.fields.barcode')}
-                  </th>
-                  <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">
-                    {t('publishing.batch.images')}
-                  </th>
-                  <th scope="col" className="py-2 font-medium">
-                    {t('publishing.batch.columns.lacks')}
-                  </th>
+                  {rowColumns.map((column) => (
+                    <th key={column.label} scope="col" className={`py-2 font-medium ${column.className}`}>
+                      {t(column.label)}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">

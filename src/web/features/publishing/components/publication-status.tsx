@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import type {
   AppliedFix,
   MarketplaceCategory,
@@ -15,6 +15,7 @@ import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useResource } from '#web/lib/use-resource.ts'
 import { getPublication } from '../api/publishing-api.ts'
+import { useFocusAfterRender } from '../hooks/use-focus-after-render.ts'
 import { PublicationItems, StatusCounts } from './publication-items.tsx'
 import { ResubmitDialog } from './resubmit-dialog.tsx'
 
@@ -51,14 +52,8 @@ export function PublicationStatus(props: {
   })
   const [applied, setApplied] = useState<AppliedFix[] | null>(null)
   const [fixing, setFixing] = useState<{ items: PublicationItemView[]; isAll: boolean } | null>(null)
-  const appliedRef = useRef<HTMLHeadingElement>(null)
   // After a resubmission the button that opened the dialog may be gone: focus goes to what was fixed.
-  const [isFocusingApplied, setFocusingApplied] = useState(false)
-  useEffect(() => {
-    if (!isFocusingApplied) return
-    appliedRef.current?.focus()
-    setFocusingApplied(false)
-  }, [isFocusingApplied])
+  const [appliedRef, focusApplied] = useFocusAfterRender<HTMLHeadingElement>()
   const seed = followed.initial
   const publication = useResource((signal) => getPublication(followed.id, signal), {
     key: followed.id,
@@ -77,7 +72,7 @@ export function PublicationStatus(props: {
   function handleResubmitted(response: ResubmitResponse) {
     setFixing(null)
     setApplied(response.applied)
-    setFocusingApplied(true)
+    focusApplied()
     setFollowed({ id: response.publication.id, initial: response.publication })
     props.onResubmitted?.(response)
   }

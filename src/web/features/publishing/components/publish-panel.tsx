@@ -11,11 +11,14 @@ import {
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
+import { ResultPanel } from '#web/components/ui/result-panel.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useForm } from '#web/lib/use-form.ts'
 import { useResource } from '#web/lib/use-resource.ts'
 import { draftListing, getConnections, publish } from '../api/publishing-api.ts'
+import { useCategoryDraft } from '../hooks/use-category-draft.ts'
 import { numberOf } from '../listing-input.ts'
 import { AttributeField } from './attribute-field.tsx'
 import { ChosenCategory } from './category-finder.tsx'
@@ -26,8 +29,6 @@ import {
   useMarketplaceChoice,
 } from './marketplace-choice.tsx'
 import { PublicationStatus } from './publication-status.tsx'
-
-const sectionClass = 'space-y-4 rounded-2xl border border-slate-200 bg-white p-4'
 
 /**
  * "Publish" on a finished image result: choose a connected marketplace, find the category in
@@ -46,13 +47,7 @@ export function PublishPanel(props: { generation: GenerationView }) {
   if (!isImage) return null
 
   return (
-    <section aria-labelledby={`${id}-title`} className={sectionClass} data-testid="publish-panel">
-      <div>
-        <h3 id={`${id}-title`} className="font-semibold text-slate-900">
-          {t('publishing.panel.title')}
-        </h3>
-        <p className="text-sm text-slate-600">{t('publishing.panel.intro')}</p>
-      </div>
+    <ResultPanel messages="publishing.panel" tone="plain" testId="publish-panel">
       {connections.status === 'loading' ? (
         <Spinner label={t('publishing.panel.loading')} className="text-brand-700" />
       ) : connections.status === 'error' ? (
@@ -79,7 +74,7 @@ export function PublishPanel(props: { generation: GenerationView }) {
           )}
         </PublishTarget>
       )}
-    </section>
+    </ResultPanel>
   )
 }
 
@@ -98,6 +93,41 @@ type ListingValues = {
   description: string
 }
 
+const emptyListing: ListingValues = {
+  barcode: '',
+  stockCode: '',
+  brand: '',
+  salePrice: '',
+  listPrice: '',
+  stock: '',
+  vatRate: '20',
+  desi: '',
+  origin: '',
+  warrantyMonths: '',
+  title: '',
+  description: '',
+}
+
+/** Empty texts are sent as null (or, for the stock code, as the barcode); numbers as numbers. */
+function listingOf(values: ListingValues) {
+  const optional = (text: string) => (text.trim() === '' ? null : text.trim())
+  const origin = optional(values.origin)
+  return {
+    barcode: values.barcode.trim(),
+    stockCode: values.stockCode.trim() || values.barcode.trim(),
+    brand: values.brand.trim(),
+    salePrice: numberOf(values.salePrice),
+    listPrice: values.listPrice.trim() === '' ? null : numberOf(values.listPrice),
+    stock: numberOf(values.stock),
+    vatRate: Number(values.vatRate) as 0 | 1 | 10 | 20,
+    desi: numberOf(values.desi),
+    origin: origin === null ? null : origin.toLocaleUpperCase('en'),
+    warrantyMonths: values.warrantyMonths.trim() === '' ? null : numberOf(values.warrantyMonths),
+    title: optional(values.title),
+    description: optional(values.description),
+  }
+}
+
 type ListingFormProps = {
   marketplace: IntegrationMarketplace
   category: MarketplaceCategory
@@ -109,15 +139,8 @@ type ListingFormProps = {
 /** Reads the draft (the category's attributes, filled), then shows the form starting from it. */
 function ListingForm(props: ListingFormProps) {
   const { t } = useI18n()
-  const draft = useResource(
-    () =>
-      draftListing({
-        marketplace: props.marketplace,
-        categoryId: props.category.id,
-        imageGenerationId: props.generation.id,
-        copyGenerationId: null,
-      }),
-    { key: `${props.marketplace}:${props.category.id}:${props.generation.id}` },
+  const draft = useCategoryDraft(props, props.generation.id, (target) =>
+    draftListing({ ...target, imageGenerationId: props.generation.id, copyGenerationId: null }),
   )
   if (draft.status === 'loading') {
     return <Spinner label={t('publishing.panel.drafting')} className="text-brand-700" />
@@ -132,47 +155,19 @@ function DraftedForm(props: ListingFormProps & { data: PublishDraftResponse }) {
   const { t } = useI18n()
   const id = useId()
   const { data } = props
-  const [values, setValues] = useState<ListingValues>({
-    barcode: '',
-    stockCode: '',
-    brand: data.brand ?? '',
-    salePrice: '',
-    listPrice: '',
-    stock: '',
-    vatRate: '20',
-    desi: '',
-    origin: '',
-    warrantyMonths: '',
-    title: '',
-    description: '',
-  })
+  const takesVideo = videoMarketplaces.includes(props.marketplace)
+  const [withVideo, setWithVideo] = useState(true)
   const [answers, setAnswers] = useState<Record<string, FilledAttribute>>(() =>
     Object.fromEntries(data.filled.map((filled) => [filled.attributeId, filled])),
   )
-  const [isSending, setSending] = useState(false)
-  const [failure, setFailure] = useState<string | null>(null)
   const [isTried, setTried] = useState(false)
-  const takesVideo = videoMarketplaces.includes(props.marketplace)
-  const [withVideo, setWithVideo] = useState(true)
-
-  const set = (name: keyof ListingValues) => (event: { currentTarget: { value: string } }) => {
-    const value = event.currentTarget.value
-    setValues((current) => ({ ...current, [name]: value }))
-  }
-  const unanswered = data.attributes.filter((attribute) => attribute.isRequired && !answers[attribute.id])
-  const needsCopy = data.copy === null
-
-  async function handleSubmit(event: FormEvent) {
-    event.preventDefault()
-    setTried(true)
-    setFailure(null)
-    if (unanswered.length > 0) {
-      setFailure(t('publishing.panel.answerRequired', { count: unanswered.length }))
-      return
-    }
-    setSending(true)
-    try {
-      const listPrice = values.listPrice.trim() === '' ? null : numberOf(values.listPrice)
+  /** How many required attributes were unanswered at the last attempt, or null if none were. */
+  const [unansweredAtTry, setUnansweredAtTry] = useState<number | null>(null)
+  const form = useForm<ListingValues>({
+    initialValues: { ...emptyListing, brand: data.brand ?? '' },
+    // The server's field errors are not on these fields: every failure is one message above the button.
+    serverFields: {},
+    action: async (values) => {
       const answer = await publish({
         marketplace: props.marketplace,
         categoryId: props.category.id,
@@ -181,30 +176,33 @@ function DraftedForm(props: ListingFormProps & { data: PublishDraftResponse }) {
             imageGenerationIds: [props.generation.id],
             copyGenerationId: data.copy?.generationId ?? null,
             videoGenerationId: takesVideo && withVideo ? (data.video?.generationId ?? null) : null,
-            listing: {
-              barcode: values.barcode.trim(),
-              stockCode: values.stockCode.trim() || values.barcode.trim(),
-              brand: values.brand.trim(),
-              salePrice: numberOf(values.salePrice),
-              listPrice,
-              stock: numberOf(values.stock),
-              vatRate: Number(values.vatRate) as 0 | 1 | 10 | 20,
-              desi: numberOf(values.desi),
-              origin: values.origin.trim() === '' ? null : values.origin.trim().toLocaleUpperCase('en'),
-              warrantyMonths: values.warrantyMonths.trim() === '' ? null : numberOf(values.warrantyMonths),
-              title: values.title.trim() === '' ? null : values.title.trim(),
-              description: values.description.trim() === '' ? null : values.description.trim(),
-            },
+            listing: listingOf(values),
             attributes: Object.values(answers),
           },
         ],
       })
       const first = answer.publications[0]
       if (first) props.onPublished(first.id)
-    } catch (caught) {
-      setFailure(t(errorMessageKey(caught)))
-      setSending(false)
+    },
+  })
+  const unanswered = data.attributes.filter((attribute) => attribute.isRequired && !answers[attribute.id])
+  const needsCopy = data.copy === null
+  const failure =
+    unansweredAtTry !== null
+      ? t('publishing.panel.answerRequired', { count: unansweredAtTry })
+      : form.formError
+
+  // Every required attribute needs an answer before the listing is sent.
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    setTried(true)
+    form.clearFormError()
+    if (unanswered.length > 0) {
+      event.preventDefault()
+      setUnansweredAtTry(unanswered.length)
+      return
     }
+    setUnansweredAtTry(null)
+    form.formProps.onSubmit(event)
   }
 
   const field = (
@@ -216,8 +214,7 @@ function DraftedForm(props: ListingFormProps & { data: PublishDraftResponse }) {
         <input
           {...control}
           className={inputClasses}
-          value={values[name]}
-          onChange={set(name)}
+          {...form.input(name)}
           inputMode={options.inputMode}
           data-testid={`publish-${name}`}
         />
@@ -226,7 +223,12 @@ function DraftedForm(props: ListingFormProps & { data: PublishDraftResponse }) {
   )
 
   return (
-    <form onSubmit={handleSubmit} noValidate className="space-y-5" aria-labelledby={`${id}-category`}>
+    <form
+      {...form.formProps}
+      onSubmit={handleSubmit}
+      className="space-y-5"
+      aria-labelledby={`${id}-category`}
+    >
       <ChosenCategory id={`${id}-category`} category={data.category} onChange={props.onChangeCategory} />
 
       <fieldset className="space-y-3">
@@ -308,7 +310,7 @@ function DraftedForm(props: ListingFormProps & { data: PublishDraftResponse }) {
           {field('stock', { inputMode: 'numeric' })}
           <FormField label={t('publishing.panel.fields.vatRate')}>
             {(control) => (
-              <select {...control} className={inputClasses} value={values.vatRate} onChange={set('vatRate')}>
+              <select {...control} className={inputClasses} {...form.input('vatRate')}>
                 {['0', '1', '10', '20'].map((rate) => (
                   <option key={rate} value={rate}>
                     %{rate}
@@ -327,7 +329,7 @@ function DraftedForm(props: ListingFormProps & { data: PublishDraftResponse }) {
       {failure ? <FormAlert message={failure} /> : null}
       <PublishButton
         marketplace={props.marketplace}
-        isSending={isSending}
+        isSending={form.isBusy}
         className={buttonClasses('primary')}
         testId="publish-submit"
       />

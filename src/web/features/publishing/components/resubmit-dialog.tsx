@@ -11,7 +11,6 @@ import {
 import { publishFixMessageKeys } from '#shared/publishing/rejections.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
-import { FormField } from '#web/components/ui/form-field.tsx'
 import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
@@ -21,7 +20,7 @@ import { getCategoryAttributes, resubmitPublication } from '../api/publishing-ap
 import { fieldsAtFault, numberOf } from '../listing-input.ts'
 import { attributesToAsk, planResubmit } from '../resubmit-plan.ts'
 import { CategoryFinder, ChosenCategory } from './category-finder.tsx'
-import { AttributeAnswerGrid, ListingFieldInput } from './listing-inputs.tsx'
+import { AttributeAnswerGrid, ListingFieldsFieldset } from './listing-inputs.tsx'
 
 const numericFields = new Set<keyof ListingCorrection>([
   'salePrice',
@@ -225,33 +224,17 @@ export function ResubmitDialog(props: {
         ) : null}
 
         {plan.listingFields.length > 0 ? (
-          <fieldset className="space-y-3">
-            <legend className="text-sm font-semibold text-slate-900">
-              {t('publishing.resubmit.listingTitle')}
-            </legend>
-            <p className="text-sm text-slate-700">{t('publishing.resubmit.listingHint')}</p>
-            <div className="grid gap-3 sm:grid-cols-2">
-              {plan.listingFields.map((name) => (
-                <FormField
-                  key={name}
-                  label={t(`publishing.panel.fields.${name}`)}
-                  error={invalidFields.has(name) ? t('publishing.resubmit.fieldInvalid') : undefined}
-                >
-                  {(control) => (
-                    <ListingFieldInput
-                      control={control}
-                      name={name}
-                      value={values[name] ?? ''}
-                      isNumeric={numericFields.has(name)}
-                      emptyLabel={t('publishing.resubmit.keep')}
-                      testId={`resubmit-${name}`}
-                      onChange={(value) => setValues((current) => ({ ...current, [name]: value }))}
-                    />
-                  )}
-                </FormField>
-              ))}
-            </div>
-          </fieldset>
+          <ListingFieldsFieldset
+            legend={t('publishing.resubmit.listingTitle')}
+            hint={t('publishing.resubmit.listingHint')}
+            names={plan.listingFields}
+            values={values}
+            invalid={invalidFields}
+            numeric={numericFields}
+            emptyLabel={t('publishing.resubmit.keep')}
+            testIdPrefix="resubmit-"
+            onChange={(name, value) => setValues((current) => ({ ...current, [name]: value }))}
+          />
         ) : null}
         {plan.hasKeyProblem ? (
           <p className="text-sm text-slate-700">{t('publishing.resubmit.barcodeStays')}</p>

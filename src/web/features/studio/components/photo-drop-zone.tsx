@@ -6,6 +6,15 @@ import { useI18n } from '#web/lib/i18n.tsx'
 import { acceptAttribute, sizeInMb } from '../file-checks.ts'
 import type { PhotoState } from '../hooks/use-photo-upload.ts'
 
+/** What can be done with a chosen photo: choose another in its place, or take it away. */
+const photoActions: { name: 'replace' | 'remove'; look: string }[] = [
+  {
+    name: 'replace',
+    look: 'border border-slate-300 text-slate-800 hover:bg-slate-50 focus-visible:outline-brand-700',
+  },
+  { name: 'remove', look: 'text-red-700 hover:bg-red-50 focus-visible:outline-red-700' },
+]
+
 /**
  * Choose one photo by click, keyboard or drag-and-drop. Shows the preview, name and size in MB
  * with Replace and Remove once chosen, and the FILE_TYPE_INVALID / FILE_TOO_LARGE messages.
@@ -24,6 +33,8 @@ export function PhotoDropZone(props: {
   const errorId = useId()
   const hintId = useId()
   const inputRef = useRef<HTMLInputElement>(null)
+  const choose = () => inputRef.current?.click()
+  const onAction = { replace: choose, remove: props.onRemove }
   const [isOver, setOver] = useState(false)
   const { state } = props
   const error = state.status === 'empty' || state.status === 'failed' ? state.error : null
@@ -93,7 +104,7 @@ export function PhotoDropZone(props: {
             <button
               type="button"
               disabled={props.disabled}
-              onClick={() => inputRef.current?.click()}
+              onClick={choose}
               className="rounded font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-brand-700"
             >
               {t('studio.upload.choose')}
@@ -134,22 +145,17 @@ export function PhotoDropZone(props: {
               ) : null}
             </p>
             <div className="mt-2 flex gap-2">
-              <button
-                type="button"
-                disabled={props.disabled}
-                onClick={() => inputRef.current?.click()}
-                className="rounded-md border border-slate-300 px-2.5 py-1 text-xs font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-700 disabled:opacity-60"
-              >
-                {t('studio.upload.replace')}
-              </button>
-              <button
-                type="button"
-                disabled={props.disabled}
-                onClick={props.onRemove}
-                className="rounded-md px-2.5 py-1 text-xs font-semibold text-red-700 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-red-700 disabled:opacity-60"
-              >
-                {t('studio.upload.remove')}
-              </button>
+              {photoActions.map((action) => (
+                <button
+                  key={action.name}
+                  type="button"
+                  disabled={props.disabled}
+                  onClick={onAction[action.name]}
+                  className={`rounded-md px-2.5 py-1 text-xs font-semibold focus-visible:outline-2 disabled:opacity-60 ${action.look}`}
+                >
+                  {t(`studio.upload.${action.name}`)}
+                </button>
+              ))}
             </div>
           </div>
         </div>
