@@ -33,15 +33,12 @@ import {
   type CatalogueDeps,
   type CatalogueRateLimits,
   cancelCatalogueBatch,
-  exportableBatch,
-  exportFileName,
   getBatchView,
   getImportView,
   getSavedMapping,
   listBatches,
   retryCatalogueBatch,
   startBatch,
-  writeBatchExport,
 } from './catalogue.service.ts'
 import { checkPhotos, importList, updateMapping } from './catalogue-import.service.ts'
 import {
@@ -52,6 +49,7 @@ import {
   saveRowCopy,
   setRowExclusions,
 } from './catalogue-review.service.ts'
+import { exportableBatch, exportFileName, writeBatchExport } from './outgoing.service.ts'
 
 export type CatalogueRouteDeps = CatalogueDeps &
   CatalogueRateLimits & {

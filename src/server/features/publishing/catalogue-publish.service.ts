@@ -1,4 +1,4 @@
-import { type PublishableRow, publishableRows } from '#server/features/catalogue/catalogue.service.ts'
+import { type PublishableRow, publishableRows } from '#server/features/catalogue/outgoing.service.ts'
 import {
   type BatchListingDefaults,
   type CatalogueDraftRow,
