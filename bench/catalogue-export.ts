@@ -13,11 +13,8 @@ import {
   type ExportProduct,
   writeCatalogueExport,
 } from '#server/features/catalogue/export/catalogue-export.ts'
-import {
-  createInspections,
-  createVideoSlots,
-  presetExporter,
-} from '#server/features/marketplaces/marketplaces.service.ts'
+import { presetExporter } from '#server/features/marketplaces/marketplace-export.service.ts'
+import { createInspections, createVideoSlots } from '#server/features/marketplaces/marketplaces.service.ts'
 import { createLocalDiskStorage } from '#server/storage/local-disk.ts'
 import { getProfile } from '#shared/marketplaces/profiles.ts'
 import { type Figure, machineLoad, printFigures } from './lib/report.ts'

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { exportFillShare } from '#server/features/marketplaces/marketplaces.service.ts'
+import { exportFillShare } from '#server/features/marketplaces/marketplace-export.service.ts'
 import { inspectImage } from '#server/features/marketplaces/measure-image.ts'
 import { measureProductFidelity, productViewOf } from '#server/features/marketplaces/product-fidelity.ts'
 import { renderForMarketplace } from '#server/features/marketplaces/render-export.ts'

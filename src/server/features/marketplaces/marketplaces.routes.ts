@@ -12,16 +12,15 @@ import {
   type PreferencesResponse,
   updatePreferencesRequestSchema,
 } from '#shared/contracts/marketplaces.ts'
+import { exportForMarketplace } from './marketplace-export.service.ts'
 import {
   checkForMarketplace,
   createInspections,
   createVideoSlots,
-  exportForMarketplace,
-  getPreferences,
   type MarketplaceDeps,
   summariseForMarketplace,
-  updatePreferences,
 } from './marketplaces.service.ts'
+import { getPreferences, updatePreferences } from './preferences.service.ts'
 
 type RouteDeps = Omit<MarketplaceDeps, 'inspections' | 'videoSlots'> &
   Partial<Pick<MarketplaceDeps, 'inspections' | 'videoSlots'>>

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
-import { type AssetRow, type GenerationRow, imageFacts, userPreferences } from '#server/db/schema/index.ts'
+import { type AssetRow, type GenerationRow, imageFacts } from '#server/db/schema/index.ts'
 import {
   getOwnedRowWithResult,
   listOwnedRowsWithResults,
@@ -14,34 +14,23 @@ import type {
   MarketplaceCheckView,
   MarketplaceSummariesResponse,
   MarketplaceSummary,
-  PreferencesResponse,
-  UpdatePreferencesRequest,
 } from '#shared/contracts/marketplaces.ts'
 import { AppError } from '#shared/errors.ts'
-import {
-  type CheckResult,
-  checkCopy,
-  checkImage,
-  checkVideo,
-  durationMargin,
-  fillTolerance,
-} from '#shared/marketplaces/check.ts'
+import { type CheckResult, checkCopy, checkImage, checkVideo } from '#shared/marketplaces/check.ts'
 import type { ImageFacts, VideoFacts } from '#shared/marketplaces/facts.ts'
 import { fitCopy } from '#shared/marketplaces/fit-copy.ts'
 import { isMarketplaceId, type MarketplaceId } from '#shared/marketplaces/ids.ts'
 import { getProfile } from '#shared/marketplaces/profiles.ts'
 import type { MarketplaceProfile } from '#shared/marketplaces/types.ts'
 import type { ProductDetails } from '#shared/seo.ts'
-import { exportFileName } from './export-file-name.ts'
 import { productFidelityOf } from './fidelity-facts.ts'
 import { type ImageInspection, inspectImage } from './measure-image.ts'
 import type { TextReader } from './read-text.ts'
-import { renderForMarketplace } from './render-export.ts'
 import { createSlots, type Slots } from './slots.ts'
-import { frameVideo, lengthenVideo, measureVideo, type VideoTools } from './video.ts'
+import { measureVideo, type VideoTools } from './video.ts'
 
 // The marketplace panel (src/shared/contracts/marketplaces.ts): a user's own finished result
-// checked against one profile's rules, and exported for it. Measuring an image runs the
+// checked against one profile's rules (its export for the profile is marketplace-export.service.ts). Measuring an image runs the
 // separation model and OCR, so its facts are stored once per file (image_facts): the worker's
 // facts measurer (jobs/facts-measurer.ts, measureResultFacts) measures each new image result after
 // its job has settled, and a check then applies rules only. A result the measurer has not reached
@@ -89,7 +78,7 @@ export function createVideoSlots(): Slots {
 }
 
 /** The profile for an id from the path; NOT_FOUND for an id that names none (like an unknown generation). */
-function profileFor(id: string): MarketplaceProfile {
+export function profileFor(id: string): MarketplaceProfile {
   if (!isMarketplaceId(id)) throw new AppError('NOT_FOUND', 'No such marketplace profile')
   return getProfile(id)
 }
@@ -110,7 +99,7 @@ type ReadyResult =
     }
 
 /** The user's own finished result; NOT_FOUND for another's, GENERATION_NOT_READY until it has succeeded. */
-async function readyResult(
+export async function readyResult(
   deps: MarketplaceDeps,
   userId: string,
   generationId: string,
@@ -167,7 +156,7 @@ export async function measureResultFacts(
  * keeping the first when two processes measure at once). `bytes` when the caller has read them;
  * `originalAssetId` to measure the product's fidelity to the seller's photo as well.
  */
-function inspect(
+export function inspect(
   deps: FactDeps,
   asset: Pick<AssetRow, 'id' | 'storageKey'>,
   bytes?: Buffer,
@@ -263,7 +252,7 @@ async function measuredImageFacts(
   return facts
 }
 
-function videoTools(deps: MarketplaceDeps): VideoTools {
+export function videoTools(deps: MarketplaceDeps): VideoTools {
   return { ffmpegPath: deps.ffmpegPath, ...(deps.tempDir ? { tempDir: deps.tempDir } : {}) }
 }
 
@@ -280,7 +269,7 @@ function summarise(results: CheckResult[]): MarketplaceCheckView['summary'] {
 }
 
 /** The product's name for file names: the generation's product name, else 'vitrin'. */
-function productName(context: ProductDetails): string {
+export function productName(context: ProductDetails): string {
   return context.name?.trim() || 'vitrin'
 }
 
@@ -442,155 +431,4 @@ export async function summariseForMarketplace(
     )
   }
   return { profile: profile.id, summaries }
-}
-
-export type MarketplaceExport = { bytes: Buffer; mime: 'image/jpeg' | 'video/mp4'; fileName: string }
-
-/**
- * A result's file for a profile (GET …/export): an image re-rendered to the profile's target
- * (on pure white along the product's mask where the target is white), a video lengthened past
- * the profile's floor when it has one. SEO copy has no file: VALIDATION_FAILED.
- */
-export async function exportForMarketplace(
-  deps: MarketplaceDeps,
-  userId: string,
-  input: { generationId: string; profile: string; n: number },
-): Promise<MarketplaceExport> {
-  const profile = profileFor(input.profile)
-  const ready = await readyResult(deps, userId, input.generationId)
-  if (ready.kind === 'seo') throw new AppError('VALIDATION_FAILED', 'SEO copy has no file to export')
-  const bytes = await deps.storage.get(ready.asset.storageKey)
-  return exportFileFor(deps, profile, {
-    kind: ready.kind,
-    asset: ready.asset,
-    bytes,
-    skuOrName: productName(ready.context),
-    n: input.n,
-  })
-}
-
-/**
- * fileForMarketplace with its download name, `<sku or name>-<marketplace>-<n>.jpg` (or `.mp4`):
- * what the panel's export answers and the catalogue export writes for each file of a batch
- * with a preset (`n` counts the product's images, and its videos, from 1).
- */
-export async function exportFileFor(
-  deps: MarketplaceDeps,
-  profile: MarketplaceProfile,
-  input: {
-    kind: 'image' | 'video'
-    asset: Pick<AssetRow, 'id' | 'storageKey'>
-    bytes: Buffer
-    skuOrName: string
-    n: number
-  },
-): Promise<MarketplaceExport> {
-  const name = { skuOrName: input.skuOrName, marketplace: profile.id, n: input.n }
-  const file = await fileForMarketplace(deps, profile, input)
-  return file.kind === 'image'
-    ? { bytes: file.bytes, mime: 'image/jpeg', fileName: exportFileName(name) }
-    : { bytes: file.bytes, mime: 'video/mp4', fileName: exportFileName({ ...name, extension: 'mp4' }) }
-}
-
-/**
- * A profile with how one stored file is re-made for it (exportFileFor), in the shape the
- * catalogue's export takes for a batch's preset: it calls `render` for one file at a time.
- */
-export function presetExporter(deps: MarketplaceDeps, profile: MarketplaceProfile) {
-  return {
-    profile,
-    render: (
-      file: { kind: 'image' | 'video'; assetId: string; storageKey: string },
-      bytes: Buffer,
-      name: { skuOrName: string; n: number },
-    ) =>
-      exportFileFor(deps, profile, {
-        kind: file.kind,
-        asset: { id: file.assetId, storageKey: file.storageKey },
-        bytes,
-        ...name,
-      }),
-  }
-}
-
-/**
- * The share of the frame an export's product is scaled to fill (on white, along its mask): the
- * profile's minimum fill (Amazon's main image: 85 %) plus the checker's tolerance, so the export
- * passes the rule however a mask's edge falls. None when the profile has no fill rule.
- */
-export function exportFillShare(profile: MarketplaceProfile): number | undefined {
-  const rule = profile.image.main?.minFillShare ?? profile.image.all.minFillShare
-  return rule === undefined ? undefined : Math.min(0.95, rule.value + fillTolerance)
-}
-
-/**
- * A stored result's bytes re-made for a profile: an image rendered to its export target (on
- * pure white along the product's mask where the target is white, cropped so the product fills
- * the frame where the profile asks for a fill; the measurement that gives the
- * mask also stores the facts), a video lengthened past its floor when it has one (in a video
- * slot). The panel's export and the catalogue export (one file at a time) both come here.
- */
-export async function fileForMarketplace(
-  deps: MarketplaceDeps,
-  profile: MarketplaceProfile,
-  input: { kind: 'image' | 'video'; asset: Pick<AssetRow, 'id' | 'storageKey'>; bytes: Buffer },
-): Promise<{ kind: 'image' | 'video'; bytes: Buffer }> {
-  const { bytes } = input
-  if (input.kind === 'image') {
-    const target = profile.export
-    const mask = target.background === 'white' ? (await inspect(deps, input.asset, bytes)).mask : null
-    const fillShare = exportFillShare(profile)
-    const rendered = await renderForMarketplace(
-      bytes,
-      {
-        width: target.width,
-        height: target.height,
-        background: target.background,
-        maxBytes: target.maxBytes,
-        ...(fillShare === undefined ? {} : { fillShare }),
-      },
-      { mask },
-    )
-    return { kind: 'image', bytes: rendered.bytes }
-  }
-  // Framed in the slot's shape first (a 1:1 clip for a 16:9 rule gets bands that continue it,
-  // never refused or stretched), then lengthened past a duration floor.
-  const { ratios, minResolution, minSeconds } = profile.video
-  const framed = await deps.videoSlots.run(() =>
-    frameVideo(bytes, { ratios: ratios?.value, minResolution: minResolution?.value }, videoTools(deps)),
-  )
-  if (minSeconds === undefined) return { kind: 'video', bytes: framed.bytes }
-  const lengthened = await deps.videoSlots.run(() =>
-    lengthenVideo(
-      framed.bytes,
-      { minSeconds: minSeconds.value, marginSeconds: durationMargin },
-      videoTools(deps),
-    ),
-  )
-  return { kind: 'video', bytes: lengthened.bytes }
-}
-
-export async function getPreferences(db: Db, userId: string): Promise<PreferencesResponse> {
-  const [row] = await db
-    .select({ marketplaceProfile: userPreferences.marketplaceProfile })
-    .from(userPreferences)
-    .where(eq(userPreferences.userId, userId))
-  const profile = row?.marketplaceProfile ?? null
-  // A profile id stored by an older version and since retired reads as no choice.
-  return { marketplaceProfile: profile !== null && isMarketplaceId(profile) ? profile : null }
-}
-
-export async function updatePreferences(
-  db: Db,
-  userId: string,
-  input: UpdatePreferencesRequest,
-): Promise<PreferencesResponse> {
-  await db
-    .insert(userPreferences)
-    .values({ userId, marketplaceProfile: input.marketplaceProfile })
-    .onConflictDoUpdate({
-      target: userPreferences.userId,
-      set: { marketplaceProfile: input.marketplaceProfile, updatedAt: new Date() },
-    })
-  return getPreferences(db, userId)
 }

@@ -4,8 +4,8 @@ import sharp from 'sharp'
 import type { Db } from '#server/db/client.ts'
 import { type PublishedMediaRow, publishedMedia } from '#server/db/schema/index.ts'
 import { getOwnedAsset } from '#server/features/assets/assets.service.ts'
+import { fileForMarketplace } from '#server/features/marketplaces/marketplace-export.service.ts'
 import {
-  fileForMarketplace,
   type MarketplaceDeps,
   measureVideoBytes,
   VideoToolError,

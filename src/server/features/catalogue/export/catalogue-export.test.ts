@@ -11,11 +11,11 @@ import ExcelJS from 'exceljs'
 import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Db } from '#server/db/client.ts'
+import { presetExporter } from '#server/features/marketplaces/marketplace-export.service.ts'
 import {
   createInspections,
   createVideoSlots,
   type MarketplaceDeps,
-  presetExporter,
 } from '#server/features/marketplaces/marketplaces.service.ts'
 import { getProfile } from '#shared/marketplaces/profiles.ts'
 import { codePointLength } from '#shared/marketplaces/text.ts'
