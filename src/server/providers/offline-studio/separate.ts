@@ -592,7 +592,156 @@ const shadowChroma = 0.06
  * segmentation/mask-math.ts), made again at the photo's own resolution by cutAtScale.
  */
 function cutAlongMask(photo: Photo, alpha: Uint8Array): Promise<Subject> {
-  return cutAtScale(photo, alpha, boundsOf(alpha, photo.width, photo.height, 1), 'model')
+  const { width, height } = photo
+  // Only the mask's bounds (and room for the fringe's reach) are looked at.
+  const box = boundsOf(alpha, width, height, 1)
+  const trimmed = alpha.slice()
+  if (box.right >= box.left) {
+    const pad = fringe.width + fringe.reach + 1
+    const left = Math.max(0, box.left - pad)
+    const top = Math.max(0, box.top - pad)
+    const w = Math.min(width, box.right + pad + 1) - left
+    const h = Math.min(height, box.bottom + pad + 1) - top
+    const crop = new Uint8Array(w * h)
+    for (let y = 0; y < h; y++)
+      crop.set(alpha.subarray((top + y) * width + left, (top + y) * width + left + w), y * w)
+    const cleared = dropFringe(crop, w, h)
+    for (let y = 0; y < h; y++) trimmed.set(cleared.subarray(y * w, (y + 1) * w), (top + y) * width + left)
+  }
+  return cutAtScale(photo, trimmed, boundsOf(trimmed, width, height, 1), 'model')
+}
+
+/**
+ * The model's mask without the thin fringe it keeps along a product from what stood beside it:
+ * a rocket's gantry, a strip of shelf by a bottle. Such a fringe is thinner than
+ * `fringe.width` working pixels and never leaves the product's side: every pixel of it lies
+ * within `fringe.reach` of the product's thick body (the mask opened by a square of side
+ * `fringe.width` + 1). It showed as a ragged, tinted edge, and its colour went into the edge's
+ * product colour (fitEdge's solid means). A thin part of the product itself (a chair leg, an
+ * aerial, a spoon's handle) reaches out further and is kept whole. Returns a copy.
+ */
+export function dropFringe(alpha: Uint8Array, width: number, height: number): Uint8Array {
+  const total = width * height
+  const solid = new Uint8Array(total)
+  for (let i = 0; i < total; i++) solid[i] = (alpha[i] as number) >= 128 ? 1 : 0
+  const radius = fringe.width >> 1
+  const body = squareDilate(squareDilate(solid, width, height, radius, true), width, height, radius, false)
+  const nearBody = squareDilate(body, width, height, fringe.reach, false)
+  // The rest of the solid mask, by 8-connected part: a part wholly near the body is fringe.
+  const out = alpha.slice()
+  const seen = new Uint8Array(total)
+  const queue = new Int32Array(total)
+  for (let start = 0; start < total; start++) {
+    if (solid[start] !== 1 || body[start] === 1 || seen[start] === 1) continue
+    let head = 0
+    let tail = 0
+    queue[tail++] = start
+    seen[start] = 1
+    let isNear = true
+    // Pixels of the part that touch the body: a rim along it (a saucer's lip) touches it all
+    // along; something that stood beside the product is seen apart from it, through a gap.
+    let touching = 0
+    while (head < tail) {
+      const i = queue[head++] as number
+      if (nearBody[i] !== 1) isNear = false
+      const x = i % width
+      const y = (i - x) / width
+      let touches = false
+      for (let dy = -1; dy <= 1; dy++) {
+        const ny = y + dy
+        if (ny < 0 || ny >= height) continue
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx
+          if (nx < 0 || nx >= width) continue
+          const j = ny * width + nx
+          if (body[j] === 1) touches = true
+          if (solid[j] !== 1 || body[j] === 1 || seen[j] === 1) continue
+          seen[j] = 1
+          queue[tail++] = j
+        }
+      }
+      if (touches) touching++
+    }
+    if (!isNear || touching > tail * fringe.touching) continue
+    for (let k = 0; k < tail; k++) out[queue[k] as number] = 0
+  }
+  // The fringe's faint surroundings (its anti-aliasing outside the solid mask) go with it.
+  for (let i = 0; i < total; i++) {
+    if (solid[i] === 0 && body[i] === 0 && (alpha[i] as number) > 0 && nearBody[i] === 1) {
+      const x = i % width
+      const y = (i - x) / width
+      let touchesBody = false
+      for (let dy = -1; dy <= 1 && !touchesBody; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx
+          const ny = y + dy
+          if (nx >= 0 && ny >= 0 && nx < width && ny < height && body[ny * width + nx] === 1) {
+            touchesBody = true
+            break
+          }
+        }
+      }
+      if (!touchesBody) out[i] = 0
+    }
+  }
+  return out
+}
+
+/**
+ * The thin fringe dropFringe clears: parts of the model's mask at most `width` working pixels
+ * thick (what an opening by a square of side width + 1 removes) lying wholly within `reach` of
+ * the product's thick body. On the rocket photo the gantry's uprights beside the rocket measure
+ * 1–2 pixels, within 4 of it.
+ */
+const fringe = { width: 4, reach: 6, touching: 0.25 }
+
+/**
+ * A binary mask (1 = inside) dilated by a square of side 2 × radius + 1, or eroded when `erode`
+ * (the photo's edge counts as outside). Separable: rows, then columns, each a running count.
+ */
+function squareDilate(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  radius: number,
+  erode: boolean,
+): Uint8Array {
+  if (radius <= 0) return mask.slice()
+  const rows = new Uint8Array(mask.length)
+  squarePass(mask, rows, width, height, 1, width, radius, erode)
+  const out = new Uint8Array(mask.length)
+  squarePass(rows, out, height, width, width, 1, radius, erode)
+  return out
+}
+
+/**
+ * One direction of squareDilate: along `lines` lines of `length` pixels (`step` apart; lines
+ * `lineStep` apart), each pixel set when any (all, when eroding) of those within `radius` are.
+ */
+function squarePass(
+  from: Uint8Array,
+  to: Uint8Array,
+  length: number,
+  lines: number,
+  step: number,
+  lineStep: number,
+  radius: number,
+  erode: boolean,
+) {
+  const full = 2 * radius + 1
+  for (let line = 0; line < lines; line++) {
+    const start = line * lineStep
+    // Inside pixels in the window [k − radius, k + radius].
+    let count = 0
+    for (let k = 0; k < Math.min(radius, length); k++) count += from[start + k * step] as number
+    for (let k = 0; k < length; k++) {
+      if (k + radius < length) count += from[start + (k + radius) * step] as number
+      if (k - radius - 1 >= 0) count -= from[start + (k - radius - 1) * step] as number
+      // Eroding, the photo's edge counts as outside: a window reaching past it is not full.
+      const isSet = erode ? count === full && k >= radius && k + radius < length : count > 0
+      to[start + k * step] = isSet ? 1 : 0
+    }
+  }
 }
 
 /** Cut along the flood fill's hard mask, its edge found in the photo by cutAtScale. */
@@ -804,7 +953,10 @@ function fitEdge(
         near[y * cw + x] = 1
     }
   }
+  // The product's core: cells with all of the inside within `core.depth` of them.
+  const deep = Float32Array.from(near)
   boxMeans([near], cw, ch, band)
+  boxMeans([deep], cw, ch, core.depth)
   // Each grid cell (its four corners): 0 clear, 1 solid, 2 in the band. Most of the cut's
   // pixels are in cells that are wholly solid or clear and need no fitting or sampling.
   const cells = new Uint8Array(n)
@@ -822,7 +974,7 @@ function fitEdge(
     }
   }
 
-  const margin = Math.max(2 * radius, reach) + 1
+  const margin = Math.max(2 * radius, reach, core.reach) + 1
   const side = edgeTile + 2 * margin
   const windowPlanes = () => Array.from({ length: 14 }, () => new Float32Array(side * side))
   const scratch = windowPlanes()
@@ -867,11 +1019,15 @@ function fitEdge(
         }
       }
       const fitted = fitGuidedCoefficients(r, g, b, q, w, h, radius, epsilon, scratch)
-      const store = new Float32Array(12 * m)
-      const planes = Array.from({ length: 12 }, (_, k) => store.subarray(k * m, (k + 1) * m))
+      const store = new Float32Array(16 * m)
+      const planes = Array.from({ length: 16 }, (_, k) => store.subarray(k * m, (k + 1) * m))
       for (let k = 0; k < 4; k++) (planes[k] as Float32Array).set(fitted[k] as Float32Array)
       // Mean colours of the solid product (beyond the band inside) and of the clear backdrop around.
-      const [fr, fg, fb, fc, br, bg, bb, bc] = planes.slice(4) as [
+      const [fr, fg, fb, fc, br, bg, bb, bc, kr, kg, kb, kc] = planes.slice(4) as [
+        Float32Array,
+        Float32Array,
+        Float32Array,
+        Float32Array,
         Float32Array,
         Float32Array,
         Float32Array,
@@ -890,6 +1046,12 @@ function fitEdge(
             fg[j] = g[j] as number
             fb[j] = b[j] as number
             fc[j] = 1
+            if ((deep[(y + top) * cw + x + left] as number) >= 0.999) {
+              kr[j] = r[j] as number
+              kg[j] = g[j] as number
+              kb[j] = b[j] as number
+              kc[j] = 1
+            }
           } else if (inside <= 0.001) {
             br[j] = r[j] as number
             bg[j] = g[j] as number
@@ -898,7 +1060,8 @@ function fitEdge(
           }
         }
       }
-      boxMeans(planes.slice(4), w, h, reach, scratch[13])
+      boxMeans(planes.slice(4, 12), w, h, reach, scratch[13])
+      boxMeans(planes.slice(12), w, h, core.reach, scratch[13])
       tiles.push({ x0: tx, y0: ty, x1, y1, left, top, width: w, planes })
     }
   }
@@ -970,7 +1133,11 @@ function applyEdge(edge: FittedEdge, data: Buffer, width: number, height: number
     ((plane[a] as number) * (1 - wx) + (plane[bIndex] as number) * wx) * (1 - wy) +
     ((plane[c] as number) * (1 - wx) + (plane[d] as number) * wx) * wy
   for (const tile of edge.tiles) {
-    const [ar, ag, ab, bias, fr, fg, fb, fc, br, bg, bb, bc] = tile.planes as [
+    const [ar, ag, ab, bias, fr, fg, fb, fc, br, bg, bb, bc, kr, kg, kb, kc] = tile.planes as [
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
       Float32Array,
       Float32Array,
       Float32Array,
@@ -1055,14 +1222,26 @@ function applyEdge(edge: FittedEdge, data: Buffer, width: number, height: number
         }
         alpha[i] = Math.round(a * 255)
         if (alpha[i] === 0) continue
-        data[o] = Math.round(productR * 255)
-        data[o + 1] = Math.round(productG * 255)
-        data[o + 2] = Math.round(productB * 255)
+        // The edge's colour comes from the product's core where it has one near: the rim just
+        // inside the band still carries the old backdrop's light (a launch pad's orange along a
+        // rocket's side). A part too thin for a core takes the solid colour beside the band.
+        const ck = sample(kc, i00, i01, i10, i11, wx, wy)
+        const isCore = ck >= core.least
+        data[o] = Math.round((isCore ? sample(kr, i00, i01, i10, i11, wx, wy) / ck : productR) * 255)
+        data[o + 1] = Math.round((isCore ? sample(kg, i00, i01, i10, i11, wx, wy) / ck : productG) * 255)
+        data[o + 2] = Math.round((isCore ? sample(kb, i00, i01, i10, i11, wx, wy) / ck : productB) * 255)
       }
     }
   }
   return alpha
 }
+
+/**
+ * The product's core, whose colour the edge takes (applyEdge): cells with the whole inside within
+ * `depth` working pixels of them (`band` + 2: beyond the rim the old backdrop's light reaches),
+ * averaged within `reach`; used where they make at least `least` of that window (about 4 cells).
+ */
+const core = { depth: 4, reach: 6, least: 0.025 }
 
 /** Least colour distance (RGB levels) between a product and its backdrop for the two-colour edge. */
 const edgeContrast = 40
