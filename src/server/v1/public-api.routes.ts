@@ -16,10 +16,9 @@ import {
   getBatchView,
   listBatches,
 } from '#server/features/catalogue/catalogue.service.ts'
+import { admitGeneration, createGeneration } from '#server/features/generations/create-generation.service.ts'
 import {
-  admitGeneration,
   cancelGeneration,
-  createGeneration,
   type GenerationDeps,
   getGeneration,
   getOwnedRowWithResult,

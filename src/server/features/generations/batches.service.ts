@@ -21,8 +21,9 @@ import type { GenerationAssetView, GenerationMode } from '#shared/contracts/gene
 import { AppError } from '#shared/errors.ts'
 import { type AspectRatio, videoRatioFor } from '#shared/scenes.ts'
 import type { ProductDetails } from '#shared/seo.ts'
+import { providerFor, usesOwnKey } from './create-generation.service.ts'
 import { presentAssetView } from './generations.present.ts'
-import { type GenerationDeps, loadAssets, providerFor, usesOwnKey } from './generations.service.ts'
+import { type GenerationDeps, loadAssets } from './generations.service.ts'
 
 // The catalogue's batches as jobs: what a product of a batch makes, the quota a batch takes,
 // queueing it, and a row's or a batch's regenerate, cancel and retry; and a batch's results read

@@ -11,12 +11,10 @@ import {
   type GenerationResponse,
   listGenerationsQuerySchema,
 } from '#shared/contracts/generations.ts'
+import { admitGeneration, createGeneration, createVideoFromImage } from './create-generation.service.ts'
 import { openGenerationEvents } from './generation-events.ts'
 import {
-  admitGeneration,
   cancelGeneration,
-  createGeneration,
-  createVideoFromImage,
   deleteGeneration,
   type GenerationDeps,
   getGeneration,
