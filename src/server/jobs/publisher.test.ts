@@ -15,7 +15,7 @@ import {
 import { createNotifier, type Notifier } from '#server/events/notifier.ts'
 import { type ConnectionsDeps, connectTrendyol } from '#server/features/publishing/connections.service.ts'
 import type { Listing } from '#server/features/publishing/listing.ts'
-import { queuePublications } from '#server/features/publishing/publications.service.ts'
+import { queuePublications } from '#server/features/publishing/queue-publications.service.ts'
 import { webhookEvents } from '#server/features/webhooks/webhook-events.service.ts'
 import { createLogger } from '#server/logger.ts'
 import { createRateLimiter } from '#server/rate-limit/rate-limiter.ts'

@@ -14,9 +14,10 @@ import {
 import { AppError } from '#shared/errors.ts'
 import { type AttributeFill, askOnce, attributeKind, fillAttributes } from './attribute-filler.ts'
 import { type Listing, type ListingProblem, sellerAttributes, type VatRate } from './listing.ts'
-import { type ListingToPublish, openChannel, queuePublications } from './publications.service.ts'
+import { openChannel } from './publications.service.ts'
 import { type PublishDeps, publicationViews, publishableImages, publishableVideo } from './publish.service.ts'
 import { type DraftDeps, photoColour } from './publish-draft.service.ts'
+import { type ListingToPublish, queuePublications } from './queue-publications.service.ts'
 
 // A whole catalogue batch published (issue 30, point 4): each finished row with an image result
 // becomes a listing from its own columns (barcode, stock code, brand, prices, stock, VAT, desi),

@@ -26,13 +26,9 @@ import { AppError } from '#shared/errors.ts'
 import { isExportFix } from '#shared/marketplaces/export-fix.ts'
 import { getProfile } from '#shared/marketplaces/profiles.ts'
 import type { Listing, ListingProblem } from './listing.ts'
-import {
-  type ListingToPublish,
-  openChannel,
-  type PublisherDeps,
-  queuePublications,
-} from './publications.service.ts'
+import { openChannel, type PublisherDeps } from './publications.service.ts'
 import { type PublishedMediaDeps, publishMedia } from './published-media.service.ts'
+import { type ListingToPublish, queuePublications } from './queue-publications.service.ts'
 
 // Studio results published to a marketplace (POST /api/publications): each product's images
 // checked by the pre-publish checker in the marketplace's slot, rendered in its size at a public

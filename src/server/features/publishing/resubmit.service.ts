@@ -25,9 +25,10 @@ import {
 } from '#shared/publishing/rejections.ts'
 import { withoutPromotionalPhrases } from '#shared/seo-facts.ts'
 import type { Listing, ListingProblem } from './listing.ts'
-import { type ListingToPublish, openChannel, queuePublications } from './publications.service.ts'
+import { openChannel } from './publications.service.ts'
 import { copyGenerationFor, type PublishDeps, publicationViews } from './publish.service.ts'
 import { publishMedia, revokeMedia, tokenPattern } from './published-media.service.ts'
+import { type ListingToPublish, queuePublications } from './queue-publications.service.ts'
 
 // Fix and resubmit (issue 30, point 5): a publication's refused products sent again as a new
 // publication. Each product's reasons (the marketplace's words) and problems (the listing's own)
