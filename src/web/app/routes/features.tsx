@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react'
 import type { TKey } from '#shared/i18n/messages.ts'
 import { getPlan, plans } from '#shared/plans.ts'
-import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { OfferIcon, type OfferIconName, TickIcon } from '#web/components/ui/icons.tsx'
+import { OnDarkLinks } from '#web/components/ui/on-dark-links.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -185,18 +185,11 @@ export function FeaturesPage() {
             {t('pages.features.cta.title')}
           </h2>
           <p className="mx-auto mt-4 max-w-xl text-lg text-brand-100">{t('pages.features.cta.body')}</p>
-          <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            <ButtonLink to={`${href('access')}?next=${href('create')}`} variant="accent" size="lg">
-              {t('pages.features.cta.start')}
-            </ButtonLink>
-            <ButtonLink
-              to={href('pricing')}
-              size="lg"
-              className="border border-white/30 bg-white/10 text-white hover:bg-white/20 focus-visible:outline-white"
-            >
-              {t('pages.features.cta.pricing')}
-            </ButtonLink>
-          </div>
+          <OnDarkLinks
+            className="mt-8 flex flex-col justify-center gap-3 sm:flex-row"
+            main={{ to: `${href('access')}?next=${href('create')}`, label: t('pages.features.cta.start') }}
+            other={{ to: href('pricing'), label: t('pages.features.cta.pricing') }}
+          />
         </section>
       </Container>
     </>

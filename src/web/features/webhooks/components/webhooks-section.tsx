@@ -5,11 +5,11 @@ import type {
   WebhookEndpointView,
   WebhookEventType,
 } from '#shared/contracts/webhooks.ts'
-import { Button, buttonClasses } from '#web/components/ui/button.tsx'
+import { buttonClasses } from '#web/components/ui/button.tsx'
 import { ConfirmDialog, confirmText } from '#web/components/ui/confirm-dialog.tsx'
 import { CopyButton } from '#web/components/ui/copy-button.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
-import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
+import { SecretDialog } from '#web/components/ui/secret-dialog.tsx'
 import { SettingsCard } from '#web/components/ui/settings-card.tsx'
 import { UpsellNotice } from '#web/components/ui/upsell-notice.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
@@ -300,24 +300,15 @@ export function WebhooksSection() {
         />
       ) : null}
       {dialog?.kind === 'secret' ? (
-        <ModalDialog
+        <SecretDialog
           title={t('webhooks.secretDialog.title')}
           description={<p>{t('webhooks.secretDialog.description')}</p>}
+          secret={dialog.secret}
+          testId="new-webhook-secret"
+          copyWhat={t('webhooks.copyWhat')}
+          doneLabel={t('webhooks.secretDialog.done')}
           onClose={() => setDialog(null)}
-        >
-          <div className="mt-5 space-y-3">
-            <code
-              data-testid="new-webhook-secret"
-              className="block select-all break-all rounded-lg border border-slate-200 bg-slate-50 p-3 font-mono text-sm"
-            >
-              {dialog.secret}
-            </code>
-            <CopyButton text={dialog.secret} what={t('webhooks.copyWhat')} />
-          </div>
-          <div className="mt-6 flex flex-col sm:flex-row sm:justify-end">
-            <Button onClick={() => setDialog(null)}>{t('webhooks.secretDialog.done')}</Button>
-          </div>
-        </ModalDialog>
+        />
       ) : null}
       {dialog?.kind === 'disable' ? (
         <ConfirmDialog
