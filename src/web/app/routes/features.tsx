@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import type { TKey } from '#shared/i18n/messages.ts'
 import { getPlan, plans } from '#shared/plans.ts'
+import { Badge } from '#web/components/ui/badge.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { OfferIcon, type OfferIconName, TickIcon } from '#web/components/ui/icons.tsx'
 import { OnDarkLinks } from '#web/components/ui/on-dark-links.tsx'
@@ -153,9 +154,9 @@ export function FeaturesPage() {
                         <p className="font-semibold text-slate-900">
                           {plan.name}
                           {plan.isMostPopular ? (
-                            <span className="ml-2 inline-block rounded-full bg-brand-700 whitespace-nowrap px-2 py-0.5 text-xs font-semibold text-white">
+                            <Badge tone="strong" className="ml-2 inline-block whitespace-nowrap">
                               {t('plans.mostPopular')}
-                            </span>
+                            </Badge>
                           ) : null}
                         </p>
                         <p className="mt-1 text-slate-700">
