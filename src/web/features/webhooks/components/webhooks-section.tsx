@@ -5,6 +5,7 @@ import type {
   WebhookEndpointView,
   WebhookEventType,
 } from '#shared/contracts/webhooks.ts'
+import { ActionOutcome } from '#web/components/ui/action-outcome.tsx'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { ConfirmDialog, confirmText } from '#web/components/ui/confirm-dialog.tsx'
 import { CopyButton } from '#web/components/ui/copy-button.tsx'
@@ -277,14 +278,7 @@ export function WebhooksSection() {
       >
         {body}
       </LoadState>
-      {failure ? (
-        <p role="alert" className="text-sm text-red-700">
-          {failure}
-        </p>
-      ) : null}
-      <p role="status" className="text-sm text-emerald-800">
-        {message}
-      </p>
+      <ActionOutcome error={failure} status={message} />
 
       {dialog?.kind === 'add' ? (
         <AddWebhookDialog
