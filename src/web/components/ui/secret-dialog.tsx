@@ -23,13 +23,9 @@ export function SecretDialog(props: {
   onClose: () => void
   finalFocusRef?: RefObject<HTMLElement | null>
 }) {
+  const { title, description, onClose, finalFocusRef } = props
   return (
-    <ModalDialog
-      title={props.title}
-      description={props.description}
-      onClose={props.onClose}
-      finalFocusRef={props.finalFocusRef}
-    >
+    <ModalDialog {...{ title, description, onClose, finalFocusRef }}>
       <div className="mt-5 space-y-3">
         {props.label ? <p className="text-sm font-medium text-slate-900">{props.label}</p> : null}
         <code

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react'
 import type { ApiKeysResponse, ApiKeyView } from '#shared/contracts/api-keys.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { ConfirmDialog, confirmText } from '#web/components/ui/confirm-dialog.tsx'
-import { LoadState } from '#web/components/ui/load-state.tsx'
+import { LoadState, loadText } from '#web/components/ui/load-state.tsx'
 import { SettingsCard } from '#web/components/ui/settings-card.tsx'
 import { UpsellNotice } from '#web/components/ui/upsell-notice.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -112,12 +112,7 @@ export function ApiKeysSection() {
       headingRef={headingRef}
     >
       {/* Under the tab's "API Settings" heading (api-settings-panel.tsx), beside the fal key. */}
-      <LoadState
-        resource={resource}
-        loadingLabel={t('apiKeys.loading')}
-        errorTitle={t('apiKeys.error.title')}
-        retryLabel={t('apiKeys.error.retry')}
-      >
+      <LoadState resource={resource} {...loadText(t, 'apiKeys')}>
         {body}
       </LoadState>
       <p role="status" className="text-sm text-emerald-800">

@@ -81,7 +81,6 @@ export function ResetConfirmForm(props: { token: string | null; isPrerendered?: 
 
   return (
     <AuthFormCard
-      key="form"
       icon="lock"
       form={form}
       keys="auth.resetConfirm"

@@ -59,14 +59,7 @@ export function ResetRequestForm() {
   }
 
   return (
-    <AuthFormCard
-      key="form"
-      icon="lock"
-      form={form}
-      keys="auth.resetRequest"
-      focusTitle={hasSentBefore}
-      footer={footer}
-    >
+    <AuthFormCard icon="lock" form={form} keys="auth.resetRequest" focusTitle={hasSentBefore} footer={footer}>
       <EmailField form={form} />
     </AuthFormCard>
   )

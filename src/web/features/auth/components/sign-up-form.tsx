@@ -55,7 +55,6 @@ export function SignUpForm(props: { plan: PlanId | null }) {
 
   return (
     <AuthFormCard
-      key="form"
       icon="user"
       form={form}
       keys="auth.signUp"

@@ -9,7 +9,7 @@ import { ActionOutcome } from '#web/components/ui/action-outcome.tsx'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { ConfirmDialog, confirmText } from '#web/components/ui/confirm-dialog.tsx'
 import { CopyButton } from '#web/components/ui/copy-button.tsx'
-import { LoadState } from '#web/components/ui/load-state.tsx'
+import { LoadState, loadText } from '#web/components/ui/load-state.tsx'
 import { SecretDialog } from '#web/components/ui/secret-dialog.tsx'
 import { SettingsCard } from '#web/components/ui/settings-card.tsx'
 import { UpsellNotice } from '#web/components/ui/upsell-notice.tsx'
@@ -263,6 +263,25 @@ export function WebhooksSection() {
     )
   }
 
+  async function disable(target: WebhookEndpointView) {
+    const { endpoint } = await updateWebhookEndpoint(target.id, { isEnabled: false })
+    replaceEndpoint(endpoint)
+    setDialog(null)
+    announce(t('webhooks.disabledMessage', { url: endpoint.url }))
+  }
+
+  async function remove(target: WebhookEndpointView) {
+    await deleteWebhookEndpoint(target.id)
+    resource.update((current) => ({
+      ...current,
+      endpoints: current.endpoints.filter((e) => e.id !== target.id),
+    }))
+    // The endpoint's buttons are gone: focus the heading, where the message is read.
+    focusAfterDialogRef.current = headingRef.current
+    setDialog(null)
+    announce(t('webhooks.deletedMessage', { url: target.url }))
+  }
+
   return (
     <SettingsCard
       id="settings-webhooks"
@@ -270,12 +289,7 @@ export function WebhooksSection() {
       intro={t('webhooks.intro')}
       headingRef={headingRef}
     >
-      <LoadState
-        resource={resource}
-        loadingLabel={t('webhooks.loading')}
-        errorTitle={t('webhooks.error.title')}
-        retryLabel={t('webhooks.error.retry')}
-      >
+      <LoadState resource={resource} {...loadText(t, 'webhooks')}>
         {body}
       </LoadState>
       <ActionOutcome error={failure} status={message} />
@@ -304,35 +318,14 @@ export function WebhooksSection() {
           onClose={() => setDialog(null)}
         />
       ) : null}
-      {dialog?.kind === 'disable' ? (
+      {dialog?.kind === 'disable' || dialog?.kind === 'delete' ? (
         <ConfirmDialog
-          {...confirmText(t, 'webhooks.disableDialog', { url: dialog.endpoint.url })}
+          key={dialog.kind}
+          {...confirmText(t, dialog.kind === 'disable' ? 'webhooks.disableDialog' : 'webhooks.deleteDialog', {
+            url: dialog.endpoint.url,
+          })}
           tone="danger"
-          onConfirm={async () => {
-            const { endpoint } = await updateWebhookEndpoint(dialog.endpoint.id, { isEnabled: false })
-            replaceEndpoint(endpoint)
-            setDialog(null)
-            announce(t('webhooks.disabledMessage', { url: endpoint.url }))
-          }}
-          onClose={() => setDialog(null)}
-          finalFocusRef={focusAfterDialogRef}
-        />
-      ) : null}
-      {dialog?.kind === 'delete' ? (
-        <ConfirmDialog
-          {...confirmText(t, 'webhooks.deleteDialog', { url: dialog.endpoint.url })}
-          tone="danger"
-          onConfirm={async () => {
-            await deleteWebhookEndpoint(dialog.endpoint.id)
-            resource.update((current) => ({
-              ...current,
-              endpoints: current.endpoints.filter((e) => e.id !== dialog.endpoint.id),
-            }))
-            // The endpoint's buttons are gone: focus the heading, where the message is read.
-            focusAfterDialogRef.current = headingRef.current
-            setDialog(null)
-            announce(t('webhooks.deletedMessage', { url: dialog.endpoint.url }))
-          }}
+          onConfirm={() => (dialog.kind === 'disable' ? disable(dialog.endpoint) : remove(dialog.endpoint))}
           onClose={() => setDialog(null)}
           finalFocusRef={focusAfterDialogRef}
         />
