@@ -128,12 +128,7 @@ export function LandingPage() {
       <LandingSection id="teaser" title={t('pricing.teaserTitle')}>
         <div className="mt-12 grid gap-8 lg:grid-cols-3">
           {plans.map((plan) => (
-            <PlanCard
-              key={plan.id}
-              plan={plan}
-              ctaTo={`${href('signUp')}?plan=${plan.id}`}
-              headingLevel="h3"
-            />
+            <PlanCard key={plan.id} plan={plan} headingLevel="h3" />
           ))}
         </div>
         <p className="mt-10 text-center">

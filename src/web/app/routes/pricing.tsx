@@ -43,7 +43,6 @@ export function PricingPage() {
             <PlanCard
               key={plan.id}
               plan={plan}
-              ctaTo={`${href('signUp')}?plan=${plan.id}`}
               isSelected={plan.id === selectedPlanId}
               choice={
                 isSignedIn

@@ -180,29 +180,26 @@ export function OfferIcon(props: IconProps & { name: OfferIconName }) {
   )
 }
 
-// Solid icons.
+// Solid icons: one path each on the 20-unit grid.
 
-export const AlertCircleIcon = solidIcon(
-  'M10 1.5a8.5 8.5 0 1 0 0 17 8.5 8.5 0 0 0 0-17Zm-.9 4.5h1.8v5.5H9.1V6Zm.9 9a1.1 1.1 0 1 1 0-2.2 1.1 1.1 0 0 1 0 2.2Z',
-)
+const solidPaths = {
+  alertCircle:
+    'M10 1.5a8.5 8.5 0 1 0 0 17 8.5 8.5 0 0 0 0-17Zm-.9 4.5h1.8v5.5H9.1V6Zm.9 9a1.1 1.1 0 1 1 0-2.2 1.1 1.1 0 0 1 0 2.2Z',
+  alertTriangle:
+    'M8.3 2.9a2 2 0 0 1 3.4 0l6.1 10.6A2 2 0 0 1 16.1 16.5H3.9a2 2 0 0 1-1.7-3L8.3 2.9ZM10 7a1 1 0 0 0-1 1v3a1 1 0 1 0 2 0V8a1 1 0 0 0-1-1Zm0 8a1.1 1.1 0 1 0 0-2.2 1.1 1.1 0 0 0 0 2.2Z',
+  blocked:
+    'M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16ZM4 10a6 6 0 0 1 9.7-4.7l-8.4 8.4A6 6 0 0 1 4 10Zm2.3 4.7 8.4-8.4a6 6 0 0 1-8.4 8.4Z',
+  tick: 'M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z',
+  chevronDown:
+    'M5.3 7.3a1 1 0 0 1 1.4 0L10 10.6l3.3-3.3a1 1 0 1 1 1.4 1.4l-4 4a1 1 0 0 1-1.4 0l-4-4a1 1 0 0 1 0-1.4Z',
+  globe:
+    'M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16Zm5.9 7h-2.4a12.6 12.6 0 0 0-1-4.4A6 6 0 0 1 15.9 9ZM10 4.1c.6.8 1.3 2.5 1.5 4.9h-3c.2-2.4.9-4.1 1.5-4.9ZM7.5 4.6a12.6 12.6 0 0 0-1 4.4H4.1a6 6 0 0 1 3.4-4.4ZM4.1 11h2.4c.1 1.7.5 3.2 1 4.4A6 6 0 0 1 4.1 11Zm5.9 4.9c-.6-.8-1.3-2.5-1.5-4.9h3c-.2 2.4-.9 4.1-1.5 4.9Zm2.5-.5c.5-1.2.9-2.7 1-4.4h2.4a6 6 0 0 1-3.4 4.4Z',
+}
 
-export const AlertTriangleIcon = solidIcon(
-  'M8.3 2.9a2 2 0 0 1 3.4 0l6.1 10.6A2 2 0 0 1 16.1 16.5H3.9a2 2 0 0 1-1.7-3L8.3 2.9ZM10 7a1 1 0 0 0-1 1v3a1 1 0 1 0 2 0V8a1 1 0 0 0-1-1Zm0 8a1.1 1.1 0 1 0 0-2.2 1.1 1.1 0 0 0 0 2.2Z',
-)
-
-export const BlockedIcon = solidIcon(
-  'M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16ZM4 10a6 6 0 0 1 9.7-4.7l-8.4 8.4A6 6 0 0 1 4 10Zm2.3 4.7 8.4-8.4a6 6 0 0 1-8.4 8.4Z',
-)
-
+export const AlertCircleIcon = solidIcon(solidPaths.alertCircle)
+export const AlertTriangleIcon = solidIcon(solidPaths.alertTriangle)
+export const BlockedIcon = solidIcon(solidPaths.blocked)
 /** A bold tick for lists of what a plan or feature includes. */
-export const TickIcon = solidIcon(
-  'M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z',
-)
-
-export const ChevronDownIcon = solidIcon(
-  'M5.3 7.3a1 1 0 0 1 1.4 0L10 10.6l3.3-3.3a1 1 0 1 1 1.4 1.4l-4 4a1 1 0 0 1-1.4 0l-4-4a1 1 0 0 1 0-1.4Z',
-)
-
-export const GlobeIcon = solidIcon(
-  'M10 2a8 8 0 1 0 0 16 8 8 0 0 0 0-16Zm5.9 7h-2.4a12.6 12.6 0 0 0-1-4.4A6 6 0 0 1 15.9 9ZM10 4.1c.6.8 1.3 2.5 1.5 4.9h-3c.2-2.4.9-4.1 1.5-4.9ZM7.5 4.6a12.6 12.6 0 0 0-1 4.4H4.1a6 6 0 0 1 3.4-4.4ZM4.1 11h2.4c.1 1.7.5 3.2 1 4.4A6 6 0 0 1 4.1 11Zm5.9 4.9c-.6-.8-1.3-2.5-1.5-4.9h3c-.2 2.4-.9 4.1-1.5 4.9Zm2.5-.5c.5-1.2.9-2.7 1-4.4h2.4a6 6 0 0 1-3.4 4.4Z',
-)
+export const TickIcon = solidIcon(solidPaths.tick)
+export const ChevronDownIcon = solidIcon(solidPaths.chevronDown)
+export const GlobeIcon = solidIcon(solidPaths.globe)

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import type { Plan } from '#shared/plans.ts'
 import { Button, ButtonLink } from '#web/components/ui/button.tsx'
 import { TickIcon } from '#web/components/ui/icons.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 /** One line of what a plan includes, ticked. */
@@ -37,12 +38,13 @@ export type PlanCardChoice = {
 
 /**
  * One plan from the catalogue: price, quotas, features and the way to start. Signed out, the
- * button links to `ctaTo`; with `choice` (signed in) it chooses the plan or reads "Current plan".
+ * button links to `ctaTo` (sign-up); with `choice` (signed in) it chooses the plan or reads "Current plan".
  * `isSelected` highlights the plan picked before sign-up.
  */
 export function PlanCard(props: {
   plan: Plan
-  ctaTo: string
+  /** Where the signed-out button goes; by default sign-up with this plan chosen. */
+  ctaTo?: string
   headingLevel?: 'h2' | 'h3'
   choice?: PlanCardChoice
   isSelected?: boolean
@@ -114,7 +116,7 @@ export function PlanCard(props: {
         )
       ) : (
         <ButtonLink
-          to={props.ctaTo}
+          to={props.ctaTo ?? `${href('signUp')}?plan=${plan.id}`}
           variant={plan.isMostPopular ? 'primary' : 'secondary'}
           className="w-full"
           aria-label={`${t('plans.getStarted')}: ${plan.name}`}
