@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react'
+import { useRef } from 'react'
 import type { ApiKeysResponse, ApiKeyView } from '#shared/contracts/api-keys.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { ConfirmDialog, confirmText } from '#web/components/ui/confirm-dialog.tsx'
@@ -6,7 +6,7 @@ import { LoadState, loadText } from '#web/components/ui/load-state.tsx'
 import { SettingsCard } from '#web/components/ui/settings-card.tsx'
 import { UpsellNotice } from '#web/components/ui/upsell-notice.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { useAnnouncer } from '#web/lib/use-announcer.ts'
+import { useSectionDialogs } from '#web/lib/use-section-dialogs.ts'
 import { useApiKeys } from '../hooks/use-api-keys.ts'
 import { ApiKeyList } from './api-key-list.tsx'
 import { CreateApiKeyDialog } from './create-api-key-dialog.tsx'
@@ -16,7 +16,6 @@ type Dialog =
   | { kind: 'create' }
   | { kind: 'secret'; name: string; secret: string }
   | { kind: 'revoke'; key: ApiKeyView }
-  | null
 
 /** What a plan without API access would get, and the way to it; no button that cannot work. */
 function Upsell(props: { maxLiveKeys: number }) {
@@ -43,18 +42,9 @@ function Upsell(props: { maxLiveKeys: number }) {
 export function ApiKeysSection() {
   const { t } = useI18n()
   const { resource, create, revoke } = useApiKeys()
-  const [dialog, setDialog] = useState<Dialog>(null)
-  const [message, announce] = useAnnouncer()
-  const headingRef = useRef<HTMLHeadingElement>(null)
+  const { dialog, setDialog, open, message, announce, headingRef, focusAfterDialogRef } =
+    useSectionDialogs<Dialog>()
   const createButtonRef = useRef<HTMLButtonElement>(null)
-  // Where focus goes when a dialog closes: null means back to whatever opened it.
-  const focusAfterDialogRef = useRef<HTMLElement | null>(null)
-
-  function open(next: Dialog) {
-    focusAfterDialogRef.current = null
-    announce('')
-    setDialog(next)
-  }
 
   async function handleRevoke(key: ApiKeyView) {
     await revoke(key.id)

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import type {
   WebhookDeliveryView,
   WebhookEndpointsResponse,
@@ -15,8 +15,8 @@ import { SettingsCard } from '#web/components/ui/settings-card.tsx'
 import { UpsellNotice } from '#web/components/ui/upsell-notice.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { useAnnouncer } from '#web/lib/use-announcer.ts'
 import { useResource } from '#web/lib/use-resource.ts'
+import { useSectionDialogs } from '#web/lib/use-section-dialogs.ts'
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -34,7 +34,6 @@ type Dialog =
   | { kind: 'secret'; secret: string }
   | { kind: 'disable'; endpoint: WebhookEndpointView }
   | { kind: 'delete'; endpoint: WebhookEndpointView }
-  | null
 
 const smallButton =
   'rounded-lg border px-3 py-1.5 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2'
@@ -193,18 +192,9 @@ function EndpointCard(props: {
 export function WebhooksSection() {
   const { t } = useI18n()
   const resource = useResource(listWebhookEndpoints)
-  const [dialog, setDialog] = useState<Dialog>(null)
-  const [message, announce] = useAnnouncer()
   const [failure, setFailure] = useState<string | null>(null)
-  const headingRef = useRef<HTMLHeadingElement>(null)
-  const focusAfterDialogRef = useRef<HTMLElement | null>(null)
-
-  function open(next: Dialog) {
-    focusAfterDialogRef.current = null
-    announce('')
-    setFailure(null)
-    setDialog(next)
-  }
+  const { dialog, setDialog, open, message, announce, headingRef, focusAfterDialogRef } =
+    useSectionDialogs<Dialog>(() => setFailure(null))
 
   function replaceEndpoint(endpoint: WebhookEndpointView) {
     resource.update((current) => ({
