@@ -1,6 +1,5 @@
 import { useNavigate, useSearchParams } from 'react-router'
-import { chipTextOf } from '#shared/scene-chip.ts'
-import { productScenes } from '#shared/scenes.ts'
+import { useSceneSuggestions } from '#web/app/scene-suggestions.ts'
 import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
@@ -18,7 +17,8 @@ import { useResource } from '#web/lib/use-resource.ts'
 
 /** The catalogue: import a product list (the wizard) and the batches made so far. */
 export function CataloguePage() {
-  const { t, locale } = useI18n()
+  const { t } = useI18n()
+  const sceneSuggestions = useSceneSuggestions('product')
   useDocumentTitle(t('catalogue.page.title'))
   const navigate = useNavigate()
   const [searchParams] = useSearchParams()
@@ -48,11 +48,7 @@ export function CataloguePage() {
               value={value}
               onChange={onChange}
               disabled={disabled}
-              suggestions={productScenes.map((scene) => ({
-                id: scene.id,
-                prompt: chipTextOf(t(`studio.scenes.product.${scene.id}`), locale),
-                label: t(`studio.scenes.product.${scene.id}`),
-              }))}
+              suggestions={sceneSuggestions}
             />
           )}
         />
