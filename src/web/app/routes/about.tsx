@@ -1,5 +1,5 @@
 import { Container } from '#web/components/ui/container.tsx'
-import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { PageIntro } from '#web/components/ui/page-header.tsx'
 import { ContactPrompt, ParagraphSections, ProseSection } from '#web/components/ui/prose.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 
@@ -10,12 +10,11 @@ export function AboutPage() {
   const { t } = useI18n()
   return (
     <>
-      <PageHeader title={t('pages.about.title')} subtitle={t('pages.about.subtitle')} />
-      <Container className="py-12 sm:py-16">
+      <PageIntro keys="pages.about">
         <div className="mx-auto max-w-3xl space-y-10">
           <ParagraphSections page="about" ids={storySections} />
         </div>
-      </Container>
+      </PageIntro>
 
       <section aria-labelledby="principles-title" className="bg-slate-50 py-12 sm:py-16">
         <Container>

@@ -5,7 +5,7 @@ import { Badge } from '#web/components/ui/badge.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { OfferIcon, type OfferIconName, TickIcon } from '#web/components/ui/icons.tsx'
 import { OnDarkLinks } from '#web/components/ui/on-dark-links.tsx'
-import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { PageIntro } from '#web/components/ui/page-header.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 
@@ -116,8 +116,7 @@ export function FeaturesPage() {
 
   return (
     <>
-      <PageHeader title={t('pages.features.title')} subtitle={t('pages.features.subtitle')} />
-      <Container className="py-12 sm:py-16">
+      <PageIntro keys="pages.features">
         <div className="space-y-12 sm:space-y-16">
           {features.map((feature) => (
             <section
@@ -175,7 +174,7 @@ export function FeaturesPage() {
             </section>
           ))}
         </div>
-      </Container>
+      </PageIntro>
 
       <Container className="pb-16 sm:pb-24">
         <section

@@ -2,8 +2,7 @@ import type { ReactNode } from 'react'
 import type { TKey } from '#shared/i18n/messages.ts'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { Container } from './container.tsx'
-import { PageHeader } from './page-header.tsx'
+import { PageIntro } from './page-header.tsx'
 import { TextLink } from './text-link.tsx'
 
 /** A titled section of a text page: an h2 and its paragraphs, spaced for reading. */
@@ -77,20 +76,17 @@ export function PolicyPage(props: { page: 'privacy' | 'terms'; children: ReactNo
   const { t } = useI18n()
   const { page } = props
   return (
-    <>
-      <PageHeader title={t(`pages.${page}.title`)} subtitle={t(`pages.${page}.subtitle`)} />
-      <Container className="py-12 sm:py-16">
-        <div className="mx-auto max-w-3xl space-y-10">
-          <ProseNote>
-            <p>{t(`pages.${page}.notice`)}</p>
-          </ProseNote>
-          {props.children}
-          <ContactPrompt
-            text={t(`pages.${page}.questions.body`)}
-            linkText={t(`pages.${page}.questions.link`)}
-          />
-        </div>
-      </Container>
-    </>
+    <PageIntro keys={`pages.${page}`}>
+      <div className="mx-auto max-w-3xl space-y-10">
+        <ProseNote>
+          <p>{t(`pages.${page}.notice`)}</p>
+        </ProseNote>
+        {props.children}
+        <ContactPrompt
+          text={t(`pages.${page}.questions.body`)}
+          linkText={t(`pages.${page}.questions.link`)}
+        />
+      </div>
+    </PageIntro>
   )
 }
