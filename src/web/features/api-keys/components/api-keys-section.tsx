@@ -95,12 +95,7 @@ export function ApiKeysSection() {
   }
 
   return (
-    <SettingsCard
-      id="settings-api-keys"
-      title={t('apiKeys.title')}
-      intro={t('apiKeys.intro')}
-      headingRef={headingRef}
-    >
+    <SettingsCard id="settings-api-keys" keys="apiKeys" headingRef={headingRef}>
       {/* Under the tab's "API Settings" heading (api-settings-panel.tsx), beside the fal key. */}
       <LoadState resource={resource} {...loadText(t, 'apiKeys')}>
         {body}

@@ -273,12 +273,7 @@ export function WebhooksSection() {
   }
 
   return (
-    <SettingsCard
-      id="settings-webhooks"
-      title={t('webhooks.title')}
-      intro={t('webhooks.intro')}
-      headingRef={headingRef}
-    >
+    <SettingsCard id="settings-webhooks" keys="webhooks" headingRef={headingRef}>
       <LoadState resource={resource} {...loadText(t, 'webhooks')}>
         {body}
       </LoadState>
