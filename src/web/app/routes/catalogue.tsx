@@ -1,5 +1,4 @@
 import { useNavigate, useSearchParams } from 'react-router'
-import { useSceneSuggestions } from '#web/app/scene-suggestions.ts'
 import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
@@ -14,6 +13,7 @@ import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 import { useResource } from '#web/lib/use-resource.ts'
+import { useSceneSuggestions } from '../scene-suggestions.ts'
 
 /** The catalogue: import a product list (the wizard) and the batches made so far. */
 export function CataloguePage() {

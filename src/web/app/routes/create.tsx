@@ -1,7 +1,6 @@
 import { type FormEvent, useRef, useState } from 'react'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
 import type { ViewChoice } from '#shared/scenes.ts'
-import { useSceneSuggestions } from '#web/app/scene-suggestions.ts'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
 import { GenerateButton } from '#web/features/generations/components/generate-button.tsx'
 import { StudioResultPanel } from '#web/features/generations/components/studio-result-panel.tsx'
@@ -24,6 +23,7 @@ import { getUsage } from '#web/features/usage/api/get-usage.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 import { useResource } from '#web/lib/use-resource.ts'
+import { useSceneSuggestions } from '../scene-suggestions.ts'
 
 /** Create Content: one product photo to an edited image, a video or Turkish SEO copy. */
 export function CreatePage() {

@@ -1,5 +1,4 @@
 import { type FormEvent, useState } from 'react'
-import { useSceneSuggestions } from '#web/app/scene-suggestions.ts'
 import { GenerateButton } from '#web/features/generations/components/generate-button.tsx'
 import { StudioResultPanel } from '#web/features/generations/components/studio-result-panel.tsx'
 import { useStudioJob } from '#web/features/generations/hooks/use-studio-job.ts'
@@ -15,6 +14,7 @@ import { getUsage } from '#web/features/usage/api/get-usage.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 import { useResource } from '#web/lib/use-resource.ts'
+import { useSceneSuggestions } from '../scene-suggestions.ts'
 
 /** Fashion Content: a garment on a model (optionally the model of a reference photo), then a video. */
 export function FashionPage() {
