@@ -129,14 +129,22 @@ export async function apiRequest<T>(
   const response = earlyResponse ?? (await send(path, init))
   const payload: unknown = await response.json().catch(() => undefined)
   if (response.ok) return payload as T
+  throw failure(payload, response.status, response.statusText, init.fallbackCode)
+}
+
+/**
+ * The error for a failed answer: the body's code when it names one (else INTERNAL for a 5xx,
+ * else `fallbackCode`), its message and details. An UNAUTHORIZED is also reported to the session.
+ */
+function failure(payload: unknown, status: number, statusText: string, fallbackCode?: ErrorCode): ApiError {
   const error = (payload as Partial<ErrorBody> | undefined)?.error
   const code = isErrorCode(error?.code)
     ? error.code
-    : response.status >= 500
+    : status >= 500
       ? 'INTERNAL'
-      : (init.fallbackCode ?? 'VALIDATION_FAILED')
+      : (fallbackCode ?? 'VALIDATION_FAILED')
   if (code === 'UNAUTHORIZED') reportUnauthorized()
-  throw new ApiError(code, response.status, error?.message ?? response.statusText, error?.details)
+  return new ApiError(code, status, error?.message ?? statusText, error?.details)
 }
 
 /** How much of an upload has been sent: bytes so far and in all (0 while unknown). */
@@ -182,14 +190,7 @@ export function apiUpload<T>(
         resolve(payload as T)
         return
       }
-      const error = (payload as Partial<ErrorBody> | undefined)?.error
-      const code = isErrorCode(error?.code)
-        ? error.code
-        : request.status >= 500
-          ? 'INTERNAL'
-          : (init.fallbackCode ?? 'VALIDATION_FAILED')
-      if (code === 'UNAUTHORIZED') reportUnauthorized()
-      reject(new ApiError(code, request.status, error?.message ?? request.statusText, error?.details))
+      reject(failure(payload, request.status, request.statusText, init.fallbackCode))
     })
     request.addEventListener('error', () => {
       init.signal?.removeEventListener('abort', abort)

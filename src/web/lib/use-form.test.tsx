@@ -75,6 +75,13 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
+/** An action that fails with `error`, as a request the server refuses. */
+function rejectsWith(error: ApiError) {
+  return async () => {
+    throw error
+  }
+}
+
 describe('useForm', () => {
   it('blocks the action on a failed check and focuses the first invalid field in DOM order', async () => {
     const action = vi.fn(async () => undefined)
@@ -134,14 +141,9 @@ describe('useForm', () => {
 
   it('shows a field-less failure as the error code’s message above the form, in the page’s language', async () => {
     const user = userEvent.setup()
-    await renderWeb(
-      <TestForm
-        action={async () => {
-          throw new ApiError('RATE_LIMITED', 429, 'slow down')
-        }}
-      />,
-      { locale: 'tr' },
-    )
+    await renderWeb(<TestForm action={rejectsWith(new ApiError('RATE_LIMITED', 429, 'slow down'))} />, {
+      locale: 'tr',
+    })
     await user.click(submitButton())
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Çok fazla deneme yapıldı. Lütfen birkaç dakika bekleyip tekrar deneyin.',
@@ -228,9 +230,7 @@ describe('useForm', () => {
     await renderWeb(
       <TestForm
         validate={(values) => ({ first: values.first ? undefined : 'required' })}
-        action={async () => {
-          throw new ApiError('VALIDATION_FAILED', 400, 'bad', { fields: { third: 'email' } })
-        }}
+        action={rejectsWith(new ApiError('VALIDATION_FAILED', 400, 'bad', { fields: { third: 'email' } }))}
       />,
     )
     await user.click(submitButton())
@@ -256,13 +256,7 @@ describe('useForm', () => {
 
   it('leaves focus where it is after a failed send when it is still in the form', async () => {
     const user = userEvent.setup()
-    await renderWeb(
-      <TestForm
-        action={async () => {
-          throw new ApiError('INTERNAL', 500, 'boom')
-        }}
-      />,
-    )
+    await renderWeb(<TestForm action={rejectsWith(new ApiError('INTERNAL', 500, 'boom'))} />)
     await user.type(field('second'), 'x{Enter}')
     await screen.findByRole('alert')
     expect(document.activeElement).toBe(field('second'))

@@ -23,10 +23,16 @@ function controlledLoad<T>() {
   return { load, calls, call }
 }
 
+/** useResource over a controlled load with one key: the hook's view and the load's calls. */
+function renderControlled<T>() {
+  const controlled = controlledLoad<T>()
+  const view = renderHook(() => useResource((signal) => controlled.load('', signal)))
+  return { ...controlled, ...view }
+}
+
 describe('useResource', () => {
   it('loads on mount and shows the data', async () => {
-    const { load, call } = controlledLoad<string>()
-    const { result } = renderHook(() => useResource((signal) => load('', signal)))
+    const { load, call, result } = renderControlled<string>()
     expect(result.current.status).toBe('loading')
     expect(load).toHaveBeenCalledTimes(1)
     await act(async () => call(0).resolve('hello'))
@@ -34,8 +40,7 @@ describe('useResource', () => {
   })
 
   it('shows the error, and Retry loads again', async () => {
-    const { load, call } = controlledLoad<string>()
-    const { result } = renderHook(() => useResource((signal) => load('', signal)))
+    const { load, call, result } = renderControlled<string>()
     const failure = new Error('down')
     await act(async () => call(0).reject(failure))
     expect(result.current).toMatchObject({ status: 'error', error: failure })
@@ -48,8 +53,7 @@ describe('useResource', () => {
   })
 
   it('keeps the data shown while it reloads, then shows the new answer', async () => {
-    const { load, call } = controlledLoad<number>()
-    const { result } = renderHook(() => useResource((signal) => load('', signal)))
+    const { call, result } = renderControlled<number>()
     await act(async () => call(0).resolve(1))
     act(() => result.current.reload())
     expect(result.current).toMatchObject({ status: 'ready', data: 1 })
@@ -58,8 +62,7 @@ describe('useResource', () => {
   })
 
   it('aborts the request on unmount', () => {
-    const { load, call } = controlledLoad<string>()
-    const { unmount } = renderHook(() => useResource((signal) => load('', signal)))
+    const { call, unmount } = renderControlled<string>()
     expect(call(0).signal.aborted).toBe(false)
     unmount()
     expect(call(0).signal.aborted).toBe(true)
@@ -88,8 +91,7 @@ describe('useResource', () => {
   })
 
   it('adopts replaced data and drops the answer still on its way', async () => {
-    const { load, call } = controlledLoad<string>()
-    const { result } = renderHook(() => useResource((signal) => load('', signal)))
+    const { call, result } = renderControlled<string>()
     act(() => result.current.replace('from a change'))
     expect(call(0).signal.aborted).toBe(true)
     await act(async () => call(0).resolve('stale'))

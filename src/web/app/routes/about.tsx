@@ -1,6 +1,6 @@
 import { Container } from '#web/components/ui/container.tsx'
-import { PageHeader } from '#web/components/ui/page-header.tsx'
-import { ContactPrompt, ProseSection } from '#web/components/ui/prose.tsx'
+import { PageIntro } from '#web/components/ui/page-header.tsx'
+import { ContactPrompt, ParagraphSections, ProseSection } from '#web/components/ui/prose.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 const storySections = ['name', 'who', 'team'] as const
@@ -10,16 +10,11 @@ export function AboutPage() {
   const { t } = useI18n()
   return (
     <>
-      <PageHeader title={t('pages.about.title')} subtitle={t('pages.about.subtitle')} />
-      <Container className="py-12 sm:py-16">
+      <PageIntro keys="pages.about">
         <div className="mx-auto max-w-3xl space-y-10">
-          {storySections.map((section) => (
-            <ProseSection key={section} id={section} title={t(`pages.about.${section}.title`)}>
-              <p>{t(`pages.about.${section}.body`)}</p>
-            </ProseSection>
-          ))}
+          <ParagraphSections page="about" ids={storySections} />
         </div>
-      </Container>
+      </PageIntro>
 
       <section aria-labelledby="principles-title" className="bg-slate-50 py-12 sm:py-16">
         <Container>

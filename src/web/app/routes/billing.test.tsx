@@ -53,7 +53,9 @@ function requests(method: string, path: string) {
     .map(([, init]) => (init?.body ? JSON.parse(String(init.body)) : undefined))
 }
 
-async function choose(plan: string) {
+/** Opens the billing page and chooses `plan`: the dialog that asks to confirm the change. */
+async function openChoice(plan: string) {
+  await renderWeb(<BillingPage />)
   const option = (await screen.findAllByRole('listitem')).find((li) => li.getAttribute('data-plan') === plan)
   await userEvent.click(
     within(option as HTMLElement).getByRole('button', {
@@ -66,8 +68,7 @@ async function choose(plan: string) {
 describe('BillingPage with Stripe', () => {
   it('upgrades now, saying the difference is charged prorated', async () => {
     serve(stripe(growth), { 'POST /api/billing/subscription': stripe({ ...growth, planId: 'pro' }) })
-    await renderWeb(<BillingPage />)
-    const dialog = await choose('pro')
+    const dialog = await openChoice('pro')
     expect(within(dialog).getByRole('heading').textContent).toBe('Upgrade to Pro now?')
     expect(dialog.textContent).toContain('charged to your card now (prorated)')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Upgrade now' }))
@@ -79,8 +80,7 @@ describe('BillingPage with Stripe', () => {
     serve(stripe(growth), {
       'POST /api/billing/subscription': stripe({ ...growth, scheduledPlanId: 'starter' }),
     })
-    await renderWeb(<BillingPage />)
-    const dialog = await choose('starter')
+    const dialog = await openChoice('starter')
     expect(within(dialog).getByRole('heading').textContent).toBe('Change to Starter on December 24, 2026?')
     expect(dialog.textContent).toContain('You keep Growth and its quota until December 24, 2026.')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Change on December 24, 2026' }))
@@ -94,8 +94,7 @@ describe('BillingPage with Stripe', () => {
   it('sends a user without a paid plan to the hosted checkout', async () => {
     vi.mocked(leaveFor).mockClear()
     serve(stripe(null), { 'POST /api/billing/checkout': { url: 'https://billing.example/checkout/cs_9' } })
-    await renderWeb(<BillingPage />)
-    const dialog = await choose('growth')
+    const dialog = await openChoice('growth')
     expect(within(dialog).getByRole('heading').textContent).toBe('Subscribe to Growth?')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Continue to payment' }))
     expect(requests('POST', '/api/billing/checkout')).toEqual([{ planId: 'growth' }])

@@ -4,7 +4,7 @@ import type { BillingResponse } from '#shared/contracts/billing.ts'
 import { getPlan, type Plan } from '#shared/plans.ts'
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx'
 import { Container } from '#web/components/ui/container.tsx'
-import { LoadState } from '#web/components/ui/load-state.tsx'
+import { LoadState, loadText } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import {
@@ -85,12 +85,7 @@ export function BillingPage() {
         >
           {message}
         </p>
-        <LoadState
-          resource={billingState}
-          loadingLabel={t('billing.loading')}
-          errorTitle={t('billing.error.title')}
-          retryLabel={t('billing.error.retry')}
-        >
+        <LoadState resource={billingState} {...loadText(t, 'billing')}>
           {(billing) => (
             <>
               {billing.canChangePlan ? (

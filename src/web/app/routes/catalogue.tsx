@@ -1,6 +1,4 @@
 import { useNavigate, useSearchParams } from 'react-router'
-import { chipTextOf } from '#shared/scene-chip.ts'
-import { productScenes } from '#shared/scenes.ts'
 import { Container } from '#web/components/ui/container.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
@@ -15,10 +13,12 @@ import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 import { useResource } from '#web/lib/use-resource.ts'
+import { useSceneSuggestions } from '../scene-suggestions.ts'
 
 /** The catalogue: import a product list (the wizard) and the batches made so far. */
 export function CataloguePage() {
-  const { t, locale } = useI18n()
+  const { t } = useI18n()
+  const sceneSuggestions = useSceneSuggestions('product')
   useDocumentTitle(t('catalogue.page.title'))
   const navigate = useNavigate()
   const [searchParams] = useSearchParams()
@@ -48,11 +48,7 @@ export function CataloguePage() {
               value={value}
               onChange={onChange}
               disabled={disabled}
-              suggestions={productScenes.map((scene) => ({
-                id: scene.id,
-                prompt: chipTextOf(t(`studio.scenes.product.${scene.id}`), locale),
-                label: t(`studio.scenes.product.${scene.id}`),
-              }))}
+              suggestions={sceneSuggestions}
             />
           )}
         />

@@ -1,7 +1,6 @@
 import { type FormEvent, useRef, useState } from 'react'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
-import { chipTextOf } from '#shared/scene-chip.ts'
-import { productScenes, type ViewChoice } from '#shared/scenes.ts'
+import type { ViewChoice } from '#shared/scenes.ts'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
 import { GenerateButton } from '#web/features/generations/components/generate-button.tsx'
 import { StudioResultPanel } from '#web/features/generations/components/studio-result-panel.tsx'
@@ -24,10 +23,12 @@ import { getUsage } from '#web/features/usage/api/get-usage.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 import { useResource } from '#web/lib/use-resource.ts'
+import { useSceneSuggestions } from '../scene-suggestions.ts'
 
 /** Create Content: one product photo to an edited image, a video or Turkish SEO copy. */
 export function CreatePage() {
-  const { t, locale } = useI18n()
+  const { t } = useI18n()
+  const sceneSuggestions = useSceneSuggestions('product')
   useDocumentTitle(t('studio.create.documentTitle'))
   const photo = usePhotoUpload()
   // Meters and "left this period" follow every job (and every refusal): settling reloads usage.
@@ -131,15 +132,7 @@ export function CreatePage() {
             tip={t('studio.prompt.tip')}
             value={prompt}
             onChange={setPrompt}
-            suggestions={
-              mode === 'video'
-                ? []
-                : productScenes.map((scene) => ({
-                    id: scene.id,
-                    prompt: chipTextOf(t(`studio.scenes.product.${scene.id}`), locale),
-                    label: t(`studio.scenes.product.${scene.id}`),
-                  }))
-            }
+            suggestions={mode === 'video' ? [] : sceneSuggestions}
           />
           {mode === 'image' ? (
             <>

@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react'
 import { plans } from '#shared/plans.ts'
-import { Container } from '#web/components/ui/container.tsx'
 import { ChevronDownIcon } from '#web/components/ui/icons.tsx'
-import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { PageIntro } from '#web/components/ui/page-header.tsx'
 import { ContactPrompt } from '#web/components/ui/prose.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { faqGroups as groups, type FaqItemId as ItemId } from '../faq-items.ts'
@@ -44,40 +43,34 @@ export function FaqPage() {
   }
 
   return (
-    <>
-      <PageHeader title={t('pages.faq.title')} subtitle={t('pages.faq.subtitle')} />
-      <Container className="py-12 sm:py-16">
-        <div className="mx-auto max-w-3xl space-y-12">
-          {groups.map((group) => (
-            <section key={group.id} aria-labelledby={`faq-${group.id}-title`}>
-              <h2
-                id={`faq-${group.id}-title`}
-                className="text-xl font-semibold tracking-tight text-slate-900 sm:text-2xl"
-              >
-                {t(`pages.faq.groups.${group.id}`)}
-              </h2>
-              <div className="mt-4 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
-                {group.items.map((id) => (
-                  <FaqItem key={id} question={t(`pages.faq.items.${id}.question`)}>
-                    {answer(id)}
-                  </FaqItem>
-                ))}
-              </div>
-            </section>
-          ))}
-          <section aria-labelledby="faq-more-title">
+    <PageIntro keys="pages.faq">
+      <div className="mx-auto max-w-3xl space-y-12">
+        {groups.map((group) => (
+          <section key={group.id} aria-labelledby={`faq-${group.id}-title`}>
             <h2
-              id="faq-more-title"
+              id={`faq-${group.id}-title`}
               className="text-xl font-semibold tracking-tight text-slate-900 sm:text-2xl"
             >
-              {t('pages.faq.more.title')}
+              {t(`pages.faq.groups.${group.id}`)}
             </h2>
-            <div className="mt-4">
-              <ContactPrompt text={t('pages.faq.more.body')} linkText={t('pages.faq.more.link')} />
+            <div className="mt-4 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+              {group.items.map((id) => (
+                <FaqItem key={id} question={t(`pages.faq.items.${id}.question`)}>
+                  {answer(id)}
+                </FaqItem>
+              ))}
             </div>
           </section>
-        </div>
-      </Container>
-    </>
+        ))}
+        <section aria-labelledby="faq-more-title">
+          <h2 id="faq-more-title" className="text-xl font-semibold tracking-tight text-slate-900 sm:text-2xl">
+            {t('pages.faq.more.title')}
+          </h2>
+          <div className="mt-4">
+            <ContactPrompt text={t('pages.faq.more.body')} linkText={t('pages.faq.more.link')} />
+          </div>
+        </section>
+      </div>
+    </PageIntro>
   )
 }

@@ -1,6 +1,4 @@
 import { type FormEvent, useState } from 'react'
-import { chipTextOf } from '#shared/scene-chip.ts'
-import { fashionStyles } from '#shared/scenes.ts'
 import { GenerateButton } from '#web/features/generations/components/generate-button.tsx'
 import { StudioResultPanel } from '#web/features/generations/components/studio-result-panel.tsx'
 import { useStudioJob } from '#web/features/generations/hooks/use-studio-job.ts'
@@ -16,10 +14,12 @@ import { getUsage } from '#web/features/usage/api/get-usage.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
 import { useResource } from '#web/lib/use-resource.ts'
+import { useSceneSuggestions } from '../scene-suggestions.ts'
 
 /** Fashion Content: a garment on a model (optionally the model of a reference photo), then a video. */
 export function FashionPage() {
-  const { t, locale } = useI18n()
+  const { t } = useI18n()
+  const styleSuggestions = useSceneSuggestions('fashion')
   useDocumentTitle(t('studio.fashion.documentTitle'))
   const garment = usePhotoUpload()
   const reference = usePhotoUpload()
@@ -121,11 +121,7 @@ export function FashionPage() {
         tip={t('studio.prompt.styleTip')}
         value={prompt}
         onChange={setPrompt}
-        suggestions={fashionStyles.map((style) => ({
-          id: style.id,
-          prompt: chipTextOf(t(`studio.scenes.fashion.${style.id}`), locale),
-          label: t(`studio.scenes.fashion.${style.id}`),
-        }))}
+        suggestions={styleSuggestions}
       />
       <GenerateButton
         label={t('studio.generate.fashion')}

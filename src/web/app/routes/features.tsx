@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react'
 import type { TKey } from '#shared/i18n/messages.ts'
 import { getPlan, plans } from '#shared/plans.ts'
-import { ButtonLink } from '#web/components/ui/button.tsx'
+import { Badge } from '#web/components/ui/badge.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { OfferIcon, type OfferIconName, TickIcon } from '#web/components/ui/icons.tsx'
-import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { OnDarkLinks } from '#web/components/ui/on-dark-links.tsx'
+import { PageIntro } from '#web/components/ui/page-header.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 
@@ -115,8 +116,7 @@ export function FeaturesPage() {
 
   return (
     <>
-      <PageHeader title={t('pages.features.title')} subtitle={t('pages.features.subtitle')} />
-      <Container className="py-12 sm:py-16">
+      <PageIntro keys="pages.features">
         <div className="space-y-12 sm:space-y-16">
           {features.map((feature) => (
             <section
@@ -153,9 +153,9 @@ export function FeaturesPage() {
                         <p className="font-semibold text-slate-900">
                           {plan.name}
                           {plan.isMostPopular ? (
-                            <span className="ml-2 inline-block rounded-full bg-brand-700 whitespace-nowrap px-2 py-0.5 text-xs font-semibold text-white">
+                            <Badge tone="strong" className="ml-2 inline-block whitespace-nowrap">
                               {t('plans.mostPopular')}
-                            </span>
+                            </Badge>
                           ) : null}
                         </p>
                         <p className="mt-1 text-slate-700">
@@ -174,7 +174,7 @@ export function FeaturesPage() {
             </section>
           ))}
         </div>
-      </Container>
+      </PageIntro>
 
       <Container className="pb-16 sm:pb-24">
         <section
@@ -185,18 +185,11 @@ export function FeaturesPage() {
             {t('pages.features.cta.title')}
           </h2>
           <p className="mx-auto mt-4 max-w-xl text-lg text-brand-100">{t('pages.features.cta.body')}</p>
-          <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            <ButtonLink to={`${href('access')}?next=${href('create')}`} variant="accent" size="lg">
-              {t('pages.features.cta.start')}
-            </ButtonLink>
-            <ButtonLink
-              to={href('pricing')}
-              size="lg"
-              className="border border-white/30 bg-white/10 text-white hover:bg-white/20 focus-visible:outline-white"
-            >
-              {t('pages.features.cta.pricing')}
-            </ButtonLink>
-          </div>
+          <OnDarkLinks
+            className="mt-8 flex flex-col justify-center gap-3 sm:flex-row"
+            main={{ to: `${href('access')}?next=${href('create')}`, label: t('pages.features.cta.start') }}
+            other={{ to: href('pricing'), label: t('pages.features.cta.pricing') }}
+          />
         </section>
       </Container>
     </>

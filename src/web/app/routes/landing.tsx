@@ -1,9 +1,10 @@
-import { useEffect } from 'react'
+import { type ReactNode, useEffect } from 'react'
 import type { TKey } from '#shared/i18n/messages.ts'
 import { plans } from '#shared/plans.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { OfferIcon } from '#web/components/ui/icons.tsx'
+import { OnDarkLinks } from '#web/components/ui/on-dark-links.tsx'
 import { PlanCard } from '#web/features/plans/components/plan-card.tsx'
 import { href } from '#web/lib/href.ts'
 import { ensureAllMessages, useI18n } from '#web/lib/i18n.tsx'
@@ -51,6 +52,23 @@ const steps: { n: number; title: TKey; body: TKey }[] = [
   { n: 3, title: 'landing.how.publish.title', body: 'landing.how.publish.body' },
 ]
 
+/** A band of the landing page: a centred h2 over its content, the section named by the heading. */
+function LandingSection(props: { id: string; title: string; className?: string; children: ReactNode }) {
+  return (
+    <section
+      aria-labelledby={`${props.id}-title`}
+      className={props.className ? `${props.className} py-16 sm:py-24` : 'py-16 sm:py-24'}
+    >
+      <Container>
+        <h2 id={`${props.id}-title`} className="text-center text-3xl font-bold tracking-tight text-slate-900">
+          {props.title}
+        </h2>
+        {props.children}
+      </Container>
+    </section>
+  )
+}
+
 export function LandingPage() {
   const { t, locale } = useI18n()
   // Once the landing page is up, fetch the other pages' text so the next click is instant.
@@ -71,18 +89,11 @@ export function LandingPage() {
               {t('landing.title')}
             </h1>
             <p className="mt-6 max-w-xl text-lg text-brand-100">{t('landing.subtitle')}</p>
-            <div className="mt-10 flex flex-col gap-3 sm:flex-row sm:flex-wrap [&>a]:whitespace-nowrap">
-              <ButtonLink to={`${href('access')}?next=${href('create')}`} variant="accent" size="lg">
-                {t('landing.ctaProduct')}
-              </ButtonLink>
-              <ButtonLink
-                to={`${href('access')}?next=${href('fashion')}`}
-                size="lg"
-                className="border border-white/30 bg-white/10 text-white hover:bg-white/20 focus-visible:outline-white"
-              >
-                {t('landing.ctaFashion')}
-              </ButtonLink>
-            </div>
+            <OnDarkLinks
+              className="mt-10 flex flex-col gap-3 sm:flex-row sm:flex-wrap [&>a]:whitespace-nowrap"
+              main={{ to: `${href('access')}?next=${href('create')}`, label: t('landing.ctaProduct') }}
+              other={{ to: `${href('access')}?next=${href('fashion')}`, label: t('landing.ctaFashion') }}
+            />
           </div>
           <div className="mx-auto w-full max-w-md lg:max-w-none">
             <HeroIllustration />
@@ -90,62 +101,42 @@ export function LandingPage() {
         </Container>
       </section>
 
-      <section aria-labelledby="outputs-title" className="py-16 sm:py-24">
-        <Container>
-          <h2 id="outputs-title" className="text-center text-3xl font-bold tracking-tight text-slate-900">
-            {t('landing.outputs.title')}
-          </h2>
-          <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {outputs.map((output) => (
-              <li key={output} className="rounded-2xl border border-slate-200 p-6">
-                <OfferIcon name={output} className="size-10 rounded-lg bg-brand-50 p-2 text-brand-700" />
-                <h3 className="mt-4 font-semibold text-slate-900">{t(`landing.outputs.${output}.title`)}</h3>
-                <p className="mt-2 text-sm text-slate-600">{t(`landing.outputs.${output}.body`)}</p>
-              </li>
-            ))}
-          </ul>
-        </Container>
-      </section>
+      <LandingSection id="outputs" title={t('landing.outputs.title')}>
+        <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          {outputs.map((output) => (
+            <li key={output} className="rounded-2xl border border-slate-200 p-6">
+              <OfferIcon name={output} className="size-10 rounded-lg bg-brand-50 p-2 text-brand-700" />
+              <h3 className="mt-4 font-semibold text-slate-900">{t(`landing.outputs.${output}.title`)}</h3>
+              <p className="mt-2 text-sm text-slate-600">{t(`landing.outputs.${output}.body`)}</p>
+            </li>
+          ))}
+        </ul>
+      </LandingSection>
 
-      <section aria-labelledby="how-title" className="bg-slate-50 py-16 sm:py-24">
-        <Container>
-          <h2 id="how-title" className="text-center text-3xl font-bold tracking-tight text-slate-900">
-            {t('landing.how.title')}
-          </h2>
-          <ol className="mt-12 grid gap-8 md:grid-cols-3">
-            {steps.map((step) => (
-              <li key={step.n} className="relative rounded-2xl bg-white p-6 shadow-sm">
-                <p className="text-sm font-semibold text-brand-700">{t('landing.how.step', { n: step.n })}</p>
-                <h3 className="mt-2 text-lg font-semibold text-slate-900">{t(step.title)}</h3>
-                <p className="mt-2 text-slate-600">{t(step.body)}</p>
-              </li>
-            ))}
-          </ol>
-        </Container>
-      </section>
+      <LandingSection id="how" className="bg-slate-50" title={t('landing.how.title')}>
+        <ol className="mt-12 grid gap-8 md:grid-cols-3">
+          {steps.map((step) => (
+            <li key={step.n} className="relative rounded-2xl bg-white p-6 shadow-sm">
+              <p className="text-sm font-semibold text-brand-700">{t('landing.how.step', { n: step.n })}</p>
+              <h3 className="mt-2 text-lg font-semibold text-slate-900">{t(step.title)}</h3>
+              <p className="mt-2 text-slate-600">{t(step.body)}</p>
+            </li>
+          ))}
+        </ol>
+      </LandingSection>
 
-      <section aria-labelledby="teaser-title" className="py-16 sm:py-24">
-        <Container>
-          <h2 id="teaser-title" className="text-center text-3xl font-bold tracking-tight text-slate-900">
-            {t('pricing.teaserTitle')}
-          </h2>
-          <div className="mt-12 grid gap-8 lg:grid-cols-3">
-            {plans.map((plan) => (
-              <PlanCard
-                key={plan.id}
-                plan={plan}
-                ctaTo={`${href('signUp')}?plan=${plan.id}`}
-                headingLevel="h3"
-              />
-            ))}
-          </div>
-          <p className="mt-10 text-center">
-            <ButtonLink to={href('pricing')} variant="secondary">
-              {t('pricing.teaserCta')}
-            </ButtonLink>
-          </p>
-        </Container>
-      </section>
+      <LandingSection id="teaser" title={t('pricing.teaserTitle')}>
+        <div className="mt-12 grid gap-8 lg:grid-cols-3">
+          {plans.map((plan) => (
+            <PlanCard key={plan.id} plan={plan} headingLevel="h3" />
+          ))}
+        </div>
+        <p className="mt-10 text-center">
+          <ButtonLink to={href('pricing')} variant="secondary">
+            {t('pricing.teaserCta')}
+          </ButtonLink>
+        </p>
+      </LandingSection>
     </>
   )
 }

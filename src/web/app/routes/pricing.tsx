@@ -1,8 +1,7 @@
 import { useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { getPlan, isPlanId, type Plan, plans } from '#shared/plans.ts'
-import { Container } from '#web/components/ui/container.tsx'
-import { PageHeader } from '#web/components/ui/page-header.tsx'
+import { PageIntro } from '#web/components/ui/page-header.tsx'
 import { choosePlan, getBilling, startPlanCheckout } from '#web/features/billing/api/billing-api.ts'
 import { ChoosePlanDialog } from '#web/features/billing/components/choose-plan-dialog.tsx'
 import { leaveFor } from '#web/features/billing/leave-for.ts'
@@ -36,14 +35,12 @@ export function PricingPage() {
 
   return (
     <>
-      <PageHeader title={t('pricing.title')} subtitle={t('pricing.subtitle')} />
-      <Container className="py-12 sm:py-16">
+      <PageIntro keys="pricing">
         <div className="grid gap-8 lg:grid-cols-3">
           {plans.map((plan) => (
             <PlanCard
               key={plan.id}
               plan={plan}
-              ctaTo={`${href('signUp')}?plan=${plan.id}`}
               isSelected={plan.id === selectedPlanId}
               choice={
                 isSignedIn
@@ -71,7 +68,7 @@ export function PricingPage() {
             {t('pricing.enterpriseLink')}
           </Link>
         </p>
-      </Container>
+      </PageIntro>
       {choosing ? (
         <ChoosePlanDialog
           plan={choosing}

@@ -1,4 +1,4 @@
-import { PolicyPage, ProseList, ProseSection } from '#web/components/ui/prose.tsx'
+import { ParagraphSections, PolicyPage, ProseList, ProseSection } from '#web/components/ui/prose.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 const paragraphSections = ['where', 'providers', 'training', 'cookies', 'security', 'choices'] as const
@@ -18,11 +18,7 @@ export function PrivacyPage() {
           ]}
         />
       </ProseSection>
-      {paragraphSections.map((section) => (
-        <ProseSection key={section} id={section} title={t(`pages.privacy.${section}.title`)}>
-          <p>{t(`pages.privacy.${section}.body`)}</p>
-        </ProseSection>
-      ))}
+      <ParagraphSections page="privacy" ids={paragraphSections} />
     </PolicyPage>
   )
 }

@@ -1,5 +1,5 @@
 import { getPlan } from '#shared/plans.ts'
-import { PolicyPage, ProseSection } from '#web/components/ui/prose.tsx'
+import { ParagraphSections, PolicyPage, ProseSection } from '#web/components/ui/prose.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 const laterSections = ['ai', 'plans', 'byok', 'service'] as const
@@ -15,11 +15,7 @@ export function TermsPage() {
         <p>{t('pages.terms.content.rights')}</p>
         <p>{t('pages.terms.content.rules')}</p>
       </ProseSection>
-      {laterSections.map((section) => (
-        <ProseSection key={section} id={section} title={t(`pages.terms.${section}.title`)}>
-          <p>{t(`pages.terms.${section}.body`)}</p>
-        </ProseSection>
-      ))}
+      <ParagraphSections page="terms" ids={laterSections} />
     </PolicyPage>
   )
 }

@@ -11,25 +11,30 @@ const labels = {
   retryLabel: 'Try again',
 }
 
+type Props = Parameters<typeof LoadState<string>>[0]
+
+/** Renders a LoadState with the labels above; `props` sets the resource and anything else. */
+function renderLoadState(
+  props: Omit<Props, keyof typeof labels | 'children'> & { children?: Props['children'] },
+  options?: { locale: 'tr' },
+) {
+  return renderWeb(
+    <LoadState {...labels} {...props}>
+      {props.children ?? (() => <p>data</p>)}
+    </LoadState>,
+    options,
+  )
+}
+
+const loading = { status: 'loading', reload: () => undefined } as const
+
 describe('LoadState', () => {
   it('announces loading with a spinner, or shows the skeleton it is given', async () => {
-    const view = await renderWeb(
-      <LoadState resource={{ status: 'loading', reload: () => undefined }} {...labels}>
-        {() => <p>data</p>}
-      </LoadState>,
-    )
+    const view = await renderLoadState({ resource: loading })
     expect(screen.getByRole('status').textContent).toBe('Loading things…')
     view.unmount()
 
-    await renderWeb(
-      <LoadState
-        resource={{ status: 'loading', reload: () => undefined }}
-        loading={<div data-testid="skeleton" />}
-        {...labels}
-      >
-        {() => <p>data</p>}
-      </LoadState>,
-    )
+    await renderLoadState({ resource: loading, loading: <div data-testid="skeleton" /> })
     expect(screen.getByTestId('skeleton')).toBeTruthy()
     expect(screen.queryByRole('status')).toBeNull()
   })
@@ -37,14 +42,11 @@ describe('LoadState', () => {
   it('shows the error with its translated reason, and Try again retries', async () => {
     const onRetry = vi.fn()
     const user = userEvent.setup()
-    await renderWeb(
-      <LoadState
-        resource={{ status: 'error', error: new ApiError('SERVICE_UNAVAILABLE', 503, 'x'), reload: onRetry }}
-        errorTitleAs="h1"
-        {...labels}
-      >
-        {() => <p>data</p>}
-      </LoadState>,
+    await renderLoadState(
+      {
+        resource: { status: 'error', error: new ApiError('SERVICE_UNAVAILABLE', 503, 'x'), reload: onRetry },
+        errorTitleAs: 'h1',
+      },
       { locale: 'tr' },
     )
     const alert = screen.getByRole('alert')
@@ -55,14 +57,9 @@ describe('LoadState', () => {
   })
 
   it('uses the generic reason for an error that is not the API’s', async () => {
-    await renderWeb(
-      <LoadState
-        resource={{ status: 'error', error: new TypeError('bad json'), reload: () => undefined }}
-        {...labels}
-      >
-        {() => null}
-      </LoadState>,
-    )
+    await renderLoadState({
+      resource: { status: 'error', error: new TypeError('bad json'), reload: () => undefined },
+    })
     expect(screen.getByRole('alert').textContent).toContain(
       'Something went wrong on our side. Please try again.',
     )
@@ -71,15 +68,10 @@ describe('LoadState', () => {
   it('inline, says it quietly with a Try again and no reason', async () => {
     const onRetry = vi.fn()
     const user = userEvent.setup()
-    await renderWeb(
-      <LoadState
-        resource={{ status: 'error', error: new ApiError('INTERNAL', 500, 'x'), reload: onRetry }}
-        variant="inline"
-        {...labels}
-      >
-        {() => null}
-      </LoadState>,
-    )
+    await renderLoadState({
+      resource: { status: 'error', error: new ApiError('INTERNAL', 500, 'x'), reload: onRetry },
+      variant: 'inline',
+    })
     expect(screen.queryByRole('alert')).toBeNull()
     expect(screen.getByText('We could not load things.')).toBeTruthy()
     expect(document.body.textContent).not.toContain('Something went wrong')
@@ -88,11 +80,10 @@ describe('LoadState', () => {
   })
 
   it('renders the data when ready', async () => {
-    await renderWeb(
-      <LoadState resource={{ status: 'ready', data: 'The data', reload: () => undefined }} {...labels}>
-        {(data) => <p>{data}</p>}
-      </LoadState>,
-    )
+    await renderLoadState({
+      resource: { status: 'ready', data: 'The data', reload: () => undefined },
+      children: (data) => <p>{data}</p>,
+    })
     expect(screen.getByText('The data')).toBeTruthy()
     expect(screen.queryByRole('status')).toBeNull()
   })

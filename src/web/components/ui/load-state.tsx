@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react'
+import type { TKey } from '#shared/i18n/messages.ts'
+import type { MessageVars } from '#shared/i18n/translate.ts'
 import { errorMessageKey } from '#web/lib/error-message.ts'
-import { useI18n } from '#web/lib/i18n.tsx'
+import { type GroupWith, useI18n } from '#web/lib/i18n.tsx'
 import type { ResourceState } from '#web/lib/use-resource.ts'
 import { Button } from './button.tsx'
 import { Spinner } from './spinner.tsx'
@@ -71,4 +73,17 @@ export function LoadState<T>(props: {
       </Button>
     </div>
   )
+}
+
+/** A message group with the three things a LoadState says: `.loading`, `.error.title`, `.error.retry`. */
+type LoadGroup = GroupWith<'loading'> & GroupWith<'error.title'> & GroupWith<'error.retry'>
+
+/** A LoadState's words from one message group (see LoadGroup). */
+export function loadText(t: (key: TKey, vars?: MessageVars) => string, group: LoadGroup) {
+  // LoadGroup holds each key to the group, which TypeScript cannot see through the template.
+  return {
+    loadingLabel: t(`${group}.loading` as TKey),
+    errorTitle: t(`${group}.error.title` as TKey),
+    retryLabel: t(`${group}.error.retry` as TKey),
+  }
 }

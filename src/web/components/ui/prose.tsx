@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react'
+import type { TKey } from '#shared/i18n/messages.ts'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { Container } from './container.tsx'
-import { PageHeader } from './page-header.tsx'
+import { PageIntro } from './page-header.tsx'
 import { TextLink } from './text-link.tsx'
 
 /** A titled section of a text page: an h2 and its paragraphs, spaced for reading. */
@@ -19,6 +19,24 @@ export function ProseSection(props: { id: string; title: string; children: React
       <div className="mt-3 space-y-3 leading-7 text-slate-700">{props.children}</div>
     </section>
   )
+}
+
+/** The sections of a text page's messages that are one paragraph: `pages.<page>.<id>.body`. */
+type ParagraphId<Page extends string, Key = TKey> = Key extends `pages.${Page}.${infer Id}.body` ? Id : never
+
+/** Sections of one paragraph each, titled `pages.<page>.<id>.title`, in the order of `ids`. */
+export function ParagraphSections<Page extends 'about' | 'privacy' | 'terms'>(props: {
+  page: Page
+  ids: readonly ParagraphId<Page>[]
+}) {
+  const { t } = useI18n()
+  // ParagraphId holds each id to the page's messages, which TypeScript cannot see through the template.
+  const text = (id: string, part: 'title' | 'body') => t(`pages.${props.page}.${id}.${part}` as TKey)
+  return props.ids.map((id) => (
+    <ProseSection key={id} id={id} title={text(id, 'title')}>
+      <p>{text(id, 'body')}</p>
+    </ProseSection>
+  ))
 }
 
 /** A bulleted list inside a prose section. */
@@ -58,20 +76,17 @@ export function PolicyPage(props: { page: 'privacy' | 'terms'; children: ReactNo
   const { t } = useI18n()
   const { page } = props
   return (
-    <>
-      <PageHeader title={t(`pages.${page}.title`)} subtitle={t(`pages.${page}.subtitle`)} />
-      <Container className="py-12 sm:py-16">
-        <div className="mx-auto max-w-3xl space-y-10">
-          <ProseNote>
-            <p>{t(`pages.${page}.notice`)}</p>
-          </ProseNote>
-          {props.children}
-          <ContactPrompt
-            text={t(`pages.${page}.questions.body`)}
-            linkText={t(`pages.${page}.questions.link`)}
-          />
-        </div>
-      </Container>
-    </>
+    <PageIntro keys={`pages.${page}`}>
+      <div className="mx-auto max-w-3xl space-y-10">
+        <ProseNote>
+          <p>{t(`pages.${page}.notice`)}</p>
+        </ProseNote>
+        {props.children}
+        <ContactPrompt
+          text={t(`pages.${page}.questions.body`)}
+          linkText={t(`pages.${page}.questions.link`)}
+        />
+      </div>
+    </PageIntro>
   )
 }

@@ -1,5 +1,5 @@
 import type { ApiKeyView } from '#shared/contracts/api-keys.ts'
-import { formatDateTime } from '#web/lib/format-time.ts'
+import { DateTime, DetailList } from '#web/components/ui/detail-list.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 /**
@@ -7,8 +7,7 @@ import { useI18n } from '#web/lib/i18n.tsx'
  * first characters, when made, last used or revoked, and Revoke for live keys.
  */
 export function ApiKeyList(props: { keys: ApiKeyView[]; onRevoke: (key: ApiKeyView) => void }) {
-  const { t, locale } = useI18n()
-  const time = (iso: string) => <time dateTime={iso}>{formatDateTime(locale, iso)}</time>
+  const { t } = useI18n()
 
   return (
     <ul aria-label={t('apiKeys.listLabel')} className="space-y-3">
@@ -44,30 +43,27 @@ export function ApiKeyList(props: { keys: ApiKeyView[]; onRevoke: (key: ApiKeyVi
                 </button>
               )}
             </div>
-            <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
-              <div>
-                <dt className="text-slate-600">{t('apiKeys.startsWith')}</dt>
-                <dd>
-                  <code className="font-mono text-slate-900">{key.prefix}…</code>
-                </dd>
-              </div>
-              <div>
-                <dt className="text-slate-600">{t('apiKeys.created')}</dt>
-                <dd className="text-slate-900">{time(key.createdAt)}</dd>
-              </div>
-              <div>
-                <dt className="text-slate-600">
-                  {isRevoked ? t('apiKeys.revokedOn') : t('apiKeys.lastUsed')}
-                </dt>
-                <dd className="text-slate-900">
-                  {key.revokedAt
-                    ? time(key.revokedAt)
-                    : key.lastUsedAt
-                      ? time(key.lastUsedAt)
-                      : t('apiKeys.neverUsed')}
-                </dd>
-              </div>
-            </dl>
+            <DetailList
+              className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-3"
+              valueClassName="text-slate-900"
+              items={[
+                {
+                  label: t('apiKeys.startsWith'),
+                  value: <code className="font-mono text-slate-900">{key.prefix}…</code>,
+                },
+                { label: t('apiKeys.created'), value: <DateTime iso={key.createdAt} /> },
+                {
+                  label: isRevoked ? t('apiKeys.revokedOn') : t('apiKeys.lastUsed'),
+                  value: key.revokedAt ? (
+                    <DateTime iso={key.revokedAt} />
+                  ) : key.lastUsedAt ? (
+                    <DateTime iso={key.lastUsedAt} />
+                  ) : (
+                    t('apiKeys.neverUsed')
+                  ),
+                },
+              ]}
+            />
           </li>
         )
       })}

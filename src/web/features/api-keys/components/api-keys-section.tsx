@@ -1,12 +1,12 @@
-import { useRef, useState } from 'react'
+import { useRef } from 'react'
 import type { ApiKeysResponse, ApiKeyView } from '#shared/contracts/api-keys.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
 import { ConfirmDialog, confirmText } from '#web/components/ui/confirm-dialog.tsx'
-import { LoadState } from '#web/components/ui/load-state.tsx'
+import { LoadState, loadText } from '#web/components/ui/load-state.tsx'
 import { SettingsCard } from '#web/components/ui/settings-card.tsx'
 import { UpsellNotice } from '#web/components/ui/upsell-notice.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { useAnnouncer } from '#web/lib/use-announcer.ts'
+import { useSectionDialogs } from '#web/lib/use-section-dialogs.ts'
 import { useApiKeys } from '../hooks/use-api-keys.ts'
 import { ApiKeyList } from './api-key-list.tsx'
 import { CreateApiKeyDialog } from './create-api-key-dialog.tsx'
@@ -16,7 +16,6 @@ type Dialog =
   | { kind: 'create' }
   | { kind: 'secret'; name: string; secret: string }
   | { kind: 'revoke'; key: ApiKeyView }
-  | null
 
 /** What a plan without API access would get, and the way to it; no button that cannot work. */
 function Upsell(props: { maxLiveKeys: number }) {
@@ -43,18 +42,9 @@ function Upsell(props: { maxLiveKeys: number }) {
 export function ApiKeysSection() {
   const { t } = useI18n()
   const { resource, create, revoke } = useApiKeys()
-  const [dialog, setDialog] = useState<Dialog>(null)
-  const [message, announce] = useAnnouncer()
-  const headingRef = useRef<HTMLHeadingElement>(null)
+  const { dialog, setDialog, open, message, announce, headingRef, focusAfterDialogRef } =
+    useSectionDialogs<Dialog>()
   const createButtonRef = useRef<HTMLButtonElement>(null)
-  // Where focus goes when a dialog closes: null means back to whatever opened it.
-  const focusAfterDialogRef = useRef<HTMLElement | null>(null)
-
-  function open(next: Dialog) {
-    focusAfterDialogRef.current = null
-    announce('')
-    setDialog(next)
-  }
 
   async function handleRevoke(key: ApiKeyView) {
     await revoke(key.id)
@@ -105,19 +95,9 @@ export function ApiKeysSection() {
   }
 
   return (
-    <SettingsCard
-      id="settings-api-keys"
-      title={t('apiKeys.title')}
-      intro={t('apiKeys.intro')}
-      headingRef={headingRef}
-    >
+    <SettingsCard id="settings-api-keys" keys="apiKeys" headingRef={headingRef}>
       {/* Under the tab's "API Settings" heading (api-settings-panel.tsx), beside the fal key. */}
-      <LoadState
-        resource={resource}
-        loadingLabel={t('apiKeys.loading')}
-        errorTitle={t('apiKeys.error.title')}
-        retryLabel={t('apiKeys.error.retry')}
-      >
+      <LoadState resource={resource} {...loadText(t, 'apiKeys')}>
         {body}
       </LoadState>
       <p role="status" className="text-sm text-emerald-800">

@@ -1,7 +1,5 @@
 import type { RefObject } from 'react'
-import { Button } from '#web/components/ui/button.tsx'
-import { CopyButton } from '#web/components/ui/copy-button.tsx'
-import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
+import { SecretDialog } from '#web/components/ui/secret-dialog.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 
 /**
@@ -16,27 +14,17 @@ export function SecretKeyDialog(props: {
 }) {
   const { t } = useI18n()
   return (
-    <ModalDialog
+    <SecretDialog
       title={t('apiKeys.secretDialog.title')}
       description={<p className="font-medium text-amber-900">{t('apiKeys.secretDialog.warning')}</p>}
+      label={t('apiKeys.secretDialog.keyLabel', { name: props.name })}
+      secret={props.secret}
+      testId="new-api-key"
+      secretClassName="text-slate-900"
+      copyWhat={t('apiKeys.secretDialog.copyWhat')}
+      doneLabel={t('apiKeys.secretDialog.done')}
       onClose={props.onClose}
       finalFocusRef={props.finalFocusRef}
-    >
-      <div className="mt-5 space-y-3">
-        <p className="text-sm font-medium text-slate-900">
-          {t('apiKeys.secretDialog.keyLabel', { name: props.name })}
-        </p>
-        <code
-          data-testid="new-api-key"
-          className="block select-all break-all rounded-lg border border-slate-200 bg-slate-50 p-3 font-mono text-sm text-slate-900"
-        >
-          {props.secret}
-        </code>
-        <CopyButton text={props.secret} what={t('apiKeys.secretDialog.copyWhat')} />
-      </div>
-      <div className="mt-6 flex flex-col sm:flex-row sm:justify-end">
-        <Button onClick={props.onClose}>{t('apiKeys.secretDialog.done')}</Button>
-      </div>
-    </ModalDialog>
+    />
   )
 }

@@ -9,8 +9,7 @@ import { useI18n } from '#web/lib/i18n.tsx'
 import { useSession } from '#web/lib/session.tsx'
 import { useForm } from '#web/lib/use-form.ts'
 import { redeemAccessCode } from '../api/redeem-access-code.ts'
-import { AuthCard } from './auth-card.tsx'
-import { AuthForm } from './auth-form.tsx'
+import { AuthFormCard } from './auth-form.tsx'
 
 /**
  * What the user typed, as the code it stands for: upper-case (Turkish dotted and dotless i count
@@ -25,7 +24,6 @@ export function AccessCodeForm(props: { next: string | null }) {
   const { t } = useI18n()
   const session = useSession()
   const navigate = useNavigate()
-  const titleId = useId()
   const alertId = useId()
   const form = useForm({
     initialValues: { code: '' },
@@ -51,10 +49,12 @@ export function AccessCodeForm(props: { next: string | null }) {
   const signInPath = props.next ? `${href('signIn')}?next=${encodeURIComponent(props.next)}` : href('signIn')
 
   return (
-    <AuthCard
+    <AuthFormCard
       icon="key"
-      title={t('auth.access.title')}
-      titleId={titleId}
+      form={form}
+      keys="auth.access"
+      alertId={alertId}
+      isSubmitDisabled={!isComplete}
       subtitle={t('auth.access.subtitle', { days: betaTrial.days, plan: getPlan(betaTrial.planId).name })}
       footer={
         <>
@@ -67,41 +67,33 @@ export function AccessCodeForm(props: { next: string | null }) {
         </>
       }
     >
-      <AuthForm
-        form={form}
-        titleId={titleId}
-        keys="auth.access"
-        alertId={alertId}
-        isSubmitDisabled={!isComplete}
+      <FormField
+        label={t('auth.access.codeLabel')}
+        description={t('auth.access.codeHint')}
+        isInvalid={isCodeWrong}
+        describedBy={isCodeWrong && alertId}
       >
-        <FormField
-          label={t('auth.access.codeLabel')}
-          description={t('auth.access.codeHint')}
-          isInvalid={isCodeWrong}
-          describedBy={isCodeWrong && alertId}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="code"
-              type="text"
-              autoComplete="one-time-code"
-              autoCapitalize="characters"
-              autoCorrect="off"
-              spellCheck={false}
-              maxLength={accessCodeLength}
-              required
-              className={`${inputClasses} py-3 text-center font-mono text-2xl font-semibold tracking-[0.5em] placeholder:tracking-[0.5em]`}
-              placeholder={'•'.repeat(accessCodeLength)}
-              value={form.values.code}
-              onChange={(e) => {
-                form.setValue('code', normalizeCodeInput(e.target.value))
-                if (isCodeWrong) form.clearFormError()
-              }}
-            />
-          )}
-        </FormField>
-      </AuthForm>
-    </AuthCard>
+        {(control) => (
+          <input
+            {...control}
+            name="code"
+            type="text"
+            autoComplete="one-time-code"
+            autoCapitalize="characters"
+            autoCorrect="off"
+            spellCheck={false}
+            maxLength={accessCodeLength}
+            required
+            className={`${inputClasses} py-3 text-center font-mono text-2xl font-semibold tracking-[0.5em] placeholder:tracking-[0.5em]`}
+            placeholder={'•'.repeat(accessCodeLength)}
+            value={form.values.code}
+            onChange={(e) => {
+              form.setValue('code', normalizeCodeInput(e.target.value))
+              if (isCodeWrong) form.clearFormError()
+            }}
+          />
+        )}
+      </FormField>
+    </AuthFormCard>
   )
 }

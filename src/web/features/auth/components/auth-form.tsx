@@ -1,9 +1,10 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, useId } from 'react'
 import type { TKey } from '#shared/i18n/messages.ts'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { type GroupWith, useI18n } from '#web/lib/i18n.tsx'
 import type { Form } from '#web/lib/use-form.ts'
+import { AuthCard, type AuthCardIcon } from './auth-card.tsx'
 
 /**
  * The form of a sign-in, sign-up, reset or access card, named by the card's title: the form's
@@ -36,5 +37,44 @@ export function AuthForm(props: {
         </SubmitButton>
       </div>
     </form>
+  )
+}
+
+/**
+ * A card whose content is its form: the card's title is `<keys>.title` (the form is named by it),
+ * its line `subtitle` or else `<keys>.subtitle`, then the form with the fields (`children`).
+ */
+export function AuthFormCard(props: {
+  icon: AuthCardIcon
+  form: Pick<Form<never, never>, 'formProps' | 'formError' | 'isBusy'>
+  keys: GroupWith<'title'> & GroupWith<'subtitle'> & GroupWith<'submit'> & GroupWith<'submitting'>
+  subtitle?: ReactNode
+  focusTitle?: boolean
+  footer: ReactNode
+  alertId?: string
+  isSubmitDisabled?: boolean
+  children: ReactNode
+}) {
+  const { t } = useI18n()
+  const titleId = useId()
+  return (
+    <AuthCard
+      icon={props.icon}
+      title={t(`${props.keys}.title` as TKey)}
+      titleId={titleId}
+      subtitle={props.subtitle ?? t(`${props.keys}.subtitle` as TKey)}
+      focusTitle={props.focusTitle}
+      footer={props.footer}
+    >
+      <AuthForm
+        form={props.form}
+        titleId={titleId}
+        keys={props.keys}
+        alertId={props.alertId}
+        isSubmitDisabled={props.isSubmitDisabled}
+      >
+        {props.children}
+      </AuthForm>
+    </AuthCard>
   )
 }

@@ -25,31 +25,40 @@ export function NewPasswordFields(props: {
     : t('auth.fields.confirmPassword')
   return (
     <>
-      <FormField
+      <NewPasswordField
         label={passwordLabel}
         error={passwordError}
         description={passwordError ? undefined : t('auth.fields.passwordHint', { min: minPasswordLength })}
-      >
-        {(control) => (
-          <PasswordInput
-            {...control}
-            {...props.form.input('password')}
-            autoComplete="new-password"
-            required
-            minLength={minPasswordLength}
-          />
-        )}
-      </FormField>
-      <FormField label={confirmLabel} error={props.form.errorText('confirmPassword')}>
-        {(control) => (
-          <PasswordInput
-            {...control}
-            {...props.form.input('confirmPassword')}
-            autoComplete="new-password"
-            required
-          />
-        )}
-      </FormField>
+        input={props.form.input('password')}
+        minLength={minPasswordLength}
+      />
+      <NewPasswordField
+        label={confirmLabel}
+        error={props.form.errorText('confirmPassword')}
+        input={props.form.input('confirmPassword')}
+      />
     </>
+  )
+}
+
+function NewPasswordField(props: {
+  label: string
+  error: string | undefined
+  description?: string
+  input: FieldInputProps
+  minLength?: number
+}) {
+  return (
+    <FormField label={props.label} error={props.error} description={props.description}>
+      {(control) => (
+        <PasswordInput
+          {...control}
+          {...props.input}
+          autoComplete="new-password"
+          required
+          minLength={props.minLength}
+        />
+      )}
+    </FormField>
   )
 }

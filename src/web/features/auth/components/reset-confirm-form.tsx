@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { ButtonLink } from '#web/components/ui/button.tsx'
 import { TextLink } from '#web/components/ui/text-link.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
@@ -9,7 +9,7 @@ import { useForm } from '#web/lib/use-form.ts'
 import { confirmPasswordReset } from '../api/confirm-password-reset.ts'
 import { type AuthFieldError, authServerReason, checkNewPassword, describeFieldError } from '../validation.ts'
 import { AuthCard } from './auth-card.tsx'
-import { AuthForm } from './auth-form.tsx'
+import { AuthFormCard } from './auth-form.tsx'
 import { NewPasswordFields } from './new-password-fields.tsx'
 
 function isInvalidTokenError(error: unknown): boolean {
@@ -26,7 +26,6 @@ function isInvalidTokenError(error: unknown): boolean {
 export function ResetConfirmForm(props: { token: string | null; isPrerendered?: boolean }) {
   const { t } = useI18n()
   const session = useSession()
-  const titleId = useId()
   const [invalid, setInvalid] = useState<{ isAfterSubmit: boolean } | null>(
     props.token || props.isPrerendered ? null : { isAfterSubmit: false },
   )
@@ -81,21 +80,17 @@ export function ResetConfirmForm(props: { token: string | null; isPrerendered?: 
   }
 
   return (
-    <AuthCard
-      key="form"
+    <AuthFormCard
       icon="lock"
-      title={t('auth.resetConfirm.title')}
-      titleId={titleId}
-      subtitle={t('auth.resetConfirm.subtitle')}
+      form={form}
+      keys="auth.resetConfirm"
       footer={
         <p>
           <TextLink to={href('resetPassword')}>{t('auth.resetConfirm.requestNew')}</TextLink>
         </p>
       }
     >
-      <AuthForm form={form} titleId={titleId} keys="auth.resetConfirm">
-        <NewPasswordFields isReplacing form={form} />
-      </AuthForm>
-    </AuthCard>
+      <NewPasswordFields isReplacing form={form} />
+    </AuthFormCard>
   )
 }

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { Button } from '#web/components/ui/button.tsx'
 import { TextLink } from '#web/components/ui/text-link.tsx'
 import { href } from '#web/lib/href.ts'
@@ -7,7 +7,7 @@ import { useForm } from '#web/lib/use-form.ts'
 import { requestPasswordReset } from '../api/request-password-reset.ts'
 import { type AuthFieldError, checkEmail, describeFieldError } from '../validation.ts'
 import { AuthCard } from './auth-card.tsx'
-import { AuthForm } from './auth-form.tsx'
+import { AuthFormCard } from './auth-form.tsx'
 import { EmailField } from './email-field.tsx'
 
 /**
@@ -16,7 +16,6 @@ import { EmailField } from './email-field.tsx'
  */
 export function ResetRequestForm() {
   const { t } = useI18n()
-  const titleId = useId()
   // Coming back from the confirmation to try another address: start again at the heading.
   const [hasSentBefore, setSentBefore] = useState(false)
   const form = useForm<{ email: string }, AuthFieldError>({
@@ -60,18 +59,8 @@ export function ResetRequestForm() {
   }
 
   return (
-    <AuthCard
-      key="form"
-      icon="lock"
-      title={t('auth.resetRequest.title')}
-      titleId={titleId}
-      subtitle={t('auth.resetRequest.subtitle')}
-      focusTitle={hasSentBefore}
-      footer={footer}
-    >
-      <AuthForm form={form} titleId={titleId} keys="auth.resetRequest">
-        <EmailField form={form} />
-      </AuthForm>
-    </AuthCard>
+    <AuthFormCard icon="lock" form={form} keys="auth.resetRequest" focusTitle={hasSentBefore} footer={footer}>
+      <EmailField form={form} />
+    </AuthFormCard>
   )
 }

@@ -1,4 +1,3 @@
-import { useId } from 'react'
 import { useNavigate } from 'react-router'
 import { safeNextPath } from '#shared/contracts/access.ts'
 import { FormField } from '#web/components/ui/form-field.tsx'
@@ -16,8 +15,7 @@ import {
   checkSignInPassword,
   describeFieldError,
 } from '../validation.ts'
-import { AuthCard } from './auth-card.tsx'
-import { AuthForm } from './auth-form.tsx'
+import { AuthFormCard } from './auth-form.tsx'
 import { EmailField } from './email-field.tsx'
 
 /** Email and password; on success the user lands on `next` (a same-site path) or the dashboard. */
@@ -25,7 +23,6 @@ export function SignInForm(props: { next: string | null }) {
   const { t } = useI18n()
   const session = useSession()
   const navigate = useNavigate()
-  const titleId = useId()
   const nextQuery = props.next ? `?next=${encodeURIComponent(props.next)}` : ''
   const form = useForm<{ email: string; password: string }, AuthFieldError>({
     initialValues: { email: '', password: '' },
@@ -43,11 +40,10 @@ export function SignInForm(props: { next: string | null }) {
   })
 
   return (
-    <AuthCard
+    <AuthFormCard
       icon="lock"
-      title={t('auth.signIn.title')}
-      titleId={titleId}
-      subtitle={t('auth.signIn.subtitle')}
+      form={form}
+      keys="auth.signIn"
       footer={
         <>
           <p>
@@ -61,22 +57,15 @@ export function SignInForm(props: { next: string | null }) {
         </>
       }
     >
-      <AuthForm form={form} titleId={titleId} keys="auth.signIn">
-        <EmailField form={form} />
-        <FormField label={t('auth.fields.password')} error={form.errorText('password')}>
-          {(control) => (
-            <PasswordInput
-              {...control}
-              {...form.input('password')}
-              autoComplete="current-password"
-              required
-            />
-          )}
-        </FormField>
-        <p className="text-right text-sm">
-          <TextLink to={href('resetPassword')}>{t('auth.signIn.forgotPassword')}</TextLink>
-        </p>
-      </AuthForm>
-    </AuthCard>
+      <EmailField form={form} />
+      <FormField label={t('auth.fields.password')} error={form.errorText('password')}>
+        {(control) => (
+          <PasswordInput {...control} {...form.input('password')} autoComplete="current-password" required />
+        )}
+      </FormField>
+      <p className="text-right text-sm">
+        <TextLink to={href('resetPassword')}>{t('auth.signIn.forgotPassword')}</TextLink>
+      </p>
+    </AuthFormCard>
   )
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId } from 'react'
+import { useEffect } from 'react'
 import { useNavigate } from 'react-router'
 import { getPlan, type PlanId } from '#shared/plans.ts'
 import { ButtonLink } from '#web/components/ui/button.tsx'
@@ -8,7 +8,7 @@ import { useI18n } from '#web/lib/i18n.tsx'
 import { useSession } from '#web/lib/session.tsx'
 import { signUp } from '../api/sign-up.ts'
 import { AuthCard } from './auth-card.tsx'
-import { AuthForm } from './auth-form.tsx'
+import { AuthFormCard } from './auth-form.tsx'
 import { EmailField } from './email-field.tsx'
 import { NewPasswordFields } from './new-password-fields.tsx'
 import { useNewAccountForm } from './use-new-account-form.ts'
@@ -30,7 +30,6 @@ export function pricingPathFor(plan: PlanId | null): string {
 export function SignUpForm(props: { plan: PlanId | null }) {
   const { t } = useI18n()
   const navigate = useNavigate()
-  const titleId = useId()
   const session = useSession()
   const form = useNewAccountForm(signUp, () => void session.refresh())
   const isCreated = form.status === 'sent'
@@ -55,11 +54,10 @@ export function SignUpForm(props: { plan: PlanId | null }) {
   }
 
   return (
-    <AuthCard
-      key="form"
+    <AuthFormCard
       icon="user"
-      title={t('auth.signUp.title')}
-      titleId={titleId}
+      form={form}
+      keys="auth.signUp"
       subtitle={
         <>
           <p>{t('auth.signUp.subtitle')}</p>
@@ -76,10 +74,8 @@ export function SignUpForm(props: { plan: PlanId | null }) {
         </p>
       }
     >
-      <AuthForm form={form} titleId={titleId} keys="auth.signUp">
-        <EmailField form={form} />
-        <NewPasswordFields form={form} />
-      </AuthForm>
-    </AuthCard>
+      <EmailField form={form} />
+      <NewPasswordFields form={form} />
+    </AuthFormCard>
   )
 }

@@ -1,5 +1,6 @@
 import type { SubscriptionStatus, SubscriptionView } from '#shared/contracts/billing.ts'
 import { getPlan } from '#shared/plans.ts'
+import { Badge } from '#web/components/ui/badge.tsx'
 import { formatDate } from '#web/lib/format-time.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 
@@ -34,11 +35,7 @@ export function CurrentPlanSummary(props: { subscription: SubscriptionView | nul
         <p className="text-2xl font-bold tracking-tight text-slate-900" data-testid="current-plan-name">
           {plan.name}
         </p>
-        {subscription.isTrial ? (
-          <span className="rounded-full bg-brand-100 px-2.5 py-0.5 text-xs font-semibold text-brand-800">
-            {t('billing.current.trial')}
-          </span>
-        ) : null}
+        {subscription.isTrial ? <Badge>{t('billing.current.trial')}</Badge> : null}
       </div>
       <p className="mt-1 text-slate-700">
         {t('billing.current.perMonth', { price: formatUsd(plan.priceMonthlyUsd) })} ·{' '}

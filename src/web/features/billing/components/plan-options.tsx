@@ -1,4 +1,5 @@
 import { type Plan, type PlanId, plans } from '#shared/plans.ts'
+import { Badge } from '#web/components/ui/badge.tsx'
 import { Button } from '#web/components/ui/button.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 
@@ -30,11 +31,7 @@ export function PlanOptions(props: {
               <h3 id={nameId} className="text-base font-semibold text-slate-900">
                 {plan.name}
               </h3>
-              {isCurrent ? (
-                <span className="rounded-full bg-brand-100 px-2.5 py-0.5 text-xs font-semibold text-brand-800">
-                  {t('billing.plans.current')}
-                </span>
-              ) : null}
+              {isCurrent ? <Badge>{t('billing.plans.current')}</Badge> : null}
             </div>
             <p className="mt-2 text-2xl font-bold tracking-tight text-slate-900">
               {t('billing.current.perMonth', { price: formatUsd(plan.priceMonthlyUsd) })}

@@ -88,6 +88,12 @@ export function ContactForm() {
   }
 
   const optional = t('contact.form.optional')
+  /** A field across both columns, labelled `contact.form.<name>`. */
+  const wideField = (name: 'inquiryType' | 'message') => ({
+    label: t(`contact.form.${name}`),
+    className: 'sm:col-span-2',
+    error: form.errorText(name),
+  })
 
   return (
     <form
@@ -110,11 +116,7 @@ export function ContactForm() {
             {...input}
           />
         ))}
-        <FormField
-          label={t('contact.form.inquiryType')}
-          className="sm:col-span-2"
-          error={form.errorText('inquiryType')}
-        >
+        <FormField {...wideField('inquiryType')}>
           {(control) => (
             <select {...control} {...form.input('inquiryType')} className={inputClasses}>
               {inquiryTypes.map((type) => (
@@ -125,11 +127,7 @@ export function ContactForm() {
             </select>
           )}
         </FormField>
-        <FormField
-          label={t('contact.form.message')}
-          className="sm:col-span-2"
-          error={form.errorText('message')}
-        >
+        <FormField {...wideField('message')}>
           {(control) => (
             <textarea {...control} {...form.input('message')} rows={6} required className={inputClasses} />
           )}

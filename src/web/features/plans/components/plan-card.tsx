@@ -1,10 +1,29 @@
+import type { ReactNode } from 'react'
 import type { Plan } from '#shared/plans.ts'
 import { Button, ButtonLink } from '#web/components/ui/button.tsx'
 import { TickIcon } from '#web/components/ui/icons.tsx'
+import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 
-function CheckIcon() {
-  return <TickIcon className="mt-0.5 size-5 shrink-0 text-emerald-600" />
+/** One line of what a plan includes, ticked. */
+function Included(props: { testId?: string; children: ReactNode }) {
+  return (
+    <li className="flex gap-2" data-testid={props.testId}>
+      <TickIcon className="mt-0.5 size-5 shrink-0 text-emerald-600" />
+      {props.children}
+    </li>
+  )
+}
+
+/** A label on the card's top edge, at its left or right corner. */
+function CornerLabel(props: { className: string; children: ReactNode }) {
+  return (
+    <p
+      className={`absolute -top-3 rounded-full px-3 py-1 text-xs font-semibold tracking-wide uppercase ${props.className}`}
+    >
+      {props.children}
+    </p>
+  )
 }
 
 /** What the card's button does for a signed-in user: choose the plan, or show it is the current one. */
@@ -19,12 +38,13 @@ export type PlanCardChoice = {
 
 /**
  * One plan from the catalogue: price, quotas, features and the way to start. Signed out, the
- * button links to `ctaTo`; with `choice` (signed in) it chooses the plan or reads "Current plan".
+ * button links to `ctaTo` (sign-up); with `choice` (signed in) it chooses the plan or reads "Current plan".
  * `isSelected` highlights the plan picked before sign-up.
  */
 export function PlanCard(props: {
   plan: Plan
-  ctaTo: string
+  /** Where the signed-out button goes; by default sign-up with this plan chosen. */
+  ctaTo?: string
   headingLevel?: 'h2' | 'h3'
   choice?: PlanCardChoice
   isSelected?: boolean
@@ -47,14 +67,12 @@ export function PlanCard(props: {
       }`}
     >
       {props.isSelected ? (
-        <p className="absolute -top-3 right-6 rounded-full bg-accent-400 px-3 py-1 text-xs font-semibold tracking-wide text-brand-950 uppercase">
+        <CornerLabel className="right-6 bg-accent-400 text-brand-950">
           {t('billing.plans.selected')}
-        </p>
+        </CornerLabel>
       ) : null}
       {plan.isMostPopular ? (
-        <p className="absolute -top-3 left-6 rounded-full bg-brand-700 px-3 py-1 text-xs font-semibold tracking-wide text-white uppercase">
-          {t('plans.mostPopular')}
-        </p>
+        <CornerLabel className="left-6 bg-brand-700 text-white">{t('plans.mostPopular')}</CornerLabel>
       ) : null}
       <Heading id={titleId} className="text-lg font-semibold text-slate-900">
         {plan.name}
@@ -67,27 +85,18 @@ export function PlanCard(props: {
         <span className="text-sm text-slate-600">{t('plans.perMonth')}</span>
       </p>
       <ul className="mt-6 mb-8 flex-1 space-y-3 text-sm text-slate-700">
-        <li className="flex gap-2" data-testid="plan-images">
-          <CheckIcon />
-          <span className="font-medium text-slate-900">
-            {t('plans.imagesPerMonth', { count: plan.imageQuota })}
-          </span>
-        </li>
-        <li className="flex gap-2" data-testid="plan-videos">
-          <CheckIcon />
-          <span className="font-medium text-slate-900">
-            {t('plans.videosPerMonth', { count: plan.videoQuota })}
-          </span>
-        </li>
-        <li className="flex gap-2">
-          <CheckIcon />
-          {t('plans.seoUnlimited')}
-        </li>
+        {(['images', 'videos'] as const).map((resource) => (
+          <Included key={resource} testId={`plan-${resource}`}>
+            <span className="font-medium text-slate-900">
+              {t(`plans.${resource}PerMonth`, {
+                count: resource === 'images' ? plan.imageQuota : plan.videoQuota,
+              })}
+            </span>
+          </Included>
+        ))}
+        <Included>{t('plans.seoUnlimited')}</Included>
         {plan.features.map((feature) => (
-          <li key={feature} className="flex gap-2">
-            <CheckIcon />
-            {t(`plans.features.${feature}`)}
-          </li>
+          <Included key={feature}>{t(`plans.features.${feature}`)}</Included>
         ))}
       </ul>
       {choice ? (
@@ -107,7 +116,7 @@ export function PlanCard(props: {
         )
       ) : (
         <ButtonLink
-          to={props.ctaTo}
+          to={props.ctaTo ?? `${href('signUp')}?plan=${plan.id}`}
           variant={plan.isMostPopular ? 'primary' : 'secondary'}
           className="w-full"
           aria-label={`${t('plans.getStarted')}: ${plan.name}`}

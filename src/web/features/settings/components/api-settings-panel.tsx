@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { type SettingsResponse, saveFalKeyRequestSchema } from '#shared/contracts/settings.ts'
+import { ActionOutcome } from '#web/components/ui/action-outcome.tsx'
 import { Button, buttonClasses } from '#web/components/ui/button.tsx'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
@@ -104,16 +105,7 @@ export function ApiSettingsPanel(props: {
   )
 
   return (
-    <SettingToggleSection
-      id="settings-api"
-      title={t('settings.api.title')}
-      hasPlan={settings.hasSubscription}
-      toggle={toggle}
-      label={t('settings.api.byoLabel')}
-      description={t('settings.api.byoDescription')}
-      checked={settings.byoApiEnabled}
-      onChange={(checked) => void toggle.save({ byoApiEnabled: checked })}
-    >
+    <SettingToggleSection setting="byoApiEnabled" settings={settings} toggle={toggle}>
       {isOn ? (
         <div className="mt-4 space-y-5 border-t border-slate-200 pt-5">
           <div data-testid="saved-key">
@@ -179,14 +171,7 @@ export function ApiSettingsPanel(props: {
         </div>
       ) : null}
 
-      {failure ? (
-        <p role="alert" className="mt-3 text-sm text-red-700">
-          {failure}
-        </p>
-      ) : null}
-      <p role="status" className="mt-3 text-sm text-emerald-800">
-        {message}
-      </p>
+      <ActionOutcome error={failure} status={message} className="mt-3" />
     </SettingToggleSection>
   )
 }

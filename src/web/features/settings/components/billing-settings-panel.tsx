@@ -31,14 +31,9 @@ export function BillingSettingsPanel(props: {
 
   return (
     <SettingToggleSection
-      id="settings-billing"
-      title={t('settings.billing.title')}
-      hasPlan={settings.hasSubscription}
+      setting="autoTopupEnabled"
+      settings={settings}
       toggle={toggle}
-      label={t('settings.billing.autoTopupLabel')}
-      description={t('settings.billing.autoTopupDescription')}
-      checked={settings.autoTopupEnabled}
-      onChange={(checked) => void toggle.save({ autoTopupEnabled: checked })}
       describedBy={settings.isBillingLive ? null : notLiveId}
       after={
         <div className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">

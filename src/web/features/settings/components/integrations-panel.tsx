@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { TextLink } from '#web/components/ui/text-link.tsx'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -6,6 +7,18 @@ import { MarketplaceConnections } from './marketplace-connections.tsx'
 const comingSoon = ['shopify', 'woocommerce'] as const
 
 const cardClass = 'flex flex-col rounded-2xl border border-slate-200 bg-white p-5'
+
+/** A group of integrations, named by its h3 (`<id>-title`). */
+function Subsection(props: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={`${props.id}-title`} className="space-y-3">
+      <h3 id={`${props.id}-title`} className="text-lg font-semibold text-slate-900">
+        {props.title}
+      </h3>
+      {props.children}
+    </section>
+  )
+}
 
 /**
  * The marketplaces the seller connects (Trendyol, Hepsiburada); then Shopify and WooCommerce,
@@ -22,16 +35,10 @@ export function IntegrationsPanel() {
         </h2>
         <p className="mt-1 max-w-2xl text-slate-600">{t('settings.integrations.body')}</p>
       </div>
-      <section aria-labelledby="settings-marketplaces-title" className="space-y-3">
-        <h3 id="settings-marketplaces-title" className="text-lg font-semibold text-slate-900">
-          {t('settings.integrations.marketplacesTitle')}
-        </h3>
+      <Subsection id="settings-marketplaces" title={t('settings.integrations.marketplacesTitle')}>
         <MarketplaceConnections />
-      </section>
-      <section aria-labelledby="settings-shops-title" className="space-y-3">
-        <h3 id="settings-shops-title" className="text-lg font-semibold text-slate-900">
-          {t('settings.integrations.shopsTitle')}
-        </h3>
+      </Subsection>
+      <Subsection id="settings-shops" title={t('settings.integrations.shopsTitle')}>
         <ul className="grid gap-4 md:grid-cols-3">
           {comingSoon.map((id) => (
             <li
@@ -66,7 +73,7 @@ export function IntegrationsPanel() {
             </TextLink>
           </li>
         </ul>
-      </section>
+      </Subsection>
     </section>
   )
 }

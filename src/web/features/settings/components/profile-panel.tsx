@@ -1,8 +1,8 @@
-import { type ReactNode, startTransition, useId, useState } from 'react'
+import { type ReactNode, startTransition, useState } from 'react'
 import { useNavigate } from 'react-router'
 import type { SessionUser } from '#shared/contracts/auth.ts'
 import { Button } from '#web/components/ui/button.tsx'
-import { inputClasses } from '#web/components/ui/form-field.tsx'
+import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useLocalizedHref } from '#web/lib/localized-paths.ts'
 import { useSession } from '#web/lib/session.tsx'
@@ -20,15 +20,17 @@ export function ProfilePanel(props: {
 }) {
   const { t } = useI18n()
   const { user } = props
-  const emailId = useId()
-  const emailHintId = useId()
-  const [isDialogOpen, setDialogOpen] = useState(false)
-  const [isDeleteOpen, setDeleteOpen] = useState(false)
+  const [dialog, setDialog] = useState<'password' | 'delete' | null>(null)
   const [message, setMessage] = useState('')
   const session = useSession()
   const navigate = useNavigate()
   const localized = useLocalizedHref()
   const isBeta = user.isBeta || user.email === null
+
+  function open(next: 'password' | 'delete') {
+    setMessage('')
+    setDialog(next)
+  }
 
   return (
     <section aria-labelledby="settings-profile-title" className="space-y-8">
@@ -52,30 +54,26 @@ export function ProfilePanel(props: {
         </div>
       ) : (
         <>
-          <div className="max-w-xl">
-            <label htmlFor={emailId} className="block text-sm font-medium text-slate-900">
-              {t('settings.profile.email')}
-            </label>
-            <input
-              id={emailId}
-              type="email"
-              readOnly
-              value={user.email}
-              aria-describedby={emailHintId}
-              className={`${inputClasses} mt-1.5 bg-slate-50 text-slate-700`}
-            />
-            <p id={emailHintId} className="mt-1.5 text-sm text-slate-600">
-              {t('settings.profile.emailHint')}
-            </p>
-          </div>
+          <FormField
+            className="max-w-xl"
+            label={t('settings.profile.email')}
+            description={t('settings.profile.emailHint')}
+          >
+            {(control) => (
+              <input
+                {...control}
+                type="email"
+                readOnly
+                value={user.email ?? ''}
+                className={`${inputClasses} bg-slate-50 text-slate-700`}
+              />
+            )}
+          </FormField>
           <AccountAction
             title={t('settings.profile.passwordTitle')}
             body={t('settings.profile.passwordBody')}
             action={t('settings.profile.changePassword')}
-            onAction={() => {
-              setMessage('')
-              setDialogOpen(true)
-            }}
+            onAction={() => open('password')}
           />
         </>
       )}
@@ -84,18 +82,15 @@ export function ProfilePanel(props: {
         title={t('settings.profile.deleteTitle')}
         body={t('settings.profile.deleteBody')}
         action={t('settings.profile.deleteAccount')}
-        onAction={() => {
-          setMessage('')
-          setDeleteOpen(true)
-        }}
+        onAction={() => open('delete')}
       />
       <p role="status" className="text-sm font-medium text-emerald-800">
         {message}
       </p>
-      {isDeleteOpen ? (
+      {dialog === 'delete' ? (
         <DeleteAccountDialog
           hasPassword={!isBeta}
-          onClose={() => setDeleteOpen(false)}
+          onClose={() => setDialog(null)}
           onDeleted={() => {
             // The server has ended the session and cleared the cookie; forget the user here too,
             // in one transition with the move home, so the page guard never sees a gap.
@@ -106,11 +101,11 @@ export function ProfilePanel(props: {
           }}
         />
       ) : null}
-      {isDialogOpen ? (
+      {dialog === 'password' ? (
         <ChangePasswordDialog
-          onClose={() => setDialogOpen(false)}
+          onClose={() => setDialog(null)}
           onChanged={() => {
-            setDialogOpen(false)
+            setDialog(null)
             setMessage(t('settings.profile.passwordChanged'))
           }}
         />

@@ -1,8 +1,7 @@
-import { useId } from 'react'
 import { percentUsed, type QuotaLevel, type QuotaResource, quotaLevel } from '#shared/quota.ts'
 import { BlockedIcon } from '#web/components/ui/icons.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { MeterBar } from './meter-bar.tsx'
+import { Meter } from './meter.tsx'
 
 /** Bar colour by level: white below 70 %, yellow from 70 %, orange from 90 %, red at 100 %. */
 const fillClass: Record<QuotaLevel, string> = {
@@ -26,16 +25,15 @@ export function QuotaMeter(props: {
   const { resource, used, quota } = props
   const credits = props.credits ?? 0
   const { t, formatNumber } = useI18n()
-  const labelId = useId()
   const level = quotaLevel(used, quota)
   const percent = percentUsed(used, quota)
   const value = t('app.meter.value', { used, quota })
   return (
-    <div data-testid={`meter-${resource}`} data-level={level}>
-      <div className="flex items-baseline justify-between gap-3">
-        <span id={labelId} className="text-sm font-medium text-brand-100">
-          {t(`app.meter.${resource}`)}
-        </span>
+    <Meter
+      testId={`meter-${resource}`}
+      level={level}
+      label={t(`app.meter.${resource}`)}
+      value={
         <span className="flex flex-wrap items-baseline justify-end gap-x-2">
           <span className="text-xl font-semibold tabular-nums text-white" data-testid="meter-value">
             {value}
@@ -50,16 +48,14 @@ export function QuotaMeter(props: {
             </span>
           ) : null}
         </span>
-      </div>
-      <MeterBar
-        labelId={labelId}
-        used={used}
-        max={quota}
-        valueText={t('app.meter.valueText', { used, quota, percent })}
-        percent={percent}
-        fillClass={fillClass[level]}
-        fillTestId="meter-fill"
-      />
+      }
+      used={used}
+      max={quota}
+      valueText={t('app.meter.valueText', { used, quota, percent })}
+      percent={percent}
+      fillClass={fillClass[level]}
+      fillTestId="meter-fill"
+    >
       {level === 'blocked' && credits > 0 ? (
         <p className="mt-2 text-sm font-semibold text-emerald-300">{t('app.meter.onCredits')}</p>
       ) : level === 'blocked' ? (
@@ -70,6 +66,6 @@ export function QuotaMeter(props: {
       ) : (
         <p className="mt-2 text-sm text-brand-100 tabular-nums">{t('app.meter.percent', { percent })}</p>
       )}
-    </div>
+    </Meter>
   )
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect } from 'react'
 import type { WebhookDeliveryView } from '#shared/contracts/webhooks.ts'
+import { DateTime, DetailList } from '#web/components/ui/detail-list.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { formatDateTime } from '#web/lib/format-time.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
@@ -84,24 +85,17 @@ export function DeliveryLog(props: {
                       {t(`webhooks.deliveries.statuses.${shownStatus(delivery)}`)}
                     </span>
                   </div>
-                  <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 sm:grid-cols-3">
-                    <div>
-                      <dt className="text-slate-600">{t('webhooks.deliveries.time')}</dt>
-                      <dd>
-                        <time dateTime={delivery.createdAt}>
-                          {formatDateTime(locale, delivery.createdAt)}
-                        </time>
-                      </dd>
-                    </div>
-                    <div>
-                      <dt className="text-slate-600">{t('webhooks.deliveries.attempts')}</dt>
-                      <dd>{delivery.attempts}</dd>
-                    </div>
-                    <div>
-                      <dt className="text-slate-600">{t('webhooks.deliveries.response')}</dt>
-                      <dd>{delivery.responseStatus ?? t('webhooks.deliveries.noResponse')}</dd>
-                    </div>
-                  </dl>
+                  <DetailList
+                    className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 sm:grid-cols-3"
+                    items={[
+                      { label: t('webhooks.deliveries.time'), value: <DateTime iso={delivery.createdAt} /> },
+                      { label: t('webhooks.deliveries.attempts'), value: delivery.attempts },
+                      {
+                        label: t('webhooks.deliveries.response'),
+                        value: delivery.responseStatus ?? t('webhooks.deliveries.noResponse'),
+                      },
+                    ]}
+                  />
                   {delivery.lastError && delivery.status !== 'succeeded' ? (
                     <p className="mt-2 text-slate-700">
                       {t(`webhooks.deliveryErrors.${delivery.lastError}`)}

@@ -1,21 +1,22 @@
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import type {
   WebhookDeliveryView,
   WebhookEndpointsResponse,
   WebhookEndpointView,
   WebhookEventType,
 } from '#shared/contracts/webhooks.ts'
-import { Button, buttonClasses } from '#web/components/ui/button.tsx'
+import { ActionOutcome } from '#web/components/ui/action-outcome.tsx'
+import { buttonClasses } from '#web/components/ui/button.tsx'
 import { ConfirmDialog, confirmText } from '#web/components/ui/confirm-dialog.tsx'
 import { CopyButton } from '#web/components/ui/copy-button.tsx'
-import { LoadState } from '#web/components/ui/load-state.tsx'
-import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
+import { LoadState, loadText } from '#web/components/ui/load-state.tsx'
+import { SecretDialog } from '#web/components/ui/secret-dialog.tsx'
 import { SettingsCard } from '#web/components/ui/settings-card.tsx'
 import { UpsellNotice } from '#web/components/ui/upsell-notice.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
-import { useAnnouncer } from '#web/lib/use-announcer.ts'
 import { useResource } from '#web/lib/use-resource.ts'
+import { useSectionDialogs } from '#web/lib/use-section-dialogs.ts'
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -33,7 +34,6 @@ type Dialog =
   | { kind: 'secret'; secret: string }
   | { kind: 'disable'; endpoint: WebhookEndpointView }
   | { kind: 'delete'; endpoint: WebhookEndpointView }
-  | null
 
 const smallButton =
   'rounded-lg border px-3 py-1.5 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2'
@@ -192,18 +192,9 @@ function EndpointCard(props: {
 export function WebhooksSection() {
   const { t } = useI18n()
   const resource = useResource(listWebhookEndpoints)
-  const [dialog, setDialog] = useState<Dialog>(null)
-  const [message, announce] = useAnnouncer()
   const [failure, setFailure] = useState<string | null>(null)
-  const headingRef = useRef<HTMLHeadingElement>(null)
-  const focusAfterDialogRef = useRef<HTMLElement | null>(null)
-
-  function open(next: Dialog) {
-    focusAfterDialogRef.current = null
-    announce('')
-    setFailure(null)
-    setDialog(next)
-  }
+  const { dialog, setDialog, open, message, announce, headingRef, focusAfterDialogRef } =
+    useSectionDialogs<Dialog>(() => setFailure(null))
 
   function replaceEndpoint(endpoint: WebhookEndpointView) {
     resource.update((current) => ({
@@ -262,29 +253,31 @@ export function WebhooksSection() {
     )
   }
 
+  async function disable(target: WebhookEndpointView) {
+    const { endpoint } = await updateWebhookEndpoint(target.id, { isEnabled: false })
+    replaceEndpoint(endpoint)
+    setDialog(null)
+    announce(t('webhooks.disabledMessage', { url: endpoint.url }))
+  }
+
+  async function remove(target: WebhookEndpointView) {
+    await deleteWebhookEndpoint(target.id)
+    resource.update((current) => ({
+      ...current,
+      endpoints: current.endpoints.filter((e) => e.id !== target.id),
+    }))
+    // The endpoint's buttons are gone: focus the heading, where the message is read.
+    focusAfterDialogRef.current = headingRef.current
+    setDialog(null)
+    announce(t('webhooks.deletedMessage', { url: target.url }))
+  }
+
   return (
-    <SettingsCard
-      id="settings-webhooks"
-      title={t('webhooks.title')}
-      intro={t('webhooks.intro')}
-      headingRef={headingRef}
-    >
-      <LoadState
-        resource={resource}
-        loadingLabel={t('webhooks.loading')}
-        errorTitle={t('webhooks.error.title')}
-        retryLabel={t('webhooks.error.retry')}
-      >
+    <SettingsCard id="settings-webhooks" keys="webhooks" headingRef={headingRef}>
+      <LoadState resource={resource} {...loadText(t, 'webhooks')}>
         {body}
       </LoadState>
-      {failure ? (
-        <p role="alert" className="text-sm text-red-700">
-          {failure}
-        </p>
-      ) : null}
-      <p role="status" className="text-sm text-emerald-800">
-        {message}
-      </p>
+      <ActionOutcome error={failure} status={message} />
 
       {dialog?.kind === 'add' ? (
         <AddWebhookDialog
@@ -300,54 +293,24 @@ export function WebhooksSection() {
         />
       ) : null}
       {dialog?.kind === 'secret' ? (
-        <ModalDialog
+        <SecretDialog
           title={t('webhooks.secretDialog.title')}
           description={<p>{t('webhooks.secretDialog.description')}</p>}
+          secret={dialog.secret}
+          testId="new-webhook-secret"
+          copyWhat={t('webhooks.copyWhat')}
+          doneLabel={t('webhooks.secretDialog.done')}
           onClose={() => setDialog(null)}
-        >
-          <div className="mt-5 space-y-3">
-            <code
-              data-testid="new-webhook-secret"
-              className="block select-all break-all rounded-lg border border-slate-200 bg-slate-50 p-3 font-mono text-sm"
-            >
-              {dialog.secret}
-            </code>
-            <CopyButton text={dialog.secret} what={t('webhooks.copyWhat')} />
-          </div>
-          <div className="mt-6 flex flex-col sm:flex-row sm:justify-end">
-            <Button onClick={() => setDialog(null)}>{t('webhooks.secretDialog.done')}</Button>
-          </div>
-        </ModalDialog>
-      ) : null}
-      {dialog?.kind === 'disable' ? (
-        <ConfirmDialog
-          {...confirmText(t, 'webhooks.disableDialog', { url: dialog.endpoint.url })}
-          tone="danger"
-          onConfirm={async () => {
-            const { endpoint } = await updateWebhookEndpoint(dialog.endpoint.id, { isEnabled: false })
-            replaceEndpoint(endpoint)
-            setDialog(null)
-            announce(t('webhooks.disabledMessage', { url: endpoint.url }))
-          }}
-          onClose={() => setDialog(null)}
-          finalFocusRef={focusAfterDialogRef}
         />
       ) : null}
-      {dialog?.kind === 'delete' ? (
+      {dialog?.kind === 'disable' || dialog?.kind === 'delete' ? (
         <ConfirmDialog
-          {...confirmText(t, 'webhooks.deleteDialog', { url: dialog.endpoint.url })}
+          key={dialog.kind}
+          {...confirmText(t, dialog.kind === 'disable' ? 'webhooks.disableDialog' : 'webhooks.deleteDialog', {
+            url: dialog.endpoint.url,
+          })}
           tone="danger"
-          onConfirm={async () => {
-            await deleteWebhookEndpoint(dialog.endpoint.id)
-            resource.update((current) => ({
-              ...current,
-              endpoints: current.endpoints.filter((e) => e.id !== dialog.endpoint.id),
-            }))
-            // The endpoint's buttons are gone: focus the heading, where the message is read.
-            focusAfterDialogRef.current = headingRef.current
-            setDialog(null)
-            announce(t('webhooks.deletedMessage', { url: dialog.endpoint.url }))
-          }}
+          onConfirm={() => (dialog.kind === 'disable' ? disable(dialog.endpoint) : remove(dialog.endpoint))}
           onClose={() => setDialog(null)}
           finalFocusRef={focusAfterDialogRef}
         />
