@@ -85,11 +85,12 @@ const [
   { openDatabase },
   { runAccessCodesCommand },
   { ensureSomeAccessCode, syncConfiguredCodes, unusedAccessCode },
-  { startConfiguredWorker },
+  { createConfiguredProviders, startConfiguredWorker },
   { SegmentationModelError },
   { closeSharedSegmenters },
   { createApp },
   { createAppDeps, prepareIncomingDir },
+  { createServices },
 ] = await Promise.all([
   import('@hono/node-server'),
   import('#server/db/client.ts'),
@@ -100,6 +101,7 @@ const [
   import('#server/segmentation/segmenter.ts'),
   import('./app.ts'),
   import('./deps.ts'),
+  import('./services.ts'),
 ])
 
 const database = await openDatabase({
@@ -129,14 +131,17 @@ lock?.answer(async (request) =>
 )
 
 const deps = await createAppDeps({ config, database, logger, isShuttingDown: () => stopSignal !== null })
-const worker = config.worker.inProcess ? await startWorker() : null
+// The in-process worker's providers come first: a stored photo warms their model (services.ts).
+const providers = config.worker.inProcess ? await configuredProviders() : null
+const services = createServices(providers?.warmUp ? { ...deps, warmUpStudio: providers.warmUp } : deps)
+const worker = providers ? await startConfiguredWorker(services, providers) : null
 prepareIncomingDir(deps)
-const app = createApp({ ...deps, warmUpStudio: worker?.warmUp })
+const app = createApp(services)
 
-/** The in-process worker; a missing or altered segmentation model stops the start with its own message. */
-async function startWorker() {
+/** The in-process worker's providers; a missing or altered segmentation model stops the start with its own message. */
+async function configuredProviders() {
   try {
-    return await startConfiguredWorker(deps)
+    return await createConfiguredProviders(deps)
   } catch (error) {
     if (error instanceof SegmentationModelError) {
       process.stderr.write(`${error.message}\n`)

@@ -1,10 +1,11 @@
 import { openDatabase } from '#server/db/client.ts'
-import { startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
+import { createConfiguredProviders, startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
 import { SegmentationModelError } from '#server/segmentation/model-file.ts'
 import { closeSharedSegmenters } from '#server/segmentation/segmenter.ts'
 import { type Config, ConfigError, loadConfig } from './config.ts'
 import { createAppDeps } from './deps.ts'
 import { createLogger } from './logger.ts'
+import { createServices } from './services.ts'
 
 // `npm run worker`: a separate generation worker process against the shared PostgreSQL. Run as
 // many as the load needs (each with WORKER_CONCURRENCY jobs); set IN_PROCESS_WORKER=false on
@@ -57,13 +58,14 @@ const database = await openDatabase({
 })
 await database.migrate()
 const deps = await createAppDeps({ config, database, logger })
-const worker = await startConfiguredWorker(deps).catch(async (error: unknown) => {
+const providers = await createConfiguredProviders(deps).catch(async (error: unknown) => {
   // A missing or altered segmentation model: say so plainly instead of a stack trace.
   if (!(error instanceof SegmentationModelError)) throw error
   process.stderr.write(`${error.message}\n`)
   await database.close()
   process.exit(1)
 })
+const worker = await startConfiguredWorker(createServices(deps), providers)
 
 async function shutdown(signal: string) {
   logger.info({ signal }, 'worker shutting down; jobs in flight go back to the queue')
