@@ -87,7 +87,7 @@ const [
   { ensureSomeAccessCode, syncConfiguredCodes, unusedAccessCode },
   { createConfiguredProviders, startConfiguredWorker },
   { SegmentationModelError },
-  { closeSharedSegmenters },
+  { createSegmenter },
   { createApp },
   { createAppDeps, prepareIncomingDir },
   { createServices },
@@ -130,7 +130,16 @@ lock?.answer(async (request) =>
     : { exitCode: 2, stdout: '', stderr: `this server does not run ${request.tool}\n` },
 )
 
-const deps = await createAppDeps({ config, database, logger, isShuttingDown: () => stopSignal !== null })
+// The process's one segmentation model: the offline studio, keep-my-product and the marketplace
+// measurer share it (started on first use, ended after an idle minute).
+const segmenter = createSegmenter()
+const deps = await createAppDeps({
+  config,
+  database,
+  logger,
+  segmenter,
+  isShuttingDown: () => stopSignal !== null,
+})
 // The in-process worker's providers come first: a stored photo warms their model (services.ts).
 const providers = config.worker.inProcess ? await configuredProviders() : null
 const services = createServices(providers?.warmUp ? { ...deps, warmUpStudio: providers.warmUp } : deps)
@@ -236,7 +245,7 @@ async function shutdown(signal: string) {
     await requestsDone
   }
   // The OCR thread, if a check started it, and the segmentation model's process (requests are over).
-  await Promise.all([deps.textReader?.close(), closeSharedSegmenters()])
+  await Promise.all([deps.textReader?.close(), segmenter.close()])
   // Notices still pending go out (other processes' workers take the jobs handed back at once).
   await deps.notifier.close()
   await database.close()

@@ -1,7 +1,7 @@
 import { openDatabase } from '#server/db/client.ts'
 import { createConfiguredProviders, startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
 import { SegmentationModelError } from '#server/segmentation/model-file.ts'
-import { closeSharedSegmenters } from '#server/segmentation/segmenter.ts'
+import { createSegmenter } from '#server/segmentation/segmenter.ts'
 import { type Config, ConfigError, loadConfig } from './config.ts'
 import { createAppDeps } from './deps.ts'
 import { createLogger } from './logger.ts'
@@ -57,7 +57,10 @@ const database = await openDatabase({
   onConnectionError: (error) => logger.warn({ err: error }, 'an idle database connection was closed'),
 })
 await database.migrate()
-const deps = await createAppDeps({ config, database, logger })
+// The process's one segmentation model, shared by the offline studio, keep-my-product and the
+// facts measurer.
+const segmenter = createSegmenter()
+const deps = await createAppDeps({ config, database, logger, segmenter })
 const providers = await createConfiguredProviders(deps).catch(async (error: unknown) => {
   // A missing or altered segmentation model: say so plainly instead of a stack trace.
   if (!(error instanceof SegmentationModelError)) throw error
@@ -71,7 +74,7 @@ async function shutdown(signal: string) {
   logger.info({ signal }, 'worker shutting down; jobs in flight go back to the queue')
   await worker.stop()
   // The segmentation model's process ends with the worker.
-  await closeSharedSegmenters()
+  await segmenter.close()
   // The hand-backs' notices go out, so other workers take those jobs at once.
   await deps.notifier.close()
   await database.close()

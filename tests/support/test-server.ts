@@ -12,6 +12,7 @@ import { readFalKey } from '#server/features/settings/settings.service.ts'
 import type { Providers } from '#server/jobs/run-generation.ts'
 import { startWorker, type Worker, type WorkerOptions } from '#server/jobs/worker.ts'
 import { createLogger } from '#server/logger.ts'
+import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { createServices, type Services } from '#server/services.ts'
 import { openTestDatabase } from './test-database.ts'
 
@@ -115,6 +116,8 @@ export async function startTestServer(
     config,
     database,
     logger,
+    // The test process's one model, which the tests' own studios share (as a server's do).
+    segmenter: sharedSegmenter(),
     ...(options.useConfiguredTransport ? {} : { transport }),
   })
   prepareIncomingDir(deps)
@@ -134,6 +137,7 @@ export async function startTestServer(
       outcomes: deps.jobOutcomes,
       logger,
       providers,
+      segmenter: deps.segmenter,
       readOwnFalKey: (userId) => readFalKey({ db: database.db, keyBox: deps.keyBox }, userId),
       concurrency: 2,
       maxRunningPerUser: config.worker.maxRunningPerUser,

@@ -155,7 +155,7 @@ export async function createConfiguredProviders(
   for (const line of describeProviders(config.providers)) logger[line.level](line.message)
   const capWarning = workerCapWarning(config.worker)
   if (capWarning) logger.warn(capWarning)
-  return createProviders(config.providers, { logger })
+  return createProviders(config.providers, { logger, segmenter: deps.segmenter })
 }
 
 /**
