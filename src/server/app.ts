@@ -23,7 +23,6 @@ import { taxonomyRoutes } from '#server/features/publishing/taxonomy.routes.ts'
 import { usageRoutes } from '#server/features/quota/usage.routes.ts'
 import { accountRoutes } from '#server/features/settings/account.routes.ts'
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts'
-import { createUserLocaleRecorder } from '#server/features/settings/user-locale.ts'
 import { webhooksRoutes } from '#server/features/webhooks/webhooks.routes.ts'
 import { resolveClientIp } from '#server/http/client-ip.ts'
 import { compression } from '#server/http/compression.ts'
@@ -50,7 +49,7 @@ const jsonBodyLimitBytes = 64 * 1024
  */
 export function createApp(services: Services) {
   const { deps } = services
-  const { config, database, logger } = deps
+  const { config, logger } = deps
   const app = new Hono<AppEnv>()
 
   app.use(requestId({ headerName: 'X-Request-Id' }))
@@ -71,7 +70,7 @@ export function createApp(services: Services) {
   app.use(compression())
   app.onError(handleError)
 
-  app.route('/', healthRoutes({ database, isShuttingDown: deps.isShuttingDown }))
+  app.route('/', healthRoutes(services.health))
 
   const api = new Hono<AppEnv>()
   // API answers are per user and change: never stored by browsers or proxies unless a route says
@@ -129,11 +128,10 @@ export function createApp(services: Services) {
   }
   api.use(withRequestContext)
   // The app names its language on every call: remembered per user for the email a webhook writes.
-  const userLocales = createUserLocaleRecorder(database.db)
   api.use(async (c, next) => {
     const user = c.get('user')
     const locale = c.req.header('x-vitrin-locale')
-    if (user && isLocale(locale)) await userLocales.record(user.id, locale)
+    if (user && isLocale(locale)) await services.userLocales.record(user.id, locale)
     await next()
   })
   api.get('/public-config', (c) => {

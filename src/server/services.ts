@@ -19,6 +19,7 @@ import { isUnderTest } from '#server/features/publishing/public-origin.ts'
 import { createTaxonomy, type Taxonomy } from '#server/features/publishing/taxonomy.service.ts'
 import type { AccountDeps } from '#server/features/settings/account.service.ts'
 import type { SettingsDeps } from '#server/features/settings/settings.service.ts'
+import { createUserLocaleRecorder, type UserLocaleRecorder } from '#server/features/settings/user-locale.ts'
 import type { WebhooksDeps } from '#server/features/webhooks/webhooks.service.ts'
 import { createEventStreams, type EventStreams } from '#server/http/event-streams.ts'
 import type { ImageMime } from '#server/providers/types.ts'
@@ -33,6 +34,7 @@ import type { AppDeps } from './deps.ts'
 export type Services = {
   /** The process's infrastructure (config, database, logger …): middleware and the worker read it. */
   deps: AppDeps
+  health: Pick<AppDeps, 'database' | 'isShuttingDown'>
   auth: AuthDeps
   access: AccessDeps
   contact: ContactDeps
@@ -49,6 +51,8 @@ export type Services = {
   idempotency: IdempotentPostsDeps
   webhooks: WebhooksDeps
   settings: SettingsDeps & { now: () => Date }
+  /** Each user's language, remembered from their calls for the email a webhook writes. */
+  userLocales: UserLocaleRecorder
   /** Marketplace connections (the integrations page, /v1 and the publisher). */
   connections: ConnectionsDeps & { now: () => Date }
   /** One per process: it keeps its category index and brand answers in memory. */
@@ -166,6 +170,7 @@ export function createServices(deps: AppDeps): Services {
 
   return {
     deps,
+    health: { database, isShuttingDown: deps.isShuttingDown },
     auth: {
       auth: deps.auth,
       rateLimiter,
@@ -216,6 +221,7 @@ export function createServices(deps: AppDeps): Services {
       providers: config.providers,
       now,
     },
+    userLocales: createUserLocaleRecorder(db),
     connections,
     taxonomy,
     account: { db, storage, auth: deps.auth, rateLimiter },
