@@ -79,7 +79,12 @@ async function timeImage(bytes: Buffer, prompt: string, aspectRatio: '1:1' | '9:
   const timings: Timing[] = []
   let size = ''
   for (let i = 0; i < runs; i++) {
-    const studio = createOfflineStudio({ ffmpegPath, backdropCacheSize: 0, subjectCacheSize: 0 })
+    const studio = createOfflineStudio({
+      segmenter: sharedSegmenter(),
+      ffmpegPath,
+      backdropCacheSize: 0,
+      subjectCacheSize: 0,
+    })
     let result: Awaited<ReturnType<typeof studio.startImageEdit>> | undefined
     timings.push(
       await timed(async () => {
@@ -104,7 +109,7 @@ const smallImage = await timeImage(await productPhoto(), 'marble', '1:1')
 const imageRuns = plainImage.timings
 
 // The video starts from a studio result, as it does in the app.
-const studio = createOfflineStudio({ ffmpegPath })
+const studio = createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath })
 const still = doneResult(
   await studio.startImageEdit(
     { tool: 'product', image: { bytes: photo, mime: 'image/jpeg' }, prompt: 'wood', aspectRatio: '9:16' },
@@ -165,7 +170,7 @@ process.exit(isWithinBudgets ? 0 : 1)
 async function writeSamples() {
   const dir = join('.test-output', 'offline-samples')
   await mkdir(dir, { recursive: true })
-  const sampleStudio = createOfflineStudio({ ffmpegPath })
+  const sampleStudio = createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath })
   const product = await productPhoto()
   const garment = await garmentPhoto()
   const save = async (name: string, bytes: Buffer) => writeFile(join(dir, name), bytes)

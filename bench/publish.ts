@@ -61,7 +61,7 @@ const bench = await openBenchApp('publish', {
   PUBLISHER_REVIEW_POLL_MS: '1000',
 })
 const { deps } = bench
-const options = publisherOptions(deps)
+const options = publisherOptions(bench.services)
 const userId = await createUser(deps.database.db)
 await connectTrendyol(
   options.connections,

@@ -8,6 +8,7 @@ import { type Config, loadConfig } from '#server/config.ts'
 import { type Database, openDatabase } from '#server/db/client.ts'
 import { type AppDeps, createAppDeps, prepareIncomingDir } from '#server/deps.ts'
 import { createLogger, type Logger } from '#server/logger.ts'
+import { createServices, type Services } from '#server/services.ts'
 import type { ChildReady } from './child.ts'
 
 // The real app inside a bench child process (bench/support/*-server.ts): built as the server's
@@ -19,6 +20,8 @@ export type BenchApp = {
   logger: Logger
   database: Database
   deps: AppDeps
+  /** Built once from deps: the app and a bench's worker share them. */
+  services: Services
   dataDir: string
 }
 
@@ -40,7 +43,7 @@ export async function openBenchApp(
   const database = await openDatabase({ dataDir, databaseUrl: process.env.BENCH_DATABASE_URL })
   await database.migrate()
   const deps = await createAppDeps({ config, database, logger })
-  return { config, logger, database, deps, dataDir }
+  return { config, logger, database, deps, services: createServices(deps), dataDir }
 }
 
 /**
@@ -49,7 +52,7 @@ export async function openBenchApp(
  */
 export function serveBenchApp(bench: BenchApp, options: { beforeClose?: () => Promise<void> } = {}): void {
   prepareIncomingDir(bench.deps)
-  const app = createApp(bench.deps)
+  const app = createApp(bench.services)
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
     process.send?.({ port: info.port, pid: process.pid } satisfies ChildReady)
   })

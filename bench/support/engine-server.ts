@@ -130,10 +130,12 @@ let worker: Worker | null = null
 if (mode === 'orchestration') {
   // As startConfiguredWorker (jobs/worker-runtime.ts) builds it, with the fal traffic traced.
   const providers = await createProviders(config.providers, {
+    segmenter: deps.segmenter,
     logger,
     tuning: { fal: { fetch: tracedFetch } },
   })
   worker = startWorker({
+    segmenter: deps.segmenter,
     db: database.db,
     storage: deps.storage,
     notifier: deps.notifier,

@@ -15,7 +15,7 @@ const bench = await openBenchApp('marketplace', {
   UPLOADS_PER_MINUTE: '1000',
   GENERATIONS_PER_MINUTE: '1000',
 })
-const worker = await startConfiguredWorker(bench.deps)
+const worker = await startConfiguredWorker(bench.services)
 process.on('message', async (message: { type?: string }) => {
   if (message.type !== 'unmeasured') return
   const result = (await bench.database.db.execute(sql`

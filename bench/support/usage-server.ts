@@ -9,6 +9,7 @@ import { loadConfig } from '#server/config.ts'
 import { openDatabase } from '#server/db/client.ts'
 import { createAppDeps, prepareIncomingDir } from '#server/deps.ts'
 import { createLogger } from '#server/logger.ts'
+import { createServices } from '#server/services.ts'
 
 // Child process for bench/usage.ts: serves either the real app (embedded database in a temp
 // folder) or a bare Hono endpoint, and prints its port as JSON on stdout.
@@ -31,7 +32,7 @@ if (mode === 'bare') {
   await database.migrate()
   const deps = await createAppDeps({ config, database, logger: createLogger({ level: 'silent' }) })
   prepareIncomingDir(deps)
-  const app = createApp(deps)
+  const app = createApp(createServices(deps))
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
     process.stdout.write(`${JSON.stringify({ port: info.port })}\n`)
   })

@@ -11,6 +11,7 @@ import { openDatabase } from '#server/db/client.ts'
 import { generations } from '#server/db/schema/index.ts'
 import { createAppDeps, prepareIncomingDir } from '#server/deps.ts'
 import { createLogger } from '#server/logger.ts'
+import { createServices } from '#server/services.ts'
 import { cpuProfiler } from '../lib/cpu-profile.ts'
 
 // Child process for bench/v1-read.ts, on PostgreSQL (BENCH_DATABASE_URL): serves either the real
@@ -47,7 +48,7 @@ if (mode === 'bare') {
   })
   const deps = await createAppDeps({ config, database, logger: createLogger({ level: 'silent' }) })
   prepareIncomingDir(deps)
-  app = createApp(deps)
+  app = createApp(createServices(deps))
 }
 // BENCH_CPU_PROFILE=<file> profiles the app (not the bare endpoint) from its start to its stop.
 // The bare server passes '' (no profile): undefined would take cpuProfiler's default, the same

@@ -27,5 +27,5 @@ const bench = await openBenchApp('webhooks', {
   GENERATIONS_PER_MINUTE_PER_CLIENT: '1000',
   UPLOADS_PER_MINUTE: '1000',
 })
-const worker = await startConfiguredWorker(bench.deps)
+const worker = await startConfiguredWorker(bench.services)
 serveBenchApp(bench, { beforeClose: () => worker.stop() })

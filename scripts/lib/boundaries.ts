@@ -154,7 +154,7 @@ export function ruleBroken(from: string, imported: Import): string | null {
       fromFeature &&
       !isTest(from) &&
       (/^src\/server\/(jobs|v1|test-hooks)\//.test(target) ||
-        /^src\/server\/(app|deps|main|worker-main)\.ts$/.test(target))
+        /^src\/server\/(app|deps|services|main|worker-main)\.ts$/.test(target))
     )
       return 'a server feature never imports the worker, /v1, the test hooks or the app that composes them'
   }

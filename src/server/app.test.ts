@@ -8,6 +8,7 @@ import type { ErrorBody } from '#shared/errors.ts'
 import { startTestServer, type TestServer } from '#tests/support/test-server.ts'
 import { precompressAssets } from '../../scripts/lib/precompress.ts'
 import { createApp } from './app.ts'
+import { createServices } from './services.ts'
 
 /** A GET that sends the path exactly as written. */
 function rawGet(baseUrl: string, path: string): Promise<{ status: number; body: string }> {
@@ -346,7 +347,7 @@ describe('createApp', () => {
         },
         close: async () => {},
       }
-      const app = createApp({ ...server.deps, segmenter })
+      const app = createApp(createServices({ ...server.deps, segmenter }))
       expect(existsSync(server.deps.incomingDir)).toBe(false)
       expect(started).toEqual([])
       expect((await app.request('/healthz')).status).toBe(200)

@@ -1,61 +1,55 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { requestId } from 'hono/request-id'
-import type { AssetRow } from '#server/db/schema/index.ts'
 import { accessRoutes } from '#server/features/access/access.routes.ts'
 import { apiKeysRoutes, requireApiKey } from '#server/features/api-keys/api-keys.routes.ts'
 import { assetsRoutes } from '#server/features/assets/assets.routes.ts'
 import { authRoutes } from '#server/features/auth/auth.routes.ts'
-import { topUpForShortage } from '#server/features/billing/auto-topup.service.ts'
 import { billingRoutes, billingWebhookRoutes } from '#server/features/billing/billing.routes.ts'
-import { startTrial } from '#server/features/billing/subscription.service.ts'
 import { catalogueRoutes } from '#server/features/catalogue/catalogue.routes.ts'
 import { contactRoutes } from '#server/features/contact/contact.routes.ts'
 import { generationsRoutes } from '#server/features/generations/generations.routes.ts'
 import { healthRoutes } from '#server/features/health/health.routes.ts'
 import { idempotentPosts } from '#server/features/idempotency/idempotency.routes.ts'
 import {
-  marketplaceDeps,
   marketplaceRoutes,
   marketplaceSummaryRoutes,
   preferencesRoutes,
 } from '#server/features/marketplaces/marketplaces.routes.ts'
-import { visionFromConfig } from '#server/features/publishing/attribute-vision.ts'
 import { connectionsRoutes } from '#server/features/publishing/connections.routes.ts'
-import { isUnderTest } from '#server/features/publishing/public-origin.ts'
 import { publicationsRoutes } from '#server/features/publishing/publications.routes.ts'
 import { publishedMediaRoutes } from '#server/features/publishing/published-media.routes.ts'
 import { taxonomyRoutes } from '#server/features/publishing/taxonomy.routes.ts'
-import { createTaxonomy } from '#server/features/publishing/taxonomy.service.ts'
 import { usageRoutes } from '#server/features/quota/usage.routes.ts'
 import { accountRoutes } from '#server/features/settings/account.routes.ts'
 import { settingsRoutes } from '#server/features/settings/settings.routes.ts'
-import { createUserLocaleRecorder } from '#server/features/settings/user-locale.ts'
 import { webhooksRoutes } from '#server/features/webhooks/webhooks.routes.ts'
 import { resolveClientIp } from '#server/http/client-ip.ts'
 import { compression } from '#server/http/compression.ts'
 import type { AppEnv } from '#server/http/context.ts'
 import { handleError } from '#server/http/errors.ts'
-import { createEventStreams } from '#server/http/event-streams.ts'
 import { refuseCrossSite } from '#server/http/origin-check.ts'
 import { requestContext } from '#server/http/request-context.ts'
 import { securityHeaders } from '#server/http/security-headers.ts'
 import { loadSession } from '#server/http/session.ts'
 import { mountWebApp } from '#server/http/web-app.ts'
-import type { ImageMime } from '#server/providers/types.ts'
 import { testHookRoutes } from '#server/test-hooks/test-hooks.routes.ts'
 import { apiReferenceRoutes, openApiDocumentRoutes } from '#server/v1/api-reference.routes.ts'
 import { openApiDocument, publicApiRoutes, publicUploadPath } from '#server/v1/public-api.routes.ts'
 import type { PublicConfig } from '#shared/contracts/public-config.ts'
 import { AppError } from '#shared/errors.ts'
 import { isLocale } from '#shared/i18n/locales.ts'
-import type { AppDeps } from './deps.ts'
+import type { Services } from './services.ts'
 
 const jsonBodyLimitBytes = 64 * 1024
 
-/** Builds the Hono app from its dependencies: no listening, no files, nothing started. */
-export function createApp(deps: AppDeps) {
-  const { config, database, logger } = deps
+/**
+ * Builds the Hono app from the services (services.ts): middleware and a mount list, no listening,
+ * no files, nothing started.
+ */
+export function createApp(services: Services) {
+  const { deps } = services
+  const { config, logger } = deps
   const app = new Hono<AppEnv>()
 
   app.use(requestId({ headerName: 'X-Request-Id' }))
@@ -76,7 +70,7 @@ export function createApp(deps: AppDeps) {
   app.use(compression())
   app.onError(handleError)
 
-  app.route('/', healthRoutes({ database, isShuttingDown: deps.isShuttingDown }))
+  app.route('/', healthRoutes(services.health))
 
   const api = new Hono<AppEnv>()
   // API answers are per user and change: never stored by browsers or proxies unless a route says
@@ -104,26 +98,15 @@ export function createApp(deps: AppDeps) {
   api.use((c, next) => (c.req.method === 'POST' && isUpload(c.req.path) ? next() : jsonBodyLimit(c, next)))
   // Payment-provider webhooks come server to server, authenticated by their signature: mounted
   // before the cross-site check and the session, which they neither need nor could pass.
-  api.route(
-    '/billing/webhooks',
-    billingWebhookRoutes({
-      db: database.db,
-      billing: deps.billing,
-      now: deps.now,
-      mailer: deps.mailer,
-      publicUrl: config.publicUrl,
-      isSharedDatabase: database.kind === 'postgres',
-    }),
-  )
+  api.route('/billing/webhooks', billingWebhookRoutes(services.billing))
   api.use(refuseCrossSite(config.publicUrl, config.trustProxy))
   const session = loadSession(deps.auth)
   // Whoever ends sessions calls session.forget (sign-out, password changes, account deletion);
   // open event streams then look at their own session at once.
-  const eventStreams = createEventStreams({ maxPerUser: config.limits.eventStreamsPerUser })
   const forgetSessions = session.forget
   session.forget = () => {
     forgetSessions()
-    eventStreams.sessionsChanged()
+    services.streams.sessionsChanged()
   }
   api.use(session)
   // Signing out, changing or resetting a password end sessions: cached lookups are dropped.
@@ -145,205 +128,42 @@ export function createApp(deps: AppDeps) {
   }
   api.use(withRequestContext)
   // The app names its language on every call: remembered per user for the email a webhook writes.
-  const userLocales = createUserLocaleRecorder(database.db)
   api.use(async (c, next) => {
     const user = c.get('user')
     const locale = c.req.header('x-vitrin-locale')
-    if (user && isLocale(locale)) await userLocales.record(user.id, locale)
+    if (user && isLocale(locale)) await services.userLocales.record(user.id, locale)
     await next()
   })
   api.get('/public-config', (c) => {
     c.header('Cache-Control', 'public, max-age=300')
     return c.json<PublicConfig>({ supportEmail: config.supportEmail })
   })
-  api.route(
-    '/contact',
-    contactRoutes({
-      db: database.db,
-      mailer: deps.mailer,
-      rateLimiter: deps.rateLimiter,
-      supportEmail: config.supportEmail,
-      supportLanguage: config.supportLanguage,
-    }),
-  )
-  const { db } = database
-  api.route('/', authRoutes({ ...deps, db }))
-  api.route(
-    '/access',
-    accessRoutes({
-      db,
-      auth: deps.auth,
-      rateLimiter: deps.rateLimiter,
-      now: deps.now,
-      trialsPerClient: config.limits.trialsPerDayPerClient,
-      startTrial,
-    }),
-  )
-  api.route(
-    '/billing',
-    billingRoutes({
-      db,
-      billing: deps.billing,
-      now: deps.now,
-      mailer: deps.mailer,
-      publicUrl: config.publicUrl,
-    }),
-  )
-  api.route('/usage', usageRoutes({ db, now: deps.now }))
-  api.route('/api-keys', apiKeysRoutes({ db, now: deps.now }))
-  api.route(
-    '/webhooks',
-    webhooksRoutes({
-      db,
-      now: deps.now,
-      secretBox: deps.webhookBox,
-      notifier: deps.notifier,
-      // With WEBHOOKS_ALLOW_LOOPBACK (development only) this machine's addresses too.
-      allowPrivateHosts: config.webhookAllowPrivateHosts,
-      rateLimiter: deps.rateLimiter,
-      sendsPerMinute: config.limits.webhookSendsPerMinute,
-    }),
-  )
-  api.route(
-    '/settings',
-    settingsRoutes({
-      db,
-      keyBox: deps.keyBox,
-      isBillingLive: deps.billing.isLive,
-      providers: config.providers,
-      now: deps.now,
-    }),
-  )
-  api.route(
-    '/integrations',
-    connectionsRoutes({
-      db,
-      box: deps.marketplaceBox,
-      apis: config.marketplaceApis,
-      log: deps.logger,
-      now: deps.now,
-    }),
-  )
-  // One per process: it keeps its category index and brand answers in memory.
-  const taxonomy = createTaxonomy({
-    db,
-    box: deps.marketplaceBox,
-    apis: config.marketplaceApis,
-    log: deps.logger,
-    now: deps.now,
-  })
-  api.route('/integrations', taxonomyRoutes(taxonomy))
-  // One per process, beside the taxonomy: the single-product draft and the catalogue batch's
-  // drafts choose attributes from the photo through it (null without VISION_MODEL).
-  const vision = visionFromConfig(config.providers, deps.logger)
-  api.route(
-    '/account',
-    accountRoutes({
-      db,
-      storage: deps.storage,
-      auth: deps.auth,
-      rateLimiter: deps.rateLimiter,
-      forgetSessions: () => session.forget(),
-    }),
-  )
-  // The model's process ends after an idle minute: a new photo starts it again, and its product
-  // is cut, ahead of the image job that usually follows. A failure here is the job's to report.
-  const { warmUpStudio, logger: log } = deps
-  const photoArrived = warmUpStudio
-    ? (asset: AssetRow) =>
-        void deps.storage
-          .get(asset.storageKey)
-          .then((bytes) => warmUpStudio({ bytes, mime: asset.mime as ImageMime, sha256: asset.checksum }))
-          .catch((error: unknown) =>
-            log.debug({ err: error, assetId: asset.id }, 'preparing a new photo failed'),
-          )
-    : undefined
-  const assetDeps = {
-    db,
-    storage: deps.storage,
-    rateLimiter: deps.rateLimiter,
-    limits: config.limits,
-    now: deps.now,
-    photoArrived,
-  }
-  api.route('/assets', assetsRoutes(assetDeps))
-  const generationDeps = {
-    db,
-    storage: deps.storage,
-    rateLimiter: deps.rateLimiter,
-    notifier: deps.notifier,
-    outcomes: deps.jobOutcomes,
-    providers: config.providers,
-    limits: config.limits,
-    maxQueuedPerUser: config.worker.maxQueuedPerUser,
-    now: deps.now,
-    topUp: (shortage: Parameters<typeof topUpForShortage>[1]) =>
-      topUpForShortage(
-        { db, now: deps.now, billing: deps.billing, mailer: deps.mailer, publicUrl: config.publicUrl },
-        shortage,
-      ),
-  }
-  api.route('/generations', generationsRoutes(generationDeps, eventStreams))
-  const uploadsDir = deps.incomingDir
-  // One set of measurements for the marketplace routes and the catalogue's preset exports: a
-  // card's summary measures what the panel then reuses.
-  const marketplaces = marketplaceDeps({
-    db,
-    storage: deps.storage,
-    segmenter: deps.segmenter,
-    textReader: deps.textReader,
-    inspections: deps.imageInspections,
-    ffmpegPath: config.providers.ffmpegPath,
-    tempDir: uploadsDir,
-  })
-  api.route(
-    '/catalogue',
-    catalogueRoutes({
-      db,
-      storage: deps.storage,
-      generations: generationDeps,
-      events: deps.events,
-      fetch: { allowPrivateHosts: config.fetchAllowPrivateHosts, log: deps.logger },
-      log: deps.logger,
-      now: deps.now,
-      tempDir: uploadsDir,
-      notifier: deps.notifier,
-      streams: eventStreams,
-      marketplaces,
-      rateLimiter: deps.rateLimiter,
-      limits: config.limits,
-      photoStepSeconds: config.limits.cataloguePhotoStepSeconds,
-    }),
-  )
-  // A result's marketplace check and export, beside the generations routes; measuring runs the
-  // process's one segmentation model, which the offline studio shares.
-  api.route('/generations', marketplaceRoutes(marketplaces))
-  api.route(
-    '/publications',
-    publicationsRoutes({
-      db,
-      rateLimiter: deps.rateLimiter,
-      events: deps.events,
-      connections: { db, box: deps.marketplaceBox, apis: config.marketplaceApis, log: deps.logger },
-      log: deps.logger,
-      now: deps.now,
-      allowHttpImages: isUnderTest(config),
-      pollMs: config.publisher.pollMs,
-      notifier: deps.notifier,
-      marketplaces,
-      media: { storage: deps.storage, config, log: deps.logger },
-      draft: {
-        db,
-        storage: deps.storage,
-        segmenter: deps.segmenter,
-        taxonomy,
-        vision,
-      },
-    }),
-  )
-  api.route('/marketplace', marketplaceSummaryRoutes(marketplaces))
-  api.route('/preferences', preferencesRoutes({ db }))
-  if (config.enableTestHooks) api.route('/test', testHookRoutes({ db: database.db, now: deps.now }))
+  // The routes, in the order they are matched. A result's marketplace check and export sit beside
+  // the generations routes; the taxonomy beside the marketplace connections.
+  const apiRoutes: [path: string, routes: Hono<AppEnv>][] = [
+    ['/contact', contactRoutes(services.contact)],
+    ['/', authRoutes(services.auth)],
+    ['/access', accessRoutes(services.access)],
+    ['/billing', billingRoutes(services.billing)],
+    ['/usage', usageRoutes(services.apiKeys)],
+    ['/api-keys', apiKeysRoutes(services.apiKeys)],
+    ['/webhooks', webhooksRoutes(services.webhooks)],
+    ['/settings', settingsRoutes(services.settings)],
+    ['/integrations', connectionsRoutes(services.connections)],
+    ['/integrations', taxonomyRoutes(services.taxonomy)],
+    ['/account', accountRoutes({ ...services.account, forgetSessions: () => session.forget() })],
+    ['/assets', assetsRoutes(services.assets)],
+    ['/generations', generationsRoutes(services.generations, services.streams)],
+    ['/catalogue', catalogueRoutes(services.catalogue)],
+    ['/generations', marketplaceRoutes(services.marketplaces)],
+    ['/publications', publicationsRoutes(services.publications)],
+    ['/marketplace', marketplaceSummaryRoutes(services.marketplaces)],
+    ['/preferences', preferencesRoutes(services.marketplaces)],
+    ...(config.enableTestHooks
+      ? [['/test', testHookRoutes(services.apiKeys)] as [string, Hono<AppEnv>]]
+      : []),
+  ]
+  for (const [path, routes] of apiRoutes) api.route(path, routes)
   api.all('*', () => {
     throw new AppError('NOT_FOUND', 'No such API endpoint')
   })
@@ -354,22 +174,7 @@ export function createApp(deps: AppDeps) {
   // never adds an Authorization header by itself) and no CORS headers: keys belong on servers,
   // and the reference page is same-origin. The routes (src/server/v1, decision 31) call the
   // web app's services, so quotas and error codes are the same.
-  const publicApi = publicApiRoutes({
-    db,
-    now: deps.now,
-    assets: assetDeps,
-    generations: generationDeps,
-    catalogue: {
-      db,
-      storage: deps.storage,
-      generations: generationDeps,
-      events: deps.events,
-      fetch: { allowPrivateHosts: config.fetchAllowPrivateHosts, log: deps.logger },
-      log: deps.logger,
-      now: deps.now,
-    },
-    connections: { db, box: deps.marketplaceBox, apis: config.marketplaceApis, log: deps.logger },
-  })
+  const publicApi = publicApiRoutes(services.publicApi)
   // The document is public (no key): the reference page at /docs/api reads it.
   app.route('/v1/openapi.json', openApiDocumentRoutes(openApiDocument(publicApi)))
   const v1 = new Hono<AppEnv>()
@@ -380,17 +185,9 @@ export function createApp(deps: AppDeps) {
   )
   // The key, and the request counted per key in the same statement before any work (a replayed
   // answer counts too); then Idempotency-Key on POSTs.
-  v1.use(
-    requireApiKey({
-      db,
-      now: deps.now,
-      rateLimiter: deps.rateLimiter,
-      readsPerMinute: config.limits.apiReadsPerMinute,
-      writesPerMinute: config.limits.apiWritesPerMinute,
-    }),
-  )
+  v1.use(requireApiKey(services.apiKeyGuard))
   v1.use(withRequestContext)
-  v1.use(idempotentPosts({ db, now: deps.now }))
+  v1.use(idempotentPosts(services.idempotency))
   v1.route('/', publicApi)
   v1.all('*', () => {
     throw new AppError('NOT_FOUND', 'No such API endpoint')
@@ -402,7 +199,7 @@ export function createApp(deps: AppDeps) {
   app.route('/docs/api', apiReferenceRoutes({ isProduction: config.env === 'production' }))
   // Images published to marketplaces (features/publishing): public by their unguessable token,
   // with no session, key or cross-site check, since a marketplace's downloader has none.
-  app.route('/media', publishedMediaRoutes({ db, storage: deps.storage }))
+  app.route('/media', publishedMediaRoutes(services.publishedMedia))
   mountWebApp(app, {
     webDistDir: config.webDistDir,
     publicUrl: () => config.publicUrl,

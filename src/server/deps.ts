@@ -17,7 +17,7 @@ import { webhookEvents } from '#server/features/webhooks/webhook-events.service.
 import type { JobOutcomes } from '#server/job-queue/outcomes.ts'
 import type { Providers } from '#server/providers/index.ts'
 import { createRateLimiter, type RateLimiter } from '#server/rate-limit/rate-limiter.ts'
-import { type Segmenter, sharedSegmenter } from '#server/segmentation/segmenter.ts'
+import { createSegmenter, type Segmenter } from '#server/segmentation/segmenter.ts'
 import { createStorage } from '#server/storage/index.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import type { Config } from './config.ts'
@@ -63,7 +63,11 @@ export type AppDeps = {
    * (prepareIncomingDir); a worker process never touches it.
    */
   incomingDir: string
-  /** The process's segmentation model (started on first use, ended after an idle minute). */
+  /**
+   * The process's one segmentation model (started on first use, ended after an idle minute):
+   * made by main.ts or worker-main.ts, shared by the offline studio, the job runner and the
+   * marketplace measurer; whoever made it closes it.
+   */
   segmenter: Segmenter
   /** What the features do when a job is accepted and settles (job-outcomes.ts). */
   jobOutcomes: JobOutcomes
@@ -88,6 +92,8 @@ export async function createAppDeps(options: {
   isShuttingDown?: () => boolean
   /** The clock; tests move it to cross periods. */
   now?: () => Date
+  /** The process's segmentation model; a new one (nothing started until its first photo) when left out. */
+  segmenter?: Segmenter
 }): Promise<AppDeps> {
   const { config, database, logger } = options
   const db = database.db
@@ -120,7 +126,7 @@ export async function createAppDeps(options: {
     textReader: config.marketplaceOcr ? createTextReader({ log: logger }) : null,
     imageInspections: createInspections(),
     incomingDir: join(config.dataDir, 'incoming'),
-    segmenter: sharedSegmenter(),
+    segmenter: options.segmenter ?? createSegmenter(),
     jobOutcomes: jobOutcomes(logger),
     events: webhookEvents,
     now: options.now ?? (() => new Date()),

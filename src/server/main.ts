@@ -85,11 +85,12 @@ const [
   { openDatabase },
   { runAccessCodesCommand },
   { ensureSomeAccessCode, syncConfiguredCodes, unusedAccessCode },
-  { startConfiguredWorker },
+  { createConfiguredProviders, startConfiguredWorker },
   { SegmentationModelError },
-  { closeSharedSegmenters },
+  { createSegmenter },
   { createApp },
   { createAppDeps, prepareIncomingDir },
+  { createServices },
 ] = await Promise.all([
   import('@hono/node-server'),
   import('#server/db/client.ts'),
@@ -100,6 +101,7 @@ const [
   import('#server/segmentation/segmenter.ts'),
   import('./app.ts'),
   import('./deps.ts'),
+  import('./services.ts'),
 ])
 
 const database = await openDatabase({
@@ -128,15 +130,27 @@ lock?.answer(async (request) =>
     : { exitCode: 2, stdout: '', stderr: `this server does not run ${request.tool}\n` },
 )
 
-const deps = await createAppDeps({ config, database, logger, isShuttingDown: () => stopSignal !== null })
-const worker = config.worker.inProcess ? await startWorker() : null
+// The process's one segmentation model: the offline studio, keep-my-product and the marketplace
+// measurer share it (started on first use, ended after an idle minute).
+const segmenter = createSegmenter()
+const deps = await createAppDeps({
+  config,
+  database,
+  logger,
+  segmenter,
+  isShuttingDown: () => stopSignal !== null,
+})
+// The in-process worker's providers come first: a stored photo warms their model (services.ts).
+const providers = config.worker.inProcess ? await configuredProviders() : null
+const services = createServices(providers?.warmUp ? { ...deps, warmUpStudio: providers.warmUp } : deps)
+const worker = providers ? await startConfiguredWorker(services, providers) : null
 prepareIncomingDir(deps)
-const app = createApp({ ...deps, warmUpStudio: worker?.warmUp })
+const app = createApp(services)
 
-/** The in-process worker; a missing or altered segmentation model stops the start with its own message. */
-async function startWorker() {
+/** The in-process worker's providers; a missing or altered segmentation model stops the start with its own message. */
+async function configuredProviders() {
   try {
-    return await startConfiguredWorker(deps)
+    return await createConfiguredProviders(deps)
   } catch (error) {
     if (error instanceof SegmentationModelError) {
       process.stderr.write(`${error.message}\n`)
@@ -231,7 +245,7 @@ async function shutdown(signal: string) {
     await requestsDone
   }
   // The OCR thread, if a check started it, and the segmentation model's process (requests are over).
-  await Promise.all([deps.textReader?.close(), closeSharedSegmenters()])
+  await Promise.all([deps.textReader?.close(), segmenter.close()])
   // Notices still pending go out (other processes' workers take the jobs handed back at once).
   await deps.notifier.close()
   await database.close()

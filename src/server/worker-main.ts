@@ -1,10 +1,11 @@
 import { openDatabase } from '#server/db/client.ts'
-import { startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
+import { createConfiguredProviders, startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
 import { SegmentationModelError } from '#server/segmentation/model-file.ts'
-import { closeSharedSegmenters } from '#server/segmentation/segmenter.ts'
+import { createSegmenter } from '#server/segmentation/segmenter.ts'
 import { type Config, ConfigError, loadConfig } from './config.ts'
 import { createAppDeps } from './deps.ts'
 import { createLogger } from './logger.ts'
+import { createServices } from './services.ts'
 
 // `npm run worker`: a separate generation worker process against the shared PostgreSQL. Run as
 // many as the load needs (each with WORKER_CONCURRENCY jobs); set IN_PROCESS_WORKER=false on
@@ -56,20 +57,24 @@ const database = await openDatabase({
   onConnectionError: (error) => logger.warn({ err: error }, 'an idle database connection was closed'),
 })
 await database.migrate()
-const deps = await createAppDeps({ config, database, logger })
-const worker = await startConfiguredWorker(deps).catch(async (error: unknown) => {
+// The process's one segmentation model, shared by the offline studio, keep-my-product and the
+// facts measurer.
+const segmenter = createSegmenter()
+const deps = await createAppDeps({ config, database, logger, segmenter })
+const providers = await createConfiguredProviders(deps).catch(async (error: unknown) => {
   // A missing or altered segmentation model: say so plainly instead of a stack trace.
   if (!(error instanceof SegmentationModelError)) throw error
   process.stderr.write(`${error.message}\n`)
   await database.close()
   process.exit(1)
 })
+const worker = await startConfiguredWorker(createServices(deps), providers)
 
 async function shutdown(signal: string) {
   logger.info({ signal }, 'worker shutting down; jobs in flight go back to the queue')
   await worker.stop()
   // The segmentation model's process ends with the worker.
-  await closeSharedSegmenters()
+  await segmenter.close()
   // The hand-backs' notices go out, so other workers take those jobs at once.
   await deps.notifier.close()
   await database.close()

@@ -10,6 +10,7 @@ import { openDatabase } from '#server/db/client.ts'
 import { createAppDeps, prepareIncomingDir } from '#server/deps.ts'
 import { startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
 import { createLogger } from '#server/logger.ts'
+import { createServices } from '#server/services.ts'
 
 // The real app in a process of its own, started by startAppProcess (app-child.ts): a test or a
 // benchmark that sends heavy requests and times the answers then shares no event loop with the
@@ -38,8 +39,9 @@ const database = await openDatabase({ dataDir })
 await database.migrate()
 const deps = await createAppDeps({ config, database, logger })
 prepareIncomingDir(deps)
-const app = createApp(deps)
-const worker = process.argv[3] === 'worker' ? await startConfiguredWorker(deps) : null
+const services = createServices(deps)
+const app = createApp(services)
+const worker = process.argv[3] === 'worker' ? await startConfiguredWorker(services) : null
 
 const delay = monitorEventLoopDelay({ resolution: 5 })
 process.on('message', (message: unknown) => {

@@ -12,6 +12,8 @@ import { readFalKey } from '#server/features/settings/settings.service.ts'
 import type { Providers } from '#server/jobs/run-generation.ts'
 import { startWorker, type Worker, type WorkerOptions } from '#server/jobs/worker.ts'
 import { createLogger } from '#server/logger.ts'
+import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
+import { createServices, type Services } from '#server/services.ts'
 import { openTestDatabase } from './test-database.ts'
 
 export type CapturingTransport = EmailTransport & {
@@ -73,6 +75,8 @@ export type TestServer = {
   config: Config
   transport: CapturingTransport
   deps: AppDeps
+  /** The services the app was built from (createServices over deps). */
+  services: Services
   dataDir: string
   /** Starts a worker (another one, e.g. after stopping the first to act out a restart). */
   startWorker: (overrides?: Partial<WorkerOptions>) => Worker
@@ -112,10 +116,15 @@ export async function startTestServer(
     config,
     database,
     logger,
+    // The test process's one model, which the tests' own studios share (as a server's do).
+    segmenter: sharedSegmenter(),
     ...(options.useConfiguredTransport ? {} : { transport }),
   })
   prepareIncomingDir(deps)
-  const app = createApp(options.warmUpStudio ? { ...deps, warmUpStudio: options.warmUpStudio } : deps)
+  const services = createServices(
+    options.warmUpStudio ? { ...deps, warmUpStudio: options.warmUpStudio } : deps,
+  )
+  const app = createApp(services)
   // Every worker a test starts, so closing stops those a test left running (or replaced).
   const launched = new Set<Worker>()
   const launchWorker = (overrides: Partial<WorkerOptions> = {}): Worker => {
@@ -128,6 +137,7 @@ export async function startTestServer(
       outcomes: deps.jobOutcomes,
       logger,
       providers,
+      segmenter: deps.segmenter,
       readOwnFalKey: (userId) => readFalKey({ db: database.db, keyBox: deps.keyBox }, userId),
       concurrency: 2,
       maxRunningPerUser: config.worker.maxRunningPerUser,
@@ -163,6 +173,7 @@ export async function startTestServer(
     config,
     transport,
     deps,
+    services,
     dataDir,
     startWorker: launchWorker,
     worker,

@@ -15,7 +15,7 @@ import {
 import type { Logger } from '#server/logger.ts'
 import type { Providers } from '#server/providers/index.ts'
 import type { ImageFile, ImageMime, ProviderCallContext, Started } from '#server/providers/types.ts'
-import { type Segmenter, sharedSegmenter } from '#server/segmentation/segmenter.ts'
+import type { Segmenter } from '#server/segmentation/segmenter.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 import { imageSize } from '#shared/scenes.ts'
 
@@ -32,8 +32,8 @@ export type RunDeps = {
   knownAssets?: AssetRow[]
   /** Told of each file the generation stored (its result). */
   onStored?: (asset: AssetRow) => void
-  /** Finds the product for "keep my product exactly": the process's shared segmenter by default. */
-  segmenter?: Pick<Segmenter, 'segment'> | undefined
+  /** Finds the product for "keep my product exactly": the process's one segmentation model. */
+  segmenter: Pick<Segmenter, 'segment'>
 }
 
 async function readImage(deps: RunDeps, assetId: string | null): Promise<ImageFile> {
@@ -95,7 +95,7 @@ export async function runGeneration(
     const image = await readImage(deps, row.inputAssetId)
     const reference = row.referenceAssetId ? await readImage(deps, row.referenceAssetId) : undefined
     const provider = deps.providers.image
-    const segmenter = row.keepProduct && row.tool === 'product' ? (deps.segmenter ?? sharedSegmenter()) : null
+    const segmenter = row.keepProduct && row.tool === 'product' ? deps.segmenter : null
     // The product is looked for while the provider works (the model runs on its own thread).
     const maskFound = segmenter ? findProductMask(image.bytes, segmenter) : null
     maskFound?.catch(() => undefined)

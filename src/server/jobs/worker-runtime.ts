@@ -3,10 +3,10 @@ import type { AppDeps } from '#server/deps.ts'
 import { sweepUnusedUploads } from '#server/features/assets/assets.service.ts'
 import { sweepStaleDrafts } from '#server/features/catalogue/catalogue.service.ts'
 import { sweepExpiredIdempotencyKeys } from '#server/features/idempotency/idempotency.service.ts'
-import { isUnderTest } from '#server/features/publishing/public-origin.ts'
 import { sweepOrphanedMedia } from '#server/features/publishing/published-media.service.ts'
 import { readFalKey } from '#server/features/settings/settings.service.ts'
 import { createProviders, describeProviders, type Providers } from '#server/providers/index.ts'
+import type { Services } from '#server/services.ts'
 import { webhookAttemptTimeoutSeconds } from '#shared/contracts/webhooks.ts'
 import { type PublisherOptions, startPublisher } from './publisher.ts'
 import { startWebhookDispatcher, type WebhookDispatcherOptions } from './webhook-dispatcher.ts'
@@ -122,23 +122,19 @@ export function webhookDispatcherOptions(deps: AppDeps): WebhookDispatcherOption
  * under a lease longer than a step's requests may take, and the marketplaces' status read again
  * after PUBLISHER_PROCESSING_POLL_MS / PUBLISHER_REVIEW_POLL_MS.
  */
-export function publisherOptions(deps: AppDeps): PublisherOptions {
+export function publisherOptions(services: Services): PublisherOptions {
+  const { deps, publications } = services
   const { config } = deps
   return {
-    db: deps.database.db,
-    rateLimiter: deps.rateLimiter,
-    events: deps.events,
-    connections: {
-      db: deps.database.db,
-      box: deps.marketplaceBox,
-      apis: config.marketplaceApis,
-      log: deps.logger,
-    },
-    log: deps.logger,
-    now: deps.now,
+    db: publications.db,
+    rateLimiter: publications.rateLimiter,
+    events: publications.events,
+    connections: publications.connections,
+    log: publications.log,
+    now: publications.now,
     notifier: deps.notifier,
-    allowHttpImages: isUnderTest(config),
-    pollMs: config.publisher.pollMs,
+    allowHttpImages: publications.allowHttpImages,
+    pollMs: publications.pollMs,
     concurrency: config.publisher.concurrency,
     // A send and its retries of a cut-off connection take at most a few 30 s requests.
     leaseMs: 5 * 60_000,
@@ -147,15 +143,32 @@ export function publisherOptions(deps: AppDeps): PublisherOptions {
   }
 }
 
-/** Builds the configured providers, says which serve what, and starts a worker on them (and the upload sweep and email retries). */
-export async function startConfiguredWorker(
-  deps: AppDeps,
-): Promise<Worker & { warmUp?: Providers['warmUp'] | undefined }> {
+/**
+ * Says which providers serve what (and any worker cap warning) and builds them on the process's
+ * segmenter. A process that serves the app builds them before its services, which take their
+ * warm-up (a stored photo starts the model).
+ */
+export async function createConfiguredProviders(
+  deps: Pick<AppDeps, 'config' | 'logger' | 'segmenter'>,
+): Promise<Providers> {
   const { config, logger } = deps
   for (const line of describeProviders(config.providers)) logger[line.level](line.message)
   const capWarning = workerCapWarning(config.worker)
   if (capWarning) logger.warn(capWarning)
-  const providers = await createProviders(config.providers, { logger })
+  return createProviders(config.providers, { logger, segmenter: deps.segmenter })
+}
+
+/**
+ * Starts a worker on the configured providers (built here unless given), with the upload sweep,
+ * email retries, the webhook dispatcher and the publisher beside it.
+ */
+export async function startConfiguredWorker(
+  services: Services,
+  given?: Providers,
+): Promise<Worker & { warmUp?: Providers['warmUp'] | undefined }> {
+  const { deps } = services
+  const { config, logger } = deps
+  const providers = given ?? (await createConfiguredProviders(deps))
   const stopSweep = startUploadSweep(deps)
   const stopEmailRetry = startEmailRetry(deps)
   const worker = startWorker({
@@ -183,15 +196,15 @@ export async function startConfiguredWorker(
     // the same model and OCR a check uses (decision 44).
     facts: {
       concurrency: config.worker.factsConcurrency,
-      segmenter: deps.segmenter,
-      textReader: deps.textReader,
-      inspections: deps.imageInspections,
+      segmenter: services.marketplaces.segmenter,
+      textReader: services.marketplaces.textReader,
+      inspections: services.marketplaces.inspections,
     },
   })
   // Webhooks go out from every process that runs generation jobs, beside the worker.
   const webhooks = startWebhookDispatcher(webhookDispatcherOptions(deps))
   // And so do listings to the marketplaces: every such process shares the publications' steps.
-  const publisher = startPublisher(publisherOptions(deps))
+  const publisher = startPublisher(publisherOptions(services))
   return {
     id: worker.id,
     warmUp: providers.warmUp,

@@ -37,8 +37,8 @@ export type WorkerOptions = {
   logger: Logger
   /** Reads a user's own fal key (bring-your-own) for their jobs. */
   readOwnFalKey: (userId: string) => Promise<string | null>
-  /** Finds products for "keep my product exactly" (the process's shared segmenter when absent). */
-  segmenter?: Pick<Segmenter, 'segment'> | undefined
+  /** Finds products for "keep my product exactly": the process's one segmentation model. */
+  segmenter: Pick<Segmenter, 'segment'>
   /** Jobs run at once by this worker. */
   concurrency: number
   /** Jobs one user may have running at once, across every worker sharing the queue. */

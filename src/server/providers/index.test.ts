@@ -4,6 +4,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Config, loadConfig } from '#server/config.ts'
 import { createLogger } from '#server/logger.ts'
+import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { type FalFake, startFalFake } from '#tests/fakes/fal-server.ts'
 import { type OpenAiFake, startOpenAiFake } from '#tests/fakes/openai-server.ts'
 import { createAttributeVision, createProviders, describeProviders } from './index.ts'
@@ -31,7 +32,7 @@ afterAll(async () => {
 describe('createProviders', () => {
   // Runs once the offline studio (written in parallel) exists.
   it.skipIf(!hasOfflineStudio)('gives the offline studio for all three by default', async () => {
-    const providers = await createProviders(providersConfig(), { logger })
+    const providers = await createProviders(providersConfig(), { logger, segmenter: sharedSegmenter() })
     expect(providers.image.name).toBe('offline')
     expect(providers.video.name).toBe('offline')
     expect(providers.seo.name).toBe('offline')
@@ -40,7 +41,10 @@ describe('createProviders', () => {
   })
 
   it.skipIf(!hasOfflineStudio)('mixes providers per capability', async () => {
-    const providers = await createProviders(providersConfig({ IMAGE_PROVIDER: 'fal' }), { logger })
+    const providers = await createProviders(providersConfig({ IMAGE_PROVIDER: 'fal' }), {
+      logger,
+      segmenter: sharedSegmenter(),
+    })
     expect([providers.image.name, providers.video.name, providers.seo.name]).toEqual([
       'fal',
       'offline',
@@ -54,12 +58,18 @@ describe('createProviders', () => {
     'stops the start when the offline studio makes images and its segmentation model is missing',
     async () => {
       const tuning = { offline: { segmentationModelPath: '/nonexistent/u2netp.onnx' } }
-      await expect(createProviders(providersConfig(), { logger, tuning })).rejects.toMatchObject({
+      await expect(
+        createProviders(providersConfig(), { logger, segmenter: sharedSegmenter(), tuning }),
+      ).rejects.toMatchObject({
         name: 'SegmentationModelError',
         message: expect.stringContaining('segmentation model is missing: /nonexistent/u2netp.onnx'),
       })
       // Images from fal: the offline studio only makes videos and SEO copy, and needs no model.
-      const providers = await createProviders(providersConfig({ IMAGE_PROVIDER: 'fal' }), { logger, tuning })
+      const providers = await createProviders(providersConfig({ IMAGE_PROVIDER: 'fal' }), {
+        logger,
+        segmenter: sharedSegmenter(),
+        tuning,
+      })
       expect(providers.video.name).toBe('offline')
     },
   )
@@ -71,7 +81,7 @@ describe('createProviders', () => {
       SEO_PROVIDER: 'openai',
       OPENAI_API_KEY: 'sk-any',
     })
-    const providers = await createProviders(config, { logger })
+    const providers = await createProviders(config, { logger, segmenter: sharedSegmenter() })
     expect([providers.image.name, providers.video.name, providers.seo.name]).toEqual(['fal', 'fal', 'openai'])
     const warnings = describeProviders(config).filter((line) => line.level === 'warn')
     expect(warnings.map((w) => w.message)).toEqual([
@@ -101,7 +111,11 @@ describe('createProviders', () => {
       OPENAI_BASE_URL: openai.url,
       OPENAI_MODEL: 'gpt-4o-mini-2024-07-18',
     })
-    const providers = await createProviders(config, { logger, tuning: { fal: { pollIntervalMs: 10 } } })
+    const providers = await createProviders(config, {
+      logger,
+      segmenter: sharedSegmenter(),
+      tuning: { fal: { pollIntervalMs: 10 } },
+    })
     const bytes = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#09c' } })
       .jpeg()
       .toBuffer()

@@ -1,5 +1,6 @@
 import type { Config } from '#server/config.ts'
 import type { Logger } from '#server/logger.ts'
+import type { Segmenter } from '#server/segmentation/segmenter.ts'
 import type { FalAdapterOptions } from './fal/fal-queue.ts'
 import type { OpenAiSeoOptions } from './openai-compatible/openai-seo.ts'
 import type { OpenAiVisionOptions } from './openai-compatible/openai-vision.ts'
@@ -29,7 +30,7 @@ type ProvidersConfig = Config['providers']
 export type ProviderTuning = {
   fal?: Pick<FalAdapterOptions, 'pollIntervalMs' | 'streamCheckMs' | 'maxWaitMs' | 'retry' | 'fetch'>
   openai?: Pick<OpenAiSeoOptions, 'maxRetries' | 'timeoutMs' | 'fetch'>
-  /** Another segmentation model file (tests of a missing or altered one). */
+  /** Another segmentation model file to check at start (tests of a missing or altered one). */
   offline?: { segmentationModelPath?: string }
 }
 
@@ -41,18 +42,14 @@ export type ProviderTuning = {
  */
 async function loadOfflineStudio(
   config: ProvidersConfig,
+  segmenter: Segmenter,
   tuning: ProviderTuning['offline'],
 ): Promise<Providers> {
-  const [{ createOfflineStudio }, { sharedSegmenter }, { defaultModelPath, readVerifiedModel }] =
-    await Promise.all([
-      import('./offline-studio/index.ts'),
-      import('#server/segmentation/segmenter.ts'),
-      import('#server/segmentation/model-file.ts'),
-    ])
-  const studio = createOfflineStudio({
-    ffmpegPath: config.ffmpegPath,
-    segmenter: sharedSegmenter(tuning?.segmentationModelPath),
-  })
+  const [{ createOfflineStudio }, { defaultModelPath, readVerifiedModel }] = await Promise.all([
+    import('./offline-studio/index.ts'),
+    import('#server/segmentation/model-file.ts'),
+  ])
+  const studio = createOfflineStudio({ ffmpegPath: config.ffmpegPath, segmenter })
   if (config.image !== 'offline') return { image: studio, video: studio, seo: studio }
   await readVerifiedModel(tuning?.segmentationModelPath ?? defaultModelPath)
   return {
@@ -70,10 +67,15 @@ async function loadOfflineStudio(
  */
 export async function createProviders(
   config: ProvidersConfig,
-  deps: { logger: Logger; tuning?: ProviderTuning },
+  deps: {
+    logger: Logger
+    /** The process's one segmentation model, which the offline studio shares with the rest. */
+    segmenter: Segmenter
+    tuning?: ProviderTuning
+  },
 ): Promise<Providers> {
   const needsOffline = config.image === 'offline' || config.video === 'offline' || config.seo === 'offline'
-  const offline = needsOffline ? await loadOfflineStudio(config, deps.tuning?.offline) : null
+  const offline = needsOffline ? await loadOfflineStudio(config, deps.segmenter, deps.tuning?.offline) : null
   const falOptions = (model: string): FalAdapterOptions => ({
     key: config.fal.key,
     model,

@@ -302,12 +302,11 @@ async function end(child: ChildProcess) {
 
 const shared = new Map<string, Segmenter>()
 
-/** Ends the shared segmenters' processes (a server or worker shutting down); a later photo starts them again. */
-export async function closeSharedSegmenters(): Promise<void> {
-  await Promise.all([...shared.values()].map((segmenter) => segmenter.close()))
-}
-
-/** The process's segmenter for a model file: loaded once, shared by every caller. */
+/**
+ * One segmenter per model file for the tests and benches of one process, so that the studios,
+ * measurers and servers they build share a model as a server's do. The server never calls it:
+ * main.ts and worker-main.ts make theirs with createSegmenter and pass it in.
+ */
 export function sharedSegmenter(modelPath: string = defaultModelPath): Segmenter {
   let segmenter = shared.get(modelPath)
   if (!segmenter) {

@@ -7,6 +7,7 @@ import { createApp } from '#server/app.ts'
 import { type Database, openDatabase } from '#server/db/client.ts'
 import { rateLimitBuckets, subscriptions } from '#server/db/schema/index.ts'
 import { createRateLimiter } from '#server/rate-limit/rate-limiter.ts'
+import { createServices } from '#server/services.ts'
 import type { CreateApiKeyResponse } from '#shared/contracts/api-keys.ts'
 import type { ErrorBody } from '#shared/errors.ts'
 import { signedInClient, userIdOf } from '#tests/support/generation-client.ts'
@@ -207,7 +208,9 @@ describe('rate limits per API key on /v1', () => {
       if (!url || !result.rows[0]) throw new Error('TEST_DATABASE_URL is needed on PostgreSQL')
       database = await openDatabase({ databaseUrl: withDatabaseName(url, result.rows[0].name), poolMax: 2 })
     }
-    const other = createApp({ ...server.deps, database, rateLimiter: createRateLimiter(database.db) })
+    const other = createApp(
+      createServices({ ...server.deps, database, rateLimiter: createRateLimiter(database.db) }),
+    )
     const listener = serve({ fetch: other.fetch, hostname: '127.0.0.1', port: 0 })
     await new Promise<void>((resolve) => listener.once('listening', () => resolve()))
     const otherUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`

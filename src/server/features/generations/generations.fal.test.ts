@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { generations } from '#server/db/schema/index.ts'
 import { createLogger } from '#server/logger.ts'
 import { createProviders } from '#server/providers/index.ts'
+import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { type FalFake, startFalFake } from '#tests/fakes/fal-server.ts'
 import {
   createGeneration,
@@ -20,6 +21,7 @@ describe('generations through fal', () => {
   let server: TestServer
   const makeProviders = (config: TestServer['config']) =>
     createProviders(config.providers, {
+      segmenter: sharedSegmenter(),
       logger: createLogger({ level: 'silent' }),
       tuning: { fal: { pollIntervalMs: 20, retry: { baseDelay: 1, maxDelay: 5, backoffMultiplier: 0 } } },
     })

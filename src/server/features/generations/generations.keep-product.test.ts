@@ -69,6 +69,7 @@ describe('keep my product exactly, on fal (the fake)', () => {
     }
     const probe = await startTestServer(env)
     const providers = await createProviders(probe.config.providers, {
+      segmenter: sharedSegmenter(),
       logger: createLogger({ level: 'silent' }),
       tuning: { fal: { pollIntervalMs: 20, retry: { baseDelay: 1, maxDelay: 5, backoffMultiplier: 0 } } },
     })

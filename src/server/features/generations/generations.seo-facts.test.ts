@@ -5,6 +5,7 @@ import type { Providers } from '#server/providers/index.ts'
 import { createOfflineStudio } from '#server/providers/offline-studio/index.ts'
 import { createOpenAiSeoProvider } from '#server/providers/openai-compatible/openai-seo.ts'
 import type { SeoRequest } from '#server/providers/types.ts'
+import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import type { CatalogueImportView } from '#shared/contracts/catalogue.ts'
 import type { ProductDetails } from '#shared/seo.ts'
 import { factViolations } from '#shared/seo-facts.ts'
@@ -153,7 +154,7 @@ describe('offline SEO copy of a catalogue row', () => {
   beforeAll(async () => {
     const providers: Providers = {
       ...createScriptedProviders().providers,
-      seo: createOfflineStudio({ ffmpegPath: 'ffmpeg' }),
+      seo: createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath: 'ffmpeg' }),
     }
     server = await startTestServer({ TRUST_PROXY: 'true' }, { providers })
   })

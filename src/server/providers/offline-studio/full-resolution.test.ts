@@ -1,6 +1,7 @@
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { upsampleBilinear } from '#server/segmentation/mask-math.ts'
+import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import { parseOfflineNote } from '#shared/offline-note.ts'
 import { imageSize } from '#shared/scenes.ts'
 import type { ImageEditRequest } from '../types.ts'
@@ -13,7 +14,7 @@ import { findSubjectMask, loadPhoto, type Photo, type Subject, separateSubject }
 // resolution (decision 43). Photos are generated here with a known alpha, so edges and colours
 // are measured against the truth, not eyeballed.
 
-const studio = createOfflineStudio({ ffmpegPath: '/usr/bin/ffmpeg' })
+const studio = createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath: '/usr/bin/ffmpeg' })
 
 function request(image: Buffer, prompt: string, aspectRatio: '1:1' | '2:3' = '1:1'): ImageEditRequest {
   return { tool: 'product', image: { bytes: image, mime: 'image/png' }, prompt, aspectRatio }

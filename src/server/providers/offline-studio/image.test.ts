@@ -30,7 +30,7 @@ import { viewOf } from './perspective.ts'
 import { resultSizes } from './result-size.ts'
 import { loadPhoto, type Subject, type SubjectDraft, separateSubject } from './separate.ts'
 
-const studio = createOfflineStudio({ ffmpegPath: '/usr/bin/ffmpeg' })
+const studio = createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath: '/usr/bin/ffmpeg' })
 const ratios: AspectRatio[] = ['1:1', '9:16']
 
 function request(image: Buffer, prompt: string, aspectRatio: AspectRatio = '1:1'): ImageEditRequest {
@@ -133,10 +133,11 @@ describe('offline studio: product images', () => {
     const first = await edit(request(product, 'velvet'))
     const second = await edit(request(product, 'velvet'))
     const fresh = doneResult(
-      await createOfflineStudio({ ffmpegPath: 'ffmpeg', backdropCacheSize: 0 }).startImageEdit(
-        request(product, 'velvet'),
-        testContext(),
-      ),
+      await createOfflineStudio({
+        segmenter: sharedSegmenter(),
+        ffmpegPath: 'ffmpeg',
+        backdropCacheSize: 0,
+      }).startImageEdit(request(product, 'velvet'), testContext()),
     )
     expect(second.image.bytes.equals(first.image.bytes)).toBe(true)
     expect(fresh.image.bytes.equals(first.image.bytes)).toBe(true)

@@ -1,4 +1,4 @@
-import { type Segmenter, sharedSegmenter } from '#server/segmentation/segmenter.ts'
+import type { Segmenter } from '#server/segmentation/segmenter.ts'
 import type {
   ImageEditRequest,
   ImageEditResult,
@@ -62,8 +62,8 @@ export type OfflineStudioOptions = {
    * by default, as the model's process): a quiet server gives their memory back.
    */
   cacheIdleMs?: number
-  /** Finds products on busy backgrounds; the process's shared model by default. */
-  segmenter?: Segmenter
+  /** Finds products on busy backgrounds: the process's one model, made by whoever starts it. */
+  segmenter: Segmenter
 }
 
 /** The offline studio, implementing the image, video and SEO provider contracts. */
@@ -71,7 +71,7 @@ export function createOfflineStudio(options: OfflineStudioOptions): OfflineStudi
   const cacheIdleMs = options.cacheIdleMs ?? 60_000
   const backdrops: BackdropSource = createCache<Backdrop>(options.backdropCacheSize ?? 6, cacheIdleMs)
   const subjects: SubjectSource = createCache<Subject>(options.subjectCacheSize ?? 3, cacheIdleMs)
-  const segmenter = options.segmenter ?? sharedSegmenter()
+  const { segmenter } = options
   // Only a request queued elsewhere (say at fal, before IMAGE_PROVIDER was switched to offline)
   // can reach resume here. 'unavailable' lets the engine fail it cleanly or start it afresh.
   const neverQueued = (requestId: string) =>

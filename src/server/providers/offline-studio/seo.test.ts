@@ -1,5 +1,6 @@
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import type { SeoContent } from '#shared/seo.ts'
 import { expectWithinLimits } from '#tests/support/seo-expectations.ts'
 import { garmentPhoto, productPhoto, redSquarePhoto } from '#tests/support/test-photos.ts'
@@ -49,7 +50,7 @@ describe('offline studio: writeSeo', () => {
 
   // The writer itself (categories, facts, the evaluation set) is tested in seo-writer/writer.test.ts.
   it('returns copy within limits, from the offline model, naming the photo colour when the seller gave none', async () => {
-    const studio = createOfflineStudio({ ffmpegPath: 'ffmpeg' })
+    const studio = createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath: 'ffmpeg' })
     const result = await studio.writeSeo(
       { image: { bytes: photo, mime: 'image/jpeg' }, details: { name: 'Basic Tişört', material: 'pamuk' } },
       testContext(),
@@ -78,7 +79,7 @@ describe('offline studio: writeSeo', () => {
       ])
       .png()
       .toBuffer()
-    const result = await createOfflineStudio({ ffmpegPath: 'ffmpeg' }).writeSeo(
+    const result = await createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath: 'ffmpeg' }).writeSeo(
       { image: { bytes: busy, mime: 'image/png' }, details: { name: 'Kupa' } },
       testContext(),
     )
@@ -86,7 +87,7 @@ describe('offline studio: writeSeo', () => {
   })
 
   it('keeps the seller colour over the photo colour', async () => {
-    const result = await createOfflineStudio({ ffmpegPath: 'ffmpeg' }).writeSeo(
+    const result = await createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath: 'ffmpeg' }).writeSeo(
       { image: { bytes: photo, mime: 'image/jpeg' }, details: { name: 'Basic Tişört', color: 'Kırmızı' } },
       testContext(),
     )
@@ -96,7 +97,7 @@ describe('offline studio: writeSeo', () => {
 
   it('refuses, as the provider rejecting the input, to write copy with neither a name nor a category', async () => {
     await expect(
-      createOfflineStudio({ ffmpegPath: 'ffmpeg' }).writeSeo(
+      createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath: 'ffmpeg' }).writeSeo(
         { image: { bytes: photo, mime: 'image/jpeg' }, details: { brand: 'Karaca' } },
         testContext(),
       ),
@@ -104,7 +105,7 @@ describe('offline studio: writeSeo', () => {
   })
 
   it('refuses an unreadable image', async () => {
-    const studio = createOfflineStudio({ ffmpegPath: 'ffmpeg' })
+    const studio = createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath: 'ffmpeg' })
     await expect(
       studio.writeSeo(
         { image: { bytes: Buffer.from('nope'), mime: 'image/png' }, details: {} },

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { sharedSegmenter } from '#server/segmentation/segmenter.ts'
 import type { AspectRatio } from '#shared/scenes.ts'
 import { ProviderError, type VideoRequest } from '../types.ts'
 import { createOfflineStudio } from './index.ts'
@@ -87,7 +88,7 @@ describe('offline studio: video', () => {
   ] as const)(
     'makes an 8-second, %s 720p, H.264 yuv420p MP4 with no audio stream',
     async (ratio, width, height) => {
-      const studio = createOfflineStudio({ ffmpegPath })
+      const studio = createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath })
       const image = ratio === '9:16' ? still9x16 : still1x1
       const result = doneResult(await studio.startVideo(request(image, ratio), testContext()))
       expect(result.video.mime).toBe('video/mp4')
@@ -133,7 +134,7 @@ describe('offline studio: video', () => {
       )
         .jpeg()
         .toBuffer()
-      const studio = createOfflineStudio({ ffmpegPath })
+      const studio = createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath })
       const result = doneResult(await studio.startVideo(request(still, '1:1'), testContext()))
       expect(result.promptUsed).toMatch(/push-in.*against its scene.*light sweep/)
       const file = join(dir, 'parallax.mp4')
@@ -191,7 +192,7 @@ describe('offline studio: video', () => {
   it(
     'keeps the whole image when its ratio differs from the video, and passes the prompt through',
     async () => {
-      const studio = createOfflineStudio({ ffmpegPath })
+      const studio = createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath })
       const result = doneResult(
         await studio.startVideo(request(still1x1, '9:16', 'sola doğru kaydır'), testContext()),
       )
@@ -210,7 +211,11 @@ describe('offline studio: video', () => {
       const wrapper = join(dir, 'ffmpeg-wrapper.sh')
       await writeFile(wrapper, `#!/bin/sh\necho $$ > "${pidFile}"\nexec ${ffmpegPath} "$@"\n`)
       await chmod(wrapper, 0o755)
-      const studio = createOfflineStudio({ ffmpegPath: wrapper, tempDir: workDir })
+      const studio = createOfflineStudio({
+        segmenter: sharedSegmenter(),
+        ffmpegPath: wrapper,
+        tempDir: workDir,
+      })
       const controller = new AbortController()
       const pending = studio.startVideo(request(still9x16, '9:16'), testContext(controller.signal))
       const pid = await vi.waitFor(
@@ -235,13 +240,16 @@ describe('offline studio: video', () => {
   it('rejects at once with canceled when the signal is already aborted', async () => {
     const controller = new AbortController()
     controller.abort()
-    const studio = createOfflineStudio({ ffmpegPath })
+    const studio = createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath })
     const error = await failureOf(studio.startVideo(request(still1x1, '1:1'), testContext(controller.signal)))
     expect(error.failure).toBe('canceled')
   })
 
   it('maps a missing ffmpeg to unavailable', async () => {
-    const studio = createOfflineStudio({ ffmpegPath: join(dir, 'no-such-ffmpeg') })
+    const studio = createOfflineStudio({
+      segmenter: sharedSegmenter(),
+      ffmpegPath: join(dir, 'no-such-ffmpeg'),
+    })
     const error = await failureOf(studio.startVideo(request(still1x1, '1:1'), testContext()))
     expect(error.failure).toBe('unavailable')
     expect(error.provider).toBe('offline')
@@ -251,7 +259,7 @@ describe('offline studio: video', () => {
     const failing = join(dir, 'ffmpeg-fails.sh')
     await writeFile(failing, '#!/bin/sh\necho "secret-looking detail: encoder exploded" >&2\nexit 1\n')
     await chmod(failing, 0o755)
-    const studio = createOfflineStudio({ ffmpegPath: failing })
+    const studio = createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath: failing })
     const error = await failureOf(studio.startVideo(request(still1x1, '1:1'), testContext()))
     expect(error.failure).toBe('unavailable')
     expect(error.message).not.toContain('encoder exploded')
@@ -262,19 +270,23 @@ describe('offline studio: video', () => {
     const hanging = join(dir, 'ffmpeg-hangs.sh')
     await writeFile(hanging, '#!/bin/sh\nexec sleep 30\n')
     await chmod(hanging, 0o755)
-    const studio = createOfflineStudio({ ffmpegPath: hanging, videoTimeoutMs: 300 })
+    const studio = createOfflineStudio({
+      segmenter: sharedSegmenter(),
+      ffmpegPath: hanging,
+      videoTimeoutMs: 300,
+    })
     const error = await failureOf(studio.startVideo(request(still1x1, '1:1'), testContext()))
     expect(error.failure).toBe('timeout')
   })
 
   it('refuses an unreadable image', async () => {
-    const studio = createOfflineStudio({ ffmpegPath })
+    const studio = createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath })
     const error = await failureOf(studio.startVideo(request(Buffer.from('nope'), '1:1'), testContext()))
     expect(error.failure).toBe('rejected')
   })
 
   it('never queues', async () => {
-    const studio = createOfflineStudio({ ffmpegPath })
+    const studio = createOfflineStudio({ segmenter: sharedSegmenter(), ffmpegPath })
     expect((await failureOf(studio.resumeVideo('x', testContext()))).failure).toBe('unavailable')
   })
 })

@@ -1,0 +1,237 @@
+import type { AssetRow } from '#server/db/schema/index.ts'
+import type { AccessDeps } from '#server/features/access/access.routes.ts'
+import type { ApiKeysDeps } from '#server/features/api-keys/api-keys.service.ts'
+import type { AssetDeps } from '#server/features/assets/assets.service.ts'
+import type { AuthDeps } from '#server/features/auth/auth.service.ts'
+import { topUpForShortage } from '#server/features/billing/auto-topup.service.ts'
+import type { BillingDeps } from '#server/features/billing/billing.service.ts'
+import { startTrial } from '#server/features/billing/subscription.service.ts'
+import type { CatalogueRouteDeps } from '#server/features/catalogue/catalogue.routes.ts'
+import type { ContactDeps } from '#server/features/contact/contact.service.ts'
+import type { GenerationDeps } from '#server/features/generations/generations.service.ts'
+import type { IdempotentPostsDeps } from '#server/features/idempotency/idempotency.routes.ts'
+import { marketplaceDeps } from '#server/features/marketplaces/marketplaces.routes.ts'
+import type { MarketplaceDeps } from '#server/features/marketplaces/marketplaces.service.ts'
+import { visionFromConfig } from '#server/features/publishing/attribute-vision.ts'
+import type { CataloguePublishDeps } from '#server/features/publishing/catalogue-publish.service.ts'
+import type { ConnectionsDeps } from '#server/features/publishing/connections.service.ts'
+import { isUnderTest } from '#server/features/publishing/public-origin.ts'
+import { createTaxonomy, type Taxonomy } from '#server/features/publishing/taxonomy.service.ts'
+import type { AccountDeps } from '#server/features/settings/account.service.ts'
+import type { SettingsDeps } from '#server/features/settings/settings.service.ts'
+import { createUserLocaleRecorder, type UserLocaleRecorder } from '#server/features/settings/user-locale.ts'
+import type { WebhooksDeps } from '#server/features/webhooks/webhooks.service.ts'
+import { createEventStreams, type EventStreams } from '#server/http/event-streams.ts'
+import type { ImageMime } from '#server/providers/types.ts'
+import type { PublicApiDeps } from '#server/v1/public-api.routes.ts'
+import type { AppDeps } from './deps.ts'
+
+/**
+ * Each feature's dependencies, built once from AppDeps by createServices: the web app (app.ts),
+ * the public API (/v1) and the worker runtime (jobs/worker-runtime.ts) take this one object, so a
+ * service's dependencies are written in one place and every caller shares the same instances.
+ */
+export type Services = {
+  /** The process's infrastructure (config, database, logger …): middleware and the worker read it. */
+  deps: AppDeps
+  health: Pick<AppDeps, 'database' | 'isShuttingDown'>
+  auth: AuthDeps
+  access: AccessDeps
+  contact: ContactDeps
+  /** The billing pages and the payment provider's webhooks. */
+  billing: BillingDeps
+  /** API keys, the usage page, idempotency keys and the test hooks read only the database and the clock. */
+  apiKeys: ApiKeysDeps
+  /** What /v1 checks on every request: the key, and the requests counted per key. */
+  apiKeyGuard: ApiKeysDeps & {
+    rateLimiter: AppDeps['rateLimiter']
+    readsPerMinute: number
+    writesPerMinute: number
+  }
+  idempotency: IdempotentPostsDeps
+  webhooks: WebhooksDeps
+  settings: SettingsDeps & { now: () => Date }
+  /** Each user's language, remembered from their calls for the email a webhook writes. */
+  userLocales: UserLocaleRecorder
+  /** Marketplace connections (the integrations page, /v1 and the publisher). */
+  connections: ConnectionsDeps & { now: () => Date }
+  /** One per process: it keeps its category index and brand answers in memory. */
+  taxonomy: Taxonomy
+  account: AccountDeps
+  assets: AssetDeps
+  generations: GenerationDeps
+  /**
+   * One set of measurements and video slots for the marketplace routes, the catalogue's preset
+   * exports and published media: a card's summary measures what the panel then reuses.
+   */
+  marketplaces: MarketplaceDeps
+  /** The catalogue, for /api/catalogue and /v1 alike. */
+  catalogue: CatalogueRouteDeps
+  publications: CataloguePublishDeps
+  /** Published images, served by token (features/publishing). */
+  publishedMedia: Pick<MarketplaceDeps, 'db' | 'storage'>
+  /** Caps each user's open event streams; sign-outs tell them (app.ts). */
+  streams: EventStreams
+  /** The public API's view of the services above. */
+  publicApi: PublicApiDeps
+}
+
+/** Builds every feature's dependencies once; nothing is started and no file is touched. */
+export function createServices(deps: AppDeps): Services {
+  const { config, database, logger: log, now } = deps
+  const { db } = database
+  const { storage, rateLimiter, notifier, events } = deps
+
+  const billing: BillingDeps = {
+    db,
+    billing: deps.billing,
+    now,
+    mailer: deps.mailer,
+    publicUrl: config.publicUrl,
+    isSharedDatabase: database.kind === 'postgres',
+  }
+  const apiKeys: ApiKeysDeps = { db, now }
+  const connections = { db, box: deps.marketplaceBox, apis: config.marketplaceApis, log, now }
+  const taxonomy = createTaxonomy(connections)
+  // One per process, beside the taxonomy: the single-product draft and the catalogue batch's
+  // drafts choose attributes from the photo through it (null without VISION_MODEL).
+  const vision = visionFromConfig(config.providers, log)
+
+  // The model's process ends after an idle minute: a new photo starts it again, and its product
+  // is cut, ahead of the image job that usually follows. A failure here is the job's to report.
+  const { warmUpStudio } = deps
+  const photoArrived = warmUpStudio
+    ? (asset: AssetRow) =>
+        void storage
+          .get(asset.storageKey)
+          .then((bytes) => warmUpStudio({ bytes, mime: asset.mime as ImageMime, sha256: asset.checksum }))
+          .catch((error: unknown) =>
+            log.debug({ err: error, assetId: asset.id }, 'preparing a new photo failed'),
+          )
+    : undefined
+  const assets: AssetDeps = { db, storage, rateLimiter, limits: config.limits, now, photoArrived }
+  const generations: GenerationDeps = {
+    db,
+    storage,
+    rateLimiter,
+    notifier,
+    outcomes: deps.jobOutcomes,
+    providers: config.providers,
+    limits: config.limits,
+    maxQueuedPerUser: config.worker.maxQueuedPerUser,
+    now,
+    topUp: (shortage) =>
+      topUpForShortage(
+        { db, now, billing: deps.billing, mailer: deps.mailer, publicUrl: config.publicUrl },
+        shortage,
+      ),
+  }
+  // Measuring runs the process's one segmentation model, which the offline studio shares.
+  const marketplaces = marketplaceDeps({
+    db,
+    storage,
+    segmenter: deps.segmenter,
+    textReader: deps.textReader,
+    inspections: deps.imageInspections,
+    ffmpegPath: config.providers.ffmpegPath,
+    tempDir: deps.incomingDir,
+  })
+  const streams = createEventStreams({ maxPerUser: config.limits.eventStreamsPerUser })
+  const catalogue: CatalogueRouteDeps = {
+    db,
+    storage,
+    generations,
+    events,
+    fetch: { allowPrivateHosts: config.fetchAllowPrivateHosts, log },
+    log,
+    now,
+    tempDir: deps.incomingDir,
+    notifier,
+    streams,
+    marketplaces,
+    rateLimiter,
+    limits: config.limits,
+    photoStepSeconds: config.limits.cataloguePhotoStepSeconds,
+  }
+  const publications: CataloguePublishDeps = {
+    db,
+    rateLimiter,
+    events,
+    connections,
+    log,
+    now,
+    allowHttpImages: isUnderTest(config),
+    pollMs: config.publisher.pollMs,
+    notifier,
+    marketplaces,
+    media: { storage, config, log },
+    draft: { db, storage, segmenter: deps.segmenter, taxonomy, vision },
+  }
+
+  return {
+    deps,
+    health: { database, isShuttingDown: deps.isShuttingDown },
+    auth: {
+      auth: deps.auth,
+      rateLimiter,
+      db,
+      mailer: deps.mailer,
+      config,
+      logger: log,
+      now,
+    },
+    access: {
+      db,
+      auth: deps.auth,
+      rateLimiter,
+      now,
+      trialsPerClient: config.limits.trialsPerDayPerClient,
+      startTrial,
+    },
+    contact: {
+      db,
+      mailer: deps.mailer,
+      rateLimiter,
+      supportEmail: config.supportEmail,
+      supportLanguage: config.supportLanguage,
+    },
+    billing,
+    apiKeys,
+    apiKeyGuard: {
+      ...apiKeys,
+      rateLimiter,
+      readsPerMinute: config.limits.apiReadsPerMinute,
+      writesPerMinute: config.limits.apiWritesPerMinute,
+    },
+    idempotency: { db, now },
+    webhooks: {
+      db,
+      now,
+      secretBox: deps.webhookBox,
+      notifier,
+      // With WEBHOOKS_ALLOW_LOOPBACK (development only) this machine's addresses too.
+      allowPrivateHosts: config.webhookAllowPrivateHosts,
+      rateLimiter,
+      sendsPerMinute: config.limits.webhookSendsPerMinute,
+    },
+    settings: {
+      db,
+      keyBox: deps.keyBox,
+      isBillingLive: deps.billing.isLive,
+      providers: config.providers,
+      now,
+    },
+    userLocales: createUserLocaleRecorder(db),
+    connections,
+    taxonomy,
+    account: { db, storage, auth: deps.auth, rateLimiter },
+    assets,
+    generations,
+    marketplaces,
+    catalogue,
+    publications,
+    publishedMedia: { db, storage },
+    streams,
+    publicApi: { db, now, assets, generations, catalogue, connections },
+  }
+}
