@@ -56,6 +56,33 @@ function ResettableForm() {
   )
 }
 
+/** A text field and a switch (a boolean value), sent again and again when `repeatable`. */
+function SwitchForm(props: {
+  action: (values: { note: string; urgent: boolean }) => Promise<unknown>
+  repeatable?: boolean
+}) {
+  const form = useForm<{ note: string; urgent: boolean }>({
+    initialValues: { note: '', urgent: false },
+    action: props.action,
+    repeatable: props.repeatable,
+  })
+  return (
+    <form {...form.formProps} aria-label="Switch form">
+      <FormField label="note">{(control) => <input {...control} {...form.input('note')} />}</FormField>
+      <label>
+        <input
+          type="checkbox"
+          checked={form.values.urgent}
+          onChange={(event) => form.setValue('urgent', event.currentTarget.checked)}
+        />
+        urgent
+      </label>
+      <p data-testid="status">{form.status}</p>
+      <button type="submit">Send</button>
+    </form>
+  )
+}
+
 const field = (name: string) => screen.getByRole<HTMLInputElement>('textbox', { name })
 const isInvalid = (control: HTMLElement) => control.getAttribute('aria-invalid') === 'true'
 const submitButton = () => screen.getByRole<HTMLButtonElement>('button', { name: /Send/ })
@@ -278,5 +305,35 @@ describe('useForm', () => {
     await vi.waitFor(() => expect(screen.getByTestId('status').textContent).toBe('sent'))
     await user.click(screen.getByRole('button', { name: 'Reset' }))
     expect(screen.getByTestId('status').textContent).toBe('idle')
+  })
+
+  it('keeps a boolean value beside the text ones and sends both', async () => {
+    const action = vi.fn(async () => undefined)
+    const user = userEvent.setup()
+    await renderWeb(<SwitchForm action={action} />)
+    await user.type(field('note'), 'soon')
+    await user.click(screen.getByRole('checkbox', { name: 'urgent' }))
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+
+    expect(action).toHaveBeenCalledWith({ note: 'soon', urgent: true })
+    await vi.waitFor(() => expect(screen.getByTestId('status').textContent).toBe('sent'))
+  })
+
+  it('is idle again after a send when repeatable, so the next send needs no reset', async () => {
+    const pending = deferred()
+    const action = vi.fn(() => pending.promise)
+    const user = userEvent.setup()
+    await renderWeb(<SwitchForm action={action} repeatable />)
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    expect(screen.getByTestId('status').textContent).toBe('sending')
+    fireEvent.submit(screen.getByRole('form', { name: 'Switch form' }))
+    expect(action).toHaveBeenCalledTimes(1)
+
+    pending.resolve()
+    await vi.waitFor(() => expect(screen.getByTestId('status').textContent).toBe('idle'))
+    await user.type(field('note'), 'again')
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    expect(action).toHaveBeenCalledTimes(2)
+    expect(action).toHaveBeenLastCalledWith({ note: 'again', urgent: false })
   })
 })

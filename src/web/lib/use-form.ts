@@ -6,8 +6,13 @@ import { errorMessageKey } from './error-message.ts'
 import { useI18n } from './i18n.tsx'
 import { useHydrated } from './use-hydrated.ts'
 
-/** A form's values: one string per field, by the field's name. */
-export type FormValues = Record<string, string>
+/** A form's values by the field's name: text, or a boolean for a switch or a checkbox. */
+export type FormValues = Record<string, string | boolean>
+
+/** The fields of a form that hold text (the ones `input` can give to an input, select or textarea). */
+export type TextField<Values extends FormValues> = {
+  [Name in keyof Values & string]: Values[Name] extends string ? Name : never
+}[keyof Values & string]
 
 /** Why fields were refused: a reason for each field that is wrong, in the form's own terms. */
 export type FieldErrors<Field extends string, Reason extends string> = Partial<Record<Field, Reason>>
@@ -28,6 +33,11 @@ export type FormOptions<Values extends FormValues, Reason extends string> = {
   action: (values: Values) => Promise<unknown>
   /** While false, submitting does nothing (for a form whose button is disabled until then). */
   canSubmit?: (values: Values) => boolean
+  /**
+   * A form sent again and again (the studio's Generate): after the action succeeds it is idle
+   * again, not sent, so the next send needs no `reset`. By default it stays sent.
+   */
+  repeatable?: boolean
   /**
    * The field of a VALIDATION_FAILED answer (`details.fields`) each form field stands for; by
    * default the same name for every field. `{}` puts none of them on fields.
@@ -53,12 +63,24 @@ export type FieldInputProps = {
   onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => void
 }
 
+/**
+ * Spread on the <form>: its ref, noValidate (the form checks itself) and onSubmit; and `inert`
+ * while a prerendered page hydrates, so nothing can be typed into it that React would then
+ * drop, and it cannot be sent the browser's way (a GET with every field, passwords too, in the URL).
+ */
+export type FormElementProps = {
+  ref: RefObject<HTMLFormElement | null>
+  noValidate: true
+  inert: boolean
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void
+}
+
 export type Form<Values extends FormValues, Reason extends string> = {
   values: Values
   /** Changes one value and clears that field's error. */
   setValue: <Name extends keyof Values & string>(name: Name, value: Values[Name]) => void
-  /** name, value and onChange for a plain input, select or textarea. */
-  input: (name: keyof Values & string) => FieldInputProps
+  /** name, value and onChange for a plain input, select or textarea (a text field's). */
+  input: (name: TextField<Values>) => FieldInputProps
   errors: FieldErrors<keyof Values & string, Reason>
   /** The described error of a field, for FormField's `error`. */
   errorText: (name: keyof Values & string) => string | undefined
@@ -72,17 +94,8 @@ export type Form<Values extends FormValues, Reason extends string> = {
   isBusy: boolean
   /** Back to the initial values, no errors, idle. */
   reset: () => void
-  /**
-   * Spread on the <form>: its ref, noValidate (the form checks itself) and onSubmit; and `inert`
-   * while a prerendered page hydrates, so nothing can be typed into it that React would then
-   * drop, and it cannot be sent the browser's way (a GET with every field, passwords too, in the URL).
-   */
-  formProps: {
-    ref: RefObject<HTMLFormElement | null>
-    noValidate: true
-    inert: boolean
-    onSubmit: (event: FormEvent<HTMLFormElement>) => void
-  }
+  /** Spread on the <form> (see FormElementProps). */
+  formProps: FormElementProps
 }
 
 type FocusRequest = { target: 'invalid' | 'afterError'; attempt: number }
@@ -172,7 +185,7 @@ export function useForm<Values extends FormValues, Reason extends string = Field
     changeStatus('sending')
     try {
       await options.action(values)
-      changeStatus('sent')
+      changeStatus(options.repeatable ? 'idle' : 'sent')
     } catch (error) {
       changeStatus('idle')
       const onFields = serverFieldErrors(error)
@@ -194,7 +207,7 @@ export function useForm<Values extends FormValues, Reason extends string = Field
     setValue,
     input: (name) => ({
       name,
-      // Every field has a value: the names come from the form's own values.
+      // Every field has a value: the names come from the form's own values, and this one is text.
       value: values[name] as string,
       onChange: (event) => setValue(name, event.target.value as Values[typeof name]),
     }),
