@@ -1,4 +1,3 @@
-import { type FormEvent, useRef, useState } from 'react'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
 import type { ViewChoice } from '#shared/scenes.ts'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
@@ -22,8 +21,25 @@ import { type DetailsForm, emptyDetailsForm, featuresProblem } from '#web/featur
 import { getUsage } from '#web/features/usage/api/get-usage.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
+import { useForm } from '#web/lib/use-form.ts'
 import { useResource } from '#web/lib/use-resource.ts'
 import { useSceneSuggestions } from '../scene-suggestions.ts'
+
+/** What the Generate form holds besides the photo and the ratio (the seller's preference, kept apart). */
+type GenerateValues = DetailsForm & {
+  mode: GenerationMode
+  prompt: string
+  keepProduct: boolean
+  view: ViewChoice
+}
+
+const initialValues: GenerateValues = {
+  ...emptyDetailsForm,
+  mode: 'image',
+  prompt: '',
+  keepProduct: false,
+  view: 'auto',
+}
 
 /** Create Content: one product photo to an edited image, a video or Turkish SEO copy. */
 export function CreatePage() {
@@ -35,13 +51,32 @@ export function CreatePage() {
   const usage = useResource(getUsage)
   const settings = useResource(getSettings)
   const studio = useStudioJob({ onSettled: usage.reload })
-  const [mode, setMode] = useState<GenerationMode>('image')
   const [ratio, setRatio] = usePreferredRatio('product')
-  const [prompt, setPrompt] = useState('')
-  const [details, setDetails] = useState<DetailsForm>(emptyDetailsForm)
-  const featuresRef = useRef<HTMLTextAreaElement>(null)
-  const [keepProduct, setKeepProduct] = useState(false)
-  const [view, setView] = useState<ViewChoice>('auto')
+  const form = useForm<GenerateValues>({
+    initialValues,
+    canSubmit: () => !isDisabled,
+    // The key features field already shows what is wrong, while typing; Generate takes the
+    // seller there (the first invalid field) instead of sending.
+    validate: (values) => ({ features: featuresProblem(values.features) ? 'invalid' : undefined }),
+    // The job's own state says how a start went (studio.startError, the result panel), so the
+    // form is ready for the next Generate whatever happened.
+    repeatable: true,
+    action: async (values) => {
+      if (!asset) return
+      await studio.start(
+        createRequest({
+          mode: values.mode,
+          imageAssetId: asset.id,
+          prompt: values.prompt,
+          ratio,
+          details: values,
+          keepProduct: values.keepProduct,
+          view: values.view,
+        }),
+      )
+    },
+  })
+  const { mode } = form.values
 
   const quota = modeQuota(mode, usage, settings)
   const asset = photo.state.status === 'ready' ? photo.state.asset : null
@@ -52,19 +87,6 @@ export function CreatePage() {
     photo.state.status === 'uploading' ||
     isBlocked(quota) ||
     quota.kind === 'loading'
-
-  function onSubmit(event: FormEvent) {
-    event.preventDefault()
-    if (isDisabled || !asset) return
-    // The field already shows what is wrong; Generate takes the seller there instead of sending.
-    if (featuresProblem(details.features)) {
-      featuresRef.current?.focus()
-      return
-    }
-    void studio.start(
-      createRequest({ mode, imageAssetId: asset.id, prompt, ratio, details, keepProduct, view }),
-    )
-  }
 
   function removePhoto() {
     photo.clear()
@@ -83,7 +105,7 @@ export function CreatePage() {
     <StudioLayout
       title={t('studio.create.title')}
       subtitle={t('studio.create.subtitle')}
-      onSubmit={onSubmit}
+      form={form.formProps}
       result={
         <StudioResultPanel
           studio={studio}
@@ -113,7 +135,7 @@ export function CreatePage() {
         legend={t('studio.type.legend')}
         name="mode"
         value={mode}
-        onChange={setMode}
+        onChange={(next) => form.setValue('mode', next)}
         columns={3}
         choices={[
           { value: 'image', label: t('studio.type.image'), hint: t('studio.type.imageHint') },
@@ -130,19 +152,22 @@ export function CreatePage() {
               mode === 'video' ? t('studio.prompt.videoPlaceholder') : t('studio.prompt.placeholder')
             }
             tip={t('studio.prompt.tip')}
-            value={prompt}
-            onChange={setPrompt}
+            value={form.values.prompt}
+            onChange={(text) => form.setValue('prompt', text)}
             suggestions={mode === 'video' ? [] : sceneSuggestions}
           />
           {mode === 'image' ? (
             <>
-              <SceneViewChoice value={view} onChange={setView} />
-              <KeepProductOption checked={keepProduct} onChange={setKeepProduct} />
+              <SceneViewChoice value={form.values.view} onChange={(next) => form.setValue('view', next)} />
+              <KeepProductOption
+                checked={form.values.keepProduct}
+                onChange={(checked) => form.setValue('keepProduct', checked)}
+              />
             </>
           ) : null}
         </>
       ) : null}
-      <ProductDetailsFields value={details} onChange={setDetails} featuresRef={featuresRef} />
+      <ProductDetailsFields value={form.values} onChange={(field, text) => form.setValue(field, text)} />
       <GenerateButton
         label={label}
         quota={quota}

@@ -1,4 +1,3 @@
-import { type FormEvent, useState } from 'react'
 import { GenerateButton } from '#web/features/generations/components/generate-button.tsx'
 import { StudioResultPanel } from '#web/features/generations/components/studio-result-panel.tsx'
 import { useStudioJob } from '#web/features/generations/hooks/use-studio-job.ts'
@@ -13,6 +12,7 @@ import { usePhotoUpload } from '#web/features/studio/hooks/use-photo-upload.ts'
 import { getUsage } from '#web/features/usage/api/get-usage.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useDocumentTitle } from '#web/lib/use-document-title.ts'
+import { useForm } from '#web/lib/use-form.ts'
 import { useResource } from '#web/lib/use-resource.ts'
 import { useSceneSuggestions } from '../scene-suggestions.ts'
 
@@ -30,7 +30,6 @@ export function FashionPage() {
   // Said before Generate: the built-in studio puts no garment on a person.
   const isImageOffline = settings.status === 'ready' && settings.data.studio.image === 'offline'
   const [ratio, setRatio] = usePreferredRatio('fashion')
-  const [prompt, setPrompt] = useState('')
 
   const imageQuota = modeQuota('image', usage, settings)
   const garmentAsset = garment.state.status === 'ready' ? garment.state.asset : null
@@ -44,24 +43,30 @@ export function FashionPage() {
     isBlocked(imageQuota) ||
     imageQuota.kind === 'loading'
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault()
-    if (isDisabled || !garmentAsset) return
-    void studio.start({
-      tool: 'fashion',
-      mode: 'image',
-      imageAssetId: garmentAsset.id,
-      ...(referenceAsset ? { referenceAssetId: referenceAsset.id } : {}),
-      aspectRatio: ratio,
-      prompt,
-    })
-  }
+  const form = useForm({
+    initialValues: { prompt: '' },
+    canSubmit: () => !isDisabled,
+    // The job's own state says how a start went (studio.startError, the result panel), so the
+    // form is ready for the next Generate whatever happened.
+    repeatable: true,
+    action: async (values) => {
+      if (!garmentAsset) return
+      await studio.start({
+        tool: 'fashion',
+        mode: 'image',
+        imageAssetId: garmentAsset.id,
+        ...(referenceAsset ? { referenceAssetId: referenceAsset.id } : {}),
+        aspectRatio: ratio,
+        prompt: values.prompt,
+      })
+    },
+  })
 
   return (
     <StudioLayout
       title={t('studio.fashion.title')}
       subtitle={t(isImageOffline ? 'studio.fashion.offlineSubtitle' : 'studio.fashion.subtitle')}
-      onSubmit={onSubmit}
+      form={form.formProps}
       result={
         <StudioResultPanel
           studio={studio}
@@ -119,8 +124,8 @@ export function FashionPage() {
         label={t('studio.prompt.styleLabel')}
         placeholder={t('studio.prompt.stylePlaceholder')}
         tip={t('studio.prompt.styleTip')}
-        value={prompt}
-        onChange={setPrompt}
+        value={form.values.prompt}
+        onChange={(text) => form.setValue('prompt', text)}
         suggestions={styleSuggestions}
       />
       <GenerateButton

@@ -1,10 +1,11 @@
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { type ReactNode, useEffect, useId, useRef } from 'react'
 import { type GenerationView, isTerminalStatus } from '#shared/contracts/generations.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { inputClasses } from '#web/components/ui/form-field.tsx'
 import { ImageIcon } from '#web/components/ui/icons.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useForm } from '#web/lib/use-form.ts'
 import type { useStudioJob } from '../hooks/use-studio-job.ts'
 import { isBlocked, type ModeQuota } from '../mode-quota.ts'
 import { GenerationResult } from './generation-result.tsx'
@@ -138,12 +139,20 @@ function ConvertToVideo(props: {
 }) {
   const { t } = useI18n()
   const { studio } = props
-  const [prompt, setPrompt] = useState('')
   const promptId = useId()
   const video = studio.videoGeneration
   const isVideoRunning = Boolean(studio.videoId) && (!video || !isTerminalStatus(video.status))
   const blocked = isBlocked(props.quota)
   const isDisabled = studio.isStartingVideo || isVideoRunning || blocked
+  const form = useForm({
+    initialValues: { prompt: '' },
+    canSubmit: () => !isDisabled,
+    // startVideo keeps its own refusal (studio.videoStartError, shown below) and a started video
+    // replaces this form until it ends; either way the box must take the next try (after a
+    // refusal, a failed or a canceled video), so a send leaves it idle, never sent.
+    repeatable: true,
+    action: (values) => studio.startVideo(props.sourceId, values.prompt),
+  })
 
   return (
     <section
@@ -164,13 +173,7 @@ function ConvertToVideo(props: {
           />
         </div>
       ) : (
-        <form
-          className="mt-3 space-y-3"
-          onSubmit={(event) => {
-            event.preventDefault()
-            if (!isDisabled) void studio.startVideo(props.sourceId, prompt)
-          }}
-        >
+        <form {...form.formProps} className="mt-3 space-y-3">
           {video && (video.status === 'failed' || video.status === 'canceled') ? (
             <JobFailure generation={video} />
           ) : null}
@@ -182,8 +185,8 @@ function ConvertToVideo(props: {
               id={promptId}
               type="text"
               maxLength={1000}
-              value={prompt}
-              onChange={(event) => setPrompt(event.currentTarget.value)}
+              value={form.values.prompt}
+              onChange={(event) => form.setValue('prompt', event.currentTarget.value)}
               placeholder={t(
                 props.isVideoAi ? 'studio.toVideo.placeholderAi' : 'studio.toVideo.placeholderOffline',
               )}

@@ -1,4 +1,3 @@
-import type { Ref } from 'react'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { type DetailsForm, featuresProblem } from '../product-details.ts'
@@ -18,13 +17,12 @@ const textFields = [
  */
 export function ProductDetailsFields(props: {
   value: DetailsForm
-  onChange: (value: DetailsForm) => void
-  /** The key features field, for focusing it when a Generate is refused for its problem. */
-  featuresRef?: Ref<HTMLTextAreaElement>
+  /** One field's new text. */
+  onChange: (field: keyof DetailsForm, text: string) => void
 }) {
   const { t, formatNumber } = useI18n()
   const { value } = props
-  const set = (field: keyof DetailsForm, text: string) => props.onChange({ ...value, [field]: text })
+  const set = props.onChange
   const problem = featuresProblem(value.features)
   const featuresError = !problem
     ? undefined
@@ -83,7 +81,6 @@ export function ProductDetailsFields(props: {
           {(control) => (
             <textarea
               {...control}
-              ref={props.featuresRef}
               name="features"
               rows={4}
               value={value.features}

@@ -1,16 +1,18 @@
-import type { FormEvent, ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import type { AspectRatio } from '#shared/scenes.ts'
 import { ChoiceGroup } from '#web/components/ui/choice-group.tsx'
 import { Container } from '#web/components/ui/container.tsx'
 import { PageHeader } from '#web/components/ui/page-header.tsx'
 import { ratioChoices } from '#web/components/ui/ratio-choices.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
+import type { FormElementProps } from '#web/lib/use-form.ts'
 
 /** Create's and Fashion's frame: the header, the form card, and the result beside it (below on a phone). */
 export function StudioLayout(props: {
   title: string
   subtitle: string
-  onSubmit: (event: FormEvent) => void
+  /** The page's form (useForm's formProps). */
+  form: FormElementProps
   children: ReactNode
   result: ReactNode
 }) {
@@ -20,8 +22,7 @@ export function StudioLayout(props: {
       <Container className="py-8 sm:py-10">
         <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
           <form
-            onSubmit={props.onSubmit}
-            noValidate
+            {...props.form}
             className="space-y-6 rounded-3xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
             aria-label={props.title}
           >
