@@ -52,6 +52,8 @@ export function CreatePage() {
   const settings = useResource(getSettings)
   const studio = useStudioJob({ onSettled: usage.reload })
   const [ratio, setRatio] = usePreferredRatio('product')
+  // canSubmit and action run when the form is sent, so they read this render's photo and quota
+  // (worked out below from the chosen mode).
   const form = useForm<GenerateValues>({
     initialValues,
     canSubmit: () => !isDisabled,
