@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
-import type { Context, Hono } from 'hono'
+import type { Context, Hono, MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { isAppPath } from '#shared/app-pages.ts'
 import { defaultLocale } from '#shared/i18n/locales.ts'
@@ -45,8 +45,7 @@ export function mountWebApp(
     return c.body(sitemapXml(publicUrl()))
   })
 
-  // Before the first build there is nothing to serve but the hint below.
-  if (existsSync(root)) mountFiles(app, root)
+  mountFiles(app, root)
 
   // Read once, with the public origin put in (the build could not know it), and a CSP that
   // allows the page's inline stylesheet (the build inlines it: one request fewer before first paint).
@@ -166,30 +165,39 @@ export function browserLanguage(header: string | undefined): 'en' | 'tr' | null 
 }
 
 function mountFiles(app: Hono<AppEnv>, root: string): void {
-  app.use(
-    '/assets/*',
-    serveStatic({
-      root,
-      // The build wrote a .br and a .gz of each: sent as they are, not compressed per request.
-      precompressed: true,
-      onFound: (_path, c) => {
-        c.header('Cache-Control', 'public, max-age=31536000, immutable')
-      },
-    }),
-  )
+  // Made on the first request, not while the app is put together (createApp touches no file);
+  // before the first build there is nothing to serve but the hint of the page route.
+  let served: { assets: MiddlewareHandler; files: MiddlewareHandler } | null | undefined
+  const serving = () => {
+    if (served !== undefined) return served
+    served = existsSync(root)
+      ? {
+          assets: serveStatic({
+            root,
+            // The build wrote a .br and a .gz of each: sent as they are, not compressed per request.
+            precompressed: true,
+            onFound: (_path, c) => {
+              c.header('Cache-Control', 'public, max-age=31536000, immutable')
+            },
+          }),
+          files: serveStatic({
+            root,
+            // index.html and the prerendered pages are served by the routes below, at their own URLs.
+            rewriteRequestPath: (path) =>
+              path === '/' || path === '/index.html' || path.startsWith('/pages/')
+                ? '/__no_such_file__'
+                : path,
+            onFound: (_path, c) => {
+              c.header('Cache-Control', 'public, max-age=3600')
+            },
+          }),
+        }
+      : null
+    return served
+  }
+  app.use('/assets/*', (c, next) => serving()?.assets(c, next) ?? next())
   // A hashed asset that is not there (an old page asking for a chunk of an earlier build) is a
   // 404, not the app's HTML, so the browser fails fast instead of parsing HTML as a script.
-  app.get('/assets/*', (c) => c.text('Not found', 404))
-  app.use(
-    '*',
-    serveStatic({
-      root,
-      // index.html and the prerendered pages are served by the routes below, at their own URLs.
-      rewriteRequestPath: (path) =>
-        path === '/' || path === '/index.html' || path.startsWith('/pages/') ? '/__no_such_file__' : path,
-      onFound: (_path, c) => {
-        c.header('Cache-Control', 'public, max-age=3600')
-      },
-    }),
-  )
+  app.get('/assets/*', (c, next) => (serving() ? c.text('Not found', 404) : next()))
+  app.use('*', (c, next) => serving()?.files(c, next) ?? next())
 }
