@@ -162,33 +162,40 @@ async function configuredProviders() {
   }
 }
 
-const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info: AddressInfo) => {
-  adoptListeningPort(config, info.port)
-  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
-  logger.info(
-    {
-      url: `http://${shownHost}:${info.port}`,
-      database: database.kind,
-      files: config.storage.kind,
-      mail: config.smtpUrl ? 'smtp' : 'log',
-    },
-    `Vitrin is listening on http://${shownHost}:${info.port}`,
-  )
-  isListening = true
-  if (stopSignal) void shutdown(stopSignal)
-  else {
-    void printBanner(`http://${shownHost}:${info.port}`)
-    // What V8 compiled to get here is kept for the next start, if `npm start` asked for that
-    // (scripts/start.js); otherwise this does nothing.
-    flushCompileCache()
-    // The segmentation model loads now, in the background: the first image need not wait for it.
-    worker?.warmUp?.().catch((error: unknown) => {
-      // A stop that came while it loaded ended it on purpose.
-      if (stopSignal) return
-      logger.warn({ err: error }, 'the segmentation model could not be loaded; images will try again')
-    })
-  }
-})
+// A connection kept alive is closed by the server after keepAliveTimeout idle; Node's 5 s is
+// shorter than a browser's or a proxy's, so a client could send on a connection at the moment the
+// server closed it (read ECONNRESET). Longer than a load balancer's usual 60 s: the client closes first.
+const serverOptions = { keepAliveTimeout: 65_000, headersTimeout: 66_000 }
+const server = serve(
+  { fetch: app.fetch, hostname: config.host, port: config.port, serverOptions },
+  (info: AddressInfo) => {
+    adoptListeningPort(config, info.port)
+    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
+    logger.info(
+      {
+        url: `http://${shownHost}:${info.port}`,
+        database: database.kind,
+        files: config.storage.kind,
+        mail: config.smtpUrl ? 'smtp' : 'log',
+      },
+      `Vitrin is listening on http://${shownHost}:${info.port}`,
+    )
+    isListening = true
+    if (stopSignal) void shutdown(stopSignal)
+    else {
+      void printBanner(`http://${shownHost}:${info.port}`)
+      // What V8 compiled to get here is kept for the next start, if `npm start` asked for that
+      // (scripts/start.js); otherwise this does nothing.
+      flushCompileCache()
+      // The segmentation model loads now, in the background: the first image need not wait for it.
+      worker?.warmUp?.().catch((error: unknown) => {
+        // A stop that came while it loaded ended it on purpose.
+        if (stopSignal) return
+        logger.warn({ err: error }, 'the segmentation model could not be loaded; images will try again')
+      })
+    }
+  },
+)
 
 /**
  * What an operator needs after `npm start`, in plain lines among the JSON log: the address, and
