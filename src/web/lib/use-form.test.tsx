@@ -11,13 +11,19 @@ import { type FormOptions, useForm } from './use-form.ts'
 type Values = { first: string; second: string; third: string }
 type Reason = 'required' | 'email' | 'short'
 
-/** A form of three fields, in this DOM order, on the hook and the shared field components. */
-function TestForm(props: Partial<FormOptions<Values, Reason>>) {
+/**
+ * A form of three fields, in this DOM order, on the hook and the shared field components; with
+ * `other`, a second action run by an Other button.
+ */
+function TestForm(
+  props: Partial<FormOptions<Values, Reason>> & { other?: (values: Values) => Promise<unknown> },
+) {
+  const { other, ...options } = props
   const form = useForm<Values, Reason>({
     initialValues: { first: '', second: '', third: '' },
     describe: (reason, field) => `${field} is ${reason}`,
     action: async () => undefined,
-    ...props,
+    ...options,
   })
   return (
     <form {...form.formProps} aria-label="Test form">
@@ -28,9 +34,15 @@ function TestForm(props: Partial<FormOptions<Values, Reason>>) {
         </FormField>
       ))}
       <p data-testid="status">{form.status}</p>
+      <p data-testid="active">{form.activeAction ?? 'none'}</p>
       <SubmitButton isBusy={form.isBusy} busyLabel="Sending">
         Send
       </SubmitButton>
+      {other ? (
+        <button type="button" onClick={() => void form.run('other', other)}>
+          Other
+        </button>
+      ) : null}
     </form>
   )
 }
@@ -48,9 +60,13 @@ function ResettableForm() {
         {(control) => <input {...control} {...form.input('first')} />}
       </FormField>
       <p data-testid="status">{form.status}</p>
+      <p data-testid="attempted">{String(form.isAttempted)}</p>
       <button type="submit">Send</button>
       <button type="button" onClick={form.reset}>
         Reset
+      </button>
+      <button type="button" onClick={() => form.resetTo({ first: 'saved' })}>
+        Start from saved
       </button>
     </form>
   )
@@ -335,5 +351,157 @@ describe('useForm', () => {
     await user.click(screen.getByRole('button', { name: 'Send' }))
     expect(action).toHaveBeenCalledTimes(2)
     expect(action).toHaveBeenLastCalledWith({ note: 'again', urgent: false })
+  })
+
+  it('on validateOn change, shows the checks of the values as they are typed, and those held back after an attempt', async () => {
+    const action = vi.fn(async () => undefined)
+    const user = userEvent.setup()
+    await renderWeb(
+      <TestForm
+        validateOn="change"
+        action={action}
+        // Too long shows at once; empty only once a send was tried.
+        validate={(values, { isAttempted }) => ({
+          first: values.first.length > 3 ? 'short' : !values.first && isAttempted ? 'required' : undefined,
+          second: !values.second && isAttempted ? 'required' : undefined,
+        })}
+      />,
+    )
+    await user.type(field('first'), 'abcd')
+    expect(screen.getByText('first is short')).toBeTruthy()
+    expect(isInvalid(field('first'))).toBe(true)
+    await user.clear(field('first'))
+    expect([field('first'), field('second')].map(isInvalid)).toEqual([false, false])
+
+    await user.click(submitButton())
+    expect(action).not.toHaveBeenCalled()
+    expect(screen.getByText('first is required')).toBeTruthy()
+    expect(screen.getByText('second is required')).toBeTruthy()
+    await user.type(field('second'), 'x')
+    expect(screen.queryByText('second is required')).toBeNull()
+    // After the attempt a new problem shows as it is typed, without another send.
+    await user.type(field('first'), 'abcde')
+    expect(screen.getByText('first is short')).toBeTruthy()
+    await user.clear(field('first'))
+    await user.type(field('first'), 'ok')
+    expect(isInvalid(field('first'))).toBe(false)
+    await user.click(submitButton())
+    expect(action).toHaveBeenCalledWith({ first: 'ok', second: 'x', third: '' })
+  })
+
+  it("on validateOn change, shows the server's reason ahead of the check's until its field changes", async () => {
+    const user = userEvent.setup()
+    await renderWeb(
+      <TestForm
+        validateOn="change"
+        validate={(values) => ({ first: values.first.length > 3 ? 'short' : undefined })}
+        action={rejectsWith(new ApiError('VALIDATION_FAILED', 400, 'bad', { fields: { first: 'email' } }))}
+      />,
+    )
+    await user.type(field('first'), 'a@b')
+    await user.click(submitButton())
+    expect(await screen.findByText('first is email')).toBeTruthy()
+    await user.type(field('first'), 'cd')
+    expect(screen.queryByText('first is email')).toBeNull()
+    expect(screen.getByText('first is short')).toBeTruthy()
+  })
+
+  it('puts a server path on the field serverFieldOf names, keeping the first reason for a field', async () => {
+    const user = userEvent.setup()
+    await renderWeb(
+      <TestForm
+        // `third` stands for a list the server checks item by item: third.0, third.1, …
+        serverFieldOf={(path) => {
+          const head = path.split('.')[0]
+          return head === 'second' || head === 'third' ? head : null
+        }}
+        action={rejectsWith(
+          new ApiError('VALIDATION_FAILED', 400, 'bad', {
+            fields: { 'third.2': 'email', 'third.0': 'required', second: 'short', 'other.1': 'required' },
+          }),
+        )}
+      />,
+    )
+    await user.click(submitButton())
+    expect(await screen.findByText('third is email')).toBeTruthy()
+    expect(screen.queryByText('third is required')).toBeNull()
+    expect(screen.getByText('second is short')).toBeTruthy()
+    expect([field('first'), field('second'), field('third')].map(isInvalid)).toEqual([false, true, true])
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
+
+  it('leaves focus where it is after a refused attempt and a failed send on focusOnError false', async () => {
+    let isChecked = true
+    const user = userEvent.setup()
+    await renderWeb(
+      <TestForm
+        focusOnError={false}
+        validate={() => ({ second: isChecked ? 'required' : undefined })}
+        action={rejectsWith(new ApiError('VALIDATION_FAILED', 400, 'bad', { fields: { third: 'email' } }))}
+      />,
+    )
+    await user.click(submitButton())
+    expect(isInvalid(field('second'))).toBe(true)
+    expect(document.activeElement).toBe(submitButton())
+
+    isChecked = false
+    await user.click(submitButton())
+    expect(await screen.findByText('third is email')).toBeTruthy()
+    expect(document.activeElement).toBe(submitButton())
+  })
+
+  it('also shows the message above the form for errors on fields on formErrorWithFieldErrors', async () => {
+    const user = userEvent.setup()
+    await renderWeb(
+      <TestForm
+        formErrorWithFieldErrors
+        action={rejectsWith(new ApiError('VALIDATION_FAILED', 400, 'bad', { fields: { third: 'email' } }))}
+      />,
+    )
+    await user.click(submitButton())
+    expect((await screen.findByRole('alert')).textContent).toBe('Please check the highlighted fields.')
+    expect(screen.getByText('third is email')).toBeTruthy()
+    expect(isInvalid(field('third'))).toBe(true)
+  })
+
+  it('runs a second action under the same busy state, and shows its failure as a send’s', async () => {
+    const pending = deferred()
+    const other = vi.fn((_values: Values) => pending.promise)
+    const action = vi.fn(async () => undefined)
+    const user = userEvent.setup()
+    await renderWeb(<TestForm action={action} other={other} repeatable />)
+    await user.type(field('first'), 'kept')
+    await user.click(screen.getByRole('button', { name: 'Other' }))
+    expect(other).toHaveBeenCalledWith({ first: 'kept', second: '', third: '' })
+    expect(screen.getByTestId('active').textContent).toBe('other')
+    expect(submitButton().getAttribute('aria-busy')).toBe('true')
+    // Neither a send nor the same action again while it runs.
+    fireEvent.submit(screen.getByRole('form', { name: 'Test form' }))
+    await user.click(screen.getByRole('button', { name: 'Other' }))
+    expect(action).not.toHaveBeenCalled()
+    expect(other).toHaveBeenCalledTimes(1)
+
+    pending.reject(new ApiError('RATE_LIMITED', 429, 'slow down'))
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Too many attempts. Please wait a few minutes and try again.',
+    )
+    expect(screen.getByTestId('active').textContent).toBe('none')
+    expect(screen.getByTestId('status').textContent).toBe('idle')
+    await user.click(submitButton())
+    expect(action).toHaveBeenCalledTimes(1)
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
+
+  it('starts over from other values on resetTo, as not attempted', async () => {
+    const user = userEvent.setup()
+    await renderWeb(<ResettableForm />)
+    await user.clear(field('first'))
+    await user.type(field('first'), 'bad')
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    expect(screen.getByTestId('attempted').textContent).toBe('true')
+    await user.click(screen.getByRole('button', { name: 'Start from saved' }))
+    expect(field('first').value).toBe('saved')
+    expect(isInvalid(field('first'))).toBe(false)
+    expect(screen.getByTestId('attempted').textContent).toBe('false')
   })
 })

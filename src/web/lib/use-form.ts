@@ -14,16 +14,34 @@ export type TextField<Values extends FormValues> = {
   [Name in keyof Values & string]: Values[Name] extends string ? Name : never
 }[keyof Values & string]
 
-/** Why fields were refused: a reason for each field that is wrong, in the form's own terms. */
-export type FieldErrors<Field extends string, Reason extends string> = Partial<Record<Field, Reason>>
+/** A field's reason to be wrong: a string, or an object when its message needs more (e.g. the keyword at fault). */
+export type FieldProblem = string | object
 
-/** idle: being filled in; sending: the action runs; sent: the action succeeded (until `reset`). */
+/** Why fields were refused: a reason for each field that is wrong, in the form's own terms. */
+export type FieldErrors<Field extends string, Reason extends FieldProblem> = Partial<Record<Field, Reason>>
+
+/** idle: being filled in; sending: an action runs; sent: the action succeeded (until `reset`). */
 export type FormStatus = 'idle' | 'sending' | 'sent'
 
-export type FormOptions<Values extends FormValues, Reason extends string> = {
+/** What a check knows besides the values: whether sending was tried (since the start or a reset). */
+export type ValidateContext = { isAttempted: boolean }
+
+export type FormOptions<Values extends FormValues, Reason extends FieldProblem = FieldReason> = {
   initialValues: Values
-  /** Client checks before sending: a reason for each wrong field (undefined for the right ones). */
-  validate?: (values: Values) => Partial<Record<keyof Values & string, Reason | undefined>>
+  /**
+   * Client checks: a reason for each wrong field (undefined for the right ones). On a send it is
+   * asked with `isAttempted: true`, and any reason refuses the send.
+   */
+  validate?: (
+    values: Values,
+    context: ValidateContext,
+  ) => Partial<Record<keyof Values & string, Reason | undefined>>
+  /**
+   * When the checks' reasons are shown. `submit` (the default): those of the last attempt, each
+   * until its field changes. `change`: those of the values as they are now, on every change, from
+   * the start (a check holds back what waits for an attempt by reading `isAttempted`).
+   */
+  validateOn?: 'submit' | 'change'
   /**
    * The text shown under a field for a reason, so each form keeps its own messages; by default
    * the shared reason's message (`errors.field.<reason>`).
@@ -43,6 +61,12 @@ export type FormOptions<Values extends FormValues, Reason extends string> = {
    * default the same name for every field. `{}` puts none of them on fields.
    */
   serverFields?: Partial<Record<keyof Values & string, string>>
+  /**
+   * The form field a server's field path falls on, for a form whose field stands for a list the
+   * server checks item by item (`features.3`, the fourth line of `features`); null for none. When
+   * given, it is asked instead of `serverFields`, and a field keeps the first path's reason.
+   */
+  serverFieldOf?: (path: string) => (keyof Values & string) | null
   /** A server's reason in the form's terms (e.g. a new password's tooShort as the form's own length message). */
   serverReason?: (reason: FieldReason, field: keyof Values & string) => Reason
   /** Errors of other codes that belong to a field, e.g. a wrong current password. */
@@ -54,6 +78,16 @@ export type FormOptions<Values extends FormValues, Reason extends string> = {
    * (back on the submit button if it was lost while the button was disabled).
    */
   focusAfterError?: (form: HTMLFormElement) => void
+  /**
+   * false: focus stays where it is after a refused attempt or a failed send (for a form in a
+   * dialog whose fields the seller is still working through). By default it moves (see above).
+   */
+  focusOnError?: boolean
+  /**
+   * A failed send whose errors go on fields also shows its message above the form; by default it
+   * shows only on the fields. For a form that does not move focus to them (`focusOnError: false`).
+   */
+  formErrorWithFieldErrors?: boolean
 }
 
 /** What an input needs from the form: its name, value and change handler. */
@@ -75,12 +109,13 @@ export type FormElementProps = {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void
 }
 
-export type Form<Values extends FormValues, Reason extends string> = {
+export type Form<Values extends FormValues, Reason extends FieldProblem> = {
   values: Values
   /** Changes one value and clears that field's error. */
   setValue: <Name extends keyof Values & string>(name: Name, value: Values[Name]) => void
   /** name, value and onChange for a plain input, select or textarea (a text field's). */
   input: (name: TextField<Values>) => FieldInputProps
+  /** Each wrong field's reason: the checks' (see `validateOn`), and the server's ahead of them. */
   errors: FieldErrors<keyof Values & string, Reason>
   /** The described error of a field, for FormField's `error`. */
   errorText: (name: keyof Values & string) => string | undefined
@@ -92,8 +127,20 @@ export type Form<Values extends FormValues, Reason extends string> = {
   status: FormStatus
   /** Sending, or sent: the submit button stays busy until the form is left or reset. */
   isBusy: boolean
+  /** A send was tried since the start or the last reset (whether or not the checks let it go). */
+  isAttempted: boolean
+  /** The action running now: `submit` for the form's own, else the name given to `run`; or null. */
+  activeAction: string | null
+  /**
+   * Runs another action of the form (e.g. going back to a saved version) under the same busy
+   * state: it does nothing while the form is busy, and blocks sending while it runs. It clears
+   * the message above the form first; its failure shows as a failed send's would.
+   */
+  run: (name: string, task: (values: Values) => Promise<unknown>) => Promise<void>
   /** Back to the initial values, no errors, idle. */
   reset: () => void
+  /** As `reset`, from other values: the form's new start (e.g. what the server now holds). */
+  resetTo: (values: Values) => void
   /** Spread on the <form> (see FormElementProps). */
   formProps: FormElementProps
 }
@@ -107,7 +154,7 @@ type FocusRequest = { target: 'invalid' | 'afterError'; attempt: number }
  * effect of the render that drew the marks, so it never runs before them (a timer or an animation
  * frame can).
  */
-export function useForm<Values extends FormValues, Reason extends string = FieldReason>(
+export function useForm<Values extends FormValues, Reason extends FieldProblem = FieldReason>(
   options: FormOptions<Values, Reason>,
 ): Form<Values, Reason> {
   type Field = keyof Values & string
@@ -115,11 +162,18 @@ export function useForm<Values extends FormValues, Reason extends string = Field
   const formRef = useRef<HTMLFormElement>(null)
   const isHydrated = useHydrated()
   const [values, setValues] = useState<Values>(options.initialValues)
+  // On `validateOn: 'change'` only the server's: the checks' are worked out on each render.
   const [errors, setErrors] = useState<FieldErrors<Field, Reason>>({})
   const [failure, setFailure] = useState<{ key: TKey; code: string | null } | null>(null)
   const [status, setStatus] = useState<FormStatus>('idle')
+  const [activeAction, setActiveAction] = useState<string | null>(null)
+  const [isAttempted, setAttempted] = useState(false)
   // The state above is what the last render saw; a second submit in the same tick needs the truth.
   const statusRef = useRef<FormStatus>('idle')
+  const isLive = options.validateOn === 'change'
+  const shownErrors: FieldErrors<Field, Reason> = isLive
+    ? { ...compactErrors(options.validate?.(values, { isAttempted }) ?? {}), ...errors }
+    : errors
   const [focusRequest, setFocusRequest] = useState<FocusRequest | null>(null)
   const focusAfterErrorRef = useRef(options.focusAfterError)
   focusAfterErrorRef.current = options.focusAfterError
@@ -143,6 +197,7 @@ export function useForm<Values extends FormValues, Reason extends string = Field
   }
 
   function requestFocus(target: FocusRequest['target']) {
+    if (options.focusOnError === false) return
     setFocusRequest((last) => ({ target, attempt: (last?.attempt ?? 0) + 1 }))
   }
 
@@ -162,6 +217,16 @@ export function useForm<Values extends FormValues, Reason extends string = Field
       return null
     const sent = error.details.fields
     const found: FieldErrors<Field, Reason> = {}
+    if (options.serverFieldOf) {
+      for (const [path, reason] of Object.entries(sent)) {
+        const field = options.serverFieldOf(path)
+        if (field === null || found[field] !== undefined) continue
+        found[field] = options.serverReason
+          ? options.serverReason(reason as FieldReason, field)
+          : (reason as Reason)
+      }
+      return hasErrors(found) ? found : null
+    }
     for (const field of Object.keys(options.initialValues) as Field[]) {
       const serverName = options.serverFields ? options.serverFields[field] : field
       const reason = serverName === undefined ? undefined : (sent[serverName] as FieldReason | undefined)
@@ -171,35 +236,68 @@ export function useForm<Values extends FormValues, Reason extends string = Field
     return hasErrors(found) ? found : null
   }
 
+  /** Shows why an action failed: on the fields it names, else (or also) above the form. */
+  function showFailure(error: unknown) {
+    const onFields = serverFieldErrors(error)
+    if (onFields) setErrors(onFields)
+    if (!onFields || options.formErrorWithFieldErrors) {
+      setFailure({
+        key: (options.formErrorKey ?? errorMessageKey)(error),
+        code: error instanceof ApiError ? error.code : null,
+      })
+    }
+    requestFocus(onFields ? 'invalid' : 'afterError')
+  }
+
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (statusRef.current !== 'idle') return
     if (options.canSubmit && !options.canSubmit(values)) return
     setFailure(null)
-    const refused = compactErrors(options.validate?.(values) ?? {})
-    setErrors(refused)
+    setAttempted(true)
+    const refused = compactErrors(options.validate?.(values, { isAttempted: true }) ?? {})
+    // Live checks show themselves; what is kept is the server's, until the next answer.
+    if (!isLive) setErrors(refused)
     if (hasErrors(refused)) {
       requestFocus('invalid')
       return
     }
+    if (isLive) setErrors({})
     changeStatus('sending')
+    setActiveAction('submit')
     try {
       await options.action(values)
       changeStatus(options.repeatable ? 'idle' : 'sent')
     } catch (error) {
       changeStatus('idle')
-      const onFields = serverFieldErrors(error)
-      if (onFields) {
-        setErrors(onFields)
-        requestFocus('invalid')
-        return
-      }
-      setFailure({
-        key: (options.formErrorKey ?? errorMessageKey)(error),
-        code: error instanceof ApiError ? error.code : null,
-      })
-      requestFocus('afterError')
+      showFailure(error)
+    } finally {
+      setActiveAction(null)
     }
+  }
+
+  async function run(name: string, task: (values: Values) => Promise<unknown>) {
+    if (statusRef.current !== 'idle') return
+    setFailure(null)
+    changeStatus('sending')
+    setActiveAction(name)
+    try {
+      await task(values)
+      changeStatus('idle')
+    } catch (error) {
+      changeStatus('idle')
+      showFailure(error)
+    } finally {
+      setActiveAction(null)
+    }
+  }
+
+  function resetTo(start: Values) {
+    setValues(start)
+    setErrors({})
+    setFailure(null)
+    setAttempted(false)
+    changeStatus('idle')
   }
 
   return {
@@ -211,9 +309,9 @@ export function useForm<Values extends FormValues, Reason extends string = Field
       value: values[name] as string,
       onChange: (event) => setValue(name, event.target.value as Values[typeof name]),
     }),
-    errors,
+    errors: shownErrors,
     errorText: (name) => {
-      const reason = errors[name]
+      const reason = shownErrors[name]
       if (reason === undefined) return undefined
       return options.describe ? options.describe(reason, name) : t(`errors.field.${reason as FieldReason}`)
     },
@@ -222,12 +320,11 @@ export function useForm<Values extends FormValues, Reason extends string = Field
     clearFormError: () => setFailure(null),
     status,
     isBusy: status !== 'idle',
-    reset: () => {
-      setValues(options.initialValues)
-      setErrors({})
-      setFailure(null)
-      changeStatus('idle')
-    },
+    isAttempted,
+    activeAction,
+    run,
+    reset: () => resetTo(options.initialValues),
+    resetTo,
     formProps: {
       ref: formRef,
       noValidate: true,
@@ -238,7 +335,7 @@ export function useForm<Values extends FormValues, Reason extends string = Field
 }
 
 /** Drops the fields without a reason, so an empty object means "valid". */
-function compactErrors<Field extends string, Reason extends string>(
+function compactErrors<Field extends string, Reason extends FieldProblem>(
   errors: Partial<Record<Field, Reason | undefined>>,
 ): FieldErrors<Field, Reason> {
   return Object.fromEntries(
