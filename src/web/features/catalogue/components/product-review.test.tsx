@@ -200,6 +200,59 @@ describe('ProductReview', () => {
     expect(screen.getByLabelText('Keywords').getAttribute('aria-invalid')).toBe('true')
   })
 
+  it('keeps the focus on Save when a save is refused, here or by the server on one feature line', async () => {
+    const refusal = {
+      code: 'VALIDATION_FAILED',
+      message: 'bad',
+      details: { fields: { 'features.3': 'tooLong', 'features.1': 'required' } },
+    }
+    fetchMock.mockImplementation(async (_input, init) =>
+      init?.method === 'PUT' ? json(400, { error: refusal }) : json(200, copy),
+    )
+    await renderReview()
+    const user = userEvent.setup()
+    const title = await screen.findByLabelText('Title')
+    await user.clear(title)
+    const save = screen.getByRole('button', { name: 'Save copy' })
+    await user.click(save)
+    expect(screen.getByRole('alert').textContent).toBe('Fix the fields marked above, then save.')
+    expect(counterOf('Title')).toContain('Write something here.')
+    expect(document.activeElement).toBe(save)
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PUT')).toBe(false)
+
+    // Once a save was tried, the marks follow the typing.
+    await user.type(title, 'Yeni Fincan')
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect(title.getAttribute('aria-invalid')).toBeNull()
+    await user.click(save)
+    await vi.waitFor(() => expect(counterOf('Features')).toContain('This is too long.'))
+    expect(counterOf('Features')).not.toContain('This field is required.')
+    expect(screen.getByRole('alert').textContent).toBe('Please check the highlighted fields.')
+    expect(document.activeElement).toBe(save)
+    await user.type(screen.getByLabelText('Features'), 'x')
+    expect(screen.getByLabelText('Features').getAttribute('aria-invalid')).toBeNull()
+  })
+
+  it('sends no save while going back to the generated copy', async () => {
+    let answerRevert: (response: Response) => void = () => undefined
+    fetchMock.mockImplementation(async (_input, init) => {
+      if (init?.method === 'DELETE') return new Promise<Response>((resolve) => (answerRevert = resolve))
+      return json(200, { ...copy, edited: generated })
+    })
+    await renderReview()
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('button', { name: 'Back to the generated copy' }))
+    const reverting = screen.getByRole('button', { name: 'Going back…' })
+    expect(reverting.getAttribute('aria-busy')).toBe('true')
+    await user.click(screen.getByRole('button', { name: 'Save copy' }))
+    expect(screen.getByRole('button', { name: 'Save copy' }).getAttribute('aria-busy')).toBe('false')
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PUT')).toBe(false)
+    answerRevert(json(200, copy))
+    await vi.waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Back to the generated copy' })).toBeNull(),
+    )
+  })
+
   it("checks the copy against the batch marketplace's rules as it is typed", async () => {
     fetchMock.mockImplementation(async () => json(200, { ...copy, brand: 'Paşabahçe' }))
     await renderReview({ presetId: 'trendyol' })

@@ -1,4 +1,4 @@
-import { type ChangeEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
+import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import {
   type BatchOutputs,
   type BatchOutputView,
@@ -12,15 +12,16 @@ import { checkCopy } from '#shared/marketplaces/check.ts'
 import { isMarketplaceId } from '#shared/marketplaces/ids.ts'
 import { getProfile } from '#shared/marketplaces/profiles.ts'
 import { seoLimits } from '#shared/seo.ts'
+import type { FieldReason } from '#shared/validation.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { type FieldControl, FormField, inputClasses } from '#web/components/ui/form-field.tsx'
 import { LoadState } from '#web/components/ui/load-state.tsx'
 import { ModalDialog } from '#web/components/ui/modal-dialog.tsx'
-import { ApiError } from '#web/lib/api-client.ts'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
+import { useForm } from '#web/lib/use-form.ts'
 import { useResource } from '#web/lib/use-resource.ts'
 import {
   getRowCopy,
@@ -266,6 +267,16 @@ function Counter(props: { count: number; max: number }) {
   )
 }
 
+/** Why a copy field is wrong: the review's own check, or the server's reason for it. */
+type CopyReason = CopyProblem | { kind: 'server'; reason: FieldReason }
+
+/** What the counters cannot show as one types (an empty or short field): said once a save was tried. */
+const waitsForAttempt: ReadonlySet<CopyProblem['kind']> = new Set([
+  'required',
+  'featuresCount',
+  'keywordsCount',
+])
+
 function CopyForm(props: {
   batchId: string
   presetId: string | null
@@ -275,15 +286,34 @@ function CopyForm(props: {
 }) {
   const { t } = useI18n()
   const { copy } = props
-  const [draft, setDraft] = useState<CopyDraft>(() => draftOf(copy.edited ?? copy.generated))
-  const [isSubmitted, setSubmitted] = useState(false)
-  const [serverFields, setServerFields] = useState<Partial<Record<CopyField, string>>>({})
-  const [busy, setBusy] = useState<'save' | 'revert' | null>(null)
-  const [error, setError] = useState<unknown>(null)
+  const form = useForm<CopyDraft, CopyReason>({
+    initialValues: draftOf(copy.edited ?? copy.generated),
+    // Length is shown by the counter as one types; other problems once a save was tried.
+    validateOn: 'change',
+    validate: (values, { isAttempted }) => {
+      const problems = copyProblems(values)
+      if (isAttempted) return problems
+      return Object.fromEntries(
+        Object.entries(problems).filter(([, problem]) => !waitsForAttempt.has(problem.kind)),
+      )
+    },
+    describe: (reason) =>
+      reason.kind === 'server' ? t(`errors.field.${reason.reason}`) : problemText(t, reason),
+    // The server checks each feature and keyword (`keywords.0`); the form edits them a line each.
+    serverFieldOf: fieldOfPath,
+    serverReason: (reason) => ({ kind: 'server', reason }),
+    // Inside the dialog the seller works down the copy: the alert says what went wrong, focus stays.
+    focusOnError: false,
+    formErrorWithFieldErrors: true,
+    repeatable: true,
+    action: async (values) => {
+      props.onSaved(await saveRowCopy(props.batchId, copy.rowId, requestOf(values)))
+      props.announce(t('catalogue.review.saved'))
+    },
+  })
+  const draft = form.values
   const alertId = useId()
-  const formRef = useRef<HTMLFormElement>(null)
-  const problems = copyProblems(draft)
-  const hasProblems = Object.keys(problems).length > 0
+  const hasProblems = Object.keys(copyProblems(draft)).length > 0
   const titleLength = lengthOf(draft.title)
   const descriptionLength = lengthOf(draft.description)
   const wasOver = useRef({ title: false, description: false })
@@ -318,91 +348,27 @@ function CopyForm(props: {
     }
   }, [props.presetId, draft, copy.brand])
 
-  function change(field: CopyField, value: string) {
-    setDraft((current) => ({ ...current, [field]: value }))
-    setServerFields((current) => {
-      const { [field]: _, ...rest } = current
-      return rest
-    })
-  }
-
   /** A field's control: an input for one line (the title), else a textarea of `rows` lines. */
   function copyControl(field: CopyField, rows?: number) {
     return (control: FieldControl) => {
-      const bound = {
-        ...control,
-        name: field,
-        className: inputClasses,
-        value: draft[field],
-        onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-          change(field, event.currentTarget.value),
-      }
+      const { name, value, onChange } = form.input(field)
+      const bound = { ...control, name, className: inputClasses, value, onChange }
       return rows === undefined ? <input {...bound} /> : <textarea {...bound} rows={rows} />
     }
   }
 
-  function errorOf(field: CopyField): string | undefined {
-    if (serverFields[field]) return serverFields[field]
-    // Length is shown by the counter as one types; other problems once a save was tried.
-    const problem = problems[field]
-    if (!problem) return undefined
-    if (
-      !isSubmitted &&
-      (problem.kind === 'required' || problem.kind === 'featuresCount' || problem.kind === 'keywordsCount')
-    ) {
-      return undefined
-    }
-    return problemText(t, problem)
-  }
-
-  async function handleSave(event: React.FormEvent) {
-    event.preventDefault()
-    // Not disabled while saving (the focus would drop out of the dialog): a second press waits.
-    if (busy !== null) return
-    setSubmitted(true)
-    setError(null)
-    if (hasProblems) return
-    setBusy('save')
-    try {
-      props.onSaved(await saveRowCopy(props.batchId, copy.rowId, requestOf(draft)))
-      props.announce(t('catalogue.review.saved'))
-    } catch (caught) {
-      const fields = caught instanceof ApiError ? caught.details?.fields : undefined
-      if (fields) {
-        const mapped: Partial<Record<CopyField, string>> = {}
-        for (const [path, reason] of Object.entries(fields)) {
-          const field = fieldOfPath(path)
-          if (field) mapped[field] ??= t(`errors.field.${reason}` as TKey)
-        }
-        setServerFields(mapped)
-      }
-      setError(caught)
-    } finally {
-      setBusy(null)
-    }
-  }
-
-  async function handleRevert() {
-    if (busy !== null) return
-    setBusy('revert')
-    setError(null)
-    try {
+  function handleRevert() {
+    void form.run('revert', async () => {
       const next = await revertRowCopy(props.batchId, copy.rowId)
-      setDraft(draftOf(next.generated))
-      setSubmitted(false)
-      setServerFields({})
+      form.resetTo(draftOf(next.generated))
       props.onSaved(next)
       // The button goes with the edit: the focus moves to the title, not out of the dialog.
-      formRef.current?.querySelector<HTMLInputElement>('input[name="title"]')?.focus()
+      form.formProps.ref.current?.querySelector<HTMLInputElement>('input[name="title"]')?.focus()
       props.announce(t('catalogue.review.reverted'))
-    } catch (caught) {
-      setError(caught)
-    } finally {
-      setBusy(null)
-    }
+    })
   }
 
-  const showAlert = (isSubmitted && hasProblems) || error
+  const showAlert = form.formError !== null || (form.isAttempted && hasProblems)
   // The fields of one item a line, each counted against its limits.
   const listFields = [
     {
@@ -421,13 +387,7 @@ function CopyForm(props: {
     },
   ] as const
   return (
-    <form
-      ref={formRef}
-      noValidate
-      onSubmit={(event) => void handleSave(event)}
-      className="mt-3 space-y-4"
-      data-testid="review-copy"
-    >
+    <form {...form.formProps} className="mt-3 space-y-4" data-testid="review-copy">
       <p className="text-sm text-slate-600" data-testid="copy-source">
         {copy.edited
           ? t('catalogue.review.copyEditedNote')
@@ -436,16 +396,12 @@ function CopyForm(props: {
             : t('catalogue.review.copyNone')}
       </p>
       {showAlert ? (
-        <FormAlert
-          id={alertId}
-          message={error ? t(errorMessageKey(error)) : t('catalogue.review.fixFirst')}
-          className="mb-0"
-        />
+        <FormAlert id={alertId} message={form.formError ?? t('catalogue.review.fixFirst')} className="mb-0" />
       ) : null}
       <FormField
         label={t('catalogue.review.fields.title')}
         description={<Counter count={titleLength} max={seoLimits.titleMax} />}
-        error={errorOf('title')}
+        error={form.errorText('title')}
         isInvalid={titleLength > seoLimits.titleMax}
       >
         {copyControl('title')}
@@ -453,7 +409,7 @@ function CopyForm(props: {
       <FormField
         label={t('catalogue.review.fields.description')}
         description={<Counter count={descriptionLength} max={seoLimits.descriptionMax} />}
-        error={errorOf('description')}
+        error={form.errorText('description')}
         isInvalid={descriptionLength > seoLimits.descriptionMax}
       >
         {copyControl('description', 3)}
@@ -464,19 +420,24 @@ function CopyForm(props: {
           label={t(`catalogue.review.fields.${field}`)}
           hint={t(`catalogue.review.fields.${field}Hint`)}
           description={<span data-testid={`${field}-counter`}>{counter}</span>}
-          error={errorOf(field)}
+          error={form.errorText(field)}
         >
           {copyControl(field, rows)}
         </FormField>
       ))}
       {checks ? <CopyCheck profileId={checks.profileId} results={checks.results} /> : null}
       <div className="flex flex-col gap-3 sm:flex-row">
-        <Button type="submit" aria-busy={busy === 'save'} aria-describedby={showAlert ? alertId : undefined}>
-          {busy === 'save' ? t('catalogue.review.saving') : t('catalogue.review.save')}
+        {/* Not disabled while busy (the focus would drop out of the dialog): a second press waits. */}
+        <Button
+          type="submit"
+          aria-busy={form.activeAction === 'submit'}
+          aria-describedby={showAlert ? alertId : undefined}
+        >
+          {form.activeAction === 'submit' ? t('catalogue.review.saving') : t('catalogue.review.save')}
         </Button>
         {copy.edited ? (
-          <Button variant="secondary" aria-busy={busy === 'revert'} onClick={() => void handleRevert()}>
-            {busy === 'revert' ? t('catalogue.review.reverting') : t('catalogue.review.revert')}
+          <Button variant="secondary" aria-busy={form.activeAction === 'revert'} onClick={handleRevert}>
+            {form.activeAction === 'revert' ? t('catalogue.review.reverting') : t('catalogue.review.revert')}
           </Button>
         ) : null}
       </div>
