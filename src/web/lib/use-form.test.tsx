@@ -72,6 +72,16 @@ function ResettableForm() {
   )
 }
 
+/** Renders ResettableForm and sends it with a value its check refuses; gives the user. */
+async function sendRefusedReset() {
+  const user = userEvent.setup()
+  await renderWeb(<ResettableForm />)
+  await user.clear(field('first'))
+  await user.type(field('first'), 'bad')
+  await user.click(screen.getByRole('button', { name: 'Send' }))
+  return user
+}
+
 /** A text field and a switch (a boolean value), sent again and again when `repeatable`. */
 function SwitchForm(props: {
   action: (values: { note: string; urgent: boolean }) => Promise<unknown>
@@ -306,11 +316,7 @@ describe('useForm', () => {
   })
 
   it('starts over on reset: initial values, no errors, idle', async () => {
-    const user = userEvent.setup()
-    await renderWeb(<ResettableForm />)
-    await user.clear(field('first'))
-    await user.type(field('first'), 'bad')
-    await user.click(screen.getByRole('button', { name: 'Send' }))
+    const user = await sendRefusedReset()
     // Without `describe`, a shared reason reads as its errors.field message.
     expect(screen.getByText('This value is not valid.')).toBeTruthy()
     await user.click(screen.getByRole('button', { name: 'Reset' }))
@@ -493,11 +499,7 @@ describe('useForm', () => {
   })
 
   it('starts over from other values on resetTo, as not attempted', async () => {
-    const user = userEvent.setup()
-    await renderWeb(<ResettableForm />)
-    await user.clear(field('first'))
-    await user.type(field('first'), 'bad')
-    await user.click(screen.getByRole('button', { name: 'Send' }))
+    const user = await sendRefusedReset()
     expect(screen.getByTestId('attempted').textContent).toBe('true')
     await user.click(screen.getByRole('button', { name: 'Start from saved' }))
     expect(field('first').value).toBe('saved')
