@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
-import { claimJobs } from '#server/job-queue/job-queue.ts'
+import { claimJobs } from '#server/job-queue/claim-jobs.ts'
 import { openBenchApp, serveBenchApp } from '../lib/app-server.ts'
 import { cpuProfiler } from '../lib/cpu-profile.ts'
 import type { ClaimTiming } from './catalogue-settings.ts'

@@ -5,17 +5,11 @@ import type { GenerationRow } from '#server/db/schema/index.ts'
 import { generations, quotaReservations, usageMonthly } from '#server/db/schema/index.ts'
 import { createNotifier } from '#server/events/notifier.ts'
 import { quotaHoldFor } from '#server/features/quota/quota.service.ts'
-import {
-  acceptJob,
-  claimJobs,
-  failJob,
-  handBackJob,
-  type JobOutcomeDeps,
-  recordProviderRequest,
-  renewLease,
-  succeedJob,
-} from '#server/job-queue/job-queue.ts'
+import { acceptJob } from '#server/job-queue/accept-job.ts'
+import { claimJobs, recordProviderRequest, renewLease } from '#server/job-queue/claim-jobs.ts'
+import type { JobOutcomeDeps } from '#server/job-queue/job-queue.ts'
 import type { FinishedWrite } from '#server/job-queue/outcomes.ts'
+import { failJob, handBackJob, succeedJob } from '#server/job-queue/settle-job.ts'
 import { createSubscribedUser } from '#tests/support/factories.ts'
 import { openTestDatabase, testEngine } from '#tests/support/test-database.ts'
 import { resetDatabase } from '#tests/support/test-server.ts'

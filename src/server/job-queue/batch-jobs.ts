@@ -3,7 +3,8 @@ import type { Db } from '#server/db/client.ts'
 import { catalogueRows, generations } from '#server/db/schema/index.ts'
 import type { GenerationMode } from '#shared/contracts/generations.ts'
 import type { QuotaResource } from '#shared/quota.ts'
-import type { JobOutcomeDeps, JobRequest } from './job-queue.ts'
+import type { JobRequest } from './accept-job.ts'
+import type { JobOutcomeDeps } from './job-queue.ts'
 import type { JobOutcomes, QuotaHold } from './outcomes.ts'
 
 // A catalogue batch's jobs (decision 24): queued, canceled and retried together, each change in

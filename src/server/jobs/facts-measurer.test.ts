@@ -1,12 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { generations, imageFacts, imageFactsClaims } from '#server/db/schema/index.ts'
+import { checkForMarketplace } from '#server/features/marketplaces/check-for-marketplace.service.ts'
 import { claimUnmeasuredResult } from '#server/features/marketplaces/facts-claims.ts'
-import {
-  checkForMarketplace,
-  createInspections,
-  createVideoSlots,
-} from '#server/features/marketplaces/marketplaces.service.ts'
+import { createInspections, createVideoSlots } from '#server/features/marketplaces/marketplaces.service.ts'
 import type { TextReader } from '#server/features/marketplaces/read-text.ts'
 import { createOfflineStudio } from '#server/providers/offline-studio/index.ts'
 import { sharedSegmenter } from '#server/segmentation/segmenter.ts'

@@ -5,11 +5,8 @@ import {
   postponeClaim,
   releaseClaim,
 } from '#server/features/marketplaces/facts-claims.ts'
-import {
-  createInspections,
-  type FactDeps,
-  measureResultFacts,
-} from '#server/features/marketplaces/marketplaces.service.ts'
+import { createInspections } from '#server/features/marketplaces/marketplaces.service.ts'
+import { type FactDeps, measureResultFacts } from '#server/features/marketplaces/measure-facts.service.ts'
 import type { Logger } from '#server/logger.ts'
 import type { ObjectStorage } from '#server/storage/types.ts'
 

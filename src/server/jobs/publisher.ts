@@ -2,11 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { and, eq, isNull } from 'drizzle-orm'
 import { publications } from '#server/db/schema/index.ts'
 import type { Notifier } from '#server/events/notifier.ts'
-import {
-  claimDuePublication,
-  type PublisherDeps,
-  stepPublication,
-} from '#server/features/publishing/publications.service.ts'
+import { claimDuePublication, type PublisherDeps } from '#server/features/publishing/publications.service.ts'
+import { stepPublication } from '#server/features/publishing/step-publication.service.ts'
 import { type ClaimedWork, startClaimLoop } from './claim-loop.ts'
 
 export type PublisherOptions = PublisherDeps & {

@@ -3,20 +3,15 @@ import type { Db } from '#server/db/client.ts'
 import type { AssetRow } from '#server/db/schema/index.ts'
 import type { Notifier } from '#server/events/notifier.ts'
 import {
-  type ClaimedJob,
   claimJobs,
-  failJob,
-  type HeldJob,
-  handBackJob,
   readProviderRequestId,
   recordProviderRequest,
   renewLease,
-  retryJob,
   saveQueuePosition,
-  stopJob,
-  succeedJob,
-} from '#server/job-queue/job-queue.ts'
+} from '#server/job-queue/claim-jobs.ts'
+import type { ClaimedJob, HeldJob } from '#server/job-queue/job-queue.ts'
 import type { JobOutcomes } from '#server/job-queue/outcomes.ts'
+import { failJob, handBackJob, retryJob, stopJob, succeedJob } from '#server/job-queue/settle-job.ts'
 import type { Logger } from '#server/logger.ts'
 import { ProviderError, type ProviderFailure, type ProviderProgress } from '#server/providers/types.ts'
 import type { Segmenter } from '#server/segmentation/segmenter.ts'

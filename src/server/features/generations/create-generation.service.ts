@@ -9,7 +9,7 @@ import {
   userPreferences,
 } from '#server/db/schema/index.ts'
 import { quotaHoldFor, storageQuotaBytes } from '#server/features/quota/quota.service.ts'
-import { acceptJob, admitJob, admitSeoJob, type JobRequest } from '#server/job-queue/job-queue.ts'
+import { acceptJob, admitJob, admitSeoJob, type JobRequest } from '#server/job-queue/accept-job.ts'
 import { getActiveSubscription } from '#server/plans/live-plan.ts'
 import { canWriteOffline } from '#server/providers/offline-studio/seo-writer/writer.ts'
 import {

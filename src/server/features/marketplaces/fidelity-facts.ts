@@ -7,7 +7,7 @@ import type { ProductFidelity } from '#shared/marketplaces/facts.ts'
 import type { ProductMask } from './measure-image.ts'
 import { measureProductFidelity, productViewOf } from './product-fidelity.ts'
 
-// The product-fidelity fact of a result (facts.productFidelity), for marketplaces.service.ts: the
+// The product-fidelity fact of a result (facts.productFidelity), for measure-facts.service.ts: the
 // generation's input photo is read and segmented, and compared with the result, whose mask comes
 // from the result's own inspection. Computed once per result and stored with its facts.
 

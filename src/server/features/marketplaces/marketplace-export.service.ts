@@ -4,19 +4,19 @@ import { durationMargin, fillTolerance } from '#shared/marketplaces/check.ts'
 import type { MarketplaceProfile } from '#shared/marketplaces/types.ts'
 import { exportFileName } from './export-file-name.ts'
 import {
-  inspect,
   type MarketplaceDeps,
   productName,
   profileFor,
   readyResult,
   videoTools,
 } from './marketplaces.service.ts'
+import { inspect } from './measure-facts.service.ts'
 import { renderForMarketplace } from './render-export.ts'
 import { frameVideo, lengthenVideo } from './video.ts'
 
 // A result re-made for a marketplace profile: the panel's export (one result) and the catalogue's
 // preset export (a batch, one file at a time) both come through fileForMarketplace. The image's
-// mask comes from the same measurement the check stores (marketplaces.service.ts inspect).
+// mask comes from the same measurement the check stores (measure-facts.service.ts inspect).
 
 export type MarketplaceExport = { bytes: Buffer; mime: 'image/jpeg' | 'video/mp4'; fileName: string }
 

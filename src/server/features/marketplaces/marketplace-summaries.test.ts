@@ -24,7 +24,7 @@ import {
   type TestClient,
   type TestServer,
 } from '#tests/support/test-server.ts'
-import { summaryWork } from './marketplaces.service.ts'
+import { summaryWork } from './check-for-marketplace.service.ts'
 
 // The library cards' checklist summaries over HTTP (GET /api/marketplace/summaries), on results
 // made by a real worker with the offline studio: the same counts a single check gives, a bounded

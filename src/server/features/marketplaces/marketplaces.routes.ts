@@ -12,14 +12,9 @@ import {
   type PreferencesResponse,
   updatePreferencesRequestSchema,
 } from '#shared/contracts/marketplaces.ts'
+import { checkForMarketplace, summariseForMarketplace } from './check-for-marketplace.service.ts'
 import { exportForMarketplace } from './marketplace-export.service.ts'
-import {
-  checkForMarketplace,
-  createInspections,
-  createVideoSlots,
-  type MarketplaceDeps,
-  summariseForMarketplace,
-} from './marketplaces.service.ts'
+import { createInspections, createVideoSlots, type MarketplaceDeps } from './marketplaces.service.ts'
 import { getPreferences, updatePreferences } from './preferences.service.ts'
 
 type RouteDeps = Omit<MarketplaceDeps, 'inspections' | 'videoSlots'> &

@@ -36,7 +36,8 @@ import { csvOf, zipOf } from '#tests/support/catalogue-fixtures.ts'
 import { signedInClient } from '#tests/support/generation-client.ts'
 import { productPhoto } from '#tests/support/test-photos.ts'
 import { startTestServer, type TestClient, type TestServer } from '#tests/support/test-server.ts'
-import { claimDuePublication, type PublisherDeps, stepPublication } from './publications.service.ts'
+import { claimDuePublication, type PublisherDeps } from './publications.service.ts'
+import { stepPublication } from './step-publication.service.ts'
 
 // A catalogue batch published over HTTP, made by the offline studio (real images and copy) and
 // sent to the fake Trendyol and Hepsiburada seller APIs: drafted (what each row fills and lacks,

@@ -6,7 +6,7 @@ import type { TrendyolApi, TrendyolProductItem } from './trendyol-api.ts'
 // How publishing talks to each marketplace, in one shape: send a request of items so that a
 // product the marketplace already has is updated by its barcode rather than created twice, read
 // the request's per-product outcome, then read the review of the accepted ones. The publisher
-// (publications.service.ts) keeps the state; a channel only asks.
+// (step-publication.service.ts) keeps the state; a channel only asks.
 
 /** Where one product stands at the marketplace, with the marketplace's own words when refused. */
 export type ProductOutcome = {

@@ -29,7 +29,8 @@ import {
   type TestClient,
   type TestServer,
 } from '#tests/support/test-server.ts'
-import { claimDuePublication, type PublisherDeps, stepPublication } from './publications.service.ts'
+import { claimDuePublication, type PublisherDeps } from './publications.service.ts'
+import { stepPublication } from './step-publication.service.ts'
 
 // A studio result published to Trendyol over HTTP, on the offline studio, against the fake
 // seller API: the image is checked, rendered in Trendyol's size at a public address the fake

@@ -23,8 +23,9 @@ import {
 import { openTestDatabase } from '#tests/support/test-database.ts'
 import { type ConnectionsDeps, connectTrendyol } from './connections.service.ts'
 import type { Listing } from './listing.ts'
-import { claimDuePublication, type PublisherDeps, stepPublication } from './publications.service.ts'
+import { claimDuePublication, type PublisherDeps } from './publications.service.ts'
 import { queuePublications } from './queue-publications.service.ts'
+import { stepPublication } from './step-publication.service.ts'
 
 // The publisher against the fake Trendyol seller API over real HTTP, on a real database: listings
 // queued, sent in one request within the account's budget, each product's outcome read back with

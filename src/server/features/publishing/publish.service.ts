@@ -9,10 +9,8 @@ import {
   publications,
 } from '#server/db/schema/index.ts'
 import { getOwnedRowWithResult } from '#server/features/generations/generations.service.ts'
-import {
-  checkForMarketplace,
-  type MarketplaceDeps,
-} from '#server/features/marketplaces/marketplaces.service.ts'
+import { checkForMarketplace } from '#server/features/marketplaces/check-for-marketplace.service.ts'
+import type { MarketplaceDeps } from '#server/features/marketplaces/marketplaces.service.ts'
 import {
   type PublicationItemStatus,
   type PublicationItemView,

@@ -15,7 +15,7 @@ import type { TrendyolApi } from './trendyol-api.ts'
 
 // Queuing a publication: the seller's listings built into the marketplace's items (Trendyol's
 // brands looked up by name first), stored with the problems that hold any back, and the
-// publishers woken. Moving a publication along is publications.service.ts.
+// publishers woken. Moving a publication along is step-publication.service.ts.
 
 export type ListingToPublish = {
   listing: Listing

@@ -34,7 +34,8 @@ import {
   type TestClient,
   type TestServer,
 } from '#tests/support/test-server.ts'
-import { claimDuePublication, type PublisherDeps, stepPublication } from './publications.service.ts'
+import { claimDuePublication, type PublisherDeps } from './publications.service.ts'
+import { stepPublication } from './step-publication.service.ts'
 
 // Fix and resubmit over HTTP, against both marketplace fakes: products published from a studio
 // result, refused for different reasons (the fakes' own checks, and rejections scripted through
