@@ -26,7 +26,7 @@ export type Publisher = { readonly id: string; stop: () => Promise<void> }
 /**
  * Publishes beside the generation worker, in the same processes (worker-runtime.ts): a claim loop
  * (claim-loop.ts) that takes due publications while it has free slots and moves each one step
- * along (publications.service.ts), woken by the notifier (publications queued) and by timers for
+ * along (step-publication.service.ts), woken by the notifier (publications queued) and by timers for
  * the next turns of the steps it took, with a poll as the fallback (other processes'
  * publications, leases of stopped ones). Any number of processes may run one: a claim is a lease, and each
  * publication's step is taken by one of them at a time.

@@ -97,7 +97,7 @@ export function reservationCtes(hold: QuotaHold, onlyIf?: SQL): SQL {
 
 /**
  * Holds one image or video (of the period's quota, else of the credits) on its own (generations hold theirs in the
- * statement that queues them: acceptJob in job-queue/job-queue.ts). Throws
+ * statement that queues them: acceptJob in job-queue/accept-job.ts). Throws
  * NO_SUBSCRIPTION or QUOTA_EXCEEDED_IMAGES / _VIDEOS.
  */
 export async function reserveQuota(

@@ -56,7 +56,7 @@ function deliveriesFor(event: WebhookEvent, userId: string, now: Date, condition
 
 /**
  * The deliveries of a generation's outcome, as a common table expression for the statement that
- * records the outcome (job-queue/job-queue.ts settle): written only when `applied` (a condition
+ * records the outcome (job-queue/settle-job.ts): written only when `applied` (a condition
  * on that statement's own update) holds, so an event exists exactly when its outcome does. Select
  * from it to learn how many were written (then call the notifier's webhooksDue).
  */
@@ -98,7 +98,7 @@ export async function insertBatchCompletedEvent(
 
 /**
  * Writes a `publication.succeeded` (live) or `publication.failed` (rejected, failed) event for each
- * product whose outcome a publishing transaction records (publishing/publications.service.ts), in
+ * product whose outcome a publishing transaction records (publishing/record-outcomes.service.ts), in
  * that transaction and in one statement, so an event exists exactly when its outcome does.
  * Returns how many deliveries were written (then call the notifier's webhooksDue).
  */
