@@ -146,6 +146,7 @@ export function createServices(deps: AppDeps): Services {
     log,
     now,
     tempDir: deps.incomingDir,
+    listReader: deps.listReader,
     notifier,
     streams,
     marketplaces,
