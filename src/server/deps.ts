@@ -11,6 +11,7 @@ import {
   type BillingProvider,
   createManualBillingProvider,
 } from '#server/features/billing/billing-provider.ts'
+import { createListReader, type ListReader } from '#server/features/catalogue/import/list-reader.ts'
 import { createInspections, type Inspections } from '#server/features/marketplaces/marketplaces.service.ts'
 import { createTextReader, type TextReader } from '#server/features/marketplaces/read-text.ts'
 import { webhookEvents } from '#server/features/webhooks/webhook-events.service.ts'
@@ -48,9 +49,15 @@ export type AppDeps = {
   notifier: Notifier
   /**
    * Reads text on images for the marketplace checker: one OCR worker, started on first use,
-   * stopped when idle and on shutdown. Null with MARKETPLACE_OCR=false.
+   * stopped when idle. Made by main.ts or worker-main.ts (null with MARKETPLACE_OCR=false); whoever
+   * made it closes it.
    */
   textReader: TextReader | null
+  /**
+   * Reads the catalogue's product lists and indexes its photo ZIPs on worker threads (started on
+   * first use, each released when idle): made by main.ts, which closes it on shutdown.
+   */
+  listReader: ListReader
   /**
    * The marketplace checker's image measurements under way in this process: the routes' and the
    * in-process worker's facts measurer share them, so a check opened while the measurer is on
@@ -94,6 +101,16 @@ export async function createAppDeps(options: {
   now?: () => Date
   /** The process's segmentation model; a new one (nothing started until its first photo) when left out. */
   segmenter?: Segmenter
+  /**
+   * The process's OCR reader, or null for none; when left out, a new one (no thread until a check
+   * reads text) if config.marketplaceOcr, else null.
+   */
+  textReader?: TextReader | null
+  /**
+   * The process's list reader; a new one (no thread until its first list) when left out, as in a
+   * worker process, which reads no list.
+   */
+  listReader?: ListReader
 }): Promise<AppDeps> {
   const { config, database, logger } = options
   const db = database.db
@@ -123,7 +140,13 @@ export async function createAppDeps(options: {
     notifier: database.openSession
       ? await startPgNotifier({ db, openSession: database.openSession, logger })
       : createNotifier(),
-    textReader: config.marketplaceOcr ? createTextReader({ log: logger }) : null,
+    textReader:
+      options.textReader !== undefined
+        ? options.textReader
+        : config.marketplaceOcr
+          ? createTextReader({ log: logger })
+          : null,
+    listReader: options.listReader ?? createListReader(),
     imageInspections: createInspections(),
     incomingDir: join(config.dataDir, 'incoming'),
     segmenter: options.segmenter ?? createSegmenter(),

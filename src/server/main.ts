@@ -88,6 +88,8 @@ const [
   { createConfiguredProviders, startConfiguredWorker },
   { SegmentationModelError },
   { createSegmenter },
+  { createTextReader },
+  { createListReader },
   { createApp },
   { createAppDeps, prepareIncomingDir },
   { createServices },
@@ -99,6 +101,8 @@ const [
   import('#server/jobs/worker-runtime.ts'),
   import('#server/segmentation/model-file.ts'),
   import('#server/segmentation/segmenter.ts'),
+  import('#server/features/marketplaces/read-text.ts'),
+  import('#server/features/catalogue/import/list-reader.ts'),
   import('./app.ts'),
   import('./deps.ts'),
   import('./services.ts'),
@@ -133,11 +137,17 @@ lock?.answer(async (request) =>
 // The process's one segmentation model: the offline studio, keep-my-product and the marketplace
 // measurer share it (started on first use, ended after an idle minute).
 const segmenter = createSegmenter()
+// The marketplace checker's OCR (a thread once a check reads text) and the catalogue's list
+// reader (threads while a list is read): one each per process, closed on shutdown.
+const textReader = config.marketplaceOcr ? createTextReader({ log: logger }) : null
+const listReader = createListReader()
 const deps = await createAppDeps({
   config,
   database,
   logger,
   segmenter,
+  textReader,
+  listReader,
   isShuttingDown: () => stopSignal !== null,
 })
 // The in-process worker's providers come first: a stored photo warms their model (services.ts).
@@ -251,8 +261,9 @@ async function shutdown(signal: string) {
     if ('closeAllConnections' in server) server.closeAllConnections()
     await requestsDone
   }
-  // The OCR thread, if a check started it, and the segmentation model's process (requests are over).
-  await Promise.all([deps.textReader?.close(), segmenter.close()])
+  // The OCR thread, if a check started it, the list reader's threads and the segmentation model's
+  // process (requests are over).
+  await Promise.all([textReader?.close(), listReader.close(), segmenter.close()])
   // Notices still pending go out (other processes' workers take the jobs handed back at once).
   await deps.notifier.close()
   await database.close()

@@ -1,14 +1,21 @@
-import type { AssetRow } from '#server/db/schema/index.ts'
+import { accessDeps } from '#server/features/access/access.deps.ts'
 import type { AccessDeps } from '#server/features/access/access.routes.ts'
+import { apiKeyGuardDeps, apiKeysDeps } from '#server/features/api-keys/api-keys.deps.ts'
 import type { ApiKeysDeps } from '#server/features/api-keys/api-keys.service.ts'
+import { assetDeps } from '#server/features/assets/assets.deps.ts'
 import type { AssetDeps } from '#server/features/assets/assets.service.ts'
+import { authDeps } from '#server/features/auth/auth.deps.ts'
 import type { AuthDeps } from '#server/features/auth/auth.service.ts'
-import { topUpForShortage } from '#server/features/billing/auto-topup.service.ts'
+import { autoTopUp, billingDeps } from '#server/features/billing/billing.deps.ts'
 import type { BillingDeps } from '#server/features/billing/billing.service.ts'
 import { startTrial } from '#server/features/billing/subscription.service.ts'
+import { catalogueDeps } from '#server/features/catalogue/catalogue.deps.ts'
 import type { CatalogueRouteDeps } from '#server/features/catalogue/catalogue.routes.ts'
+import { contactDeps } from '#server/features/contact/contact.deps.ts'
 import type { ContactDeps } from '#server/features/contact/contact.service.ts'
+import { generationDeps } from '#server/features/generations/generations.deps.ts'
 import type { GenerationDeps } from '#server/features/generations/generations.service.ts'
+import { idempotencyDeps } from '#server/features/idempotency/idempotency.deps.ts'
 import type { IdempotentPostsDeps } from '#server/features/idempotency/idempotency.routes.ts'
 import { marketplaceDeps } from '#server/features/marketplaces/marketplaces.routes.ts'
 import type { MarketplaceDeps } from '#server/features/marketplaces/marketplaces.service.ts'
@@ -18,11 +25,12 @@ import type { ConnectionsDeps } from '#server/features/publishing/connections.se
 import { isUnderTest } from '#server/features/publishing/public-origin.ts'
 import { createTaxonomy, type Taxonomy } from '#server/features/publishing/taxonomy.service.ts'
 import type { AccountDeps } from '#server/features/settings/account.service.ts'
+import { accountDeps, settingsDeps } from '#server/features/settings/settings.deps.ts'
 import type { SettingsDeps } from '#server/features/settings/settings.service.ts'
 import { createUserLocaleRecorder, type UserLocaleRecorder } from '#server/features/settings/user-locale.ts'
+import { webhooksDeps } from '#server/features/webhooks/webhooks.deps.ts'
 import type { WebhooksDeps } from '#server/features/webhooks/webhooks.service.ts'
 import { createEventStreams, type EventStreams } from '#server/http/event-streams.ts'
-import type { ImageMime } from '#server/providers/types.ts'
 import type { PublicApiDeps } from '#server/v1/public-api.routes.ts'
 import type { AppDeps } from './deps.ts'
 
@@ -76,56 +84,25 @@ export type Services = {
   publicApi: PublicApiDeps
 }
 
-/** Builds every feature's dependencies once; nothing is started and no file is touched. */
+/**
+ * Builds every feature's dependencies once, each by its feature's factory (`<f>.deps.ts`) from the
+ * infrastructure; nothing is started and no file is touched.
+ */
 export function createServices(deps: AppDeps): Services {
   const { config, database, logger: log, now } = deps
   const { db } = database
   const { storage, rateLimiter, notifier, events } = deps
 
-  const billing: BillingDeps = {
-    db,
-    billing: deps.billing,
-    now,
-    mailer: deps.mailer,
-    publicUrl: config.publicUrl,
-    isSharedDatabase: database.kind === 'postgres',
-  }
-  const apiKeys: ApiKeysDeps = { db, now }
+  const apiKeys = apiKeysDeps(deps)
   const connections = { db, box: deps.marketplaceBox, apis: config.marketplaceApis, log, now }
   const taxonomy = createTaxonomy(connections)
   // One per process, beside the taxonomy: the single-product draft and the catalogue batch's
   // drafts choose attributes from the photo through it (null without VISION_MODEL).
   const vision = visionFromConfig(config.providers, log)
 
-  // The model's process ends after an idle minute: a new photo starts it again, and its product
-  // is cut, ahead of the image job that usually follows. A failure here is the job's to report.
-  const { warmUpStudio } = deps
-  const photoArrived = warmUpStudio
-    ? (asset: AssetRow) =>
-        void storage
-          .get(asset.storageKey)
-          .then((bytes) => warmUpStudio({ bytes, mime: asset.mime as ImageMime, sha256: asset.checksum }))
-          .catch((error: unknown) =>
-            log.debug({ err: error, assetId: asset.id }, 'preparing a new photo failed'),
-          )
-    : undefined
-  const assets: AssetDeps = { db, storage, rateLimiter, limits: config.limits, now, photoArrived }
-  const generations: GenerationDeps = {
-    db,
-    storage,
-    rateLimiter,
-    notifier,
-    outcomes: deps.jobOutcomes,
-    providers: config.providers,
-    limits: config.limits,
-    maxQueuedPerUser: config.worker.maxQueuedPerUser,
-    now,
-    topUp: (shortage) =>
-      topUpForShortage(
-        { db, now, billing: deps.billing, mailer: deps.mailer, publicUrl: config.publicUrl },
-        shortage,
-      ),
-  }
+  // A stored photo warms the offline studio's model, when this process runs it (assets.deps.ts).
+  const assets = assetDeps(deps)
+  const generations = generationDeps(deps, autoTopUp(deps))
   // Measuring runs the process's one segmentation model, which the offline studio shares.
   const marketplaces = marketplaceDeps({
     db,
@@ -137,22 +114,7 @@ export function createServices(deps: AppDeps): Services {
     tempDir: deps.incomingDir,
   })
   const streams = createEventStreams({ maxPerUser: config.limits.eventStreamsPerUser })
-  const catalogue: CatalogueRouteDeps = {
-    db,
-    storage,
-    generations,
-    events,
-    fetch: { allowPrivateHosts: config.fetchAllowPrivateHosts, log },
-    log,
-    now,
-    tempDir: deps.incomingDir,
-    notifier,
-    streams,
-    marketplaces,
-    rateLimiter,
-    limits: config.limits,
-    photoStepSeconds: config.limits.cataloguePhotoStepSeconds,
-  }
+  const catalogue = catalogueDeps(deps, { generations, marketplaces, streams })
   const publications: CataloguePublishDeps = {
     db,
     rateLimiter,
@@ -171,60 +133,19 @@ export function createServices(deps: AppDeps): Services {
   return {
     deps,
     health: { database, isShuttingDown: deps.isShuttingDown },
-    auth: {
-      auth: deps.auth,
-      rateLimiter,
-      db,
-      mailer: deps.mailer,
-      config,
-      logger: log,
-      now,
-    },
-    access: {
-      db,
-      auth: deps.auth,
-      rateLimiter,
-      now,
-      trialsPerClient: config.limits.trialsPerDayPerClient,
-      startTrial,
-    },
-    contact: {
-      db,
-      mailer: deps.mailer,
-      rateLimiter,
-      supportEmail: config.supportEmail,
-      supportLanguage: config.supportLanguage,
-    },
-    billing,
+    auth: authDeps(deps),
+    access: accessDeps(deps, startTrial),
+    contact: contactDeps(deps),
+    billing: billingDeps(deps),
     apiKeys,
-    apiKeyGuard: {
-      ...apiKeys,
-      rateLimiter,
-      readsPerMinute: config.limits.apiReadsPerMinute,
-      writesPerMinute: config.limits.apiWritesPerMinute,
-    },
-    idempotency: { db, now },
-    webhooks: {
-      db,
-      now,
-      secretBox: deps.webhookBox,
-      notifier,
-      // With WEBHOOKS_ALLOW_LOOPBACK (development only) this machine's addresses too.
-      allowPrivateHosts: config.webhookAllowPrivateHosts,
-      rateLimiter,
-      sendsPerMinute: config.limits.webhookSendsPerMinute,
-    },
-    settings: {
-      db,
-      keyBox: deps.keyBox,
-      isBillingLive: deps.billing.isLive,
-      providers: config.providers,
-      now,
-    },
+    apiKeyGuard: apiKeyGuardDeps(deps),
+    idempotency: idempotencyDeps(deps),
+    webhooks: webhooksDeps(deps),
+    settings: settingsDeps(deps),
     userLocales: createUserLocaleRecorder(db),
     connections,
     taxonomy,
-    account: { db, storage, auth: deps.auth, rateLimiter },
+    account: accountDeps(deps),
     assets,
     generations,
     marketplaces,

@@ -1,4 +1,5 @@
 import { openDatabase } from '#server/db/client.ts'
+import { createTextReader } from '#server/features/marketplaces/read-text.ts'
 import { createConfiguredProviders, startConfiguredWorker } from '#server/jobs/worker-runtime.ts'
 import { SegmentationModelError } from '#server/segmentation/model-file.ts'
 import { createSegmenter } from '#server/segmentation/segmenter.ts'
@@ -58,9 +59,11 @@ const database = await openDatabase({
 })
 await database.migrate()
 // The process's one segmentation model, shared by the offline studio, keep-my-product and the
-// facts measurer.
+// facts measurer; and its OCR reader, the facts measurer's (a thread once it reads text). A worker
+// reads no product list: createAppDeps's list reader starts no thread here.
 const segmenter = createSegmenter()
-const deps = await createAppDeps({ config, database, logger, segmenter })
+const textReader = config.marketplaceOcr ? createTextReader({ log: logger }) : null
+const deps = await createAppDeps({ config, database, logger, segmenter, textReader })
 const providers = await createConfiguredProviders(deps).catch(async (error: unknown) => {
   // A missing or altered segmentation model: say so plainly instead of a stack trace.
   if (!(error instanceof SegmentationModelError)) throw error
@@ -73,8 +76,8 @@ const worker = await startConfiguredWorker(createServices(deps), providers)
 async function shutdown(signal: string) {
   logger.info({ signal }, 'worker shutting down; jobs in flight go back to the queue')
   await worker.stop()
-  // The segmentation model's process ends with the worker.
-  await segmenter.close()
+  // The segmentation model's process and the OCR thread end with the worker.
+  await Promise.all([segmenter.close(), textReader?.close()])
   // The hand-backs' notices go out, so other workers take those jobs at once.
   await deps.notifier.close()
   await database.close()

@@ -73,7 +73,7 @@ process.on('SIGTERM', async () => {
   await worker?.stop()
   if ('closeAllConnections' in server) server.closeAllConnections()
   await new Promise<void>((resolve) => server.close(() => resolve()))
-  await deps.textReader?.close()
+  await Promise.all([deps.textReader?.close(), deps.listReader.close()])
   await deps.notifier.close()
   await database.close()
   rmSync(dataDir, { recursive: true, force: true })

@@ -182,7 +182,7 @@ export async function startTestServer(
       await Promise.all([...launched].map((running) => running.stop()))
       if ('closeAllConnections' in server) server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
-      await deps.textReader?.close()
+      await Promise.all([deps.textReader?.close(), deps.listReader.close()])
       await deps.notifier.close()
       await database.close()
       rmSync(dataDir, { recursive: true, force: true })

@@ -20,7 +20,6 @@ import type { CatalogueImportView } from '#shared/contracts/catalogue.ts'
 import { AppError, type ErrorCode } from '#shared/errors.ts'
 import { importView, listRowOf, requireDraft, rowsOf, savedMappingOf } from './batch-rows.ts'
 import type { CatalogueDeps } from './catalogue.service.ts'
-import { sharedListReader } from './import/list-reader.ts'
 import { type PhotoFinder, type PhotoZip, photoZipFromIndex } from './import/photo-zip.ts'
 import type { ListRow } from './import/read-product-list.ts'
 import { type CatalogueRow, type PhotoRef, validateRows } from './import/validate-rows.ts'
@@ -99,8 +98,7 @@ export async function importList(
   file: { name: string; bytes: Buffer } | { name: string; path: string },
 ): Promise<CatalogueImportView> {
   await requirePlan(deps.db, userId, deps.now())
-  const reader = deps.listReader ?? sharedListReader()
-  const list = await reader.read('path' in file ? { path: file.path } : file.bytes, file.name, {
+  const list = await deps.listReader.read('path' in file ? { path: file.path } : file.bytes, file.name, {
     savedMapping: await savedMappingOf(deps.db, userId),
   })
   const mapping = list.suggestedMapping
@@ -246,8 +244,7 @@ export async function checkPhotos(
     try {
       // The ZIP's directory is walked on the list reader's thread; photos are inflated here,
       // on zlib's thread pool, as rows need them.
-      const reader = deps.listReader ?? sharedListReader()
-      photoZip = zip ? photoZipFromIndex(zip.path, await reader.indexPhotoZip(zip.path)) : null
+      photoZip = zip ? photoZipFromIndex(zip.path, await deps.listReader.indexPhotoZip(zip.path)) : null
       const list = { headers: batch.headers, rows: stored.map(listRowOf) }
       const validated = validateRows(list, batch.mapping, photoZip)
       const stale = stored.flatMap((row) => (row.inputAssetId ? [row.inputAssetId] : []))

@@ -69,8 +69,8 @@ export type CatalogueDeps = AssetStorageDeps & {
    * with a preset; without it a preset batch exports its files as stored.
    */
   marketplaces?: MarketplaceDeps
-  /** Reads product lists off the main thread; the process's shared pool unless given (tests). */
-  listReader?: ListReader
+  /** Reads product lists and indexes photo ZIPs off the main thread (the process's one, made by main.ts). */
+  listReader: ListReader
   /** The photo step's deadline for one import, in seconds (CATALOGUE_PHOTO_STEP_SECONDS). */
   photoStepSeconds?: number
 }

@@ -186,11 +186,3 @@ export function createListReader(options: ListReaderOptions = {}): ListReader {
     },
   }
 }
-
-let shared: ListReader | null = null
-
-/** The process's list reader, started on first use. */
-export function sharedListReader(): ListReader {
-  shared ??= createListReader()
-  return shared
-}
