@@ -17,13 +17,12 @@ import { generationDeps } from '#server/features/generations/generations.deps.ts
 import type { GenerationDeps } from '#server/features/generations/generations.service.ts'
 import { idempotencyDeps } from '#server/features/idempotency/idempotency.deps.ts'
 import type { IdempotentPostsDeps } from '#server/features/idempotency/idempotency.routes.ts'
-import { marketplaceDeps } from '#server/features/marketplaces/marketplaces.routes.ts'
+import { marketplacesDeps } from '#server/features/marketplaces/marketplaces.deps.ts'
 import type { MarketplaceDeps } from '#server/features/marketplaces/marketplaces.service.ts'
-import { visionFromConfig } from '#server/features/publishing/attribute-vision.ts'
 import type { CataloguePublishDeps } from '#server/features/publishing/catalogue-publish.service.ts'
 import type { ConnectionsDeps } from '#server/features/publishing/connections.service.ts'
-import { isUnderTest } from '#server/features/publishing/public-origin.ts'
-import { createTaxonomy, type Taxonomy } from '#server/features/publishing/taxonomy.service.ts'
+import { publishingDeps } from '#server/features/publishing/publishing.deps.ts'
+import type { Taxonomy } from '#server/features/publishing/taxonomy.service.ts'
 import type { AccountDeps } from '#server/features/settings/account.service.ts'
 import { accountDeps, settingsDeps } from '#server/features/settings/settings.deps.ts'
 import type { SettingsDeps } from '#server/features/settings/settings.service.ts'
@@ -89,46 +88,18 @@ export type Services = {
  * infrastructure; nothing is started and no file is touched.
  */
 export function createServices(deps: AppDeps): Services {
-  const { config, database, logger: log, now } = deps
+  const { config, database, now } = deps
   const { db } = database
-  const { storage, rateLimiter, notifier, events } = deps
+  const { storage } = deps
 
   const apiKeys = apiKeysDeps(deps)
-  const connections = { db, box: deps.marketplaceBox, apis: config.marketplaceApis, log, now }
-  const taxonomy = createTaxonomy(connections)
-  // One per process, beside the taxonomy: the single-product draft and the catalogue batch's
-  // drafts choose attributes from the photo through it (null without VISION_MODEL).
-  const vision = visionFromConfig(config.providers, log)
-
   // A stored photo warms the offline studio's model, when this process runs it (assets.deps.ts).
   const assets = assetDeps(deps)
   const generations = generationDeps(deps, autoTopUp(deps))
-  // Measuring runs the process's one segmentation model, which the offline studio shares.
-  const marketplaces = marketplaceDeps({
-    db,
-    storage,
-    segmenter: deps.segmenter,
-    textReader: deps.textReader,
-    inspections: deps.imageInspections,
-    ffmpegPath: config.providers.ffmpegPath,
-    tempDir: deps.incomingDir,
-  })
+  const marketplaces = marketplacesDeps(deps)
+  const { connections, taxonomy, publications } = publishingDeps(deps, { marketplaces })
   const streams = createEventStreams({ maxPerUser: config.limits.eventStreamsPerUser })
   const catalogue = catalogueDeps(deps, { generations, marketplaces, streams })
-  const publications: CataloguePublishDeps = {
-    db,
-    rateLimiter,
-    events,
-    connections,
-    log,
-    now,
-    allowHttpImages: isUnderTest(config),
-    pollMs: config.publisher.pollMs,
-    notifier,
-    marketplaces,
-    media: { storage, config, log },
-    draft: { db, storage, segmenter: deps.segmenter, taxonomy, vision },
-  }
 
   return {
     deps,
