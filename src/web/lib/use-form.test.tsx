@@ -6,19 +6,22 @@ import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { ApiError } from './api-client.ts'
-import { type FormOptions, useForm } from './use-form.ts'
+import { type FormOptions, type RunOptions, useForm } from './use-form.ts'
 
 type Values = { first: string; second: string; third: string }
 type Reason = 'required' | 'email' | 'short'
 
 /**
  * A form of three fields, in this DOM order, on the hook and the shared field components; with
- * `other`, a second action run by an Other button.
+ * `other`, a second action run by an Other button (with `otherOptions`).
  */
 function TestForm(
-  props: Partial<FormOptions<Values, Reason>> & { other?: (values: Values) => Promise<unknown> },
+  props: Partial<FormOptions<Values, Reason>> & {
+    other?: (values: Values) => Promise<unknown>
+    otherOptions?: RunOptions
+  },
 ) {
-  const { other, ...options } = props
+  const { other, otherOptions, ...options } = props
   const form = useForm<Values, Reason>({
     initialValues: { first: '', second: '', third: '' },
     describe: (reason, field) => `${field} is ${reason}`,
@@ -39,7 +42,7 @@ function TestForm(
         Send
       </SubmitButton>
       {other ? (
-        <button type="button" onClick={() => void form.run('other', other)}>
+        <button type="button" onClick={() => void form.run('other', other, otherOptions)}>
           Other
         </button>
       ) : null}
@@ -505,5 +508,53 @@ describe('useForm', () => {
     expect(field('first').value).toBe('saved')
     expect(isInvalid(field('first'))).toBe(false)
     expect(screen.getByTestId('attempted').textContent).toBe('false')
+  })
+
+  it('leaves the form sent after a second action that sends it, on run with sends', async () => {
+    const other = vi.fn(async () => undefined)
+    const action = vi.fn(async () => undefined)
+    const user = userEvent.setup()
+    await renderWeb(<TestForm action={action} other={other} otherOptions={{ sends: true }} />)
+    await user.click(screen.getByRole('button', { name: 'Other' }))
+    await vi.waitFor(() => expect(screen.getByTestId('active').textContent).toBe('none'))
+    expect(screen.getByTestId('status').textContent).toBe('sent')
+    expect(submitButton().getAttribute('aria-busy')).toBe('true')
+    fireEvent.submit(screen.getByRole('form', { name: 'Test form' }))
+    expect(action).not.toHaveBeenCalled()
+  })
+
+  it("refuses a send with the refusal's message above the form, with the fields' reasons or on its own", async () => {
+    const action = vi.fn(async () => undefined)
+    const user = userEvent.setup()
+    await renderWeb(
+      <TestForm
+        action={action}
+        validate={(values) => ({ second: values.second === 'bad' ? 'short' : undefined })}
+        refusal={(values, fieldErrors) =>
+          fieldErrors.second
+            ? 'publishing.resubmit.checkFields'
+            : values.first === ''
+              ? 'publishing.batch.nothingToSend'
+              : null
+        }
+      />,
+    )
+    await user.type(field('second'), 'bad')
+    await user.click(submitButton())
+    expect(screen.getByRole('alert').textContent).toBe('Check the fields marked below.')
+    expect(isInvalid(field('second'))).toBe(true)
+    await vi.waitFor(() => expect(document.activeElement).toBe(field('second')))
+
+    await user.clear(field('second'))
+    // The message stays until the next send, which the form's own reason refuses.
+    expect(screen.getByRole('alert').textContent).toBe('Check the fields marked below.')
+    await user.click(submitButton())
+    expect(screen.getByRole('alert').textContent).toContain('No product can be sent yet')
+    expect(action).not.toHaveBeenCalled()
+
+    await user.type(field('first'), 'ready')
+    await user.click(submitButton())
+    expect(action).toHaveBeenCalledTimes(1)
+    expect(screen.queryByRole('alert')).toBeNull()
   })
 })

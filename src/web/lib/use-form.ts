@@ -47,6 +47,13 @@ export type FormOptions<Values extends FormValues, Reason extends FieldProblem =
    * the shared reason's message (`errors.field.<reason>`).
    */
   describe?: (reason: Reason, field: keyof Values & string) => string
+  /**
+   * The message above the form for a send the checks refuse, or the form's own reason to refuse
+   * one (e.g. nothing left to send): asked on each send with the fields' reasons (empty when they
+   * pass); a key refuses the send and shows until the next one. By default a refused send shows
+   * only on its fields.
+   */
+  refusal?: (values: Values, fieldErrors: FieldErrors<keyof Values & string, Reason>) => TKey | null
   /** Sends the values. Throwing shows the error on the fields or above the form. */
   action: (values: Values) => Promise<unknown>
   /** While false, submitting does nothing (for a form whose button is disabled until then). */
@@ -134,9 +141,11 @@ export type Form<Values extends FormValues, Reason extends FieldProblem> = {
   /**
    * Runs another action of the form (e.g. going back to a saved version) under the same busy
    * state: it does nothing while the form is busy, and blocks sending while it runs. It clears
-   * the message above the form first; its failure shows as a failed send's would.
+   * the message above the form first; its failure shows as a failed send's would. With `sends`,
+   * the task is another way to send the form (e.g. only part of it): once it succeeds the form
+   * is sent, as after its own action; by default it is idle again.
    */
-  run: (name: string, task: (values: Values) => Promise<unknown>) => Promise<void>
+  run: (name: string, task: (values: Values) => Promise<unknown>, options?: RunOptions) => Promise<void>
   /** Back to the initial values, no errors, idle. */
   reset: () => void
   /** As `reset`, from other values: the form's new start (e.g. what the server now holds). */
@@ -144,6 +153,8 @@ export type Form<Values extends FormValues, Reason extends FieldProblem> = {
   /** Spread on the <form> (see FormElementProps). */
   formProps: FormElementProps
 }
+
+export type RunOptions = { sends?: boolean }
 
 type FocusRequest = { target: 'invalid' | 'afterError'; attempt: number }
 
@@ -249,6 +260,11 @@ export function useForm<Values extends FormValues, Reason extends FieldProblem =
     requestFocus(onFields ? 'invalid' : 'afterError')
   }
 
+  /** After an action succeeded: sent, or idle again for a repeatable form. */
+  function finishSend() {
+    changeStatus(options.repeatable ? 'idle' : 'sent')
+  }
+
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (statusRef.current !== 'idle') return
@@ -258,8 +274,10 @@ export function useForm<Values extends FormValues, Reason extends FieldProblem =
     const refused = compactErrors(options.validate?.(values, { isAttempted: true }) ?? {})
     // Live checks show themselves; what is kept is the server's, until the next answer.
     if (!isLive) setErrors(refused)
-    if (hasErrors(refused)) {
-      requestFocus('invalid')
+    const refusalKey = options.refusal?.(values, refused) ?? null
+    if (refusalKey) setFailure({ key: refusalKey, code: null })
+    if (hasErrors(refused) || refusalKey) {
+      requestFocus(hasErrors(refused) ? 'invalid' : 'afterError')
       return
     }
     if (isLive) setErrors({})
@@ -267,7 +285,7 @@ export function useForm<Values extends FormValues, Reason extends FieldProblem =
     setActiveAction('submit')
     try {
       await options.action(values)
-      changeStatus(options.repeatable ? 'idle' : 'sent')
+      finishSend()
     } catch (error) {
       changeStatus('idle')
       showFailure(error)
@@ -276,14 +294,15 @@ export function useForm<Values extends FormValues, Reason extends FieldProblem =
     }
   }
 
-  async function run(name: string, task: (values: Values) => Promise<unknown>) {
+  async function run(name: string, task: (values: Values) => Promise<unknown>, runOptions?: RunOptions) {
     if (statusRef.current !== 'idle') return
     setFailure(null)
     changeStatus('sending')
     setActiveAction(name)
     try {
       await task(values)
-      changeStatus('idle')
+      if (runOptions?.sends) finishSend()
+      else changeStatus('idle')
     } catch (error) {
       changeStatus('idle')
       showFailure(error)

@@ -1,4 +1,4 @@
-import { type FormEvent, Fragment, type ReactNode, useId, useState } from 'react'
+import { Fragment, type ReactNode, useId, useState } from 'react'
 import type { UsageResponse } from '#shared/contracts/billing.ts'
 import type { BatchSummary, BatchView, QuotaShortDetails } from '#shared/contracts/catalogue.ts'
 import { defaultRatioFor } from '#shared/marketplaces/default-ratio.ts'
@@ -11,9 +11,9 @@ import { FormField, inputClasses } from '#web/components/ui/form-field.tsx'
 import { ratioChoices } from '#web/components/ui/ratio-choices.ts'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import { ApiError } from '#web/lib/api-client.ts'
-import { errorMessageKey } from '#web/lib/error-message.ts'
 import { href } from '#web/lib/href.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useForm } from '#web/lib/use-form.ts'
 import type { ResourceState } from '#web/lib/use-resource.ts'
 import { startBatch } from '../api/catalogue-api.ts'
 import {
@@ -38,6 +38,9 @@ export type ScenePromptSlot = (props: {
 
 type OutputKey = 'studio' | 'fashion' | 'video' | 'seo'
 
+/** What refuses a start (the message keys under `catalogue.outputs`). */
+type OutputsProblem = 'chooseOne' | 'promptRequired'
+
 /**
  * Step 3: what every product gets (studio image, fashion image, video, SEO copy), the marketplace
  * preset, and the quota the batch takes against what is left. Start sends it all; when the server
@@ -54,7 +57,6 @@ export function OutputsStep(props: {
   onStarted: (view: BatchView) => void
 }) {
   const { t } = useI18n()
-  const [choices, setChoices] = useState<OutputChoices>(initialOutputChoices)
   // The marketplace preset and the ratios start from the seller's marketplace until changed here.
   const marketplace = props.marketplace
   const [chosenPresetId, setPresetId] = useState<string | null>(null)
@@ -64,56 +66,58 @@ export function OutputsStep(props: {
     studio: chosenRatios.studio ?? defaultRatioFor(marketplace, 'product'),
     fashion: chosenRatios.fashion ?? defaultRatioFor(marketplace, 'fashion'),
   }
-  const [isStarting, setStarting] = useState(false)
-  const [error, setError] = useState<unknown>(null)
+  // The server's "quota short" answer, shown as its own panel instead of a message above the form.
   const [short, setShort] = useState<QuotaShortDetails | null>(null)
-  const [attempted, setAttempted] = useState(false)
+  const form = useForm<OutputChoices, OutputsProblem>({
+    initialValues: initialOutputChoices,
+    // Said once a start was tried, then as the choices change.
+    validateOn: 'change',
+    validate: (values, { isAttempted }) =>
+      isAttempted
+        ? {
+            // Choosing no output is the group's problem: it sits on the first output.
+            studio: hasOutputOf(values) ? undefined : 'chooseOne',
+            studioPrompt: isPromptMissingOf(values) ? 'promptRequired' : undefined,
+          }
+        : {},
+    describe: (reason) => t(`catalogue.outputs.${reason}`),
+    // Every refusal of the server is one message above the button.
+    serverFields: {},
+    action: (values) => start(values),
+  })
+  const choices = form.values
+  const isStarting = form.isBusy
   const errorId = useId()
 
   const products = props.batch.productCount
   const needed = quotaNeeded(choices, products)
   const left = quotaLeft(props.usage, props.hasOwnKey)
-  const hasOutput = choices.studio || choices.fashion || choices.video || choices.seo
-  const isPromptMissing = choices.studio && choices.studioPrompt.trim() === ''
-  const outputsError = !hasOutput ? t('catalogue.outputs.chooseOne') : null
+  const outputsError = form.errorText('studio')
+  const promptError = form.errorText('studioPrompt')
 
-  function change(next: Partial<OutputChoices>) {
-    setChoices((current) => ({ ...current, ...next }))
+  function change<Name extends keyof OutputChoices>(name: Name, value: OutputChoices[Name]) {
+    form.setValue(name, value)
     // A new choice needs another look at the quota: the old answer no longer applies.
     setShort(null)
-    setError(null)
+    form.clearFormError()
   }
 
-  async function start(limitRows?: number) {
-    setAttempted(true)
-    if (isStarting || !hasOutput || isPromptMissing) return
-    setStarting(true)
-    setError(null)
+  async function start(values: OutputChoices, limitRows?: number) {
     try {
       const view = await startBatch(props.batch.id, {
-        outputs: toBatchOutputs({ ...choices, studioRatio: ratios.studio, fashionRatio: ratios.fashion }),
+        outputs: toBatchOutputs({ ...values, studioRatio: ratios.studio, fashionRatio: ratios.fashion }),
         presetId: presetId === '' ? null : presetId,
         ...(limitRows === undefined ? {} : { limitRows }),
       })
       props.onStarted(view)
     } catch (caught) {
-      const details =
+      setShort(
         caught instanceof ApiError && caught.code === 'CATALOGUE_QUOTA_SHORT'
           ? quotaShortDetails(caught.details)
-          : null
-      if (details) {
-        setShort(details)
-      } else {
-        setShort(null)
-        setError(caught)
-      }
-      setStarting(false)
+          : null,
+      )
+      throw caught
     }
-  }
-
-  function handleSubmit(event: FormEvent) {
-    event.preventDefault()
-    void start()
   }
 
   const outputBox = (key: OutputKey, label: string, hint: string, details?: ReactNode) => (
@@ -124,10 +128,10 @@ export function OutputsStep(props: {
         <input
           type="checkbox"
           checked={choices[key]}
-          onChange={(event) => change({ [key]: event.currentTarget.checked })}
+          onChange={(event) => change(key, event.currentTarget.checked)}
           disabled={isStarting}
           className="mt-1 size-4 rounded border-slate-300 accent-brand-700"
-          aria-describedby={outputsError && attempted ? errorId : undefined}
+          aria-describedby={outputsError ? errorId : undefined}
         />
         <span>
           <span className="block font-semibold text-slate-900">{label}</span>
@@ -150,7 +154,7 @@ export function OutputsStep(props: {
   )
 
   return (
-    <form onSubmit={handleSubmit} noValidate className="space-y-6">
+    <form {...form.formProps} className="space-y-6">
       <p className="text-sm text-slate-600">
         {countText(t, products, 'catalogue.outputs.introOne', 'catalogue.outputs.introOther')}
       </p>
@@ -163,19 +167,19 @@ export function OutputsStep(props: {
           <>
             {props.renderScenePrompt({
               value: choices.studioPrompt,
-              onChange: (studioPrompt) => change({ studioPrompt }),
+              onChange: (studioPrompt) => change('studioPrompt', studioPrompt),
               disabled: isStarting,
             })}
-            {attempted && isPromptMissing ? (
+            {promptError ? (
               <p role="alert" className="text-sm text-red-700">
-                {t('catalogue.outputs.promptRequired')}
+                {promptError}
               </p>
             ) : null}
             {ratioChoice(
               ratios.studio,
               (studioRatio) => {
                 setChosenRatios((current) => ({ ...current, studio: studioRatio }))
-                change({ studioRatio })
+                change('studioRatio', studioRatio)
               },
               'studio-ratio',
             )}
@@ -189,7 +193,7 @@ export function OutputsStep(props: {
             ratios.fashion,
             (fashionRatio) => {
               setChosenRatios((current) => ({ ...current, fashion: fashionRatio }))
-              change({ fashionRatio })
+              change('fashionRatio', fashionRatio)
             },
             'fashion-ratio',
           ),
@@ -207,14 +211,14 @@ export function OutputsStep(props: {
                 value={choices.videoPrompt}
                 disabled={isStarting}
                 placeholder={t('studio.prompt.videoPlaceholder')}
-                onChange={(event) => change({ videoPrompt: event.currentTarget.value })}
+                onChange={(event) => change('videoPrompt', event.currentTarget.value)}
                 className={`${inputClasses} resize-y`}
               />
             )}
           </FormField>,
         )}
         {outputBox('seo', t('catalogue.outputs.seo'), t('catalogue.outputs.seoHint'))}
-        {attempted && outputsError ? (
+        {outputsError ? (
           <p id={errorId} role="alert" className="text-sm text-red-700">
             {outputsError}
           </p>
@@ -284,10 +288,12 @@ export function OutputsStep(props: {
           details={short}
           total={products}
           isStarting={isStarting}
-          onStartFirst={() => void start(short.fits)}
+          onStartFirst={() =>
+            void form.run('startFirst', (values) => start(values, short.fits), { sends: true })
+          }
         />
       ) : null}
-      {error ? <FormAlert message={t(errorMessageKey(error))} className="mb-0" /> : null}
+      {form.formError && !short ? <FormAlert message={form.formError} className="mb-0" /> : null}
 
       <div className="flex flex-col-reverse gap-3 border-t border-slate-200 pt-5 sm:flex-row sm:justify-between">
         <Button variant="secondary" onClick={props.onBack} disabled={isStarting}>
@@ -304,4 +310,13 @@ export function OutputsStep(props: {
       </div>
     </form>
   )
+}
+
+function hasOutputOf(choices: OutputChoices): boolean {
+  return choices.studio || choices.fashion || choices.video || choices.seo
+}
+
+/** A studio image needs a scene to start. */
+function isPromptMissingOf(choices: OutputChoices): boolean {
+  return choices.studio && choices.studioPrompt.trim() === ''
 }

@@ -205,6 +205,62 @@ describe('CataloguePublish', () => {
     expect(within(dialog).queryByLabelText('Category')).toBeNull()
   }, 15_000)
 
+  it('refuses a wrong default or an empty send in the browser, and marks a default the server refuses', async () => {
+    const user = userEvent.setup()
+    fetchMock.mockImplementation(async (input, init) => {
+      const url = String(input)
+      if (url === '/api/integrations') return json(200, connections(true))
+      if (url === '/api/publications?batchId=batch-1') return json(200, { publications: [] })
+      if (url.startsWith('/api/integrations/trendyol/categories?')) {
+        return json(200, { categories: [category], fetchedAt: '2026-11-29T10:00:00.000Z' })
+      }
+      if (url === '/api/publications/catalogue/draft' && init?.method === 'POST') return json(200, draft)
+      if (url === '/api/publications/catalogue' && init?.method === 'POST') {
+        return json(400, {
+          error: {
+            code: 'VALIDATION_FAILED',
+            message: 'x',
+            details: { fields: { 'defaults.desi': 'invalid' } },
+          },
+        })
+      }
+      return json(404, { error: { code: 'NOT_FOUND', message: 'x' } })
+    })
+    await renderWeb(<CataloguePublish batchId="batch-1" />)
+    const section = screen.getByRole('region', { name: 'Publish to Trendyol / Hepsiburada' })
+    await user.type(await within(section).findByLabelText('Category'), 'fincan')
+    await user.click(within(section).getByRole('button', { name: 'Search' }))
+    await user.click(await within(section).findByRole('button', { name: 'Choose Fincan Takımı' }))
+    const form = await within(section).findByTestId('batch-publish-form')
+    const desi = within(form).getByLabelText('Desi')
+    const publish = within(form).getByRole('button', { name: 'Publish to Trendyol' })
+    const sends = () =>
+      fetchMock.mock.calls.filter(([input]) => String(input) === '/api/publications/catalogue')
+
+    await user.type(desi, 'many')
+    await user.click(publish)
+    expect(within(form).getByRole('alert').textContent).toBe('Check the fields marked below.')
+    expect(desi.getAttribute('aria-invalid')).toBe('true')
+    expect(within(form).getByText('This value is not valid.')).toBeTruthy()
+    await waitFor(() => expect(document.activeElement).toBe(desi))
+
+    await user.clear(desi)
+    await user.click(within(form).getByRole('checkbox', { name: 'Publish line 2 (FNC-1)' }))
+    await user.click(publish)
+    expect(within(form).getByRole('alert').textContent).toBe(
+      'No product can be sent yet: give what the rows lack, or choose rows that are ready.',
+    )
+    expect(sends()).toHaveLength(0)
+
+    await user.click(within(form).getByRole('checkbox', { name: 'Publish line 2 (FNC-1)' }))
+    await user.type(desi, '2')
+    await user.click(publish)
+    await waitFor(() => expect(desi.getAttribute('aria-invalid')).toBe('true'))
+    expect(within(form).getByRole('alert').textContent).toBe('Please check the highlighted fields.')
+    expect(sends()).toHaveLength(1)
+    expect(publish.getAttribute('aria-busy')).toBe('false')
+  })
+
   it('shows the batch’s earlier publications first, in Turkish, and publishes again on request', async () => {
     const user = userEvent.setup()
     fetchMock.mockImplementation(async (input) => {

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
 import {
   type BatchListingDefaults,
@@ -17,6 +17,7 @@ import { Spinner } from '#web/components/ui/spinner.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
 import { useAnnouncer } from '#web/lib/use-announcer.ts'
+import { useForm } from '#web/lib/use-form.ts'
 import { useResource } from '#web/lib/use-resource.ts'
 import {
   draftCataloguePublish,
@@ -26,7 +27,7 @@ import {
 } from '../api/publishing-api.ts'
 import { useCategoryDraft } from '../hooks/use-category-draft.ts'
 import { useFocusAfterRender } from '../hooks/use-focus-after-render.ts'
-import { fieldsAtFault, numberOf } from '../listing-input.ts'
+import { numberOf } from '../listing-input.ts'
 import { ChosenCategory } from './category-finder.tsx'
 import { AttributeAnswerGrid, ListingFieldsFieldset } from './listing-inputs.tsx'
 import {
@@ -40,6 +41,8 @@ import { PublicationStatus } from './publication-status.tsx'
 const cardClass = 'space-y-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6'
 
 type DefaultName = keyof BatchListingDefaults
+/** The defaults as typed ('' for one not given). */
+type DefaultValues = Record<DefaultName, string>
 const numericDefaults = new Set<DefaultName>(['desi', 'stock', 'warrantyMonths'])
 
 /** The rows table's columns; on a phone the barcode and image count give way to what a row lacks. */
@@ -189,7 +192,7 @@ function BatchDraft(props: BatchDraftProps) {
 function lacksOf(
   row: CataloguePublishDraftResponse['rows'][number],
   data: CataloguePublishDraftResponse,
-  defaults: Partial<Record<DefaultName, string>>,
+  defaults: DefaultValues,
   fieldLabel: (field: string) => string,
 ): string[] {
   const attributeName = (attributeId: string) =>
@@ -203,11 +206,42 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
   const id = useId()
   const { data } = props
   const [answers, setAnswers] = useState<Record<string, FilledAttribute>>({})
-  const [defaults, setDefaults] = useState<Partial<Record<DefaultName, string>>>({})
   const [excluded, setExcluded] = useState<Set<string>>(new Set())
-  const [invalid, setInvalid] = useState<Set<string>>(new Set())
-  const [isSending, setSending] = useState(false)
-  const [failure, setFailure] = useState<string | null>(null)
+  const form = useForm<DefaultValues>({
+    initialValues: { brand: '', vatRate: '', desi: '', stock: '', origin: '', warrantyMonths: '' },
+    validate: (values) => {
+      const parsed = batchListingDefaultsSchema.safeParse(readDefaults(values))
+      return parsed.success
+        ? {}
+        : Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), 'invalid']))
+    },
+    // Nothing goes while a default is wrong, or while no row is ready and chosen.
+    refusal: (_values, fieldErrors): TKey | null =>
+      Object.keys(fieldErrors).length > 0
+        ? 'publishing.resubmit.checkFields'
+        : sending === 0
+          ? 'publishing.batch.nothingToSend'
+          : null,
+    // The server names a default at fault as defaults.<name>; the form also says why above the button.
+    serverFieldOf: (path) =>
+      path.startsWith('defaults.')
+        ? ((path.slice('defaults.'.length).split('.')[0] ?? '') as DefaultName)
+        : null,
+    formErrorWithFieldErrors: true,
+    action: async (values) => {
+      const response = await publishCatalogue({
+        marketplace: props.marketplace,
+        categoryId: props.category.id,
+        batchId: props.batchId,
+        answers: Object.values(answers),
+        // Checked against the schema but sent as read: a default the seller left empty is never sent.
+        defaults: readDefaults(values) as BatchListingDefaults,
+        excludedRowIds: [...excluded],
+      })
+      props.onPublished(response.publications)
+    },
+  })
+  const defaults = form.values
 
   const questions = data.questions.flatMap((questionId) => {
     const attribute = data.attributes.find((candidate) => candidate.id === questionId)
@@ -220,61 +254,8 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
   const videoRows = data.rows.filter((row) => row.hasVideo).length
   const sending = rows.filter(({ row, lacks }) => !excluded.has(row.rowId) && lacks.length === 0).length
 
-  function readDefaults() {
-    const raw: Record<string, unknown> = {}
-    for (const [name, text] of Object.entries(defaults) as [DefaultName, string][]) {
-      const trimmed = text.trim()
-      if (trimmed === '') continue
-      raw[name] =
-        name === 'vatRate'
-          ? Number(trimmed)
-          : numericDefaults.has(name)
-            ? numberOf(trimmed)
-            : name === 'origin'
-              ? trimmed.toLocaleUpperCase('en')
-              : trimmed
-    }
-    // Checked against the schema but sent as read: a default the seller left empty is never sent.
-    const parsed = batchListingDefaultsSchema.safeParse(raw)
-    return parsed.success
-      ? { success: true as const, data: raw as BatchListingDefaults }
-      : { success: false as const, error: parsed.error }
-  }
-
-  async function handleSubmit(event: FormEvent) {
-    event.preventDefault()
-    setFailure(null)
-    const parsed = readDefaults()
-    if (!parsed.success) {
-      setInvalid(new Set(parsed.error.issues.map((issue) => String(issue.path[0]))))
-      setFailure(t('publishing.resubmit.checkFields'))
-      return
-    }
-    setInvalid(new Set())
-    if (sending === 0) {
-      setFailure(t('publishing.batch.nothingToSend'))
-      return
-    }
-    setSending(true)
-    try {
-      const response = await publishCatalogue({
-        marketplace: props.marketplace,
-        categoryId: props.category.id,
-        batchId: props.batchId,
-        answers: Object.values(answers),
-        defaults: parsed.data,
-        excludedRowIds: [...excluded],
-      })
-      props.onPublished(response.publications)
-    } catch (caught) {
-      setInvalid(fieldsAtFault(caught, 'defaults.'))
-      setFailure(t(errorMessageKey(caught)))
-      setSending(false)
-    }
-  }
-
   return (
-    <form onSubmit={handleSubmit} noValidate className="space-y-5" data-testid="batch-publish-form">
+    <form {...form.formProps} className="space-y-5" data-testid="batch-publish-form">
       <ChosenCategory category={data.category} onChange={props.onChangeCategory} />
 
       {questions.length > 0 ? (
@@ -293,12 +274,12 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
           hint={t('publishing.batch.defaultsHint')}
           names={data.defaultsAsked}
           values={defaults}
-          invalid={invalid}
+          invalid={new Set(Object.keys(form.errors))}
           numeric={numericDefaults}
           emptyLabel={t('publishing.panel.chooseValue')}
           testIdPrefix="batch-default-"
           fieldHint={(name) => (name === 'origin' ? t('publishing.panel.originHint') : undefined)}
-          onChange={(name, value) => setDefaults((current) => ({ ...current, [name]: value }))}
+          onChange={form.setValue}
         />
       ) : null}
 
@@ -387,14 +368,32 @@ function BatchDraftForm(props: BatchDraftProps & { data: CataloguePublishDraftRe
         })}
         {unanswered > 0 ? ` ${t('publishing.batch.unanswered', { count: unanswered })}` : ''}
       </p>
-      {failure ? <FormAlert message={failure} className="mb-0" /> : null}
+      {form.formError ? <FormAlert message={form.formError} className="mb-0" /> : null}
       <PublishButton
         marketplace={props.marketplace}
-        isSending={isSending}
+        isSending={form.isBusy}
         className={buttonClasses('primary', 'md', 'w-full sm:w-auto')}
         testId="batch-publish-submit"
-        aria-busy={isSending}
+        aria-busy={form.isBusy}
       />
     </form>
   )
+}
+
+/** The defaults given, as the request takes them (numbers as numbers); an empty one is left out. */
+function readDefaults(values: DefaultValues): Record<string, unknown> {
+  const raw: Record<string, unknown> = {}
+  for (const [name, text] of Object.entries(values) as [DefaultName, string][]) {
+    const trimmed = text.trim()
+    if (trimmed === '') continue
+    raw[name] =
+      name === 'vatRate'
+        ? Number(trimmed)
+        : numericDefaults.has(name)
+          ? numberOf(trimmed)
+          : name === 'origin'
+            ? trimmed.toLocaleUpperCase('en')
+            : trimmed
+  }
+  return raw
 }

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import type { IntegrationMarketplace } from '#shared/contracts/integrations.ts'
 import type { MarketplaceCategory } from '#shared/contracts/publishing.ts'
 import { buttonClasses } from '#web/components/ui/button.tsx'
@@ -7,6 +7,7 @@ import { inputClasses } from '#web/components/ui/form-field.tsx'
 import { Spinner } from '#web/components/ui/spinner.tsx'
 import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useForm } from '#web/lib/use-form.ts'
 import { useResource } from '#web/lib/use-resource.ts'
 import { searchCategories } from '../api/publishing-api.ts'
 
@@ -17,19 +18,22 @@ export function CategoryFinder(props: {
 }) {
   const { t } = useI18n()
   const id = useId()
-  const [query, setQuery] = useState('')
+  // The search asked last; the results follow it, not the query being typed.
   const [asked, setAsked] = useState('')
+  const form = useForm({
+    initialValues: { query: '' },
+    // A search is asked again and again.
+    repeatable: true,
+    action: async (values) => setAsked(values.query.trim()),
+  })
+  const query = form.values.query
   const results = useResource((signal) => searchCategories(props.marketplace, asked, signal), {
     key: `${props.marketplace}:${asked}`,
     isEnabled: asked !== '',
   })
-  function handleSubmit(event: FormEvent) {
-    event.preventDefault()
-    setAsked(query.trim())
-  }
   return (
     <div className="space-y-3">
-      <form onSubmit={handleSubmit} className="flex flex-wrap items-end gap-2">
+      <form {...form.formProps} className="flex flex-wrap items-end gap-2">
         <div className="min-w-0 flex-1">
           <label htmlFor={`${id}-query`} className="block text-sm font-medium text-slate-900">
             {t('publishing.panel.categoryLabel')}
@@ -38,9 +42,8 @@ export function CategoryFinder(props: {
             id={`${id}-query`}
             type="search"
             className={`${inputClasses} mt-1`}
-            value={query}
+            {...form.input('query')}
             placeholder={t('publishing.panel.categoryPlaceholder')}
-            onChange={(event) => setQuery(event.currentTarget.value)}
             data-testid="publish-category-query"
           />
         </div>
