@@ -1,4 +1,4 @@
-import { finishBatchAfterJob } from '#server/features/catalogue/catalogue.service.ts'
+import { finishBatchAfterJob } from '#server/features/catalogue/finish-batch.service.ts'
 import { quotaLedger } from '#server/features/quota/quota.service.ts'
 import { generationWebhooks, webhookEvents } from '#server/features/webhooks/webhook-events.service.ts'
 import type { JobOutcomes } from '#server/job-queue/outcomes.ts'
