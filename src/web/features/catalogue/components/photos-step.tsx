@@ -28,7 +28,7 @@ export function PhotosStep(props: {
 }) {
   const { t } = useI18n()
   const { view } = props
-  const [fileError, setFileError] = useState<FileRefusal>(null)
+  const [fileError, setFileError] = useState<FileRefusal | null>(null)
   const [sendError, setSendError] = useState<unknown>(null)
   const [progress, setProgress] = useState<UploadProgress | null>(null)
   const [isSending, setSending] = useState(false)
@@ -102,7 +102,7 @@ export function PhotosStep(props: {
               ? t('catalogue.photos.zipChosen', { name: props.photos.name })
               : t('catalogue.photos.zipNeeded')
           }
-          error={refusalText(t, fileError, 'catalogue.photos.zipRequired')}
+          error={fileError ? refusalText(t, fileError, 'catalogue.photos.zipRequired') : undefined}
           isSending={isSending}
           onFile={handleFile}
           testId="photos-step-input"
