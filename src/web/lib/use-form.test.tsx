@@ -112,6 +112,36 @@ function SwitchForm(props: {
   )
 }
 
+/** A file input (a File value, null for none) checked as it is chosen, and the error's line above the form. */
+function FileForm(props: { action: (values: { file: File | null }) => Promise<unknown> }) {
+  const form = useForm<{ file: File | null }, Reason>({
+    initialValues: { file: null },
+    validateOn: 'change',
+    validate: ({ file }, { isAttempted }) => ({
+      file: file ? (file.name.endsWith('.csv') ? undefined : 'email') : isAttempted ? 'required' : undefined,
+    }),
+    describe: (reason, name) => `${name} is ${reason}`,
+    action: props.action,
+  })
+  return (
+    <form {...form.formProps} aria-label="File form">
+      {form.formError ? (
+        <FormAlert message={`${form.formError} (line ${form.formErrorDetails?.line})`} />
+      ) : null}
+      <FormField label="file" error={form.errorText('file')}>
+        {(control) => (
+          <input
+            {...control}
+            type="file"
+            onChange={(event) => form.setValue('file', event.currentTarget.files?.[0] ?? null)}
+          />
+        )}
+      </FormField>
+      <button type="submit">Send</button>
+    </form>
+  )
+}
+
 const field = (name: string) => screen.getByRole<HTMLInputElement>('textbox', { name })
 const isInvalid = (control: HTMLElement) => control.getAttribute('aria-invalid') === 'true'
 const submitButton = () => screen.getByRole<HTMLButtonElement>('button', { name: /Send/ })
@@ -556,5 +586,32 @@ describe('useForm', () => {
     await user.click(submitButton())
     expect(action).toHaveBeenCalledTimes(1)
     expect(screen.queryByRole('alert')).toBeNull()
+  })
+  it('keeps a chosen file as a value, checks it as it is chosen, and sends it', async () => {
+    const action = vi.fn(async () => undefined)
+    const user = userEvent.setup()
+    await renderWeb(<FileForm action={action} />)
+    const input = screen.getByLabelText<HTMLInputElement>('file')
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    expect(screen.getByText('file is required')).toBeTruthy()
+    expect(document.activeElement).toBe(input)
+
+    await user.upload(input, new File(['x'], 'photo.png', { type: 'image/png' }))
+    expect(screen.getByText('file is email')).toBeTruthy()
+    const list = new File(['a;b'], 'list.csv', { type: 'text/csv' })
+    await user.upload(input, list)
+    expect(isInvalid(input)).toBe(false)
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    expect(action).toHaveBeenCalledWith({ file: list })
+  })
+
+  it("gives the details of the error behind the message above the form, as the line of a file's failure", async () => {
+    const user = userEvent.setup()
+    await renderWeb(
+      <FileForm action={rejectsWith(new ApiError('CATALOGUE_FILE_UNREADABLE', 400, 'bad', { line: 7 }))} />,
+    )
+    await user.upload(screen.getByLabelText('file'), new File(['a;b'], 'list.csv', { type: 'text/csv' }))
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    expect((await screen.findByRole('alert')).textContent).toMatch(/ \(line 7\)$/)
   })
 })

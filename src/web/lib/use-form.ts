@@ -1,4 +1,5 @@
 import { type ChangeEvent, type FormEvent, type RefObject, useEffect, useRef, useState } from 'react'
+import type { ErrorDetails } from '#shared/errors.ts'
 import type { TKey } from '#shared/i18n/messages.ts'
 import type { FieldReason } from '#shared/validation.ts'
 import { ApiError } from './api-client.ts'
@@ -6,8 +7,11 @@ import { errorMessageKey } from './error-message.ts'
 import { useI18n } from './i18n.tsx'
 import { useHydrated } from './use-hydrated.ts'
 
-/** A form's values by the field's name: text, or a boolean for a switch or a checkbox. */
-export type FormValues = Record<string, string | boolean>
+/** One field's value: text, a boolean for a switch or a checkbox, or a file input's file (null for none). */
+export type FieldValue = string | boolean | File | null
+
+/** A form's values by the field's name. */
+export type FormValues = Record<string, FieldValue>
 
 /** The fields of a form that hold text (the ones `input` can give to an input, select or textarea). */
 export type TextField<Values extends FormValues> = {
@@ -130,6 +134,8 @@ export type Form<Values extends FormValues, Reason extends FieldProblem> = {
   formError: string | null
   /** The code of the error behind `formError` (an ApiError's code), or null. */
   formErrorCode: string | null
+  /** The details of the error behind `formError` (an ApiError's, e.g. the line of a file), or null. */
+  formErrorDetails: ErrorDetails | null
   clearFormError: () => void
   status: FormStatus
   /** Sending, or sent: the submit button stays busy until the form is left or reset. */
@@ -156,6 +162,8 @@ export type Form<Values extends FormValues, Reason extends FieldProblem> = {
 
 export type RunOptions = { sends?: boolean }
 
+type Failure = { key: TKey; code: string | null; details: ErrorDetails | null }
+
 type FocusRequest = { target: 'invalid' | 'afterError'; attempt: number }
 
 /**
@@ -175,7 +183,7 @@ export function useForm<Values extends FormValues, Reason extends FieldProblem =
   const [values, setValues] = useState<Values>(options.initialValues)
   // On `validateOn: 'change'` only the server's: the checks' are worked out on each render.
   const [errors, setErrors] = useState<FieldErrors<Field, Reason>>({})
-  const [failure, setFailure] = useState<{ key: TKey; code: string | null } | null>(null)
+  const [failure, setFailure] = useState<Failure | null>(null)
   const [status, setStatus] = useState<FormStatus>('idle')
   const [activeAction, setActiveAction] = useState<string | null>(null)
   const [isAttempted, setAttempted] = useState(false)
@@ -255,6 +263,7 @@ export function useForm<Values extends FormValues, Reason extends FieldProblem =
       setFailure({
         key: (options.formErrorKey ?? errorMessageKey)(error),
         code: error instanceof ApiError ? error.code : null,
+        details: (error instanceof ApiError ? error.details : null) ?? null,
       })
     }
     requestFocus(onFields ? 'invalid' : 'afterError')
@@ -275,7 +284,7 @@ export function useForm<Values extends FormValues, Reason extends FieldProblem =
     // Live checks show themselves; what is kept is the server's, until the next answer.
     if (!isLive) setErrors(refused)
     const refusalKey = options.refusal?.(values, refused) ?? null
-    if (refusalKey) setFailure({ key: refusalKey, code: null })
+    if (refusalKey) setFailure({ key: refusalKey, code: null, details: null })
     if (hasErrors(refused) || refusalKey) {
       requestFocus(hasErrors(refused) ? 'invalid' : 'afterError')
       return
@@ -336,6 +345,7 @@ export function useForm<Values extends FormValues, Reason extends FieldProblem =
     },
     formError: failure ? t(failure.key) : null,
     formErrorCode: failure?.code ?? null,
+    formErrorDetails: failure?.details ?? null,
     clearFormError: () => setFailure(null),
     status,
     isBusy: status !== 'idle',

@@ -307,6 +307,30 @@ describe('CataloguePage', () => {
     )
   })
 
+  it('asks for the ZIP a list names before checking its photos, and refuses one it cannot read', async () => {
+    answer()
+    const user = userEvent.setup()
+    await renderPage()
+    await importList(user, { ...importView, needsZip: true })
+    await user.click(screen.getByRole('button', { name: 'Continue to the photos' }))
+    await screen.findByRole('heading', { name: /Check the photos/ })
+    const input = screen.getByTestId('photos-step-input')
+
+    await user.click(screen.getByRole('button', { name: 'Upload photos and check' }))
+    expect(screen.getByText('Choose the ZIP with the photos named in the list.')).toBeTruthy()
+    expect(input.getAttribute('aria-invalid')).toBe('true')
+    await vi.waitFor(() => expect(document.activeElement).toBe(input))
+
+    await user.upload(input, new File([], 'bos.zip', { type: 'application/zip' }))
+    expect(
+      screen.getByText('This is not a ZIP file we can read. Put the photos in a ZIP again and try again.'),
+    ).toBeTruthy()
+    expect(screen.queryByText('Choose the ZIP with the photos named in the list.')).toBeNull()
+    await user.click(screen.getByRole('button', { name: 'Upload photos and check' }))
+    // Only the list went up.
+    expect(FakeXhr.sent).toHaveLength(1)
+  })
+
   it('cannot go on without a column for a required field, and says why', async () => {
     answer((url, init) =>
       url === '/api/catalogue/batches/batch-1/mapping' && init?.method === 'PUT'

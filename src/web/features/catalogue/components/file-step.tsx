@@ -1,13 +1,12 @@
-import { type FormEvent, useId, useRef, useState } from 'react'
+import { useId, useState } from 'react'
 import { catalogueLimits } from '#shared/catalogue/limits.ts'
 import type { CatalogueImportView } from '#shared/contracts/catalogue.ts'
-import type { ErrorCode } from '#shared/errors.ts'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { FormField } from '#web/components/ui/form-field.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
-import { ApiError, type UploadProgress } from '#web/lib/api-client.ts'
-import { errorMessageKey } from '#web/lib/error-message.ts'
+import type { UploadProgress } from '#web/lib/api-client.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useForm } from '#web/lib/use-form.ts'
 import { importProductList } from '../api/catalogue-api.ts'
 import { checkListFile, checkPhotosFile, listAccept } from '../file-checks.ts'
 import { type FileRefusal, fileInputClasses, PhotosZipField, refusalText } from './photos-zip-input.tsx'
@@ -23,66 +22,42 @@ const MB = 1024 * 1024
  */
 export function FileStep(props: { onImported: (view: CatalogueImportView, photos: File | null) => void }) {
   const { t, formatNumber } = useI18n()
-  const [list, setList] = useState<File | null>(null)
-  const [photos, setPhotos] = useState<File | null>(null)
-  const [listError, setListError] = useState<FileRefusal>(null)
-  const [photosError, setPhotosError] = useState<ErrorCode | null>(null)
-  const [sendError, setSendError] = useState<unknown>(null)
   const [progress, setProgress] = useState<UploadProgress | null>(null)
-  const [isSending, setSending] = useState(false)
-  const listRef = useRef<HTMLInputElement>(null)
+  const form = useForm<{ list: File | null; photos: File | null }, FileRefusal>({
+    initialValues: { list: null, photos: null },
+    // A file is checked as soon as it is chosen; a missing list is said once a send was tried.
+    validateOn: 'change',
+    validate: ({ list, photos }, { isAttempted }) => ({
+      list: list ? (checkListFile(list) ?? undefined) : isAttempted ? 'required' : undefined,
+      photos: photos ? (checkPhotosFile(photos) ?? undefined) : undefined,
+    }),
+    describe: (refusal) => refusalText(t, refusal, 'catalogue.file.listRequired'),
+    action: async ({ list, photos }) => {
+      // The check refuses a send without a list; this only tells the types.
+      if (!list) return
+      setProgress({ loaded: 0, total: list.size })
+      props.onImported(await importProductList(list, { onProgress: setProgress }), photos)
+    },
+  })
+  const isSending = form.isBusy
   const alertId = useId()
 
-  function handleList(file: File | undefined) {
-    setSendError(null)
-    const problem = file ? checkListFile(file) : null
-    setListError(problem)
-    setList(file && !problem ? file : null)
-  }
-
-  function handlePhotos(file: File | undefined) {
-    setSendError(null)
-    const problem = file ? checkPhotosFile(file) : null
-    setPhotosError(problem)
-    setPhotos(file && !problem ? file : null)
-  }
-
-  async function handleSubmit(event: FormEvent) {
-    event.preventDefault()
-    if (isSending) return
-    if (!list || photosError) {
-      if (!list && !listError) setListError('required')
-      listRef.current?.focus()
-      return
-    }
-    setSending(true)
-    setSendError(null)
-    setProgress({ loaded: 0, total: list.size })
-    try {
-      props.onImported(await importProductList(list, { onProgress: setProgress }), photos)
-    } catch (error) {
-      setSendError(error)
-      setSending(false)
-    }
+  /** A file chosen (or none): another try, so the last send's error goes. */
+  function choose(name: 'list' | 'photos', file: File | undefined) {
+    form.setValue(name, file ?? null)
+    form.clearFormError()
   }
 
   const isChecking = isSending && uploadPercent(progress) >= 100
   const unreadableLine =
-    sendError instanceof ApiError && sendError.code === 'CATALOGUE_FILE_UNREADABLE'
-      ? sendError.details?.line
-      : undefined
+    form.formErrorCode === 'CATALOGUE_FILE_UNREADABLE' ? form.formErrorDetails?.line : undefined
 
   return (
-    <form
-      onSubmit={(event) => void handleSubmit(event)}
-      noValidate
-      className="space-y-5"
-      aria-describedby={sendError ? alertId : undefined}
-    >
-      {sendError ? (
+    <form {...form.formProps} className="space-y-5" aria-describedby={form.formError ? alertId : undefined}>
+      {form.formError ? (
         <FormAlert
           id={alertId}
-          message={`${t(errorMessageKey(sendError))}${
+          message={`${form.formError}${
             unreadableLine ? ` ${t('catalogue.file.errorLine', { line: unreadableLine })}` : ''
           }`}
           className="mb-0"
@@ -94,18 +69,17 @@ export function FileStep(props: { onImported: (view: CatalogueImportView, photos
           size: formatNumber(catalogueLimits.maxListFileBytes / MB),
           rows: formatNumber(catalogueLimits.maxProductRows),
         })}
-        error={refusalText(t, listError, 'catalogue.file.listRequired')}
+        error={form.errorText('list')}
       >
         {(control) => (
           <input
             {...control}
-            ref={listRef}
             type="file"
             name="list"
             accept={listAccept}
             disabled={isSending}
             required
-            onChange={(event) => handleList(event.currentTarget.files?.[0])}
+            onChange={(event) => choose('list', event.currentTarget.files?.[0])}
             className={fileInputClasses}
             data-testid="list-input"
           />
@@ -114,9 +88,9 @@ export function FileStep(props: { onImported: (view: CatalogueImportView, photos
       <PhotosZipField
         hint={t('catalogue.file.optional')}
         description={t('catalogue.file.photosHint')}
-        error={photosError ? t(`errors.${photosError}`) : undefined}
+        error={form.errorText('photos')}
         isSending={isSending}
-        onFile={handlePhotos}
+        onFile={(file) => choose('photos', file)}
         testId="photos-input"
       />
       {isSending ? (

@@ -1,11 +1,11 @@
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import type { CatalogueImportView } from '#shared/contracts/catalogue.ts'
 import { Button } from '#web/components/ui/button.tsx'
 import { FormAlert } from '#web/components/ui/form-alert.tsx'
 import { SubmitButton } from '#web/components/ui/submit-button.tsx'
 import type { UploadProgress } from '#web/lib/api-client.ts'
-import { errorMessageKey } from '#web/lib/error-message.ts'
 import { useI18n } from '#web/lib/i18n.tsx'
+import { useForm } from '#web/lib/use-form.ts'
 import { checkPhotos } from '../api/catalogue-api.ts'
 import { checkPhotosFile } from '../file-checks.ts'
 import { ImportPreview } from './import-preview.tsx'
@@ -28,37 +28,32 @@ export function PhotosStep(props: {
 }) {
   const { t } = useI18n()
   const { view } = props
-  const [fileError, setFileError] = useState<FileRefusal>(null)
-  const [sendError, setSendError] = useState<unknown>(null)
   const [progress, setProgress] = useState<UploadProgress | null>(null)
-  const [isSending, setSending] = useState(false)
-
-  function handleFile(file: File | undefined) {
-    setSendError(null)
-    const problem = file ? checkPhotosFile(file) : null
-    setFileError(problem)
-    props.onPhotosChange(file && !problem ? file : null)
-  }
-
-  async function handleSubmit(event: FormEvent) {
-    event.preventDefault()
-    if (isSending) return
-    if (view.needsZip && !props.photos) {
-      setFileError((current) => current ?? 'required')
-      return
-    }
-    setSending(true)
-    setSendError(null)
-    setProgress({ loaded: 0, total: props.photos?.size ?? 0 })
-    try {
+  const form = useForm<{ photos: File | null }, FileRefusal>({
+    initialValues: { photos: props.photos },
+    // A ZIP is checked as soon as it is chosen; a missing one is said once a send was tried.
+    validateOn: 'change',
+    validate: ({ photos }, { isAttempted }) =>
+      view.needsZip
+        ? { photos: photos ? (checkPhotosFile(photos) ?? undefined) : isAttempted ? 'required' : undefined }
+        : {},
+    describe: (refusal) => refusalText(t, refusal, 'catalogue.photos.zipRequired'),
+    // The answer replaces the form with the preview; it is not left busy behind it.
+    repeatable: true,
+    action: async ({ photos }) => {
+      setProgress({ loaded: 0, total: photos?.size ?? 0 })
       props.onChecked(
-        await checkPhotos(view.batch.id, view.needsZip ? props.photos : null, { onProgress: setProgress }),
+        await checkPhotos(view.batch.id, view.needsZip ? photos : null, { onProgress: setProgress }),
       )
-    } catch (error) {
-      setSendError(error)
-    } finally {
-      setSending(false)
-    }
+    },
+  })
+  const isSending = form.isBusy
+
+  /** A ZIP chosen (or none): the wizard keeps it only once it passes the check. */
+  function handleFile(file: File | undefined) {
+    form.setValue('photos', file ?? null)
+    form.clearFormError()
+    props.onPhotosChange(file && !checkPhotosFile(file) ? file : null)
   }
 
   const afterUpload = view.needsZip ? t('catalogue.photos.checkingZip') : t('catalogue.photos.fetching')
@@ -93,8 +88,8 @@ export function PhotosStep(props: {
   }
 
   return (
-    <form onSubmit={(event) => void handleSubmit(event)} noValidate className="space-y-5">
-      {sendError ? <FormAlert message={t(errorMessageKey(sendError))} className="mb-0" /> : null}
+    <form {...form.formProps} className="space-y-5">
+      {form.formError ? <FormAlert message={form.formError} className="mb-0" /> : null}
       {view.needsZip ? (
         <PhotosZipField
           description={
@@ -102,7 +97,7 @@ export function PhotosStep(props: {
               ? t('catalogue.photos.zipChosen', { name: props.photos.name })
               : t('catalogue.photos.zipNeeded')
           }
-          error={refusalText(t, fileError, 'catalogue.photos.zipRequired')}
+          error={form.errorText('photos')}
           isSending={isSending}
           onFile={handleFile}
           testId="photos-step-input"

@@ -6,16 +6,11 @@ import { useI18n } from '#web/lib/i18n.tsx'
 import { photosAccept } from '../file-checks.ts'
 
 /** Why a chosen file was refused: not chosen though needed (the field's own words), or the check's code. */
-export type FileRefusal = ErrorCode | 'required' | null
+export type FileRefusal = ErrorCode | 'required'
 
-/** A refusal in words: `requiredKey` for a missing file, else the code's message; nothing for none. */
-export function refusalText(
-  t: (key: TKey) => string,
-  refusal: FileRefusal,
-  requiredKey: TKey,
-): string | undefined {
-  if (refusal === 'required') return t(requiredKey)
-  return refusal ? t(`errors.${refusal}`) : undefined
+/** A refusal in words: `requiredKey` for a missing file, else the code's message. */
+export function refusalText(t: (key: TKey) => string, refusal: FileRefusal, requiredKey: TKey): string {
+  return refusal === 'required' ? t(requiredKey) : t(`errors.${refusal}`)
 }
 
 /** The look of the catalogue's file inputs: the browser's button drawn as part of the field. */
