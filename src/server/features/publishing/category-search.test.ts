@@ -3,7 +3,7 @@ import type { HepsiburadaCategory } from '#tests/fakes/hepsiburada-catalog.ts'
 import { hepsiburadaCategories as hepsiburadaCatalogue } from '#tests/fakes/hepsiburada-catalog.ts'
 import { trendyolCategoryTree } from '#tests/fakes/trendyol-catalog.ts'
 import { indexCategories, searchCategories, turkishStem } from './category-search.ts'
-import { flattenTrendyol, hepsiburadaCategories } from './taxonomy.service.ts'
+import { flattenTrendyol, hepsiburadaCategories } from './marketplace-categories.ts'
 
 // The category search on the fakes' catalogues, normalised as the service normalises the
 // marketplaces' answers.
