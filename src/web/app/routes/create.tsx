@@ -113,10 +113,11 @@ export function CreatePage() {
           studio={studio}
           videoQuota={modeQuota('video', usage, settings)}
           isVideoAi={settings.status === 'ready' && settings.data.studio.video === 'ai'}
-          marketplace={(generation) => (
+          marketplace={(generation, madeFrom) => (
             <div key={generation.id} className="space-y-4">
               <MarketplacePanel generation={generation} />
-              <LazyPublishPanel generation={generation} />
+              {/* A video is published with the image it was made from (the listing offers it). */}
+              <LazyPublishPanel generation={madeFrom ?? generation} />
             </div>
           )}
         />

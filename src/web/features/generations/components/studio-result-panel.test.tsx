@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { jsonResponse as json, stubFetchForEachTest } from '#tests/support/fetch-mock.ts'
 import { renderWeb } from '#tests/support/render-web.tsx'
-import { imageGenerationView } from '#tests/support/web-views.ts'
+import { assetView, imageGenerationView } from '#tests/support/web-views.ts'
 import { useStudioJob } from '../hooks/use-studio-job.ts'
 import { StudioResultPanel } from './studio-result-panel.tsx'
 
@@ -49,5 +49,69 @@ describe('StudioResultPanel: the convert-to-video box', () => {
     await waitFor(() => expect(videoRequests).toEqual([{ prompt: 'slow turn' }, { prompt: 'slow turn' }]))
     expect(await screen.findByTestId('job-status')).toBeTruthy()
     expect(box.contains(screen.getByTestId('job-status'))).toBe(true)
+  })
+})
+
+describe("StudioResultPanel: a finished video in its image's place", () => {
+  it('gives the page the image it was made from beside the video, so the image can still be published', async () => {
+    const finished = imageGenerationView(
+      'v1',
+      {},
+      {
+        mode: 'video',
+        sourceGenerationId: 'g1',
+        result: {
+          type: 'video',
+          video: assetView('clip', { mime: 'video/mp4' }),
+          poster: null,
+          promptUsed: 'push-in',
+          provider: 'offline',
+        },
+      },
+    )
+    fetchMock.mockImplementation(async (input) => {
+      const url = String(input)
+      if (url.startsWith('/api/generations/g1')) return json(200, { generation: image })
+      if (url.startsWith('/api/generations/v1')) return json(200, { generation: finished })
+      return json(404, { error: { code: 'NOT_FOUND', message: 'not found' } })
+    })
+    function WithMarketplace() {
+      const studio = useStudioJob({ onSettled: () => undefined })
+      return (
+        <StudioResultPanel
+          studio={studio}
+          videoQuota={{ kind: 'unlimited' }}
+          marketplace={(generation, madeFrom) => (
+            <p data-testid="page-panel">{`${generation.id} from ${madeFrom?.id ?? 'nothing'}`}</p>
+          )}
+        />
+      )
+    }
+    await renderWeb(<WithMarketplace />, { route: '/app/create?job=g1&video=v1' })
+
+    expect((await screen.findByTestId('page-panel')).textContent).toBe('v1 from g1')
+  })
+
+  it('gives an image result alone', async () => {
+    fetchMock.mockImplementation(async (input) =>
+      String(input).startsWith('/api/generations/g1')
+        ? json(200, { generation: image })
+        : json(404, { error: { code: 'NOT_FOUND', message: 'not found' } }),
+    )
+    function WithMarketplace() {
+      const studio = useStudioJob({ onSettled: () => undefined })
+      return (
+        <StudioResultPanel
+          studio={studio}
+          videoQuota={{ kind: 'unlimited' }}
+          marketplace={(generation, madeFrom) => (
+            <p data-testid="page-panel">{`${generation.id} from ${madeFrom?.id ?? 'nothing'}`}</p>
+          )}
+        />
+      )
+    }
+    await renderWeb(<WithMarketplace />, { route: '/app/create?job=g1' })
+
+    expect((await screen.findByTestId('page-panel')).textContent).toBe('g1 from nothing')
   })
 })

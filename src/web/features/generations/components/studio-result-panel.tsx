@@ -24,8 +24,12 @@ export function StudioResultPanel(props: {
   autoPlayVideo?: boolean
   /** Videos are made by an AI provider: only then does the default promise a 360° rotation. */
   isVideoAi?: boolean
-  /** The marketplace panel under a finished result; the page fills it (see GenerationResult). */
-  marketplace?: (generation: GenerationView) => ReactNode
+  /**
+   * The marketplace panel under a finished result; the page fills it (see GenerationResult). A
+   * finished video is shown in place of its image: `madeFrom` is then that image, so what belongs
+   * to the image (publishing it, the video with it) stays on the page.
+   */
+  marketplace?: (generation: GenerationView, madeFrom?: GenerationView) => ReactNode
 }) {
   const { t } = useI18n()
   const { studio } = props
@@ -95,12 +99,15 @@ export function StudioResultPanel(props: {
   } else {
     // A finished video from this image takes the image's place; until then the image offers one.
     const shown = video?.status === 'succeeded' ? video : job
+    const { marketplace } = props
     body = (
       <GenerationResult
         key={shown.id}
         generation={shown}
         autoPlay={props.autoPlayVideo}
-        marketplace={props.marketplace}
+        marketplace={
+          marketplace && shown !== job ? (generation) => marketplace(generation, job) : marketplace
+        }
       >
         {shown === job && job.mode === 'image' ? (
           <ConvertToVideo
