@@ -178,3 +178,31 @@ for (const lang of langs) {
     })
   })
 }
+
+test('a video made on Create is published with the image it was made from', async ({ page }) => {
+  test.slow() // an image and an ffmpeg video on a machine other tests share
+  const msg = (key: string, vars?: Record<string, string>) => appMsg('en', key, vars)
+  await signUpWithPlan(page, 'starter', 'publish-video')
+  await connectTrendyol(page, 'en')
+  await page.goto('/app/create')
+  const screen = studioScreen(page, 'en')
+  await screen.photoInput.setInputFiles(await productPhotoPng())
+  await expect(screen.uploaded).toBeVisible()
+  await screen.generate.click()
+  await expect(screen.resultImage).toBeVisible({ timeout: 45_000 })
+  await screen.createVideo.click()
+  await expect(screen.resultVideo).toBeVisible({ timeout: 90_000 })
+
+  // The video took the image's place; the Publish form under it is the image's, with the video.
+  const panel = page.getByRole('region', { name: msg('publishing.panel.title'), exact: true })
+  await panel.getByLabel(msg('publishing.panel.categoryLabel'), { exact: true }).fill('fincan takımı')
+  await panel.getByRole('button', { name: msg('publishing.panel.search'), exact: true }).click()
+  await panel
+    .getByRole('list', { name: msg('publishing.panel.categoryResults') })
+    .getByRole('button', { name: msg('publishing.panel.chooseCategoryNamed', { category: 'Fincan Takımı' }) })
+    .first()
+    .click()
+  await expect(panel.getByTestId('publish-with-video')).toBeChecked({ timeout: 45_000 })
+  await panel.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: shotPath('publish-with-video-en'), fullPage: true })
+})

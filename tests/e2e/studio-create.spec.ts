@@ -70,6 +70,8 @@ test('upload by click → image → video → download → save → in the libra
   await expect(screen.resultImage).toHaveCount(0)
   await expect(screen.createVideo).toHaveCount(0)
   await expect(page.getByTestId('video-note')).toHaveText('720p · 8 seconds · 1:1')
+  // The image it was made from can still be published, with the video (no marketplace is connected here).
+  await expect(page.getByTestId('publish-panel').getByTestId('publish-not-connected')).toBeVisible()
   await expect(screen.resultVideo).toHaveJSProperty('muted', true)
   await expect(screen.resultVideo).toHaveAttribute('controls', '')
   await expect(screen.resultVideo).toHaveAttribute('poster', imageUrl ?? '')
