@@ -52,6 +52,20 @@ describe('StudioResultPanel: the convert-to-video box', () => {
   })
 })
 
+/** A studio page's result panel whose marketplace slot says what the page was given. */
+function WithMarketplace() {
+  const studio = useStudioJob({ onSettled: () => undefined })
+  return (
+    <StudioResultPanel
+      studio={studio}
+      videoQuota={{ kind: 'unlimited' }}
+      marketplace={(generation, madeFrom) => (
+        <p data-testid="page-panel">{`${generation.id} from ${madeFrom?.id ?? 'nothing'}`}</p>
+      )}
+    />
+  )
+}
+
 describe("StudioResultPanel: a finished video in its image's place", () => {
   it('gives the page the image it was made from beside the video, so the image can still be published', async () => {
     const finished = imageGenerationView(
@@ -75,18 +89,6 @@ describe("StudioResultPanel: a finished video in its image's place", () => {
       if (url.startsWith('/api/generations/v1')) return json(200, { generation: finished })
       return json(404, { error: { code: 'NOT_FOUND', message: 'not found' } })
     })
-    function WithMarketplace() {
-      const studio = useStudioJob({ onSettled: () => undefined })
-      return (
-        <StudioResultPanel
-          studio={studio}
-          videoQuota={{ kind: 'unlimited' }}
-          marketplace={(generation, madeFrom) => (
-            <p data-testid="page-panel">{`${generation.id} from ${madeFrom?.id ?? 'nothing'}`}</p>
-          )}
-        />
-      )
-    }
     await renderWeb(<WithMarketplace />, { route: '/app/create?job=g1&video=v1' })
 
     expect((await screen.findByTestId('page-panel')).textContent).toBe('v1 from g1')
@@ -98,18 +100,6 @@ describe("StudioResultPanel: a finished video in its image's place", () => {
         ? json(200, { generation: image })
         : json(404, { error: { code: 'NOT_FOUND', message: 'not found' } }),
     )
-    function WithMarketplace() {
-      const studio = useStudioJob({ onSettled: () => undefined })
-      return (
-        <StudioResultPanel
-          studio={studio}
-          videoQuota={{ kind: 'unlimited' }}
-          marketplace={(generation, madeFrom) => (
-            <p data-testid="page-panel">{`${generation.id} from ${madeFrom?.id ?? 'nothing'}`}</p>
-          )}
-        />
-      )
-    }
     await renderWeb(<WithMarketplace />, { route: '/app/create?job=g1' })
 
     expect((await screen.findByTestId('page-panel')).textContent).toBe('g1 from nothing')
