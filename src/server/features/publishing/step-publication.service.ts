@@ -1,5 +1,10 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import { type PublicationRow, publicationItems, publications } from '#server/db/schema/index.ts'
+import {
+  type PublicationItemRow,
+  type PublicationRow,
+  publicationItems,
+  publications,
+} from '#server/db/schema/index.ts'
 import type { Channel } from './channels.ts'
 import { MarketplaceApiError } from './marketplace-api-error.ts'
 import { openChannel, type PublisherDeps, type StepResult, spend } from './publications.service.ts'
@@ -87,17 +92,26 @@ async function send(deps: PublisherDeps, publication: PublicationRow, channel: C
   return 'later'
 }
 
+/** The publication's products in a state, and the marketplace requests they went in (each once). */
+async function itemsByRequest(
+  deps: PublisherDeps,
+  publication: PublicationRow,
+  status: 'sent' | 'pending',
+): Promise<{ rows: PublicationItemRow[]; remoteIds: string[] }> {
+  const rows = await deps.db
+    .select()
+    .from(publicationItems)
+    .where(and(eq(publicationItems.publicationId, publication.id), eq(publicationItems.status, status)))
+  return { rows, remoteIds: [...new Set(rows.flatMap((row) => (row.remoteId ? [row.remoteId] : [])))] }
+}
+
 /** Reads each request's per-product outcome; once all are read, the review follows. */
 async function readRequests(
   deps: PublisherDeps,
   publication: PublicationRow,
   channel: Channel,
 ): Promise<StepResult> {
-  const rows = await deps.db
-    .select()
-    .from(publicationItems)
-    .where(and(eq(publicationItems.publicationId, publication.id), eq(publicationItems.status, 'sent')))
-  const remoteIds = [...new Set(rows.flatMap((row) => (row.remoteId ? [row.remoteId] : [])))]
+  const { rows, remoteIds } = await itemsByRequest(deps, publication, 'sent')
   let isWaiting = false
   for (const remoteId of remoteIds) {
     const budget = await spend(deps, channel, 'read')
@@ -127,11 +141,7 @@ async function readReview(
   publication: PublicationRow,
   channel: Channel,
 ): Promise<StepResult> {
-  const rows = await deps.db
-    .select()
-    .from(publicationItems)
-    .where(and(eq(publicationItems.publicationId, publication.id), eq(publicationItems.status, 'pending')))
-  const remoteIds = [...new Set(rows.flatMap((row) => (row.remoteId ? [row.remoteId] : [])))]
+  const { rows, remoteIds } = await itemsByRequest(deps, publication, 'pending')
   for (const remoteId of remoteIds) {
     const budget = await spend(deps, channel, 'read')
     if (budget !== null) return later(deps, publication, budget, {})
